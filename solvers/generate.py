@@ -1,0 +1,54 @@
+"""Seeded board generators: planted mine layouts turned into puzzles.
+
+Every function takes a `random.Random`, so the same seed always gives the same boards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .board import Board, Cell, Rule, board_from_rows, clues_for_layout
+
+
+def plant_mines(rng: random.Random, rows: int, cols: int, mines: int) -> set[Cell]:
+    """Exactly `mines` distinct mine cells, uniformly at random."""
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    return set(rng.sample(cells, mines))
+
+
+def plant_by_density(rng: random.Random, rows: int, cols: int, percent: float) -> set[Cell]:
+    """Seed 000's generateMineField: each cell is a mine when a draw in [0, 100) is below P."""
+    return {(r, c) for r in range(rows) for c in range(cols) if rng.random() * 100 < percent}
+
+
+def hint_board(
+    rng: random.Random, rows: int = 6, cols: int = 6, hints: int = 16, mines: int = 10
+) -> tuple[Board, set[Cell]]:
+    """A classic board with `hints` clues on safe cells of a planted layout, and the layout.
+
+    The board carries the mine count, so the planted layout is always one of its solutions.
+    """
+    if mines + hints > rows * cols:
+        raise ValueError(f"{hints} hints and {mines} mines do not fit on {rows}x{cols}")
+    layout = plant_mines(rng, rows, cols, mines)
+    counts = clues_for_layout(layout, rows, cols, "classic")
+    safe = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in layout]
+    shown = set(rng.sample(safe, hints))
+    grid = [[counts[r][c] if (r, c) in shown else None for c in range(cols)] for r in range(rows)]
+    return board_from_rows(grid, "classic", mines), layout
+
+
+def status_grid(rng: random.Random, rows: int, cols: int, percent: float, rule: Rule = "inclusive") -> tuple[Board, set[Cell]]:
+    """Seed 000's status grid: every cell shows its count, for a layout drawn at density P."""
+    layout = plant_by_density(rng, rows, cols, percent)
+    return board_from_rows(clues_for_layout(layout, rows, cols, rule), rule), layout
+
+
+def perturb_clue(rng: random.Random, board: Board, max_clue: int) -> Board:
+    """The board with one clue changed to another value in 0..max_clue."""
+    cell = rng.choice(board.clue_cells())
+    old = board.clue(cell)
+    new = rng.choice([v for v in range(max_clue + 1) if v != old])
+    grid = [list(row) for row in board.clues]
+    grid[cell[0]][cell[1]] = new
+    return board_from_rows(grid, board.rule, board.mines)

@@ -1,0 +1,23 @@
+"""One entry point for every solver: the same question, the same kind of answer."""
+
+from __future__ import annotations
+
+from .brute import brute_force
+from .csp import CSP
+from .engine import Mode, SearchResult, search
+from .sat import sat_solve
+from .strategies import STRATEGIES
+
+#: Every way to solve a CSP: the engine's named strategies, brute force and SAT.
+METHODS: tuple[str, ...] = (*STRATEGIES, "brute", "sat")
+
+
+def solve(csp: CSP, method: str = "fc-mrv", mode: Mode = "all") -> SearchResult:
+    """Solve `csp` with `method` (see METHODS) in `mode` ("first", "all" or "count")."""
+    if method in STRATEGIES:
+        return search(csp, STRATEGIES[method], mode)
+    if method == "brute":
+        return brute_force(csp, mode)
+    if method == "sat":
+        return sat_solve(csp, mode).as_search_result()
+    raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")

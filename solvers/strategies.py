@@ -1,0 +1,141 @@
+"""Reference strategy hooks for the engine, and the named strategies built from them.
+
+The hooks follow the contracts students implement in `assignment/hooks.py`:
+
+- `constraint_bounds(scope, domains)`: smallest and largest possible sum of the scope;
+- `forward_check_once(csp, domains, assigned)`: one pass of seed 001's bound rule over
+  the constraints in order (what the handout asks for);
+- `forward_check_fixpoint(csp, domains, assigned)`: the same rule repeated until nothing
+  changes (the reference);
+- `select_mrv(csp, domains, unassigned)`: fewest remaining values first; ties go to the
+  variable in the most constraints, then to the lowest variable number (row-major);
+- `values_ascending(csp, var, domains)`: safe (0) before mine (1).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .csp import CSP, Constraint, Domains
+from .engine import Strategy
+
+
+def constraint_bounds(scope: Sequence[int], domains: Domains) -> tuple[int, int]:
+    """Smallest and largest sum the variables of `scope` can still reach.
+
+    >>> constraint_bounds((0, 1, 2), {0: (1,), 1: (0, 1), 2: (0,)})
+    (1, 2)
+    """
+    low = high = 0
+    for var in scope:
+        domain = domains[var]
+        if not domain:
+            return 1, 0  # an empty domain: no sum is reachable
+        low += min(domain)
+        high += max(domain)
+    return low, high
+
+
+def _apply_bound_rule(constraint: Constraint, domains: Domains) -> list[int] | None:
+    """Apply seed 001's rule for one constraint, narrowing `domains` in place.
+
+    Returns the variables whose domain changed, or None when the constraint is violated.
+    Domains are sorted tuples here (as the engine builds them), so their ends are their
+    minimum and maximum.
+    """
+    low = high = 0
+    open_vars = []
+    for var in constraint.scope:
+        domain = domains[var]
+        if not domain:
+            return None
+        low += domain[0]
+        high += domain[-1]
+        if len(domain) > 1:
+            open_vars.append(var)
+    total = constraint.total
+    if low > total or high < total:
+        return None
+    if low == total:
+        for var in open_vars:
+            domains[var] = domains[var][:1]
+    elif high == total:
+        for var in open_vars:
+            domains[var] = domains[var][-1:]
+    else:
+        return []
+    return open_vars
+
+
+def forward_check_once(csp: CSP, domains: Domains, assigned: int | None = None) -> Domains | None:
+    """One pass of the bound rule over every constraint, in the CSP's order.
+
+    Each constraint sees the narrowing done by the constraints before it in the pass.
+    Returns the narrowed domains (a new dict), or None at a dead end.
+    """
+    narrowed = dict(domains)
+    for constraint in csp.constraints:
+        if _apply_bound_rule(constraint, narrowed) is None:
+            return None
+    return narrowed
+
+
+def forward_check_fixpoint(csp: CSP, domains: Domains, assigned: int | None = None) -> Domains | None:
+    """The bound rule repeated until no domain changes (the reference).
+
+    When `assigned` is given, the domains are taken to be a fixpoint except for that
+    variable, so only its constraints are queued at first. The result does not depend on
+    the order constraints are examined in.
+    """
+    narrowed = dict(domains)
+    queue = list(csp.constraints_of[assigned]) if assigned is not None else list(range(len(csp.constraints)))
+    queued = set(queue)
+    while queue:
+        index = queue.pop()
+        queued.discard(index)
+        changed = _apply_bound_rule(csp.constraints[index], narrowed)
+        if changed is None:
+            return None
+        for var in changed:
+            for other in csp.constraints_of[var]:
+                if other not in queued:
+                    queued.add(other)
+                    queue.append(other)
+    return narrowed
+
+
+def check_bounds(csp: CSP, domains: Domains) -> bool:
+    """True while every constraint can still be met (no narrowing): plain backtracking's check."""
+    for constraint in csp.constraints:
+        low, high = constraint_bounds(constraint.scope, domains)
+        if low > constraint.total or high < constraint.total:
+            return False
+    return True
+
+
+def select_first(csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
+    """The lowest-numbered unassigned variable (static row-major order)."""
+    return unassigned[0]
+
+
+def select_mrv(csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
+    """Minimum remaining values: the unassigned variable with the smallest domain.
+
+    Singletons therefore come first. Ties go to the variable that appears in the most
+    constraints (its degree, `len(csp.constraints_of[var])`), then to the lowest number.
+    """
+    degree = csp.constraints_of
+    return min(unassigned, key=lambda var: (len(domains[var]), -len(degree[var]), var))
+
+
+def values_ascending(csp: CSP, var: int, domains: Domains) -> list[int]:
+    """The values of the variable's domain, smallest (safe) first."""
+    return sorted(domains[var])
+
+
+PLAIN = Strategy("plain", select_first, values_ascending, consistent=check_bounds)
+FC_ONCE = Strategy("fc-once", select_first, values_ascending, forward_check=forward_check_once)
+FC_FIXPOINT = Strategy("fc-fixpoint", select_first, values_ascending, forward_check=forward_check_fixpoint)
+REFERENCE = Strategy("fc-mrv", select_mrv, values_ascending, forward_check=forward_check_fixpoint)
+
+STRATEGIES: dict[str, Strategy] = {s.name: s for s in (PLAIN, FC_ONCE, FC_FIXPOINT, REFERENCE)}
