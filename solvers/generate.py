@@ -8,6 +8,9 @@ from __future__ import annotations
 import random
 
 from .board import Board, Cell, Rule, board_from_rows, clues_for_layout
+from .csp import build_csp
+from .engine import search
+from .strategies import REFERENCE
 
 
 def plant_mines(rng: random.Random, rows: int, cols: int, mines: int) -> set[Cell]:
@@ -52,3 +55,46 @@ def perturb_clue(rng: random.Random, board: Board, max_clue: int) -> Board:
     grid = [list(row) for row in board.clues]
     grid[cell[0]][cell[1]] = new
     return board_from_rows(grid, board.rule, board.mines)
+
+
+def count_solutions(board: Board) -> int:
+    """How many layouts satisfy the board (reference engine, count mode)."""
+    return search(build_csp(board), REFERENCE, "count").count
+
+
+def hint_problem_set(
+    rng: random.Random,
+    count: int,
+    unique: int = 0,
+    unsolvable: int = 0,
+    rows: int = 6,
+    cols: int = 6,
+    hints: int = 16,
+    mines: int = 10,
+) -> list[tuple[Board, int]]:
+    """`count` classic boards with their solution counts: `unique` with exactly one
+    solution, `unsolvable` with none (a clue perturbed until no layout fits, verified by
+    counting), and the rest with several.
+    """
+    if unique + unsolvable > count:
+        raise ValueError("unique + unsolvable boards exceed the number of boards")
+    several = count - unique - unsolvable
+    wanted = {"unique": unique, "several": several, "none": unsolvable}
+    chosen: dict[str, list[tuple[Board, int]]] = {key: [] for key in wanted}
+    for _ in range(200 * count + 1000):
+        if all(len(chosen[k]) >= wanted[k] for k in wanted):
+            break
+        board, _layout = hint_board(rng, rows, cols, hints, mines)
+        solutions = count_solutions(board)
+        kind = "unique" if solutions == 1 else "several"
+        if len(chosen[kind]) < wanted[kind]:
+            chosen[kind].append((board, solutions))
+        elif len(chosen["none"]) < wanted["none"]:
+            for _attempt in range(50):
+                broken = perturb_clue(rng, board, 8)
+                if count_solutions(broken) == 0:
+                    chosen["none"].append((broken, 0))
+                    break
+    else:
+        raise RuntimeError("could not find enough boards of each kind; loosen the request")
+    return chosen["unique"] + chosen["several"] + chosen["none"]

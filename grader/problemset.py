@@ -1,0 +1,198 @@
+"""Loading instructors' YAML problem sets, with one clear error per mistake.
+
+Files are read with PyYAML's safe loader only. A bad problem is reported (file, problem
+id, field, line) and skipped; the other problems of the file still load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from solvers.board import RULES, Board
+from solvers.textformat import BoardFormatError, check_mine_count, parse_rows
+
+FILE_FIELDS = {"title", "description", "source", "defaults", "problems"}
+PROBLEM_FIELDS = {"id", "board", "rule", "mines", "points", "expect", "notes"}
+DEFAULT_FIELDS = PROBLEM_FIELDS - {"id", "board", "expect", "notes"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One board to solve, where it came from, and what it is worth."""
+
+    file: str
+    id: str
+    board: Board
+    expect: int | None = None
+    points: float = 1.0
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class ProblemError:
+    """A mistake in a problem file, located as precisely as the file allows."""
+
+    file: str
+    message: str
+    id: str | None = None
+    field: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        parts = [where]
+        if self.id is not None:
+            parts.append(f"problem {self.id!r}")
+        if self.field is not None:
+            parts.append(f"field {self.field!r}")
+        return ": ".join(parts) + f": {self.message}"
+
+
+class _Invalid(Exception):
+    def __init__(self, message: str, field: str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message, self.field, self.line = message, field, line
+
+
+def _line(node: yaml.Node | None) -> int | None:
+    return node.start_mark.line + 1 if node is not None else None
+
+
+def _child(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    """The value node under `key` in a mapping node (for line numbers)."""
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if getattr(key_node, "value", None) == key:
+                return value_node
+    return None
+
+
+def _board_lines(text: str, node: yaml.Node | None) -> tuple[list[str], list[int | None]]:
+    """The non-blank rows of a board and the file line of each (when known)."""
+    first = None
+    if isinstance(node, yaml.ScalarNode):
+        first = node.start_mark.line + (2 if node.style in ("|", ">") else 1)
+    rows, lines = [], []
+    for offset, row in enumerate(text.splitlines()):
+        if row.strip():
+            rows.append(row)
+            lines.append(first + offset if first is not None else None)
+    return rows, lines
+
+
+def _integer(value: Any, field: str, node: yaml.Node | None, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise _Invalid(f"must be a whole number >= {minimum}, got {value!r}", field, _line(node))
+    return value
+
+
+def _build_problem(path: str, raw: Any, node: yaml.Node | None, defaults: dict[str, Any]) -> Problem:
+    if not isinstance(raw, dict):
+        raise _Invalid(f"each problem must be a mapping with 'id' and 'board', got {type(raw).__name__}", line=_line(node))
+    unknown = sorted(set(raw) - PROBLEM_FIELDS, key=str)
+    if unknown:
+        raise _Invalid(f"unknown field (known: {', '.join(sorted(PROBLEM_FIELDS))})", str(unknown[0]), _line(_child(node, str(unknown[0]))))
+    fields = {**defaults, **raw}
+    rule = fields.get("rule", "classic")
+    if rule not in RULES:
+        raise _Invalid(f"must be one of {', '.join(RULES)}, got {rule!r}", "rule", _line(_child(node, "rule")))
+    if "board" not in raw:
+        raise _Invalid("is missing: every problem needs a board", "board", _line(node))
+    text = raw["board"]
+    board_node = _child(node, "board")
+    if not isinstance(text, str):
+        raise _Invalid("must be rows of text (use '|' and one row per line)", "board", _line(board_node))
+    rows, lines = _board_lines(text, board_node)
+    try:
+        board = parse_rows(rows, rule)
+    except BoardFormatError as error:
+        line = lines[error.row - 1] if error.row else _line(board_node)
+        raise _Invalid(str(error), "board", line) from None
+    mines = fields.get("mines")
+    if mines is not None:
+        mines = _integer(mines, "mines", _child(node, "mines"))
+        board = replace(board, mines=mines)
+        try:
+            check_mine_count(board)
+        except BoardFormatError as error:
+            raise _Invalid(str(error), "mines", _line(_child(node, "mines"))) from None
+    expect = raw.get("expect")
+    if expect is not None:
+        expect = _integer(expect, "expect", _child(node, "expect"))
+    points = fields.get("points", 1)
+    if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
+        raise _Invalid(f"must be a number >= 0, got {points!r}", "points", _line(_child(node, "points")))
+    return Problem(path, str(raw["id"]), board, expect, float(points), _line(node))
+
+
+def load_problem_file(path: Path) -> tuple[list[Problem], list[ProblemError]]:
+    """Every valid problem of one YAML file, and one error per invalid one."""
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except OSError as error:
+        return [], [ProblemError(name, f"cannot read the file: {error.strerror}")]
+    except UnicodeDecodeError:
+        return [], [ProblemError(name, "is not UTF-8 text")]
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        reason = getattr(error, "problem", None) or str(error).splitlines()[0]
+        return [], [ProblemError(name, f"is not valid YAML: {reason}", line=mark.line + 1 if mark else None)]
+    if not isinstance(data, dict) or not isinstance(data.get("problems"), list):
+        return [], [ProblemError(name, "needs a top-level 'problems:' list", field="problems")]
+    errors = [
+        ProblemError(name, f"unknown top-level field (known: {', '.join(sorted(FILE_FIELDS))})", field=str(key), line=_line(_child(root, str(key))))
+        for key in data
+        if key not in FILE_FIELDS
+    ]
+    defaults = data.get("defaults") or {}
+    if not isinstance(defaults, dict) or set(defaults) - DEFAULT_FIELDS:
+        errors.append(ProblemError(name, f"must map some of {', '.join(sorted(DEFAULT_FIELDS))} to values", field="defaults", line=_line(_child(root, "defaults"))))
+        defaults = {}
+    problem_nodes = getattr(_child(root, "problems"), "value", [])
+    problems: list[Problem] = []
+    seen: dict[str, int | None] = {}
+    for index, raw in enumerate(data["problems"]):
+        node = problem_nodes[index] if index < len(problem_nodes) else None
+        pid = str(raw["id"]) if isinstance(raw, dict) and "id" in raw else None
+        if pid is None:
+            errors.append(ProblemError(name, f"problem number {index + 1} has no id", field="id", line=_line(node)))
+            continue
+        if pid in seen:
+            errors.append(ProblemError(name, f"duplicate id (first used on line {seen[pid]})", pid, "id", _line(_child(node, "id"))))
+            continue
+        seen[pid] = _line(node)
+        try:
+            problems.append(_build_problem(name, raw, node, defaults))
+        except _Invalid as invalid:
+            errors.append(ProblemError(name, invalid.message, pid, invalid.field, invalid.line))
+    return problems, errors
+
+
+def problem_files(path: Path) -> list[Path]:
+    """The YAML files under `path` (itself when it is a file), sorted."""
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    return [path]
+
+
+def load_problems(path: Path) -> tuple[list[Problem], list[ProblemError]]:
+    """Every problem under `path` (a file or a folder searched recursively), and every error."""
+    if not path.exists():
+        return [], [ProblemError(str(path), "does not exist")]
+    files = problem_files(path)
+    if not files:
+        return [], [ProblemError(str(path), "holds no .yaml problem files")]
+    problems: list[Problem] = []
+    errors: list[ProblemError] = []
+    for file in files:
+        found, wrong = load_problem_file(file)
+        problems += found
+        errors += wrong
+    return problems, errors
