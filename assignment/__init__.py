@@ -1,0 +1,1 @@
+"""The student's part of the kit: the search hooks in `hooks.py`, described in HANDOUT.md."""

@@ -1,0 +1,159 @@
+"""Grading a solver: build the items (hook tests, then problem runs), run them in the
+sandbox, and score each with a reason for every lost point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from solvers.csp import build_csp
+from solvers.engine import search
+from solvers.strategies import REFERENCE
+
+from .checker import layout_problem
+from .hookcases import HOOKS, load_cases
+from .problemset import Problem
+from .sandbox import run_items
+
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass
+class ItemResult:
+    """The grade of one item: a hook test or a problem run."""
+
+    kind: str  # "hook" or "problem"
+    name: str
+    status: str  # pass | fail | error | timeout
+    score: float
+    max_score: float
+    message: str = ""
+    file: str | None = None
+    nodes: int | None = None
+    seconds: float | None = None
+    output: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        data = {"kind": self.kind, "id": self.name, "status": self.status, "score": self.score,
+                "max_score": self.max_score, "message": self.message, "nodes": self.nodes, "seconds": self.seconds}
+        if self.file:
+            data["file"] = self.file
+        return data
+
+
+@dataclass
+class Report:
+    """Every item's grade, in order: hook tests first, then problems."""
+
+    solver: str
+    items: list[ItemResult] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return round(sum(i.score for i in self.items), 2)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(i.max_score for i in self.items), 2)
+
+    def next_hook_to_implement(self) -> str | None:
+        """The first hook (in handout order) still raising NotImplementedError."""
+        for item in self.items:
+            if item.kind == "hook" and "is not implemented yet" in item.message:
+                return item.name
+        return None
+
+
+def _hook_items() -> list[dict[str, Any]]:
+    cases = load_cases()
+    return [{"kind": "hook", "hook": spec.name, "cases": cases[spec.name]} for spec in HOOKS]
+
+
+def _problem_item(problem: Problem) -> dict[str, Any]:
+    board = problem.board
+    return {"kind": "problem", "board": board.rows_text(), "rule": board.rule, "mines": board.mines}
+
+
+def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outcome: dict[str, Any]) -> ItemResult:
+    """Partial credit: the share of cases whose output equals the reference's."""
+    base = {"kind": "hook", "name": spec_name, "max_score": points, "seconds": outcome.get("seconds"), "output": outcome.get("output", "")}
+    if outcome["status"] != "ok":
+        return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
+    wrong = []
+    for number, (case, result) in enumerate(zip(cases, outcome["results"]), start=1):
+        if "error" in result:
+            wrong.append(f"case {number}: {result['error']}")
+        elif result["value"] != _normal(case["expected"]):
+            wrong.append(f"case {number}: returned {_short(result['value'])}, expected {_short(case['expected'])}")
+    passed = len(cases) - len(wrong)
+    score = round(points * passed / len(cases), 2)
+    if not wrong:
+        return ItemResult(status="pass", score=score, message=f"{passed}/{len(cases)} cases", **base)
+    return ItemResult(status="fail", score=score, message=f"{passed}/{len(cases)} cases; {wrong[0]}", **base)
+
+
+def _normal(expected: Any) -> Any:
+    """Expected values as the worker reports them (JSON turns dict keys into strings)."""
+    if isinstance(expected, dict):
+        return {str(k): v for k, v in expected.items()}
+    return expected
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def expected_count(problem: Problem) -> int:
+    """The number of solutions: the file's `expect`, else the reference engine's count."""
+    if problem.expect is not None:
+        return problem.expect
+    return search(build_csp(problem.board), REFERENCE, "count").count
+
+
+def score_problem(problem: Problem, outcome: dict[str, Any]) -> ItemResult:
+    """Pass when every returned layout is valid, none repeats, and none is missing."""
+    stats = outcome.get("stats") or {}
+    base = {"kind": "problem", "name": problem.id, "file": problem.file, "max_score": problem.points,
+            "seconds": outcome.get("seconds"), "nodes": stats.get("popped"), "output": outcome.get("output", "")}
+    if outcome["status"] != "ok":
+        return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
+    solutions = outcome.get("solutions")
+    if not isinstance(solutions, list):
+        return ItemResult(status="fail", score=0.0, message="returned nothing", **base)
+    seen: dict[str, int] = {}
+    for number, grid in enumerate(solutions, start=1):
+        reason = layout_problem(problem.board, grid)
+        if reason:
+            return ItemResult(status="fail", score=0.0, message=f"solution {number} {reason}", **base)
+        key = repr(grid)
+        if key in seen:
+            return ItemResult(status="fail", score=0.0, message=f"solution {number} repeats solution {seen[key]}", **base)
+        seen[key] = number
+    expected = expected_count(problem)
+    found = len(solutions)
+    if found != expected:
+        if found == 0:
+            message = f"claims there is no solution, but the board has {expected}"
+        elif expected == 0:
+            message = f"found {found} solutions on a board that has none"
+        else:
+            message = f"found {found} of the {expected} solutions"
+        return ItemResult(status="fail", score=0.0, message=message, **base)
+    message = {0: "no solution, as expected", 1: "the one solution found"}.get(expected, f"all {expected} solutions found")
+    return ItemResult(status="pass", score=problem.points, message=message, **base)
+
+
+def grade(solver: str, problems: list[Problem], timeout: float | None = None) -> Report:
+    """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`."""
+    hook_items = _hook_items()
+    items = hook_items + [_problem_item(p) for p in problems]
+    limit = timeout or DEFAULT_TIMEOUT
+    outcomes = run_items(solver, items, [limit] * len(items))
+    report = Report(solver)
+    for spec, item, outcome in zip(HOOKS, hook_items, outcomes):
+        report.items.append(score_hook(spec.name, spec.points, item["cases"], outcome))
+    for problem, outcome in zip(problems, outcomes[len(hook_items):]):
+        report.items.append(score_problem(problem, outcome))
+    return report

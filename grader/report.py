@@ -1,0 +1,98 @@
+"""Showing grades: a rich table for people, JSON for programs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .grading import ItemResult, Report
+from .hookcases import HOOKS
+from .problemset import ProblemError
+
+#: Status words always carry a symbol, so meaning never rests on colour alone.
+STATUS_STYLE = {
+    "pass": ("✓ pass", "green"),
+    "fail": ("✗ fail", "red"),
+    "error": ("! error", "red"),
+    "timeout": ("⏱ timeout", "yellow"),
+}
+
+
+def _status(status: str) -> str:
+    text, style = STATUS_STYLE.get(status, (status, "white"))
+    return f"[{style}]{text}[/]"
+
+
+def show_errors(console: Console, errors: list[ProblemError]) -> None:
+    """One line per problem-file mistake."""
+    for error in errors:
+        console.print(f"[red]error:[/] {error}", markup=True, highlight=False, soft_wrap=True)
+
+
+def _label(item: ItemResult) -> str:
+    return f"hooks/{item.name}" if item.kind == "hook" else f"{Path(item.file or '').stem}/{item.name}"
+
+
+def show_report(console: Console, report: Report) -> None:
+    """The grade table (one row per item, the total last), why points were lost, what next."""
+    table = Table(title=f"Grading with solver: {report.solver}", title_justify="left")
+    table.add_column("item", overflow="fold")
+    for column in ("status", "points", "nodes", "time"):
+        table.add_column(column, justify="left" if column == "status" else "right", no_wrap=True)
+    for item in report.items:
+        table.add_row(
+            _label(item),
+            _status(item.status),
+            f"{item.score:g}/{item.max_score:g}",
+            "" if item.nodes is None else str(item.nodes),
+            "" if item.seconds is None else f"{item.seconds * 1000:.1f} ms",
+        )
+    table.add_section()
+    table.add_row("[bold]total[/]", "", f"[bold]{report.score:g}/{report.max_score:g}[/]", "", "")
+    console.print(table)
+    show_reasons(console, report.items)
+    next_hook = report.next_hook_to_implement()
+    if next_hook:
+        summary = next(spec.summary for spec in HOOKS if spec.name == next_hook)
+        console.print(f"Next step: implement [bold]{next_hook}[/] in assignment/hooks.py ({summary}); "
+                      "its docstring gives the exact contract and an example.")
+    elif report.score == report.max_score:
+        console.print("[green]Full marks.[/]")
+
+
+def show_reasons(console: Console, items: list[ItemResult], listed: int = 3) -> None:
+    """One line per reason for lost points; items sharing a reason share the line."""
+    groups: dict[tuple[str, str], list[ItemResult]] = {}
+    for item in items:
+        if item.score < item.max_score:
+            groups.setdefault((item.status, item.message), []).append(item)
+    if groups:
+        console.print("[bold]Where points were lost:[/]")
+    for (status, message), members in groups.items():
+        names = ", ".join(_label(i) for i in members[:listed])
+        if len(members) > listed:
+            names += f" and {len(members) - listed} more"
+        console.print(f"  {_status(status)} {names}: {escape(message)}", highlight=False)
+        output = members[0].output.strip()
+        if output:
+            console.print(f"    printed: {escape(output.splitlines()[0][:120])}", highlight=False)
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def report_json(report: Report, errors: list[ProblemError]) -> dict[str, Any]:
+    return {
+        "solver": report.solver,
+        "score": report.score,
+        "max_score": report.max_score,
+        "hooks": [i.as_dict() for i in report.items if i.kind == "hook"],
+        "problems": [i.as_dict() for i in report.items if i.kind == "problem"],
+        "errors": [str(e) for e in errors],
+    }

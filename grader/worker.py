@@ -1,0 +1,158 @@
+"""The grading worker: runs a solver's hooks on graded items, in its own process.
+
+Started by `grader.sandbox` as `python -m grader.worker`. It reads a job (JSON) on
+standard input: {"solver": "reference" or a path to a hooks file, "items": [...]}, and
+writes one JSON line per item to the file descriptor named by GRADER_RESULT_FD. The
+student's code is imported here only, never in the grader's own process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+from solvers.csp import CSP, Domains, build_csp, layout_of
+from solvers.engine import Strategy, search
+
+from .hookcases import HOOK_NAMES, HOOKS, arguments, as_data, board_of
+
+OUTPUT_LIMIT = 2000  # characters of a student's printed output kept per item
+
+
+class HookContractError(Exception):
+    """A hook returned something its contract does not allow."""
+
+
+def load_hooks(solver: str) -> dict[str, Callable[..., Any]]:
+    """The hook functions of a solver: the reference, or those defined in a Python file."""
+    if solver == "reference":
+        return {spec.name: spec.reference for spec in HOOKS}
+    module = _import_file(Path(solver))
+    return {name: getattr(module, name) for name in HOOK_NAMES if callable(getattr(module, name, None))}
+
+
+def _import_file(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("student_hooks", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["student_hooks"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def describe_exception(error: BaseException, solver: str) -> str:
+    """One line: the exception and the deepest frame in the student's file."""
+    if isinstance(error, NotImplementedError):
+        hook = error.args[0] if error.args and isinstance(error.args[0], str) else "a hook"
+        return f"{hook} is not implemented yet (it raises NotImplementedError)"
+    frames = traceback.extract_tb(error.__traceback__)
+    own = [f for f in frames if solver != "reference" and Path(f.filename).resolve() == Path(solver).resolve()]
+    where = f" ({Path(own[-1].filename).name}, line {own[-1].lineno}, in {own[-1].name})" if own else ""
+    text = f"{type(error).__name__}: {error}".strip().splitlines()
+    return (text[0] if text else type(error).__name__)[:300] + where
+
+
+def _checked(hooks: dict[str, Callable[..., Any]]) -> Strategy:
+    """A strategy from the solver's hooks, each wrapped to reject results its contract forbids."""
+
+    def forward_check(csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
+        result = hooks["forward_check"](csp, dict(domains), assigned)
+        if result is None:
+            return None
+        if not isinstance(result, dict) or set(result) != set(domains):
+            raise HookContractError("forward_check must return None or a dict with the domain of every variable")
+        narrowed = {}
+        for var, values in result.items():
+            kept = tuple(sorted(values)) if isinstance(values, (tuple, list, set, frozenset)) else None
+            if kept is None or not set(kept) <= set(domains[var]):
+                raise HookContractError(f"forward_check gave variable {var} the domain {values!r}, which is not a subset of {domains[var]}")
+            narrowed[var] = kept
+        return narrowed
+
+    def select_variable(csp: CSP, domains: Domains, unassigned: list[int]) -> int:
+        var = hooks["select_variable"](csp, dict(domains), list(unassigned))
+        if var not in unassigned:
+            raise HookContractError(f"select_variable returned {var!r}, which is not an unassigned variable")
+        return var
+
+    def order_values(csp: CSP, var: int, domains: Domains) -> list[int]:
+        values = hooks["order_values"](csp, var, dict(domains))
+        if not isinstance(values, (list, tuple)) or sorted(values) != sorted(domains[var]):
+            raise HookContractError(f"order_values returned {values!r} for variable {var}; it must order exactly the values {domains[var]}")
+        return list(values)
+
+    return Strategy("student", select_variable, order_values, forward_check=forward_check)
+
+
+def run_hook_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
+    """Run one hook on every case; each case gives {"value": ...} or {"error": ...}."""
+    name = item["hook"]
+    if name not in hooks:
+        return {"status": "error", "message": f"no function named {name} in the hooks file"}
+    results = []
+    for case in item["cases"]:
+        try:
+            results.append({"value": as_data(name, hooks[name](*arguments(name, case)))})
+        except NotImplementedError as error:
+            return {"status": "error", "message": describe_exception(error, solver)}
+        except Exception as error:  # a student's bug is a result, not a crash
+            results.append({"error": describe_exception(error, solver)})
+    return {"status": "ok", "results": results}
+
+
+def run_problem_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
+    """Solve one board with the solver's hooks (all solutions) and return them as grids."""
+    missing = [name for name in ("forward_check", "select_variable", "order_values") if name not in hooks]
+    if missing:
+        return {"status": "error", "message": f"no function named {missing[0]} in the hooks file"}
+    board = board_of(item)
+    csp = build_csp(board)
+    try:
+        result = search(csp, _checked(hooks), "all")
+    except HookContractError as error:
+        return {"status": "error", "message": str(error)}
+    except Exception as error:
+        return {"status": "error", "message": describe_exception(error, solver)}
+    grids = [layout_of(csp, tuple(_plain(v) for v in values), board.rows, board.cols) for values in result.solutions]
+    return {"status": "ok", "solutions": grids, "stats": result.stats.as_dict()}
+
+
+def _plain(value: Any) -> Any:
+    """A value as JSON can carry it (ints stay ints; anything else becomes its repr)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+
+
+def main() -> None:
+    send = os.fdopen(int(os.environ["GRADER_RESULT_FD"]), "w", buffering=1)
+    job = json.load(sys.stdin)
+    solver = job["solver"]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            hooks = load_hooks(solver)
+    except BaseException as error:  # a broken file must not stop the grader
+        send.write(json.dumps({"ready": False, "message": f"cannot load {Path(solver).name}: {describe_exception(error, solver)}"}) + "\n")
+        return
+    send.write(json.dumps({"ready": True}) + "\n")
+    runners = {"hook": run_hook_item, "problem": run_problem_item}
+    for item in job["items"]:
+        printed = io.StringIO()
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            outcome = runners[item["kind"]](hooks, item, solver)
+        outcome["seconds"] = time.perf_counter() - started
+        outcome["output"] = printed.getvalue()[:OUTPUT_LIMIT]
+        send.write(json.dumps(outcome) + "\n")
+
+
+if __name__ == "__main__":
+    main()
