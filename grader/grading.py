@@ -84,8 +84,8 @@ def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outco
     for number, (case, result) in enumerate(zip(cases, outcome["results"]), start=1):
         if "error" in result:
             wrong.append(f"case {number}: {result['error']}")
-        elif result["value"] != _normal(case["expected"]):
-            wrong.append(f"case {number}: returned {_short(result['value'])}, expected {_short(case['expected'])}")
+        elif _int_keys(result["value"]) != case["expected"]:
+            wrong.append(f"case {number}: {_difference(_int_keys(result['value']), case['expected'])}")
     passed = len(cases) - len(wrong)
     score = round(points * passed / len(cases), 2)
     if not wrong:
@@ -93,11 +93,21 @@ def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outco
     return ItemResult(status="fail", score=score, message=f"{passed}/{len(cases)} cases; {wrong[0]}", **base)
 
 
-def _normal(expected: Any) -> Any:
-    """Expected values as the worker reports them (JSON turns dict keys into strings)."""
-    if isinstance(expected, dict):
-        return {str(k): v for k, v in expected.items()}
-    return expected
+def _int_keys(value: Any) -> Any:
+    """Undo JSON's string keys: domains are keyed by variable number."""
+    if isinstance(value, dict):
+        return {int(k): v for k, v in value.items()}
+    return value
+
+
+def _difference(got: Any, expected: Any, shown: int = 3) -> str:
+    """What differs, readably: for domains, the first few variables that differ."""
+    if isinstance(got, dict) and isinstance(expected, dict):
+        differing = [v for v in sorted(set(got) | set(expected)) if got.get(v) != expected.get(v)]
+        parts = [f"variable {v} got {got.get(v)}, expected {expected.get(v)}" for v in differing[:shown]]
+        more = f" (+{len(differing) - shown} more)" if len(differing) > shown else ""
+        return "; ".join(parts) + more
+    return f"returned {_short(got)}, expected {_short(expected)}"
 
 
 def _short(value: Any, limit: int = 120) -> str:
