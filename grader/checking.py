@@ -50,10 +50,14 @@ def check_problems(problems: list[Problem]) -> list[CheckRow]:
 
 
 def show_check(console: Console, rows: list[CheckRow]) -> None:
+    if not rows:
+        console.print("No problem was checked.")
+        return
     table = Table(title="Problem check", title_justify="left")
-    for column, justify in (("file", "left"), ("id", "left"), ("size", "left"), ("rule", "left"),
-                            ("mines", "right"), ("solutions", "right"), ("expect", "right"), ("status", "left")):
-        table.add_column(column, justify=justify)
+    table.add_column("problem", overflow="fold")
+    for column, justify in (("size", "left"), ("rule", "left"), ("mines", "right"),
+                            ("solutions", "right"), ("expect", "right"), ("status", "left")):
+        table.add_column(column, justify=justify, no_wrap=True)
     for row in rows:
         if row.expect is None:
             status = "[yellow]? no expect[/]"
@@ -61,7 +65,7 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
             status = "[green]✓ ok[/]"
         else:
             status = f"[red]✗ expect says {row.expect}[/]"
-        table.add_row(Path(row.file).name, row.id, row.size, row.rule, "-" if row.mines is None else str(row.mines),
+        table.add_row(f"{Path(row.file).stem}/{row.id}", row.size, row.rule, "-" if row.mines is None else str(row.mines),
                       str(row.solutions), "-" if row.expect is None else str(row.expect), status)
     console.print(table)
     wrong = sum(not r.ok for r in rows)

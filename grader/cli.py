@@ -46,7 +46,7 @@ def _grade(argv: list[str], console: Console) -> int:
     problems, errors = load_problems(args.path)
     show_errors(console, errors)
     report = grade(solver, problems, args.timeout)
-    show_report(console, report)
+    show_report(console, report, errors)
     if args.json:
         write_json(args.json, report_json(report, errors))
     return 0 if not errors and report.score == report.max_score else 1

@@ -38,7 +38,7 @@ def _label(item: ItemResult) -> str:
     return f"hooks/{item.name}" if item.kind == "hook" else f"{Path(item.file or '').stem}/{item.name}"
 
 
-def show_report(console: Console, report: Report) -> None:
+def show_report(console: Console, report: Report, errors: list[ProblemError]) -> None:
     """The grade table (one row per item, the total last), why points were lost, what next."""
     table = Table(title=f"Grading with solver: {report.solver}", title_justify="left")
     table.add_column("item", overflow="fold")
@@ -61,6 +61,8 @@ def show_report(console: Console, report: Report) -> None:
         summary = next(spec.summary for spec in HOOKS if spec.name == next_hook)
         console.print(f"Next step: implement [bold]{next_hook}[/] in assignment/hooks.py ({summary}); "
                       "its docstring gives the exact contract and an example.")
+    elif errors:
+        console.print(f"[red]{len(errors)} problem-file error(s) above: those problems were not graded.[/]")
     elif report.score == report.max_score:
         console.print("[green]Full marks.[/]")
 
