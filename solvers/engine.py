@@ -133,56 +133,52 @@ def search(
     started = time.perf_counter()
     solutions: list[tuple[int, ...]] = []
     count = 0
-    emit = observer or (lambda event: None)
     order = csp.variables
+    forward_check, consistent = strategy.forward_check, strategy.consistent
     start = domains if domains is not None else csp.initial_domains()
-    root = Node((), {var: start[var] for var in order})
-    stack: list[tuple[Node, int | None]] = [(root, None)]
+    stack: list[tuple[Node, int | None]] = [(Node((), {var: start[var] for var in order}), None)]
     while stack:
         stats.max_stack = max(stats.max_stack, len(stack))
         node, just_assigned = stack.pop()
         stats.popped += 1
         step = stats.popped
-        stats.max_depth = max(stats.max_depth, node.depth)
+        stats.max_depth = max(stats.max_depth, len(node.assignment))
         if observer:
-            emit(Popped(step, node))
+            observer(Popped(step, node))
         current = node.view()
-        if strategy.forward_check is not None:
-            narrowed = strategy.forward_check(csp, current, just_assigned)
-            if narrowed is None:
-                stats.dead_ends += 1
-                if observer:
-                    emit(DeadEnd(step, current))
-                continue
-            if observer and narrowed != current:
-                emit(Pruned(step, current, narrowed))
-            current = narrowed
-        elif strategy.consistent is not None and not strategy.consistent(csp, current):
+        if forward_check is not None:
+            narrowed = forward_check(csp, current, just_assigned)
+            if observer and narrowed is not None and narrowed != current:
+                observer(Pruned(step, current, narrowed))
+        else:
+            narrowed = current if consistent is None or consistent(csp, current) else None
+        if narrowed is None:
             stats.dead_ends += 1
             if observer:
-                emit(DeadEnd(step, current))
+                observer(DeadEnd(step, current))
             continue
+        current = narrowed
         unassigned = list(node.domains)  # kept in variable order
-        if all(len(current[var]) == 1 for var in unassigned):
+        if max(map(len, map(current.__getitem__, unassigned)), default=1) == 1:
             values = tuple(current[var][0] for var in order)
-            if csp.satisfied_by(values):
-                count += 1
-                if observer:
-                    emit(Solved(step, values))
-                if mode != "count":
-                    solutions.append(values)
-                if mode == "first":
-                    break
-            else:
+            if not csp.satisfied_by(values):
                 stats.dead_ends += 1
                 if observer:
-                    emit(DeadEnd(step, current))
+                    observer(DeadEnd(step, current))
+                continue
+            count += 1
+            if observer:
+                observer(Solved(step, values))
+            if mode != "count":
+                solutions.append(values)
+            if mode == "first":
+                break
             continue
         var = strategy.select_variable(csp, current, unassigned)
         values = tuple(strategy.order_values(csp, var, current))
         stats.expanded += 1
         if observer:
-            emit(Branched(step, var, values))
+            observer(Branched(step, var, values))
         rest = {v: current[v] for v in unassigned if v != var}
         for value in reversed(values):
             stack.append((Node(node.assignment + ((var, value),), rest), var))

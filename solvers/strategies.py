@@ -10,6 +10,10 @@ The hooks follow the contracts students implement in `assignment/hooks.py`:
 - `select_mrv(csp, domains, unassigned)`: fewest remaining values first; ties go to the
   variable in the most constraints, then to the lowest variable number (row-major);
 - `values_ascending(csp, var, domains)`: safe (0) before mine (1).
+
+The reference engine (`REFERENCE`, named "fc-mrv") propagates to a fixpoint and branches
+only on undecided variables (`select_mrv_undecided`); the student contract is the
+handout's MRV, which assigns singletons first (`select_mrv`).
 """
 
 from __future__ import annotations
@@ -44,27 +48,26 @@ def _apply_bound_rule(constraint: Constraint, domains: Domains) -> list[int] | N
     minimum and maximum.
     """
     low = high = 0
-    open_vars = []
-    for var in constraint.scope:
-        domain = domains[var]
-        if not domain:
-            return None
-        low += domain[0]
-        high += domain[-1]
-        if len(domain) > 1:
-            open_vars.append(var)
+    try:
+        for var in constraint.scope:
+            domain = domains[var]
+            low += domain[0]
+            high += domain[-1]
+    except IndexError:  # an empty domain
+        return None
     total = constraint.total
+    if low < total < high:
+        return []
     if low > total or high < total:
         return None
-    if low == total:
-        for var in open_vars:
-            domains[var] = domains[var][:1]
-    elif high == total:
-        for var in open_vars:
-            domains[var] = domains[var][-1:]
-    else:
-        return []
-    return open_vars
+    keep = slice(None, 1) if low == total else slice(-1, None)
+    changed = []
+    for var in constraint.scope:
+        domain = domains[var]
+        if domain[0] != domain[-1]:
+            domains[var] = domain[keep]
+            changed.append(var)
+    return changed
 
 
 def forward_check_once(csp: CSP, domains: Domains, assigned: int | None = None) -> Domains | None:
@@ -128,6 +131,17 @@ def select_mrv(csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
     return min(unassigned, key=lambda var: (len(domains[var]), -len(degree[var]), var))
 
 
+def select_mrv_undecided(csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
+    """MRV over the undecided variables only (the reference engine's rule).
+
+    After forward checking to a fixpoint, a singleton domain is already decided: assigning
+    it would only add a one-child node. So branch on the variables with several values,
+    ties again by degree, then lowest number; the goal test reads the singletons off.
+    """
+    undecided = [var for var in unassigned if len(domains[var]) > 1] or list(unassigned)
+    return select_mrv(csp, domains, undecided)
+
+
 def values_ascending(csp: CSP, var: int, domains: Domains) -> list[int]:
     """The values of the variable's domain, smallest (safe) first."""
     return sorted(domains[var])
@@ -136,6 +150,6 @@ def values_ascending(csp: CSP, var: int, domains: Domains) -> list[int]:
 PLAIN = Strategy("plain", select_first, values_ascending, consistent=check_bounds)
 FC_ONCE = Strategy("fc-once", select_first, values_ascending, forward_check=forward_check_once)
 FC_FIXPOINT = Strategy("fc-fixpoint", select_first, values_ascending, forward_check=forward_check_fixpoint)
-REFERENCE = Strategy("fc-mrv", select_mrv, values_ascending, forward_check=forward_check_fixpoint)
+REFERENCE = Strategy("fc-mrv", select_mrv_undecided, values_ascending, forward_check=forward_check_fixpoint)
 
 STRATEGIES: dict[str, Strategy] = {s.name: s for s in (PLAIN, FC_ONCE, FC_FIXPOINT, REFERENCE)}
