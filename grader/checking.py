@@ -11,9 +11,9 @@ from rich.table import Table
 
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.strategies import REFERENCE
 
 from .problemset import Problem
+from .reference import reference_strategies
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def check_problems(problems: list[Problem]) -> list[CheckRow]:
     rows = []
     for problem in problems:
         board = problem.board
-        result = search(build_csp(board), REFERENCE, "count")
+        result = search(build_csp(board), reference_strategies().REFERENCE, "count")
         rows.append(CheckRow(problem.file, problem.id, f"{board.rows}x{board.cols}", board.rule, board.mines,
                              result.count, problem.expect, result.stats.seconds))
     return rows

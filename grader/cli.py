@@ -1,23 +1,29 @@
-"""`python -m grader`: grade a solver on problem sets, or check the problem sets themselves.
+"""`python -m grader`: grade solvers on problem sets, check problem sets, package the course.
 
-    python -m grader PATH [--solver assignment|reference|FILE.py] [--json FILE] [--timeout S]
-    python -m grader check PATH [--json FILE]
-    python -m grader goldens        (instructors: rebuild the hook test cases)
+    python -m grader PATH... [--solver assignment|reference|FILE.py] [--json FILE] [--jobs N]
+                     [--timeout S] [--config FILE] [--format table|gradescope] [--output FILE]
+                     [--submissions DIR [--csv FILE]] [--show-hidden]
+    python -m grader check PATH... [--json FILE]
+    python -m grader release OUT_DIR [--problems DIR]
+    python -m grader gradescope-bundle OUT.zip
+    python -m grader goldens
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from pathlib import Path
 
 from rich.console import Console
 
-from .checking import check_problems, show_check
-from .grading import grade
-from .hookcases import CASES_FILE, write_cases
-from .problemset import load_problems
-from .report import report_json, show_errors, show_report, write_json
+from .config import find_config, load_config
+from .problemset import Problem, ProblemError, load_problems
+from .reference import ReferenceUnavailable
+
+KIT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def resolve_solver(name: str) -> str | None:
@@ -26,38 +32,112 @@ def resolve_solver(name: str) -> str | None:
         return name
     if name == "assignment":
         local = Path("assignment/hooks.py")
-        path = local if local.exists() else Path(__file__).resolve().parent.parent / "assignment" / "hooks.py"
+        path = local if local.exists() else KIT_ROOT / "assignment" / "hooks.py"
     else:
         path = Path(name)
     return str(path.resolve()) if path.is_file() and path.suffix == ".py" else None
 
 
-def _grade(argv: list[str], console: Console) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader", description="Grade a solver's hooks on problem sets.")
-    parser.add_argument("path", type=Path, help="a problem file or a folder of them")
+def _load_all(paths: list[Path]) -> tuple[list[Problem], list[ProblemError]]:
+    problems: list[Problem] = []
+    errors: list[ProblemError] = []
+    for path in paths:
+        found, wrong = load_problems(path)
+        problems += found
+        errors += wrong
+    return problems, errors
+
+
+def _grade_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m grader", description="Grade a solver's hooks on problem sets. "
+                                     "Other commands: check, release, gradescope-bundle, goldens.")
+    parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="problem files or folders of them")
     parser.add_argument("--solver", default="assignment", help="assignment (default), reference, or a hooks .py file")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the report as JSON")
-    parser.add_argument("--timeout", type=float, help="seconds allowed per graded item (default 10)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--timeout", type=float, help="seconds per graded item (beats the problem files and config)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="items graded in parallel (default: cores)")
+    parser.add_argument("--config", type=Path, help="grading config (default: grading.yaml beside the problems)")
+    parser.add_argument("--format", choices=("table", "gradescope"), default="table", help="table (default) or gradescope")
+    parser.add_argument("--output", type=Path, help="with --format gradescope: where to write results.json")
+    parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR")
+    parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="with --submissions: the CSV to write")
+    parser.add_argument("--show-hidden", action="store_true", help="show hidden problems' details (instructors)")
+    return parser
+
+
+def _grade(argv: list[str], console: Console) -> int:
+    args = _grade_parser().parse_args(argv)
+    if args.jobs < 1:
+        console.print("[red]error:[/] --jobs must be at least 1")
+        return 2
+    if args.format == "gradescope":
+        return _grade_for_gradescope(args, console)
+    problems, errors = _load_all(args.paths)
+    config, config_errors = load_config(find_config(args.paths[0], args.config))
+    errors += config_errors
+    from .report import report_json, show_errors, show_report, write_json
+
+    show_errors(console, errors)
+    if args.submissions:
+        return _batch(args, problems, config, console)
     solver = resolve_solver(args.solver)
     if solver is None:
         console.print(f"[red]error:[/] --solver {args.solver}: not 'assignment', 'reference' or an existing .py file")
         return 2
-    problems, errors = load_problems(args.path)
-    show_errors(console, errors)
-    report = grade(solver, problems, args.timeout)
-    show_report(console, report, errors)
+    from .grading import grade
+
+    report = grade(solver, problems, config, args.jobs, args.timeout)
+    show_report(console, report, errors, args.show_hidden)
     if args.json:
-        write_json(args.json, report_json(report, errors))
+        write_json(args.json, report_json(report, errors, args.show_hidden))
     return 0 if not errors and report.score == report.max_score else 1
+
+
+def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
+    """Grade one submission into results.json, which is written even if grading fails."""
+    from .gradescope import failure_results, gradescope_results
+    from .grading import grade
+    from .report import write_json
+
+    output = args.output or Path("results.json")
+    started = time.perf_counter()
+    try:
+        solver = resolve_solver(args.solver)
+        if solver is None:
+            raise ValueError(f"no hooks file found ({args.solver})")
+        problems, errors = _load_all(args.paths)
+        config, config_errors = load_config(find_config(args.paths[0], args.config))
+        report = grade(solver, problems, config, args.jobs, args.timeout)
+        results = gradescope_results(report, errors + config_errors, time.perf_counter() - started)
+    except Exception as error:  # Gradescope must always get a results.json
+        results = failure_results(f"{type(error).__name__}: {error}", time.perf_counter() - started)
+    write_json(output, results)
+    console.print(f"wrote {output}: {results['score']:g} points")
+    return 0
+
+
+def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console) -> int:
+    from .batch import find_submissions, grade_batch, show_summary, write_csv
+
+    if not args.submissions.is_dir():
+        console.print(f"[red]error:[/] --submissions {args.submissions}: not a folder")
+        return 2
+    rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console)
+    write_csv(args.csv, rows)
+    show_summary(console, rows)
+    console.print(f"wrote {args.csv}")
+    return 0
 
 
 def _check(argv: list[str], console: Console) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader check", description="Validate problem files and count solutions.")
-    parser.add_argument("path", type=Path, help="a problem file or a folder of them")
+    parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="problem files or folders of them")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args(argv)
-    problems, errors = load_problems(args.path)
+    from .checking import check_problems, show_check
+    from .report import show_errors, write_json
+
+    problems, errors = _load_all(args.paths)
     show_errors(console, errors)
     rows = check_problems(problems)
     show_check(console, rows)
@@ -66,13 +146,50 @@ def _check(argv: list[str], console: Console) -> int:
     return 0 if not errors and all(r.ok for r in rows) else 1
 
 
+def _release(argv: list[str], console: Console) -> int:
+    parser = argparse.ArgumentParser(prog="python -m grader release", description="Write the student copy of the kit.")
+    parser.add_argument("out", type=Path, metavar="OUT_DIR")
+    parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems", help="the problem folder to publish")
+    args = parser.parse_args(argv)
+    from .release import ReleaseError, write_release
+
+    try:
+        kept = write_release(KIT_ROOT, args.problems, args.out)
+    except ReleaseError as error:
+        console.print(f"[red]error:[/] {error}")
+        return 2
+    console.print(f"wrote the student copy to {args.out} with {kept} public problems")
+    return 0
+
+
+def _bundle(argv: list[str], console: Console) -> int:
+    parser = argparse.ArgumentParser(prog="python -m grader gradescope-bundle", description="Build the Gradescope autograder zip.")
+    parser.add_argument("out", type=Path, metavar="OUT.zip")
+    args = parser.parse_args(argv)
+    from .bundle import write_bundle
+
+    count = write_bundle(KIT_ROOT, args.out)
+    console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
+    return 0
+
+
+def _goldens(argv: list[str], console: Console) -> int:
+    from .hookcases import CASES_FILE, write_cases
+
+    count = write_cases()
+    console.print(f"wrote {count} hook test cases to {CASES_FILE}")
+    return 0
+
+
+COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, "goldens": _goldens}
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     console = Console()
-    if argv[:1] == ["check"]:
-        return _check(argv[1:], console)
-    if argv[:1] == ["goldens"]:
-        count = write_cases()
-        console.print(f"wrote {count} hook test cases to {CASES_FILE}")
-        return 0
-    return _grade(argv, console)
+    command = COMMANDS.get(argv[0]) if argv else None
+    try:
+        return command(argv[1:], console) if command else _grade(argv, console)
+    except ReferenceUnavailable as error:
+        console.print(f"[red]error:[/] {error}")
+        return 2

@@ -9,14 +9,13 @@ from typing import Any
 
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.strategies import REFERENCE
 
 from .checker import layout_problem
+from .config import Efficiency, GradingConfig
 from .hookcases import HOOKS, load_cases
 from .problemset import Problem
-from .sandbox import run_items
-
-DEFAULT_TIMEOUT = 10.0
+from .reference import reference_strategies
+from .sandbox import Limits, run_items
 
 
 @dataclass
@@ -33,12 +32,19 @@ class ItemResult:
     nodes: int | None = None
     seconds: float | None = None
     output: str = ""
+    visibility: str = "visible"
+
+    @property
+    def hidden(self) -> bool:
+        return self.visibility != "visible"
 
     def as_dict(self) -> dict[str, Any]:
         data = {"kind": self.kind, "id": self.name, "status": self.status, "score": self.score,
                 "max_score": self.max_score, "message": self.message, "nodes": self.nodes, "seconds": self.seconds}
         if self.file:
             data["file"] = self.file
+        if self.hidden:
+            data["visibility"] = self.visibility
         return data
 
 
@@ -119,14 +125,16 @@ def expected_count(problem: Problem) -> int:
     """The number of solutions: the file's `expect`, else the reference engine's count."""
     if problem.expect is not None:
         return problem.expect
-    return search(build_csp(problem.board), REFERENCE, "count").count
+    return search(build_csp(problem.board), reference_strategies().REFERENCE, "count").count
 
 
-def score_problem(problem: Problem, outcome: dict[str, Any]) -> ItemResult:
+def score_problem(problem: Problem, outcome: dict[str, Any], points: float | None = None) -> ItemResult:
     """Pass when every returned layout is valid, none repeats, and none is missing."""
     stats = outcome.get("stats") or {}
-    base = {"kind": "problem", "name": problem.id, "file": problem.file, "max_score": problem.points,
-            "seconds": outcome.get("seconds"), "nodes": stats.get("popped"), "output": outcome.get("output", "")}
+    points = problem.points if points is None else points
+    base = {"kind": "problem", "name": problem.id, "file": problem.file, "max_score": points,
+            "seconds": outcome.get("seconds"), "nodes": stats.get("popped"), "output": outcome.get("output", ""),
+            "visibility": problem.visibility}
     if outcome["status"] != "ok":
         return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
     solutions = outcome.get("solutions")
@@ -152,18 +160,47 @@ def score_problem(problem: Problem, outcome: dict[str, Any]) -> ItemResult:
             message = f"found {found} of the {expected} solutions"
         return ItemResult(status="fail", score=0.0, message=message, **base)
     message = {0: "no solution, as expected", 1: "the one solution found"}.get(expected, f"all {expected} solutions found")
-    return ItemResult(status="pass", score=problem.points, message=message, **base)
+    return ItemResult(status="pass", score=points, message=message, **base)
 
 
-def grade(solver: str, problems: list[Problem], timeout: float | None = None) -> Report:
-    """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`."""
+def reference_nodes(problem: Problem) -> int:
+    """Nodes the model answer of the hooks pops on this problem (all solutions)."""
+    return search(build_csp(problem.board), reference_strategies().HANDOUT, "all").stats.popped
+
+
+def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: list[ItemResult]) -> ItemResult:
+    """The solver's nodes against the reference's, over the problems it solved."""
+    solved = [(p, r) for p, r in zip(problems, results) if r.status == "pass" and r.nodes is not None]
+    base = {"kind": "efficiency", "name": "efficiency", "max_score": efficiency.points}
+    if not solved:
+        return ItemResult(status="fail", score=0.0, message="no problem solved, so no nodes to compare", **base)
+    nodes = sum(r.nodes or 0 for _, r in solved)
+    reference = sum(reference_nodes(p) for p, _ in solved)
+    ratio = nodes / max(reference, 1)
+    share = efficiency.share(ratio)
+    score = round(efficiency.points * share, 2)
+    message = f"{nodes} nodes against the reference's {reference} ({ratio:.2f}x) on {len(solved)} solved problems"
+    return ItemResult(status="pass" if share == 1 else "fail", score=score, message=message, nodes=nodes, **base)
+
+
+def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingConfig(), jobs: int = 1,
+          timeout: float | None = None) -> Report:
+    """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`.
+
+    `timeout` (seconds per item) beats both the problems' own and the config's.
+    """
     hook_items = _hook_items()
     items = hook_items + [_problem_item(p) for p in problems]
-    limit = timeout or DEFAULT_TIMEOUT
-    outcomes = run_items(solver, items, [limit] * len(items))
+    timeouts = [timeout or config.timeout] * len(hook_items) + [timeout or p.timeout or config.timeout for p in problems]
+    outcomes = run_items(solver, items, timeouts, jobs, Limits(memory_mb=config.memory_mb))
     report = Report(solver)
     for spec, item, outcome in zip(HOOKS, hook_items, outcomes):
-        report.items.append(score_hook(spec.name, spec.points, item["cases"], outcome))
-    for problem, outcome in zip(problems, outcomes[len(hook_items):]):
-        report.items.append(score_problem(problem, outcome))
+        report.items.append(score_hook(spec.name, config.hook_points[spec.name], item["cases"], outcome))
+    problem_results = [
+        score_problem(problem, outcome, config.points_for(problem.file, problem.points))
+        for problem, outcome in zip(problems, outcomes[len(hook_items):])
+    ]
+    report.items += problem_results
+    if config.efficiency is not None:
+        report.items.append(score_efficiency(config.efficiency, problems, problem_results))
     return report

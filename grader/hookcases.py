@@ -18,9 +18,9 @@ import yaml
 
 from solvers.board import Board
 from solvers.csp import CSP, Domains, build_csp
-from solvers.generate import hint_board
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
 from solvers.textformat import parse_rows
+
+from .reference import reference_strategies
 
 CASES_FILE = Path(__file__).with_name("hook_cases.yaml")
 GOLDEN_SEED = 2026
@@ -28,22 +28,28 @@ GOLDEN_SEED = 2026
 
 @dataclass(frozen=True)
 class HookSpec:
-    """A student hook: its name in assignment/hooks.py, the reference, and its weight."""
+    """A student hook: its name in assignment/hooks.py, the reference's name, and its weight."""
 
     name: str
-    reference: Callable[..., Any]
+    reference: str  # the model answer's name in solvers/strategies.py
     points: float
     summary: str
 
 
 #: The hooks in the order a student should implement them (each builds on the one before).
 HOOKS: tuple[HookSpec, ...] = (
-    HookSpec("constraint_bounds", constraint_bounds, 2, "the smallest and largest sum a constraint can reach"),
-    HookSpec("forward_check", forward_check_once, 3, "one pass of the bound rule over the constraints"),
-    HookSpec("select_variable", select_mrv, 2, "MRV, ties by degree then lowest number"),
-    HookSpec("order_values", values_ascending, 1, "the values to try, safe first"),
+    HookSpec("constraint_bounds", "constraint_bounds", 2, "the smallest and largest sum a constraint can reach"),
+    HookSpec("forward_check", "forward_check_once", 3, "one pass of the bound rule over the constraints"),
+    HookSpec("select_variable", "select_mrv", 2, "MRV, ties by degree then lowest number"),
+    HookSpec("order_values", "values_ascending", 1, "the values to try, safe first"),
 )
 HOOK_NAMES = tuple(h.name for h in HOOKS)
+
+
+def reference_hooks() -> dict[str, Callable[..., Any]]:
+    """The model answer of every hook, by the student's hook name."""
+    strategies = reference_strategies()
+    return {spec.name: getattr(strategies, spec.reference) for spec in HOOKS}
 
 
 # --- turning case data into hook arguments (used by the worker) and results into data ---
@@ -127,6 +133,8 @@ def _data(domains: Domains) -> dict[int, list[int]]:
 
 
 def _inputs(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
+    from solvers.generate import hint_board  # an instructor's tool: not in the student copy
+
     cases: dict[str, list[dict[str, Any]]] = {name: [] for name in HOOK_NAMES}
     cases["constraint_bounds"] += [
         {"scope": [], "domains": {}},
@@ -157,10 +165,11 @@ def build_cases(seed: int = GOLDEN_SEED) -> dict[str, Any]:
     """Every hook's cases with the reference's expected output, as plain data."""
     rng = random.Random(seed)
     inputs = _inputs(rng)
+    reference = reference_hooks()
     hooks = {}
     for spec in HOOKS:
         hooks[spec.name] = [
-            {**case, "expected": as_data(spec.name, spec.reference(*arguments(spec.name, case)))}
+            {**case, "expected": as_data(spec.name, reference[spec.name](*arguments(spec.name, case)))}
             for case in inputs[spec.name]
         ]
     return {"seed": seed, "hooks": hooks}

@@ -15,9 +15,12 @@ import yaml
 from solvers.board import RULES, Board
 from solvers.textformat import BoardFormatError, check_mine_count, parse_rows
 
-FILE_FIELDS = {"title", "description", "source", "defaults", "problems"}
-PROBLEM_FIELDS = {"id", "board", "rule", "mines", "points", "expect", "notes"}
+FILE_FIELDS = {"title", "description", "source", "defaults", "problems", "visibility"}
+PROBLEM_FIELDS = {"id", "board", "rule", "mines", "points", "expect", "notes", "timeout", "visibility"}
 DEFAULT_FIELDS = PROBLEM_FIELDS - {"id", "board", "expect", "notes"}
+#: Gradescope's visibility settings; anything but "visible" hides a problem's details from students.
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+CONFIG_FILE = "grading.yaml"  # lives beside the problem files, but is not one
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,13 @@ class Problem:
     expect: int | None = None
     points: float = 1.0
     line: int | None = None
+    timeout: float | None = None
+    visibility: str = "visible"
+
+    @property
+    def hidden(self) -> bool:
+        """True when students must not see this problem's board or details."""
+        return self.visibility != "visible"
 
 
 @dataclass(frozen=True)
@@ -123,10 +133,21 @@ def _build_problem(path: str, raw: Any, node: yaml.Node | None, defaults: dict[s
     expect = raw.get("expect")
     if expect is not None:
         expect = _integer(expect, "expect", _child(node, "expect"))
-    points = fields.get("points", 1)
-    if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
-        raise _Invalid(f"must be a number >= 0, got {points!r}", "points", _line(_child(node, "points")))
-    return Problem(path, str(raw["id"]), board, expect, float(points), _line(node))
+    points = _number(fields.get("points", 1), "points", node)
+    timeout = fields.get("timeout")
+    if timeout is not None:
+        timeout = _number(timeout, "timeout", node, positive=True)
+    visibility = fields.get("visibility", "visible")
+    if visibility not in VISIBILITIES:
+        raise _Invalid(f"must be one of {', '.join(VISIBILITIES)}, got {visibility!r}", "visibility", _line(_child(node, "visibility")))
+    return Problem(path, str(raw["id"]), board, expect, points, _line(node), timeout, visibility)
+
+
+def _number(value: Any, field: str, node: yaml.Node | None, positive: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (positive and value == 0):
+        bound = "> 0" if positive else ">= 0"
+        raise _Invalid(f"must be a number {bound}, got {value!r}", field, _line(_child(node, field)))
+    return float(value)
 
 
 def load_problem_file(path: Path) -> tuple[list[Problem], list[ProblemError]]:
@@ -155,6 +176,8 @@ def load_problem_file(path: Path) -> tuple[list[Problem], list[ProblemError]]:
     if not isinstance(defaults, dict) or set(defaults) - DEFAULT_FIELDS:
         errors.append(ProblemError(name, f"must map some of {', '.join(sorted(DEFAULT_FIELDS))} to values", field="defaults", line=_line(_child(root, "defaults"))))
         defaults = {}
+    if "visibility" in data:  # a file-wide visibility, unless the defaults say otherwise
+        defaults = {"visibility": data["visibility"], **defaults}
     problem_nodes = getattr(_child(root, "problems"), "value", [])
     problems: list[Problem] = []
     seen: dict[str, int | None] = {}
@@ -178,7 +201,7 @@ def load_problem_file(path: Path) -> tuple[list[Problem], list[ProblemError]]:
 def problem_files(path: Path) -> list[Path]:
     """The YAML files under `path` (itself when it is a file), sorted."""
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+        return sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file() and p.name != CONFIG_FILE)
     return [path]
 
 

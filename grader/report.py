@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,19 +35,35 @@ def show_errors(console: Console, errors: list[ProblemError]) -> None:
         console.print(f"[red]error:[/] {error}", markup=True, highlight=False, soft_wrap=True)
 
 
-def _label(item: ItemResult) -> str:
-    return f"hooks/{item.name}" if item.kind == "hook" else f"{Path(item.file or '').stem}/{item.name}"
+def label(item: ItemResult) -> str:
+    """A short name for an item: hooks/NAME, SET/ID or efficiency."""
+    if item.kind == "hook":
+        return f"hooks/{item.name}"
+    if item.kind == "problem":
+        return f"{Path(item.file or '').stem}/{item.name}"
+    return item.name
 
 
-def show_report(console: Console, report: Report, errors: list[ProblemError]) -> None:
-    """The grade table (one row per item, the total last), why points were lost, what next."""
+def student_view(item: ItemResult) -> ItemResult:
+    """The item as a student may see it: a hidden problem keeps its status and points only."""
+    if not item.hidden:
+        return item
+    return replace(item, message=f"details hidden ({item.visibility})", output="")
+
+
+def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False) -> None:
+    """The grade table (one row per item, the total last), why points were lost, what next.
+
+    Hidden problems show only their status and points unless `show_hidden`.
+    """
+    items = report.items if show_hidden else [student_view(i) for i in report.items]
     table = Table(title=f"Grading with solver: {report.solver}", title_justify="left")
     table.add_column("item", overflow="fold")
     for column in ("status", "points", "nodes", "time"):
         table.add_column(column, justify="left" if column == "status" else "right", no_wrap=True)
-    for item in report.items:
+    for item in items:
         table.add_row(
-            _label(item),
+            label(item),
             _status(item.status),
             f"{item.score:g}/{item.max_score:g}",
             "" if item.nodes is None else str(item.nodes),
@@ -55,7 +72,7 @@ def show_report(console: Console, report: Report, errors: list[ProblemError]) ->
     table.add_section()
     table.add_row("[bold]total[/]", "", f"[bold]{report.score:g}/{report.max_score:g}[/]", "", "")
     console.print(table)
-    show_reasons(console, report.items)
+    show_reasons(console, items)
     next_hook = report.next_hook_to_implement()
     if next_hook:
         summary = next(spec.summary for spec in HOOKS if spec.name == next_hook)
@@ -76,7 +93,7 @@ def show_reasons(console: Console, items: list[ItemResult], listed: int = 3) -> 
     if groups:
         console.print("[bold]Where points were lost:[/]")
     for (status, message), members in groups.items():
-        names = ", ".join(_label(i) for i in members[:listed])
+        names = ", ".join(label(i) for i in members[:listed])
         if len(members) > listed:
             names += f" and {len(members) - listed} more"
         console.print(f"  {_status(status)} {names}: {escape(message)}", highlight=False)
@@ -89,12 +106,18 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
-def report_json(report: Report, errors: list[ProblemError]) -> dict[str, Any]:
-    return {
+def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = False) -> dict[str, Any]:
+    """The report as plain data: totals, then one entry per hook test and per problem."""
+    items = report.items if show_hidden else [student_view(i) for i in report.items]
+    data = {
         "solver": report.solver,
         "score": report.score,
         "max_score": report.max_score,
-        "hooks": [i.as_dict() for i in report.items if i.kind == "hook"],
-        "problems": [i.as_dict() for i in report.items if i.kind == "problem"],
+        "hooks": [i.as_dict() for i in items if i.kind == "hook"],
+        "problems": [i.as_dict() for i in items if i.kind == "problem"],
         "errors": [str(e) for e in errors],
     }
+    extra = [i.as_dict() for i in items if i.kind not in ("hook", "problem")]
+    if extra:
+        data["other"] = extra
+    return data

@@ -1,8 +1,10 @@
-"""Running graded items in a separate worker process, with a time limit per item.
+"""Running graded items in separate worker processes, with a time limit per item.
 
-One worker runs the items in order and reports each as a JSON line. If an item runs past
-its time limit the worker's whole process group is killed and a fresh worker takes the
+A worker runs its items in order and reports each as a JSON line. If an item runs past
+its time limit, the worker's whole process group is killed and a fresh worker takes the
 remaining items; if the worker dies, the item it was on is reported and the rest go on.
+With several jobs, the items are split into contiguous chunks, one worker chain each;
+the outcomes do not depend on the number of jobs.
 """
 
 from __future__ import annotations
@@ -13,10 +15,23 @@ import selectors
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
-LOAD_TIMEOUT = 30.0  # seconds to start Python and import the solver's file
+from .worker import MEMORY_ENV
+
+OUTPUT_KEPT = 2000  # bytes of a dead worker's own output shown with its error
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one graded item may use."""
+
+    memory_mb: int = 1024
+    min_load_seconds: float = 5.0  # starting Python and importing the solver's file
 
 
 def _describe_exit(code: int | None) -> str:
@@ -29,16 +44,18 @@ def _describe_exit(code: int | None) -> str:
 
 
 class _Worker:
-    """One worker process and the pipe it reports on."""
+    """One worker process, the pipe it reports on, and a file catching its raw output."""
 
-    def __init__(self, solver: str, items: list[dict[str, Any]]):
+    def __init__(self, solver: str, items: list[dict[str, Any]], limits: Limits):
         read_fd, write_fd = os.pipe()
-        env = {**os.environ, "GRADER_RESULT_FD": str(write_fd), "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {**os.environ, "GRADER_RESULT_FD": str(write_fd), MEMORY_ENV: str(limits.memory_mb),
+               "PYTHONDONTWRITEBYTECODE": "1"}
+        self.output = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "grader.worker"],
             stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=self.output,
+            stderr=self.output,
             pass_fds=(write_fd,),
             env=env,
             start_new_session=True,
@@ -53,7 +70,7 @@ class _Worker:
         except BrokenPipeError:
             pass
 
-    def next_line(self, timeout: float) -> dict[str, Any] | str:
+    def next_report(self, timeout: float) -> dict[str, Any] | str:
         """The next report, or "timeout" / "eof"."""
         deadline = time.monotonic() + timeout
         with selectors.DefaultSelector() as selector:
@@ -62,56 +79,95 @@ class _Worker:
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
                     return "timeout"
-                chunk = self.reader.read(65536)
+                chunk = self.reader.read(1 << 16)
                 if not chunk:
                     return "eof"
                 self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
         try:
-            return json.loads(line)
+            report = json.loads(line)
         except ValueError:
             return "eof"
+        return report if isinstance(report, dict) else "eof"
 
-    def stop(self) -> str:
-        """Kill the worker and everything it started; how it ended."""
+    def stop(self) -> tuple[str, str]:
+        """Kill the worker and everything it started; how it ended and what it printed."""
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
         code = self.process.wait()
+        try:  # children left in the group after the worker itself exited
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.reader.close()
-        return _describe_exit(code)
+        self.output.seek(0)
+        printed = self.output.read(OUTPUT_KEPT).decode("utf-8", "replace")
+        self.output.close()
+        return _describe_exit(code), printed
 
 
-def run_items(solver: str, items: list[dict[str, Any]], timeouts: list[float]) -> list[dict[str, Any]]:
-    """Run every item with `solver`; one outcome dict per item, in order.
+def _run_chain(solver: str, items: list[dict[str, Any]], timeouts: list[float], limits: Limits) -> list[dict[str, Any]]:
+    """Run items in order in one worker, starting a new worker after a timeout or a crash."""
+    outcomes: list[dict[str, Any]] = []
+    while len(outcomes) < len(items):
+        start = len(outcomes)
+        worker = _Worker(solver, items[start:], limits)
+        ready = worker.next_report(max(limits.min_load_seconds, timeouts[start]))
+        if isinstance(ready, dict) and ready.get("ready"):
+            for index in range(start, len(items)):
+                started = time.monotonic()
+                report = worker.next_report(timeouts[index])
+                if isinstance(report, dict):
+                    outcomes.append(report)
+                    continue
+                how, printed = worker.stop()
+                if report == "timeout":
+                    outcomes.append({"status": "timeout", "message": f"no answer within {timeouts[index]:g} s",
+                                     "seconds": timeouts[index], "output": printed})
+                else:
+                    outcomes.append({"status": "error", "message": f"the process running it ended ({how})",
+                                     "seconds": time.monotonic() - started, "output": printed})
+                break
+            else:
+                worker.stop()
+            continue
+        how, printed = worker.stop()
+        if isinstance(ready, dict):
+            message = ready.get("message", "the solver's file did not load")
+        elif ready == "timeout":
+            message = "the solver's file did not finish loading in time"
+        else:
+            message = f"the process ended while loading the solver's file ({how})"
+        outcomes += [{"status": "error", "message": message, "seconds": 0.0, "output": printed}] * (len(items) - start)
+    return outcomes
+
+
+def _chunks(count: int, jobs: int) -> list[range]:
+    """`count` indices split into at most `jobs` contiguous, nearly equal ranges."""
+    jobs = max(1, min(jobs, count))
+    bounds = [count * j // jobs for j in range(jobs + 1)]
+    return [range(bounds[j], bounds[j + 1]) for j in range(jobs) if bounds[j] < bounds[j + 1]]
+
+
+def run_items(
+    solver: str,
+    items: list[dict[str, Any]],
+    timeouts: list[float],
+    jobs: int = 1,
+    limits: Limits = Limits(),
+) -> list[dict[str, Any]]:
+    """Run every item with `solver` (in `jobs` parallel workers); one outcome per item, in order.
 
     An outcome has "status": "ok" (with the worker's payload), "error" (with "message")
     or "timeout".
     """
-    outcomes: list[dict[str, Any]] = []
-    while len(outcomes) < len(items):
-        start = len(outcomes)
-        worker = _Worker(solver, items[start:])
-        ready = worker.next_line(LOAD_TIMEOUT)
-        if not isinstance(ready, dict) or not ready.get("ready"):
-            how = worker.stop()
-            message = ready.get("message") if isinstance(ready, dict) else f"the solver's file did not load ({ready}, {how})"
-            outcomes += [{"status": "error", "message": message, "seconds": 0.0}] * (len(items) - start)
-            break
-        for index in range(start, len(items)):
-            started = time.monotonic()
-            report = worker.next_line(timeouts[index])
-            if isinstance(report, dict):
-                outcomes.append(report)
-                continue
-            how = worker.stop()
-            if report == "timeout":
-                outcomes.append({"status": "timeout", "message": f"no answer within {timeouts[index]:g} s", "seconds": timeouts[index]})
-            else:
-                outcomes.append({"status": "error", "message": f"the process running it ended ({how})", "seconds": time.monotonic() - started})
-            break
-        else:
-            worker.stop()
-    return outcomes
+    chunks = _chunks(len(items), jobs)
+    with ThreadPoolExecutor(max_workers=max(1, len(chunks))) as pool:
+        parts = pool.map(
+            lambda chunk: _run_chain(solver, items[chunk.start:chunk.stop], timeouts[chunk.start:chunk.stop], limits),
+            chunks,
+        )
+        return [outcome for part in parts for outcome in part]

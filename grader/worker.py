@@ -9,10 +9,12 @@ student's code is imported here only, never in the grader's own process.
 from __future__ import annotations
 
 import contextlib
+import importlib.abc
 import importlib.util
 import io
 import json
 import os
+import resource
 import sys
 import time
 import traceback
@@ -23,9 +25,10 @@ from typing import Any, Callable
 from solvers.csp import CSP, Domains, build_csp, layout_of
 from solvers.engine import Strategy, search
 
-from .hookcases import HOOK_NAMES, HOOKS, arguments, as_data, board_of
+from .hookcases import HOOK_NAMES, arguments, as_data, board_of, reference_hooks
 
 OUTPUT_LIMIT = 2000  # characters of a student's printed output kept per item
+MEMORY_ENV = "GRADER_MEMORY_MB"
 
 
 class HookContractError(Exception):
@@ -35,7 +38,7 @@ class HookContractError(Exception):
 def load_hooks(solver: str) -> dict[str, Callable[..., Any]]:
     """The hook functions of a solver: the reference, or those defined in a Python file."""
     if solver == "reference":
-        return {spec.name: spec.reference for spec in HOOKS}
+        return reference_hooks()
     module = _import_file(Path(solver))
     return {name: getattr(module, name) for name in HOOK_NAMES if callable(getattr(module, name, None))}
 
@@ -50,8 +53,59 @@ def _import_file(path: Path) -> ModuleType:
     return module
 
 
+class BoundedOutput(io.TextIOBase):
+    """A stand-in for stdout/stderr that keeps the first `limit` characters and counts the rest."""
+
+    def __init__(self, limit: int = OUTPUT_LIMIT):
+        self.kept: list[str] = []
+        self.size = 0
+        self.limit = limit
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        room = self.limit - sum(map(len, self.kept))
+        if room > 0:
+            self.kept.append(text[:room])
+        self.size += len(text)
+        return len(text)
+
+    def text(self) -> str:
+        kept = "".join(self.kept)
+        return kept if self.size <= self.limit else kept + f"\n[... {self.size - self.limit} more characters cut]"
+
+
+class _NoGrader(importlib.abc.MetaPathFinder):
+    """Refuses imports of the grader from student code."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "grader" or name.startswith("grader."):
+            raise ImportError("student code may not import the grader")
+        return None
+
+
+def isolate_from_grader() -> None:
+    """Hide the grader's modules from code loaded after this call."""
+    for name in [n for n in sys.modules if n == "grader" or n.startswith("grader.")]:
+        del sys.modules[name]
+    sys.meta_path.insert(0, _NoGrader())
+
+
+def limit_memory() -> None:
+    """Cap the address space (megabytes from GRADER_MEMORY_MB), so a huge allocation fails here."""
+    megabytes = int(os.environ.get(MEMORY_ENV, "0") or 0)
+    if megabytes > 0:
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def describe_exception(error: BaseException, solver: str) -> str:
     """One line: the exception and the deepest frame in the student's file."""
+    if isinstance(error, SystemExit):
+        return f"called sys.exit({error.code!r})"
+    if isinstance(error, MemoryError):
+        return "ran out of memory (MemoryError)"
     if isinstance(error, NotImplementedError):
         hook = error.args[0] if error.args and isinstance(error.args[0], str) else "a hook"
         return f"{hook} is not implemented yet (it raises NotImplementedError)"
@@ -103,7 +157,7 @@ def run_hook_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], so
     for case in item["cases"]:
         try:
             results.append({"value": as_data(name, hooks[name](*arguments(name, case)))})
-        except NotImplementedError as error:
+        except (NotImplementedError, SystemExit, MemoryError) as error:
             return {"status": "error", "message": describe_exception(error, solver)}
         except Exception as error:  # a student's bug is a result, not a crash
             results.append({"error": describe_exception(error, solver)})
@@ -121,7 +175,7 @@ def run_problem_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any],
         result = search(csp, _checked(hooks), "all")
     except HookContractError as error:
         return {"status": "error", "message": str(error)}
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         return {"status": "error", "message": describe_exception(error, solver)}
     grids = [layout_of(csp, tuple(_plain(v) for v in values), board.rows, board.cols) for values in result.solutions]
     return {"status": "ok", "solutions": grids, "stats": result.stats.as_dict()}
@@ -136,8 +190,10 @@ def main() -> None:
     send = os.fdopen(int(os.environ["GRADER_RESULT_FD"]), "w", buffering=1)
     job = json.load(sys.stdin)
     solver = job["solver"]
+    limit_memory()
+    isolate_from_grader()
     try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with contextlib.redirect_stdout(BoundedOutput()), contextlib.redirect_stderr(BoundedOutput()):
             hooks = load_hooks(solver)
     except BaseException as error:  # a broken file must not stop the grader
         send.write(json.dumps({"ready": False, "message": f"cannot load {Path(solver).name}: {describe_exception(error, solver)}"}) + "\n")
@@ -145,12 +201,12 @@ def main() -> None:
     send.write(json.dumps({"ready": True}) + "\n")
     runners = {"hook": run_hook_item, "problem": run_problem_item}
     for item in job["items"]:
-        printed = io.StringIO()
+        printed = BoundedOutput()
         started = time.perf_counter()
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
             outcome = runners[item["kind"]](hooks, item, solver)
         outcome["seconds"] = time.perf_counter() - started
-        outcome["output"] = printed.getvalue()[:OUTPUT_LIMIT]
+        outcome["output"] = printed.text()
         send.write(json.dumps(outcome) + "\n")
 
 

@@ -15,6 +15,8 @@ class Entry:
     board: Board
     expect: int | None = None
     notes: str | None = None
+    points: float | None = None
+    timeout: float | None = None
 
 
 def _quote(text: str) -> str:
@@ -36,6 +38,10 @@ def problem_set_yaml(title: str, entries: list[Entry], source: str | None = None
             lines.append(f"    mines: {entry.board.mines}")
         if entry.expect is not None:
             lines.append(f"    expect: {entry.expect}")
+        if entry.points is not None:
+            lines.append(f"    points: {entry.points:g}")
+        if entry.timeout is not None:
+            lines.append(f"    timeout: {entry.timeout:g}")
         lines.append("    board: |")
         lines += [f"      {row}" for row in entry.board.rows_text()]
     return "\n".join(lines) + "\n"

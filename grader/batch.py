@@ -1,0 +1,127 @@
+"""Grading a whole class: every submission in a folder, a CSV of scores, a summary.
+
+A submission is a `.py` file directly in the folder (the student is its name) or a
+sub-folder holding `hooks.py` (or `assignment/hooks.py`, or a single `.py` file).
+Submissions are graded in parallel; one that cannot be graded gets a row with its reason.
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .config import GradingConfig
+from .grading import Report, grade
+from .problemset import Problem
+from .report import label
+
+
+@dataclass
+class Submission:
+    """One student's hooks file (None when the folder holds none)."""
+
+    student: str
+    hooks: Path | None
+    problem: str = ""
+
+
+def find_submissions(folder: Path) -> list[Submission]:
+    """Every submission in `folder`, sorted by student name."""
+    found = []
+    for entry in sorted(folder.iterdir()):
+        if entry.is_file() and entry.suffix == ".py":
+            found.append(Submission(entry.stem, entry))
+        elif entry.is_dir() and not entry.name.startswith((".", "__")):
+            candidates = [entry / "hooks.py", entry / "assignment" / "hooks.py"]
+            python_files = sorted(entry.glob("*.py"))
+            if len(python_files) == 1:
+                candidates.append(python_files[0])
+            hooks = next((c for c in candidates if c.is_file()), None)
+            found.append(Submission(entry.name, hooks, "" if hooks else "no hooks.py found in the folder"))
+    return found
+
+
+@dataclass
+class BatchRow:
+    """One student's result."""
+
+    student: str
+    report: Report | None
+    problem: str = ""
+
+    @property
+    def score(self) -> float:
+        return self.report.score if self.report else 0.0
+
+
+def grade_batch(
+    submissions: list[Submission], problems: list[Problem], config: GradingConfig, jobs: int, console: Console
+) -> list[BatchRow]:
+    """Grade every submission (`jobs` at a time) with a progress bar; rows in input order."""
+    rows: dict[str, BatchRow] = {}
+
+    def grade_one(submission: Submission) -> BatchRow:
+        if submission.hooks is None:
+            return BatchRow(submission.student, None, submission.problem)
+        try:
+            return BatchRow(submission.student, grade(str(submission.hooks.resolve()), problems, config))
+        except Exception as error:  # one broken submission never stops the batch
+            return BatchRow(submission.student, None, f"could not be graded: {error}")
+
+    columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("grading", total=len(submissions))
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = [pool.submit(grade_one, s) for s in submissions]
+            for future in as_completed(futures):
+                row = future.result()
+                rows[row.student] = row
+                progress.advance(task)
+    return [rows[s.student] for s in submissions]
+
+
+def write_csv(path: Path, rows: list[BatchRow]) -> None:
+    """student, score, max_score, then one column per graded item."""
+    template = next((r.report for r in rows if r.report), None)
+    item_names = [label(i) for i in template.items] if template else []
+    max_score = template.max_score if template else 0.0
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["student", "score", "max_score", *item_names, "note"])
+        for row in rows:
+            scores = [i.score for i in row.report.items] if row.report else [0.0] * len(item_names)
+            writer.writerow([row.student, row.score, max_score, *scores, row.problem])
+
+
+def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None:
+    """Mean, median and a histogram of the scores."""
+    if not rows:
+        console.print("No submissions found.")
+        return
+    max_score = next((r.report.max_score for r in rows if r.report), 0.0) or 1.0
+    scores = [r.score for r in rows]
+    console.print(f"{len(rows)} submissions: mean {statistics.mean(scores):.2f}, "
+                  f"median {statistics.median(scores):.2f} out of {max_score:g}")
+    counts = [0] * bins
+    for score in scores:
+        counts[min(int(score / max_score * bins), bins - 1)] += 1
+    table = Table(title="Scores", title_justify="left", show_header=True)
+    table.add_column("range", justify="right")
+    table.add_column("students", justify="right")
+    table.add_column("")
+    widest = max(counts) or 1
+    for index, count in enumerate(counts):
+        low, high = max_score * index / bins, max_score * (index + 1) / bins
+        closing = "]" if index == bins - 1 else ")"
+        table.add_row(f"[{low:g}, {high:g}{closing}", str(count), "█" * round(30 * count / widest))
+    console.print(table)
+    for row in rows:
+        if row.problem:
+            console.print(f"[red]![/] {row.student}: {row.problem}", highlight=False)

@@ -1,0 +1,134 @@
+"""The grading configuration: `grading.yaml` beside the problem files, or `--config FILE`.
+
+    timeout: 10              # seconds per graded item, unless a problem sets its own
+    memory_mb: 1024          # address-space cap of the worker process
+    hooks:                   # points per hook test (partial credit per case)
+      constraint_bounds: 2
+      forward_check: 3
+    problem_sets:            # points per problem, by file name (beats the file's own points)
+      course.yaml: 2
+    efficiency:              # one item: the solver's nodes against the reference's
+      points: 4
+      thresholds:            # [largest node ratio, share of the points], first match wins
+        - [1.5, 1.0]
+        - [3.0, 0.5]
+
+Every key is optional. Mistakes are reported like problem-file mistakes, one line each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .hookcases import HOOKS
+from .problemset import CONFIG_FILE, ProblemError
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MEMORY_MB = 1024
+CONFIG_KEYS = {"timeout", "memory_mb", "hooks", "problem_sets", "efficiency"}
+
+
+@dataclass(frozen=True)
+class Efficiency:
+    """Points for searching as lean as the reference: node ratio thresholds, tightest first."""
+
+    points: float
+    thresholds: tuple[tuple[float, float], ...] = ((1.5, 1.0),)
+
+    def share(self, ratio: float) -> float:
+        """The share of the points earned at this node ratio (solver / reference)."""
+        for largest, share in sorted(self.thresholds):
+            if ratio <= largest:
+                return share
+        return 0.0
+
+
+@dataclass(frozen=True)
+class GradingConfig:
+    """Weights and limits for one grading run."""
+
+    timeout: float = DEFAULT_TIMEOUT
+    memory_mb: int = DEFAULT_MEMORY_MB
+    hook_points: dict[str, float] = field(default_factory=lambda: {h.name: h.points for h in HOOKS})
+    set_points: dict[str, float] = field(default_factory=dict)
+    efficiency: Efficiency | None = None
+
+    def points_for(self, problem_file: str, own_points: float) -> float:
+        """A problem's points: its set's weight from the config, else its own."""
+        return self.set_points.get(Path(problem_file).name, own_points)
+
+
+class ConfigError(ValueError):
+    """A mistake in the grading config."""
+
+
+def _positive(value: Any, key: str, allow_zero: bool = True) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (not allow_zero and value == 0):
+        raise ConfigError(f"{key}: must be a number {'>= 0' if allow_zero else '> 0'}, got {value!r}")
+    return float(value)
+
+
+def parse_config(data: Any) -> GradingConfig:
+    """A GradingConfig from parsed YAML; ConfigError names the bad key."""
+    if data is None:
+        return GradingConfig()
+    if not isinstance(data, dict):
+        raise ConfigError("must be a mapping of settings")
+    unknown = sorted(set(data) - CONFIG_KEYS, key=str)
+    if unknown:
+        raise ConfigError(f"{unknown[0]}: unknown setting (known: {', '.join(sorted(CONFIG_KEYS))})")
+    hook_points = {h.name: h.points for h in HOOKS}
+    for name, points in (data.get("hooks") or {}).items():
+        if name not in hook_points:
+            raise ConfigError(f"hooks.{name}: no such hook (hooks: {', '.join(hook_points)})")
+        hook_points[name] = _positive(points, f"hooks.{name}")
+    set_points = {str(name): _positive(points, f"problem_sets.{name}") for name, points in (data.get("problem_sets") or {}).items()}
+    efficiency = None
+    if data.get("efficiency") is not None:
+        raw = data["efficiency"]
+        if not isinstance(raw, dict):
+            raise ConfigError("efficiency: must be a mapping with points and thresholds")
+        thresholds = raw.get("thresholds", [[1.5, 1.0]])
+        if not isinstance(thresholds, list) or not all(isinstance(t, list) and len(t) == 2 for t in thresholds):
+            raise ConfigError("efficiency.thresholds: must be a list of [node ratio, share] pairs")
+        pairs = tuple((_positive(r, "efficiency.thresholds"), _positive(s, "efficiency.thresholds")) for r, s in thresholds)
+        if any(share > 1 for _, share in pairs):
+            raise ConfigError("efficiency.thresholds: a share is at most 1")
+        efficiency = Efficiency(_positive(raw.get("points", 1), "efficiency.points"), pairs)
+    return GradingConfig(
+        timeout=_positive(data.get("timeout", DEFAULT_TIMEOUT), "timeout", allow_zero=False),
+        memory_mb=int(_positive(data.get("memory_mb", DEFAULT_MEMORY_MB), "memory_mb", allow_zero=False)),
+        hook_points=hook_points,
+        set_points=set_points,
+        efficiency=efficiency,
+    )
+
+
+def find_config(problems_path: Path, explicit: Path | None) -> Path | None:
+    """The config file to use: the one named, else grading.yaml in the problems folder."""
+    if explicit is not None:
+        return explicit
+    folder = problems_path if problems_path.is_dir() else problems_path.parent
+    candidate = folder / CONFIG_FILE
+    return candidate if candidate.is_file() else None
+
+
+def load_config(path: Path | None) -> tuple[GradingConfig, list[ProblemError]]:
+    """The config at `path` (defaults when None), and its error if it is unusable."""
+    if path is None:
+        return GradingConfig(), []
+    try:
+        return parse_config(yaml.safe_load(path.read_text(encoding="utf-8"))), []
+    except OSError as error:
+        message = f"cannot read the grading config: {error.strerror}"
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        return GradingConfig(), [ProblemError(str(path), f"is not valid YAML: {getattr(error, 'problem', error)}",
+                                              line=mark.line + 1 if mark else None)]
+    except ConfigError as error:
+        message = str(error)
+    return GradingConfig(), [ProblemError(str(path), message)]

@@ -1,0 +1,54 @@
+"""Gradescope's results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
+
+Each graded item becomes a test with its own visibility; a hidden problem's test carries
+the problem's visibility, and the submission-wide `output` never mentions hidden details.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .grading import Report
+from .problemset import ProblemError
+from .report import label
+
+OUTPUT_LIMIT = 4000  # characters of a test's output
+
+
+def gradescope_results(report: Report, errors: list[ProblemError], seconds: float) -> dict[str, Any]:
+    """The results.json object for one graded submission."""
+    tests = []
+    for number, item in enumerate(report.items, start=1):
+        output = item.message + (f"\nThe code printed:\n{item.output}" if item.output.strip() else "")
+        tests.append({
+            "name": label(item),
+            "number": str(number),
+            "score": item.score,
+            "max_score": item.max_score,
+            "status": "passed" if item.status == "pass" else "failed",
+            "output": output[:OUTPUT_LIMIT],
+            "visibility": item.visibility,
+        })
+    lines = [f"Score: {report.score:g}/{report.max_score:g}."]
+    next_hook = report.next_hook_to_implement()
+    if next_hook:
+        lines.append(f"Next step: implement {next_hook} in assignment/hooks.py.")
+    if errors:
+        lines.append(f"{len(errors)} problem(s) could not be loaded by the autograder; please tell the course staff.")
+    return {
+        "score": report.score,
+        "execution_time": round(seconds, 3),
+        "output": "\n".join(lines),
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def failure_results(message: str, seconds: float) -> dict[str, Any]:
+    """results.json for a run where the grader itself failed: zero, with the reason."""
+    return {
+        "score": 0.0,
+        "execution_time": round(seconds, 3),
+        "output": f"The autograder could not grade this submission: {message}. Please tell the course staff.",
+        "tests": [],
+    }

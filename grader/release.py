@@ -1,0 +1,80 @@
+"""`python -m grader release OUT_DIR`: the copy of the kit students get.
+
+It holds the hook stubs and the handout, the public problems only (every one with its
+`expect`, so no reference is needed to grade), the grader, and the part of the solver
+library the grader needs. It leaves out the reference answers (solvers/strategies.py),
+the instructor's tools, hidden problems and the grading config.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import yaml
+
+from solvers.problemfile import Entry, problem_set_yaml
+
+from .grading import expected_count
+from .problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
+
+#: The library modules a student copy needs to run the grader.
+STUDENT_SOLVERS = ("__init__.py", "board.py", "csp.py", "engine.py", "textformat.py", "problemfile.py")
+STUDENT_README = """# Minesweeper CSP assignment
+
+Set up (Python 3.11), then grade your hooks:
+
+```bash
+python3 -m venv .venv && . .venv/bin/activate && pip install -e . && python -m grader problems/
+```
+
+Read `assignment/HANDOUT.md`, implement the hooks in `assignment/hooks.py`, and run
+`python -m grader problems/` again: every lost point comes with a reason.
+"""
+
+
+class ReleaseError(RuntimeError):
+    """The release cannot be written (a bad problem file, an existing target...)."""
+
+
+def _public_file(path: Path, target: Path) -> int:
+    """Copy one problem file without its hidden problems; how many problems it keeps."""
+    problems, errors = load_problem_file(path)
+    if errors:
+        raise ReleaseError(f"fix the problem files first: {errors[0]}")
+    public = [p for p in problems if not p.hidden]
+    if not public:
+        return 0
+    if len(public) == len(problems) and all(p.expect is not None for p in problems):
+        shutil.copyfile(path, target)
+        return len(public)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    target.write_text(problem_set_yaml(str(data.get("title", path.stem)), [_entry(p) for p in public]), encoding="utf-8")
+    return len(public)
+
+
+def _entry(problem: Problem) -> Entry:
+    return Entry(problem.id, problem.board, expected_count(problem), points=problem.points, timeout=problem.timeout)
+
+
+def write_release(source: Path, problems_dir: Path, out: Path) -> int:
+    """Write the student copy of the kit at `source` into `out`; how many problems it holds."""
+    if out.exists() and any(out.iterdir()):
+        raise ReleaseError(f"{out} is not empty; choose a new folder")
+    (out / "solvers").mkdir(parents=True)
+    for name in STUDENT_SOLVERS:
+        shutil.copyfile(source / "solvers" / name, out / "solvers" / name)
+    shutil.copytree(source / "grader", out / "grader", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(source / "assignment", out / "assignment", ignore=shutil.ignore_patterns("__pycache__"))
+    (out / "problems").mkdir()
+    kept = 0
+    for path in problem_files(problems_dir):
+        if path.name != CONFIG_FILE:
+            kept += _public_file(path, out / "problems" / path.name)
+    if (problems_dir / "README.md").is_file():
+        shutil.copyfile(problems_dir / "README.md", out / "problems" / "README.md")
+    pyproject = (source / "pyproject.toml").read_text(encoding="utf-8")
+    pyproject = pyproject.replace('"solvers.commands", ', "")
+    (out / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
+    return kept
