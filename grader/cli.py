@@ -3,6 +3,9 @@
     python -m grader PATH... [--solver assignment|reference|FILE.py] [--json FILE] [--jobs N]
                      [--timeout S] [--config FILE] [--format table|gradescope] [--output FILE]
                      [--submissions DIR [--csv FILE]] [--show-hidden]
+    python -m grader PATH... --trace ID [--against reference] [--max-steps N] [--only dead-ends|solutions]
+                     [--compact] [--tree] [--export trace.svg|.html|.txt]
+    python -m grader PATH... --compare [--trace ID]
     python -m grader check PATH... [--json FILE]
     python -m grader release OUT_DIR [--problems DIR]
     python -m grader gradescope-bundle OUT.zip
@@ -19,9 +22,12 @@ from pathlib import Path
 
 from rich.console import Console
 
+from solvers.trace import add_trace_arguments
+
 from .config import find_config, load_config
 from .problemset import Problem, ProblemError, load_problems
 from .reference import ReferenceUnavailable
+from .tracing import compare_command, trace_command
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,6 +68,10 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR")
     parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="with --submissions: the CSV to write")
     parser.add_argument("--show-hidden", action="store_true", help="show hidden problems' details (instructors)")
+    parser.add_argument("--trace", metavar="ID", help="show the search on problem ID step by step")
+    parser.add_argument("--against", choices=("reference",), help="with --trace: stop at the first step that differs")
+    parser.add_argument("--compare", action="store_true", help="nodes, dead ends and time of each strategy")
+    add_trace_arguments(parser)
     return parser
 
 
@@ -80,10 +90,14 @@ def _grade(argv: list[str], console: Console) -> int:
     show_errors(console, errors)
     if args.submissions:
         return _batch(args, problems, config, console)
+    if args.compare:
+        return compare_command(args, problems, console)
     solver = resolve_solver(args.solver)
     if solver is None:
         console.print(f"[red]error:[/] --solver {args.solver}: not 'assignment', 'reference' or an existing .py file")
         return 2
+    if args.trace:
+        return trace_command(args, solver, problems, console)
     from .grading import grade
 
     report = grade(solver, problems, config, args.jobs, args.timeout)

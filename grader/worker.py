@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from solvers.csp import CSP, Domains, build_csp, layout_of
 from solvers.engine import Strategy, search
+from solvers.trace import Recorder, TraceLimit
 
 from .hookcases import HOOK_NAMES, arguments, as_data, board_of, reference_hooks
 
@@ -164,11 +165,19 @@ def run_hook_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], so
     return {"status": "ok", "results": results}
 
 
+def _missing_search_hook(hooks: dict[str, Callable[..., Any]]) -> str | None:
+    """Why the engine cannot run with these hooks, or None."""
+    for name in ("forward_check", "select_variable", "order_values"):
+        if name not in hooks:
+            return f"no function named {name} in the hooks file"
+    return None
+
+
 def run_problem_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
     """Solve one board with the solver's hooks (all solutions) and return them as grids."""
-    missing = [name for name in ("forward_check", "select_variable", "order_values") if name not in hooks]
+    missing = _missing_search_hook(hooks)
     if missing:
-        return {"status": "error", "message": f"no function named {missing[0]} in the hooks file"}
+        return {"status": "error", "message": missing}
     board = board_of(item)
     csp = build_csp(board)
     try:
@@ -179,6 +188,25 @@ def run_problem_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any],
         return {"status": "error", "message": describe_exception(error, solver)}
     grids = [layout_of(csp, tuple(_plain(v) for v in values), board.rows, board.cols) for values in result.solutions]
     return {"status": "ok", "solutions": grids, "stats": result.stats.as_dict()}
+
+
+def run_trace_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
+    """Record the search of one board with the solver's hooks, step by step (up to max_steps)."""
+    missing = _missing_search_hook(hooks)
+    if missing:
+        return {"status": "error", "message": missing, "steps": []}
+    recorder = Recorder(item.get("max_steps"))
+    csp = build_csp(board_of(item))
+    complete = True
+    try:
+        search(csp, _checked(hooks), "all", recorder)
+    except TraceLimit:
+        complete = False
+    except HookContractError as error:
+        return {"status": "error", "message": str(error), "steps": recorder.steps}
+    except (Exception, SystemExit) as error:
+        return {"status": "error", "message": describe_exception(error, solver), "steps": recorder.steps}
+    return {"status": "ok", "steps": recorder.steps, "complete": complete}
 
 
 def _plain(value: Any) -> Any:
@@ -199,7 +227,7 @@ def main() -> None:
         send.write(json.dumps({"ready": False, "message": f"cannot load {Path(solver).name}: {describe_exception(error, solver)}"}) + "\n")
         return
     send.write(json.dumps({"ready": True}) + "\n")
-    runners = {"hook": run_hook_item, "problem": run_problem_item}
+    runners = {"hook": run_hook_item, "problem": run_problem_item, "trace": run_trace_item}
     for item in job["items"]:
         printed = BoundedOutput()
         started = time.perf_counter()

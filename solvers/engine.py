@@ -152,25 +152,22 @@ def search(
                 observer(Pruned(step, current, narrowed))
         else:
             narrowed = current if consistent is None or consistent(csp, current) else None
-        if narrowed is None:
+        unassigned = list(node.domains)  # kept in variable order
+        if narrowed is not None:
+            current = narrowed
+            sizes = {len(current[var]) for var in unassigned}
+            complete = tuple(current[var][0] for var in order) if sizes <= {1} else None
+        if narrowed is None or 0 in sizes or (complete is not None and not csp.satisfied_by(complete)):
             stats.dead_ends += 1
             if observer:
                 observer(DeadEnd(step, current))
             continue
-        current = narrowed
-        unassigned = list(node.domains)  # kept in variable order
-        if max(map(len, map(current.__getitem__, unassigned)), default=1) == 1:
-            values = tuple(current[var][0] for var in order)
-            if not csp.satisfied_by(values):
-                stats.dead_ends += 1
-                if observer:
-                    observer(DeadEnd(step, current))
-                continue
+        if complete is not None:
             count += 1
             if observer:
-                observer(Solved(step, values))
+                observer(Solved(step, complete))
             if mode != "count":
-                solutions.append(values)
+                solutions.append(complete)
             if mode == "first":
                 break
             continue

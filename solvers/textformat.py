@@ -44,7 +44,7 @@ def parse_token(token: str, rule: Rule, row: int, column: int) -> int | None:
     """A clue (int) or None for an unknown cell; BoardFormatError for anything else."""
     if token in UNKNOWN_TOKENS:
         return None
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()):
         raise BoardFormatError(f"{token!r} is not a clue or '.'/'?'", row, column)
     value = int(token)
     if value > MAX_CLUE[rule]:

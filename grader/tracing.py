@@ -1,0 +1,91 @@
+"""`python -m grader PATH --trace ID` and `--compare`: watching the search.
+
+A solver's hooks are traced in the worker process like any graded item; the reference is
+traced here (it is our own code). Rendering is `solvers.trace_view`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from solvers.csp import build_csp
+from solvers.engine import search
+from solvers.trace import Trace, export_error, record, trace_options
+
+from .problemset import Problem
+from .reference import reference_strategies
+from .sandbox import run_items
+
+COMPARED = ("plain", "fc-once", "fc-fixpoint", "fc-mrv")
+
+
+def _find(problems: list[Problem], wanted: str) -> Problem | None:
+    return next((p for p in problems if p.id == wanted), None)
+
+
+def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem], console: Console) -> int:
+    """Trace one problem with the solver's hooks (and the reference with --against)."""
+    from solvers.trace_view import render_divergence, render_trace, save_export
+
+    problem = _find(problems, args.trace)
+    if problem is None:
+        console.print(f"[red]error:[/] --trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}")
+        return 2
+    if export_error(args.export):
+        console.print(f"[red]error:[/] {export_error(args.export)}")
+        return 2
+    if problem.hidden and not args.show_hidden:
+        console.print(f"[red]error:[/] problem {problem.id!r} is hidden; instructors can add --show-hidden")
+        return 2
+    out = Console(record=True) if args.export else console
+    board, csp = problem.board, build_csp(problem.board)
+    item = {"kind": "trace", "board": board.rows_text(), "rule": board.rule, "mines": board.mines, "max_steps": args.max_steps}
+    outcome = run_items(solver, [item], [args.timeout or 30.0])[0]
+    steps = outcome.get("steps", [])
+    summary = Trace(steps, outcome.get("complete", False), outcome.get("seconds", 0.0)).summary()
+    title = f"{problem.id} with {'the reference' if solver == 'reference' else Path(solver).name}"
+    if args.against:
+        reference = record(csp, reference_strategies().HANDOUT, max_steps=args.max_steps)
+        render_divergence(out, board, csp, steps, reference.steps)
+    else:
+        render_trace(out, board, csp, steps, summary, trace_options(args), title)
+    if outcome["status"] != "ok":
+        out.print(f"[red]! the search stopped: {outcome.get('message', outcome['status'])}[/]")
+    if args.export:
+        save_export(out, args.export, title)
+        console.print(f"wrote {args.export}")
+    return 0 if outcome["status"] == "ok" else 1
+
+
+def compare_command(args: argparse.Namespace, problems: list[Problem], console: Console) -> int:
+    """Nodes, dead ends and time of each reference strategy, per problem and in total."""
+    strategies = reference_strategies().STRATEGIES
+    chosen = [p for p in problems if (args.trace is None or p.id == args.trace) and (args.show_hidden or not p.hidden)]
+    if not chosen:
+        console.print("[red]error:[/] no problem to compare")
+        return 2
+    table = Table(title="strategy comparison: nodes · dead ends · time", title_justify="left")
+    table.add_column("problem", overflow="fold")
+    for name in COMPARED:
+        table.add_column(name, justify="right")
+    totals = {name: [0, 0, 0.0] for name in COMPARED}
+    for problem in chosen:
+        csp = build_csp(problem.board)
+        cells = []
+        for name in COMPARED:
+            stats = search(csp, strategies[name], "all").stats
+            for index, value in enumerate((stats.popped, stats.dead_ends, stats.seconds)):
+                totals[name][index] += value
+            cells.append(f"{stats.popped} · {stats.dead_ends} · {stats.seconds * 1000:.1f} ms")
+        table.add_row(f"{Path(problem.file).stem}/{problem.id}", *cells)
+    if len(chosen) > 1:
+        table.add_section()
+        table.add_row("[bold]total[/]", *(f"{n} · {d} · {s * 1000:.1f} ms" for n, d, s in totals.values()))
+    console.print(table)
+    console.print("plain: backtracking with a bounds check; fc-once: one forward-checking pass per node; "
+                  "fc-fixpoint: forward checking repeated to a fixpoint; fc-mrv: fixpoint with MRV.")
+    return 0

@@ -1,0 +1,50 @@
+"""`python -m solvers trace FILE`: watch the engine solve one board, step by step."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from ..csp import build_csp
+from ..strategies import STRATEGIES
+from ..textformat import BoardFormatError, parse_board
+from ..trace import add_trace_arguments, export_error, record, trace_options
+from ..trace_view import render_trace, save_export
+
+err = Console(stderr=True)
+
+
+def _trace(args: argparse.Namespace) -> int:
+    problem = export_error(args.export)
+    try:
+        text = Path(args.file).read_text(encoding="utf-8") if args.file else sys.stdin.read()
+        board = parse_board(text, args.rule, args.mines)
+    except OSError as error:
+        problem = f"{args.file}: {error.strerror}"
+    except (BoardFormatError, UnicodeDecodeError) as error:
+        problem = f"{args.file or 'standard input'}: {error}"
+    if problem:
+        err.print(f"[red]error:[/] {problem}", highlight=False)
+        return 2
+    csp = build_csp(board)
+    trace = record(csp, STRATEGIES[args.strategy], max_steps=args.max_steps)
+    console = Console(record=bool(args.export))
+    title = f"{args.file or 'board'} with {args.strategy}"
+    render_trace(console, board, csp, trace.steps, trace.summary(), trace_options(args), title)
+    if args.export:
+        save_export(console, args.export, title)
+        err.print(f"wrote {args.export}")
+    return 0
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("trace", help="show the engine's search on one board, step by step")
+    parser.add_argument("file", nargs="?", help="a board as rows of tokens ('.' or '?' unknown); standard input without it")
+    parser.add_argument("--rule", choices=("classic", "inclusive"), default="classic")
+    parser.add_argument("--mines", type=int, help="the total number of mines, if known")
+    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="fc-mrv", help="the engine's strategy (default fc-mrv)")
+    add_trace_arguments(parser)
+    parser.set_defaults(run=_trace)

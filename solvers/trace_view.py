@@ -1,0 +1,276 @@
+"""Rendering search traces with rich: boards, prunes, dead ends, solutions, trees.
+
+Every state has its own symbol, so meaning never rests on colour alone; rich drops the
+colours by itself when output is piped or NO_COLOR is set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from .board import Board, Cell
+from .csp import CSP, Domains
+from .explain import Reason, explain
+from .trace import Step, TraceOptions, domains_of
+
+#: (symbol, style, meaning) for a variable's state.
+SYMBOLS = {
+    "mine": ("●", "bold red", "mine (assigned)"),
+    "safe": ("○", "green", "safe (assigned)"),
+    "forced-mine": ("◆", "red", "mine by forward checking"),
+    "forced-safe": ("◇", "green", "safe by forward checking"),
+    "open": ("?", "yellow", "undecided {0,1}"),
+    "empty": ("✗", "bold magenta", "no value left"),
+}
+
+
+def cell_name(cell: Cell) -> str:
+    """A cell as the handout writes it, counting from 1: r2c5."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def _state(var: int, domains: Domains, assigned: dict[int, int]) -> str:
+    if var in assigned:
+        return "mine" if assigned[var] == 1 else "safe"
+    values = domains.get(var, ())
+    if not values:
+        return "empty"
+    if len(values) > 1:
+        return "open"
+    return "forced-mine" if values[0] == 1 else "forced-safe"
+
+
+def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int], highlight: int | None = None) -> Text:
+    """The board as a grid: clues, assigned cells, forced cells and undecided cells."""
+    index = {cell: var for var, cell in enumerate(csp.cells)}
+    text = Text()
+    for r in range(board.rows):
+        for c in range(board.cols):
+            clue = board.clue((r, c))
+            var = index.get((r, c))
+            symbol, style = ("", "")
+            if var is not None:
+                symbol, style, _ = SYMBOLS[_state(var, domains, assigned)]
+            mark = f"{clue if clue is not None else ''}{symbol}"
+            if var is not None and var == highlight:
+                text.append(f"[{mark}]".center(5), style=style + " reverse")
+            else:
+                text.append(mark.center(5), style=style or "bold cyan")
+        text.append("\n")
+    return text
+
+
+def legend() -> Text:
+    text = Text("legend: ")
+    for symbol, style, meaning in SYMBOLS.values():
+        text.append(symbol, style=style)
+        text.append(f" {meaning}  ")
+    text.append("[x] just assigned; digits are clues")
+    return text
+
+
+def describe_reason(reason: Reason, csp: CSP) -> str:
+    """One line: a constraint's bounds against its total, and what followed."""
+    where = reason.constraint.label
+    bounds = f"bounds [{reason.low}, {reason.high}] vs {reason.constraint.total}"
+    if reason.violated:
+        side = "lower bound above" if reason.low > reason.constraint.total else "upper bound below"
+        return f"✗ {where}: {bounds}: {side} the total, no layout fits"
+    cells = ", ".join(cell_name(csp.cells[v]) for v in reason.forced)
+    side = "lower bound = total, so these are safe" if reason.value == 0 else "upper bound = total, so these are mines"
+    return f"→ {where}: {bounds}: {side}: {cells}"
+
+
+def _assigned(step: Step) -> dict[int, int]:
+    return {var: value for var, value in step["assignment"]}
+
+
+def _headline(step: Step, csp: CSP) -> Text:
+    text = Text(f"step {step['step']} · depth {step['depth']}", style="bold")
+    if step["assignment"]:
+        var, value = step["assignment"][-1]
+        text.append(f" · {cell_name(csp.cells[var])} := {'mine' if value else 'safe'}")
+    else:
+        text.append(" · root")
+    return text
+
+
+def _outcome(step: Step, csp: CSP, number: int) -> Text:
+    if step["outcome"] == "solution":
+        return Text(f"✓ solution {number}", style="bold green")
+    if step["outcome"] == "dead-end":
+        return Text("✗ dead end", style="bold red")
+    values = ", ".join("safe" if v == 0 else "mine" for v in step["values"])
+    return Text(f"↳ branch on {cell_name(csp.cells[step['var']])}: try {values}")
+
+
+def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0) -> Group:
+    """One popped node in full: headline, the board after forward checking, reasons, outcome."""
+    before = domains_of(step["domains"])
+    after = domains_of(step["after"]) if step["after"] is not None else None
+    assigned = _assigned(step)
+    highlight = step["assignment"][-1][0] if step["assignment"] else None
+    parts: list[Any] = [_headline(step, csp), board_grid(board, csp, after or before, assigned, highlight)]
+    if after != before or step["outcome"] == "dead-end":
+        reasons, unexplained = explain(csp, before, after)
+        parts += [Text(describe_reason(r, csp)) for r in reasons]
+        if step["outcome"] == "dead-end" and after is None and not any(r.violated for r in reasons):
+            parts.append(Text("? forward checking said dead end, but no constraint is violated", style="yellow"))
+        if unexplained:
+            names = ", ".join(cell_name(csp.cells[v]) for v in unexplained)
+            parts.append(Text(f"? narrowed with no reason from the bound rule: {names}", style="yellow"))
+    parts.append(_outcome(step, csp, solution_number))
+    return Group(*parts)
+
+
+def compact_line(step: Step, csp: CSP, solution_number: int = 0) -> Text:
+    """One line per node: step, depth, what was assigned, how much was pruned, the outcome."""
+    text = _headline(step, csp)
+    if step["after"] is not None and step["after"] != step["domains"]:
+        pruned = sum(len(step["domains"][k]) - len(v) for k, v in step["after"].items())
+        text.append(f" · pruned {pruned}")
+    text.append(" · ")
+    text.append_text(_outcome(step, csp, solution_number))
+    return text
+
+
+def _numbered(steps: list[Step]) -> list[tuple[Step, int]]:
+    """Each step with its solution number (counting solutions so far)."""
+    numbered, count = [], 0
+    for step in steps:
+        count += step["outcome"] == "solution"
+        numbered.append((step, count))
+    return numbered
+
+
+def search_tree(steps: list[Step], csp: CSP, max_nodes: int = 500) -> Tree:
+    """The search as a tree: each node by its last assignment, leaves marked ✓ or ✗."""
+    root = Tree("root")
+    by_path: dict[tuple[tuple[int, int], ...], Tree] = {}
+    for step, number in _numbered(steps)[:max_nodes]:
+        path = tuple(tuple(p) for p in step["assignment"])
+        parent = by_path.get(path[:-1], root) if path else None
+        if parent is None:
+            by_path[path] = root
+            continue
+        var, value = path[-1]
+        label = Text(f"{cell_name(csp.cells[var])}={'mine' if value else 'safe'} ")
+        label.append_text(_outcome(step, csp, number))
+        by_path[path] = parent.add(label)
+    return root
+
+
+def summary_table(summary: dict[str, Any]) -> Table:
+    table = Table(title="search summary", title_justify="left", show_header=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    for key in ("nodes", "dead_ends", "solutions", "max_depth"):
+        table.add_row(key.replace("_", " "), str(summary[key]))
+    table.add_row("time", f"{summary['seconds'] * 1000:.1f} ms")
+    if not summary.get("complete", True):
+        table.add_row("stopped", "after --max-steps")
+    return table
+
+
+def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], summary: dict[str, Any],
+                 options: TraceOptions = TraceOptions(), title: str = "") -> None:
+    """Print a trace: steps (full, compact or as a tree, filtered), then the summary."""
+    if title:
+        console.rule(title)
+    if options.tree:
+        console.print(search_tree(steps, csp))
+    else:
+        if not options.compact:
+            console.print(legend())
+        wanted = {"all": None, "dead-ends": "dead-end", "solutions": "solution"}[options.only]
+        for step, number in _numbered(steps):
+            if wanted is not None and step["outcome"] != wanted:
+                continue
+            console.print(compact_line(step, csp, number) if options.compact else step_view(step, board, csp, number))
+            if not options.compact:
+                console.print()
+    console.print(summary_table(summary))
+
+
+def save_export(console: Console, path: Path, title: str) -> None:
+    """Write what a recording console printed, in the format the suffix names."""
+    if path.suffix == ".svg":
+        console.save_svg(str(path), title=title)
+    elif path.suffix == ".html":
+        console.save_html(str(path))
+    else:
+        console.save_text(str(path))
+
+
+
+# --- divergence: where a solver first decides differently from the reference ---
+
+def first_difference(mine: list[Step], reference: list[Step]) -> tuple[int, str] | None:
+    """The index of the first step where the decisions differ, and what differs."""
+    for index, (a, b) in enumerate(zip(mine, reference)):
+        if a["after"] != b["after"]:
+            return index, "domains after forward checking"
+        if a["outcome"] != b["outcome"]:
+            return index, "outcome"
+        if a.get("var") != b.get("var"):
+            return index, "variable chosen"
+        if a.get("values") != b.get("values"):
+            return index, "value order"
+    if len(mine) != len(reference):
+        return min(len(mine), len(reference)), "number of steps"
+    return None
+
+
+def why_reference(kind: str, mine: Step, reference: Step, csp: CSP) -> list[str]:
+    """Sentences explaining the reference's decision at a divergence."""
+    before = domains_of(reference["domains"])
+    if kind in ("domains after forward checking", "outcome"):
+        after = domains_of(reference["after"]) if reference["after"] is not None else None
+        reasons, _ = explain(csp, before, after)
+        lines = [describe_reason(r, csp) for r in reasons] or ["the bound rule narrows nothing here"]
+        if mine["after"] is not None:
+            yours = domains_of(mine["after"])
+            differing = [v for v in yours if after is None or yours[v] != after.get(v)]
+            if differing:
+                lines.append("yours differs at " + ", ".join(
+                    f"{cell_name(csp.cells[v])} {list(yours[v])} (reference {list(after[v]) if after else 'dead end'})"
+                    for v in differing[:6]))
+        return lines
+    if kind == "variable chosen":
+        domains = domains_of(reference["after"])
+        def facts(var: int) -> str:
+            return (f"{cell_name(csp.cells[var])} (variable {var}): {len(domains[var])} value(s), "
+                    f"in {len(csp.constraints_of[var])} constraints")
+        return [f"reference picks {facts(reference['var'])}",
+                f"yours picks {facts(mine['var'])}" if mine.get("var") is not None else "yours does not branch",
+                "MRV: fewest values first, then most constraints, then the lowest variable number"]
+    if kind == "value order":
+        return [f"reference tries {reference['values']}, yours {mine.get('values')}: safe (0) before mine (1)"]
+    return [f"your search has {kind} different from the reference's"]
+
+
+def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step], reference: list[Step]) -> bool:
+    """Show the first step where `mine` and `reference` differ; False when they never do."""
+    found = first_difference(mine, reference)
+    if found is None:
+        console.print(f"[green]✓ identical to the reference for all {len(reference)} steps[/]")
+        return False
+    index, kind = found
+    console.print(f"[bold]First difference at step {index + 1}: {kind}[/]")
+    panels = []
+    for title, steps in (("your hooks", mine), ("reference", reference)):
+        body = step_view(steps[index], board, csp) if index < len(steps) else Text("(search already ended)")
+        panels.append(Panel(body, title=title))
+    console.print(Columns(panels))
+    if index < len(mine) and index < len(reference):
+        for line in why_reference(kind, mine[index], reference[index], csp):
+            console.print(line, highlight=False)
+    return True
