@@ -46,7 +46,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     item = {"kind": "trace", "board": board.rows_text(), "rule": board.rule, "mines": board.mines, "max_steps": args.max_steps}
     outcome = run_items(solver, [item], [args.timeout or 30.0])[0]
     steps = outcome.get("steps", [])
-    summary = Trace(steps, outcome.get("complete", False), outcome.get("seconds", 0.0)).summary()
+    summary = Trace(steps, outcome.get("complete", True), outcome.get("seconds", 0.0)).summary()
     title = f"{problem.id} with {'the reference' if solver == 'reference' else Path(solver).name}"
     if args.against:
         reference = record(csp, reference_strategies().HANDOUT, max_steps=args.max_steps)
