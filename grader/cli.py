@@ -26,7 +26,8 @@ from solvers.trace import add_trace_arguments
 
 from .config import find_config, load_config
 from .problemset import Problem, ProblemError, load_problems
-from .reference import ReferenceUnavailable
+from .reference import ReferenceUnavailable, reference_strategies
+from .report import fail
 from .tracing import compare_command, trace_command
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
@@ -78,8 +79,7 @@ def _grade_parser() -> argparse.ArgumentParser:
 def _grade(argv: list[str], console: Console) -> int:
     args = _grade_parser().parse_args(argv)
     if args.jobs < 1:
-        console.print("[red]error:[/] --jobs must be at least 1")
-        return 2
+        return fail(console, "--jobs must be at least 1")
     if args.format == "gradescope":
         return _grade_for_gradescope(args, console)
     problems, errors = _load_all(args.paths)
@@ -94,8 +94,9 @@ def _grade(argv: list[str], console: Console) -> int:
         return compare_command(args, problems, console)
     solver = resolve_solver(args.solver)
     if solver is None:
-        console.print(f"[red]error:[/] --solver {args.solver}: not 'assignment', 'reference' or an existing .py file")
-        return 2
+        return fail(console, f"--solver {args.solver}: not 'assignment', 'reference' or an existing .py file")
+    if solver == "reference":
+        reference_strategies()  # a student copy has none: one clear line, not a table of errors
     if args.trace:
         return trace_command(args, solver, problems, console)
     from .grading import grade
@@ -134,8 +135,7 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config, console: C
     from .batch import find_submissions, grade_batch, show_summary, write_csv
 
     if not args.submissions.is_dir():
-        console.print(f"[red]error:[/] --submissions {args.submissions}: not a folder")
-        return 2
+        return fail(console, f"--submissions {args.submissions}: not a folder")
     rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console)
     write_csv(args.csv, rows)
     show_summary(console, rows)
@@ -170,8 +170,7 @@ def _release(argv: list[str], console: Console) -> int:
     try:
         kept = write_release(KIT_ROOT, args.problems, args.out)
     except ReleaseError as error:
-        console.print(f"[red]error:[/] {error}")
-        return 2
+        return fail(console, str(error))
     console.print(f"wrote the student copy to {args.out} with {kept} public problems")
     return 0
 
@@ -205,5 +204,4 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
     except ReferenceUnavailable as error:
-        console.print(f"[red]error:[/] {error}")
-        return 2
+        return fail(console, str(error))

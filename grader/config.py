@@ -67,7 +67,7 @@ class ConfigError(ValueError):
 
 
 def _positive(value: Any, key: str, allow_zero: bool = True) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (not allow_zero and value == 0):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf") or (not allow_zero and value == 0):
         raise ConfigError(f"{key}: must be a number {'>= 0' if allow_zero else '> 0'}, got {value!r}")
     return float(value)
 

@@ -144,7 +144,7 @@ def _build_problem(path: str, raw: Any, node: yaml.Node | None, defaults: dict[s
 
 
 def _number(value: Any, field: str, node: yaml.Node | None, positive: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (positive and value == 0):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or value == float("inf") or (positive and value == 0):
         bound = "> 0" if positive else ">= 0"
         raise _Invalid(f"must be a number {bound}, got {value!r}", field, _line(_child(node, field)))
     return float(value)

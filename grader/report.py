@@ -29,10 +29,16 @@ def _status(status: str) -> str:
     return f"[{style}]{text}[/]"
 
 
+def fail(console: Console, message: str) -> int:
+    """Print one error line (user text is never read as markup); the exit code for it."""
+    console.print(f"error: {message}", style="red", markup=False, highlight=False)
+    return 2
+
+
 def show_errors(console: Console, errors: list[ProblemError]) -> None:
     """One line per problem-file mistake."""
     for error in errors:
-        console.print(f"[red]error:[/] {error}", markup=True, highlight=False, soft_wrap=True)
+        console.print(f"[red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
 
 
 def label(item: ItemResult) -> str:
@@ -79,7 +85,7 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
         console.print(f"Next step: implement [bold]{next_hook}[/] in assignment/hooks.py ({summary}); "
                       "its docstring gives the exact contract and an example.")
     elif errors:
-        console.print(f"[red]{len(errors)} problem-file error(s) above: those problems were not graded.[/]")
+        console.print(f"[red]{len(errors)} error(s) in the problem files or config above; fix them for a full grade.[/]")
     elif report.score == report.max_score:
         console.print("[green]Full marks.[/]")
 

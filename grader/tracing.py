@@ -18,6 +18,7 @@ from solvers.trace import Trace, export_error, record, trace_options
 
 from .problemset import Problem
 from .reference import reference_strategies
+from .report import fail
 from .sandbox import run_items
 
 COMPARED = ("plain", "fc-once", "fc-fixpoint", "fc-mrv")
@@ -33,14 +34,11 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
 
     problem = _find(problems, args.trace)
     if problem is None:
-        console.print(f"[red]error:[/] --trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}")
-        return 2
+        return fail(console, f"--trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}")
     if export_error(args.export):
-        console.print(f"[red]error:[/] {export_error(args.export)}")
-        return 2
+        return fail(console, export_error(args.export))
     if problem.hidden and not args.show_hidden:
-        console.print(f"[red]error:[/] problem {problem.id!r} is hidden; instructors can add --show-hidden")
-        return 2
+        return fail(console, f"problem {problem.id!r} is hidden; instructors can add --show-hidden")
     out = Console(record=True) if args.export else console
     board, csp = problem.board, build_csp(problem.board)
     item = {"kind": "trace", "board": board.rows_text(), "rule": board.rule, "mines": board.mines, "max_steps": args.max_steps}
@@ -66,8 +64,7 @@ def compare_command(args: argparse.Namespace, problems: list[Problem], console: 
     strategies = reference_strategies().STRATEGIES
     chosen = [p for p in problems if (args.trace is None or p.id == args.trace) and (args.show_hidden or not p.hidden)]
     if not chosen:
-        console.print("[red]error:[/] no problem to compare")
-        return 2
+        return fail(console, "no problem to compare")
     table = Table(title="strategy comparison: nodes · dead ends · time", title_justify="left")
     table.add_column("problem", overflow="fold")
     for name in COMPARED:

@@ -18,7 +18,6 @@ from rich.tree import Tree
 
 from .board import Board, Cell
 from .csp import CSP, Domains
-from .explain import Reason, explain
 from .trace import Step, TraceOptions, domains_of
 
 #: (symbol, style, meaning) for a variable's state.
@@ -30,6 +29,15 @@ SYMBOLS = {
     "open": ("?", "yellow", "undecided {0,1}"),
     "empty": ("✗", "bold magenta", "no value left"),
 }
+
+
+def _explainer():
+    """`solvers.explain.explain`, or None in a student copy (it needs the reference rule)."""
+    try:
+        from .explain import explain
+    except ImportError:
+        return None
+    return explain
 
 
 def cell_name(cell: Cell) -> str:
@@ -77,7 +85,7 @@ def legend() -> Text:
     return text
 
 
-def describe_reason(reason: Reason, csp: CSP) -> str:
+def describe_reason(reason: Any, csp: CSP) -> str:
     """One line: a constraint's bounds against its total, and what followed."""
     where = reason.constraint.label
     bounds = f"bounds [{reason.low}, {reason.high}] vs {reason.constraint.total}"
@@ -119,7 +127,8 @@ def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0) -> G
     assigned = _assigned(step)
     highlight = step["assignment"][-1][0] if step["assignment"] else None
     parts: list[Any] = [_headline(step, csp), board_grid(board, csp, after or before, assigned, highlight)]
-    if after != before or step["outcome"] == "dead-end":
+    explain = _explainer()
+    if explain is not None and (after != before or step["outcome"] == "dead-end"):
         reasons, unexplained = explain(csp, before, after)
         parts += [Text(describe_reason(r, csp)) for r in reasons]
         if step["outcome"] == "dead-end" and after is None and not any(r.violated for r in reasons):
@@ -234,7 +243,8 @@ def why_reference(kind: str, mine: Step, reference: Step, csp: CSP) -> list[str]
     before = domains_of(reference["domains"])
     if kind in ("domains after forward checking", "outcome"):
         after = domains_of(reference["after"]) if reference["after"] is not None else None
-        reasons, _ = explain(csp, before, after)
+        explain = _explainer()
+        reasons, _ = explain(csp, before, after) if explain else ([], [])
         lines = [describe_reason(r, csp) for r in reasons] or ["the bound rule narrows nothing here"]
         if mine["after"] is not None:
             yours = domains_of(mine["after"])
