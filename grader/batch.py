@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from .config import GradingConfig
 from .grading import Report, grade
@@ -120,8 +121,8 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
     for index, count in enumerate(counts):
         low, high = max_score * index / bins, max_score * (index + 1) / bins
         closing = "]" if index == bins - 1 else ")"
-        table.add_row(f"[{low:g}, {high:g}{closing}", str(count), "█" * round(30 * count / widest))
+        table.add_row(Text(f"[{low:g}, {high:g}{closing}"), str(count), "█" * round(30 * count / widest))
     console.print(table)
     for row in rows:
         if row.problem:
-            console.print(f"[red]![/] {row.student}: {row.problem}", highlight=False)
+            console.print(Text.assemble(("! ", "red"), f"{row.student}: {row.problem}"))

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from solvers.csp import build_csp
 from solvers.engine import search
@@ -65,7 +66,7 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
             status = "[green]✓ ok[/]"
         else:
             status = f"[red]✗ expect says {row.expect}[/]"
-        table.add_row(f"{Path(row.file).stem}/{row.id}", row.size, row.rule, "-" if row.mines is None else str(row.mines),
+        table.add_row(Text(f"{Path(row.file).stem}/{row.id}"), row.size, row.rule, "-" if row.mines is None else str(row.mines),
                       str(row.solutions), "-" if row.expect is None else str(row.expect), status)
     console.print(table)
     wrong = sum(not r.ok for r in rows)

@@ -1,6 +1,8 @@
 """The grading configuration: `grading.yaml` beside the problem files, or `--config FILE`.
 
     timeout: 10              # seconds per graded item, unless a problem sets its own
+    hook_seed: 9871          # build fresh hook test cases from the reference with this
+                             # private seed, instead of the public stored ones
     memory_mb: 1024          # address-space cap of the worker process
     hooks:                   # points per hook test (partial credit per case)
       constraint_bounds: 2
@@ -29,7 +31,7 @@ from .problemset import CONFIG_FILE, ProblemError
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_MB = 1024
-CONFIG_KEYS = {"timeout", "memory_mb", "hooks", "problem_sets", "efficiency"}
+CONFIG_KEYS = {"timeout", "memory_mb", "hooks", "problem_sets", "efficiency", "hook_seed"}
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class GradingConfig:
     hook_points: dict[str, float] = field(default_factory=lambda: {h.name: h.points for h in HOOKS})
     set_points: dict[str, float] = field(default_factory=dict)
     efficiency: Efficiency | None = None
+    hook_seed: int | None = None
 
     def points_for(self, problem_file: str, own_points: float) -> float:
         """A problem's points: its set's weight from the config, else its own."""
@@ -99,7 +102,11 @@ def parse_config(data: Any) -> GradingConfig:
         if any(share > 1 for _, share in pairs):
             raise ConfigError("efficiency.thresholds: a share is at most 1")
         efficiency = Efficiency(_positive(raw.get("points", 1), "efficiency.points"), pairs)
+    hook_seed = data.get("hook_seed")
+    if hook_seed is not None and (isinstance(hook_seed, bool) or not isinstance(hook_seed, int)):
+        raise ConfigError(f"hook_seed: must be a whole number, got {hook_seed!r}")
     return GradingConfig(
+        hook_seed=hook_seed,
         timeout=_positive(data.get("timeout", DEFAULT_TIMEOUT), "timeout", allow_zero=False),
         memory_mb=int(_positive(data.get("memory_mb", DEFAULT_MEMORY_MB), "memory_mb", allow_zero=False)),
         hook_points=hook_points,

@@ -12,7 +12,7 @@ from solvers.engine import search
 
 from .checker import layout_problem
 from .config import Efficiency, GradingConfig
-from .hookcases import HOOKS, load_cases
+from .hookcases import HOOKS, build_cases, load_cases
 from .problemset import Problem
 from .reference import reference_strategies
 from .sandbox import Limits, run_items
@@ -71,9 +71,12 @@ class Report:
         return None
 
 
-def _hook_items() -> list[dict[str, Any]]:
-    cases = load_cases()
-    return [{"kind": "hook", "hook": spec.name, "cases": cases[spec.name]} for spec in HOOKS]
+def _hook_items(cases: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The hook tests as worker items: the inputs only, never the expected outputs."""
+    return [
+        {"kind": "hook", "hook": spec.name, "cases": [{k: v for k, v in case.items() if k != "expected"} for case in cases[spec.name]]}
+        for spec in HOOKS
+    ]
 
 
 def _problem_item(problem: Problem) -> dict[str, Any]:
@@ -189,13 +192,14 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
 
     `timeout` (seconds per item) beats both the problems' own and the config's.
     """
-    hook_items = _hook_items()
+    cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
+    hook_items = _hook_items(cases)
     items = hook_items + [_problem_item(p) for p in problems]
     timeouts = [timeout or config.timeout] * len(hook_items) + [timeout or p.timeout or config.timeout for p in problems]
     outcomes = run_items(solver, items, timeouts, jobs, Limits(memory_mb=config.memory_mb))
     report = Report(solver)
-    for spec, item, outcome in zip(HOOKS, hook_items, outcomes):
-        report.items.append(score_hook(spec.name, config.hook_points[spec.name], item["cases"], outcome))
+    for spec, outcome in zip(HOOKS, outcomes):
+        report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome))
     problem_results = [
         score_problem(problem, outcome, config.points_for(problem.file, problem.points))
         for problem, outcome in zip(problems, outcomes[len(hook_items):])

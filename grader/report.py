@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from .grading import ItemResult, Report
 from .hookcases import HOOKS
@@ -31,7 +32,7 @@ def _status(status: str) -> str:
 
 def fail(console: Console, message: str) -> int:
     """Print one error line (user text is never read as markup); the exit code for it."""
-    console.print(f"error: {message}", style="red", markup=False, highlight=False)
+    console.print(f"error: {message}", style="red", markup=False, highlight=False, soft_wrap=True)
     return 2
 
 
@@ -63,13 +64,13 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     Hidden problems show only their status and points unless `show_hidden`.
     """
     items = report.items if show_hidden else [student_view(i) for i in report.items]
-    table = Table(title=f"Grading with solver: {report.solver}", title_justify="left")
+    table = Table(title=Text(f"Grading with solver: {report.solver}"), title_justify="left")
     table.add_column("item", overflow="fold")
     for column in ("status", "points", "nodes", "time"):
         table.add_column(column, justify="left" if column == "status" else "right", no_wrap=True)
     for item in items:
         table.add_row(
-            label(item),
+            Text(label(item)),
             _status(item.status),
             f"{item.score:g}/{item.max_score:g}",
             "" if item.nodes is None else str(item.nodes),
@@ -102,7 +103,7 @@ def show_reasons(console: Console, items: list[ItemResult], listed: int = 3) -> 
         names = ", ".join(label(i) for i in members[:listed])
         if len(members) > listed:
             names += f" and {len(members) - listed} more"
-        console.print(f"  {_status(status)} {names}: {escape(message)}", highlight=False)
+        console.print(f"  {_status(status)} {escape(names)}: {escape(message)}", highlight=False)
         output = members[0].output.strip()
         if output:
             console.print(f"    printed: {escape(output.splitlines()[0][:120])}", highlight=False)

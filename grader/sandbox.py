@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -47,6 +48,7 @@ class _Worker:
     """One worker process, the pipe it reports on, and a file catching its raw output."""
 
     def __init__(self, solver: str, items: list[dict[str, Any]], limits: Limits):
+        self.token = secrets.token_hex(16)  # reports without it did not come from the worker's loop
         read_fd, write_fd = os.pipe()
         env = {**os.environ, "GRADER_RESULT_FD": str(write_fd), MEMORY_ENV: str(limits.memory_mb),
                "PYTHONDONTWRITEBYTECODE": "1"}
@@ -65,7 +67,7 @@ class _Worker:
         self.buffer = b""
         try:
             assert self.process.stdin is not None
-            self.process.stdin.write(json.dumps({"solver": solver, "items": items}).encode())
+            self.process.stdin.write(json.dumps({"solver": solver, "items": items, "token": self.token}).encode())
             self.process.stdin.close()
         except BrokenPipeError:
             pass
@@ -88,7 +90,9 @@ class _Worker:
             report = json.loads(line)
         except ValueError:
             return "eof"
-        return report if isinstance(report, dict) else "eof"
+        if not isinstance(report, dict) or report.pop("token", None) != self.token:
+            return "eof"
+        return report
 
     def stop(self) -> tuple[str, str]:
         """Kill the worker and everything it started; how it ended and what it printed."""

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from solvers.csp import build_csp
 from solvers.engine import search
@@ -78,7 +79,7 @@ def compare_command(args: argparse.Namespace, problems: list[Problem], console: 
             for index, value in enumerate((stats.popped, stats.dead_ends, stats.seconds)):
                 totals[name][index] += value
             cells.append(f"{stats.popped} · {stats.dead_ends} · {stats.seconds * 1000:.1f} ms")
-        table.add_row(f"{Path(problem.file).stem}/{problem.id}", *cells)
+        table.add_row(Text(f"{Path(problem.file).stem}/{problem.id}"), *cells)
     if len(chosen) > 1:
         table.add_section()
         table.add_row("[bold]total[/]", *(f"{n} · {d} · {s * 1000:.1f} ms" for n, d, s in totals.values()))

@@ -215,18 +215,22 @@ def _plain(value: Any) -> Any:
 
 
 def main() -> None:
-    send = os.fdopen(int(os.environ["GRADER_RESULT_FD"]), "w", buffering=1)
+    send = os.fdopen(int(os.environ.pop("GRADER_RESULT_FD")), "w", buffering=1)
     job = json.load(sys.stdin)
-    solver = job["solver"]
+    token, solver = job.pop("token"), job["solver"]
+
+    def report(data: dict[str, Any]) -> None:
+        send.write(json.dumps({**data, "token": token}) + "\n")
+
     limit_memory()
     isolate_from_grader()
     try:
         with contextlib.redirect_stdout(BoundedOutput()), contextlib.redirect_stderr(BoundedOutput()):
             hooks = load_hooks(solver)
     except BaseException as error:  # a broken file must not stop the grader
-        send.write(json.dumps({"ready": False, "message": f"cannot load {Path(solver).name}: {describe_exception(error, solver)}"}) + "\n")
+        report({"ready": False, "message": f"cannot load {Path(solver).name}: {describe_exception(error, solver)}"})
         return
-    send.write(json.dumps({"ready": True}) + "\n")
+    report({"ready": True})
     runners = {"hook": run_hook_item, "problem": run_problem_item, "trace": run_trace_item}
     for item in job["items"]:
         printed = BoundedOutput()
@@ -235,7 +239,7 @@ def main() -> None:
             outcome = runners[item["kind"]](hooks, item, solver)
         outcome["seconds"] = time.perf_counter() - started
         outcome["output"] = printed.text()
-        send.write(json.dumps(outcome) + "\n")
+        report(outcome)
 
 
 if __name__ == "__main__":

@@ -193,7 +193,7 @@ def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], su
                  options: TraceOptions = TraceOptions(), title: str = "") -> None:
     """Print a trace: steps (full, compact or as a tree, filtered), then the summary."""
     if title:
-        console.rule(title)
+        console.rule(Text(title))
     if options.tree:
         console.print(search_tree(steps, csp))
     else:

@@ -1,0 +1,197 @@
+"""The grader's pieces on their own: the independent layout checker, scoring, goldens."""
+
+from __future__ import annotations
+
+import yaml
+
+from grader.checker import layout_problem
+from grader.grading import ItemResult, Report, score_hook, score_problem
+from grader.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, load_cases
+from grader.problemset import Problem
+from solvers.board import board_from_rows
+
+# A 2x3 board whose only clue, 2 at row 2, column 3, counts the cells at
+# (row 1, column 2), (row 1, column 3) and (row 2, column 2).
+CORNER = [[None, None, None], [None, None, 2]]
+VALID = [[0, 1, 1], [0, 0, 0]]
+
+
+# --- layout_problem ---
+
+def test_valid_layout_has_no_problem() -> None:
+    assert layout_problem(board_from_rows(CORNER), VALID) is None
+    assert layout_problem(board_from_rows(CORNER, mines=2), VALID) is None
+
+
+def test_wrong_shape() -> None:
+    board = board_from_rows(CORNER)
+    for grid in ([[0, 1, 1]], [[0, 1], [1, 0]], [[0, 1, 1], [0, 0, 0], [0, 0, 0]], "011000", None, [(0, 1, 1), (0, 0, 0)]):
+        assert layout_problem(board, grid) == "is not a 2x3 grid", grid
+
+
+def test_cells_must_be_0_or_1() -> None:
+    board = board_from_rows(CORNER)
+    reason = layout_problem(board, [[0, 1, 1], [2, 0, 0]])
+    assert reason is not None and "2" in reason and "row 2, column 1" in reason
+    assert layout_problem(board, [[0, 1, 1], [-1, 0, 0]]) is not None
+    assert layout_problem(board, [[0, 1, 1], ["0", 0, 0]]) is not None
+
+
+def test_booleans_are_not_cells() -> None:
+    board = board_from_rows(CORNER)
+    reason = layout_problem(board, [[0, True, True], [0, 0, 0]])
+    assert reason is not None and "True" in reason and "row 1, column 2" in reason
+    assert layout_problem(board, [[False, 1, 1], [0, 0, 0]]) is not None
+
+
+def test_mine_on_a_clue_cell_depends_on_the_rule() -> None:
+    # the clue 1 at row 1, column 1 counts itself under the inclusive rule only
+    rows = [[1, None], [None, None]]
+    on_clue = [[1, 0], [0, 0]]
+    classic = layout_problem(board_from_rows(rows, "classic"), on_clue)
+    assert classic is not None and "clue at row 1, column 1" in classic
+    assert layout_problem(board_from_rows(rows, "inclusive"), on_clue) is None
+    assert layout_problem(board_from_rows(rows, "classic"), [[0, 1], [0, 0]]) is None
+
+
+def test_mine_total_must_match() -> None:
+    board = board_from_rows(CORNER, mines=3)
+    reason = layout_problem(board, VALID)
+    assert reason is not None and "has 2 mines" in reason and "3" in reason
+
+
+def test_miscounted_clue_names_its_cell() -> None:
+    board = board_from_rows(CORNER)
+    reason = layout_problem(board, [[1, 0, 1], [0, 0, 0]])
+    assert reason is not None
+    assert "row 2, column 3" in reason and "1 mines" in reason
+    assert layout_problem(board, [[0, 0, 0], [0, 0, 0]]) is not None
+    assert layout_problem(board, [[0, 1, 1], [1, 1, 0]]) is not None  # too many around the clue
+
+
+# --- score_problem ---
+
+# `? 1 ?`: the clue says exactly one of the two cells is a mine, so 2 solutions.
+PAIR = board_from_rows([[None, 1, None]])
+LEFT, RIGHT = [[1, 0, 0]], [[0, 0, 1]]
+
+
+def pair(expect: int | None = 2, points: float = 2.0) -> Problem:
+    return Problem("sets/pair.yaml", "pair", PAIR, expect, points)
+
+
+def ok(*solutions: list[list[int]]) -> dict:
+    return {"status": "ok", "solutions": list(solutions), "stats": {"popped": 5}, "seconds": 0.01}
+
+
+def test_all_solutions_pass() -> None:
+    result = score_problem(pair(), ok(LEFT, RIGHT))
+    assert (result.status, result.score, result.max_score) == ("pass", 2.0, 2.0)
+    assert result.nodes == 5 and result.file == "sets/pair.yaml" and result.kind == "problem"
+    assert score_problem(pair(), ok(RIGHT, LEFT)).status == "pass"  # any order
+
+
+def test_repeated_solution_fails() -> None:
+    result = score_problem(pair(), ok(LEFT, LEFT))
+    assert (result.status, result.score) == ("fail", 0.0)
+    assert "repeats" in result.message and "solution 2" in result.message
+
+
+def test_missing_solution_fails() -> None:
+    result = score_problem(pair(), ok(LEFT))
+    assert (result.status, result.score) == ("fail", 0.0)
+    assert "found 1 of the 2" in result.message
+
+
+def test_missing_solution_without_expect_uses_the_reference_count() -> None:
+    result = score_problem(pair(expect=None), ok(RIGHT))
+    assert result.status == "fail" and "found 1 of the 2" in result.message
+    assert score_problem(pair(expect=None), ok(LEFT, RIGHT)).status == "pass"
+
+
+def test_no_solution_where_there_are_some() -> None:
+    result = score_problem(pair(), ok())
+    assert (result.status, result.score) == ("fail", 0.0)
+    assert "claims there is no solution" in result.message and "2" in result.message
+
+
+def test_invalid_solution_fails_with_the_checker_reason() -> None:
+    result = score_problem(pair(), ok(LEFT, [[1, 0, 1]]))
+    assert result.status == "fail" and result.message.startswith("solution 2 ")
+    assert "row 1, column 2" in result.message
+
+
+def test_no_solution_board_expects_none() -> None:
+    impossible = Problem("sets/none.yaml", "none", board_from_rows([[None, 3, None]]), 0, 1.0)
+    assert score_problem(impossible, ok()).status == "pass"
+
+
+def test_error_and_timeout_outcomes_pass_through() -> None:
+    for status in ("error", "timeout"):
+        result = score_problem(pair(), {"status": status, "message": "it broke", "seconds": 1.5})
+        assert (result.status, result.score, result.max_score, result.message) == (status, 0.0, 2.0, "it broke")
+        assert result.seconds == 1.5
+
+
+def test_returned_nothing_fails() -> None:
+    result = score_problem(pair(), {"status": "ok", "solutions": None})
+    assert result.status == "fail" and result.score == 0
+
+
+# --- score_hook ---
+
+def test_hook_partial_credit() -> None:
+    cases = [{"expected": [0, 0]}, {"expected": [1, 2]}, {"expected": [0, 3]}, {"expected": [1, 0]}]
+    outcome = {"status": "ok", "results": [{"value": [0, 0]}, {"error": "TypeError: nope"}, {"value": [0, 3]}, {"value": [1, 0]}]}
+    result = score_hook("constraint_bounds", 2, cases, outcome)
+    assert (result.status, result.score, result.max_score) == ("fail", 1.5, 2)
+    assert result.message.startswith("3/4 cases; case 2: TypeError: nope")
+
+
+def test_hook_domains_compare_with_integer_keys() -> None:
+    cases = [{"expected": {0: [1], 1: [0, 1]}}, {"expected": None}]
+    outcome = {"status": "ok", "results": [{"value": {"0": [1], "1": [0, 1]}}, {"value": None}]}
+    assert score_hook("forward_check", 3, cases, outcome).status == "pass"
+    wrong = {"status": "ok", "results": [{"value": {"0": [0, 1], "1": [0, 1]}}, {"value": None}]}
+    result = score_hook("forward_check", 3, cases, wrong)
+    assert result.status == "fail" and result.score == 1.5
+    assert "variable 0 got [0, 1], expected [1]" in result.message
+
+
+def test_hook_error_outcome_scores_zero() -> None:
+    result = score_hook("order_values", 1, [{"expected": [0, 1]}], {"status": "error", "message": "no function named order_values"})
+    assert (result.status, result.score, result.message) == ("error", 0.0, "no function named order_values")
+
+
+# --- goldens and the next-step hint ---
+
+def test_stored_hook_cases_are_fresh() -> None:
+    stored = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+    fresh = build_cases()
+    assert fresh == stored["hooks"], "grader/hook_cases.yaml is stale: run `python -m grader goldens`"
+    assert load_cases() == fresh
+    assert list(fresh) == list(HOOK_NAMES)
+    assert all(fresh[name] for name in HOOK_NAMES)
+
+
+def _hook(name: str, message: str, status: str = "error") -> ItemResult:
+    spec = next(h for h in HOOKS if h.name == name)
+    return ItemResult("hook", name, status, 0.0, spec.points, message)
+
+
+def test_next_hook_to_implement() -> None:
+    todo = "{} is not implemented yet (it raises NotImplementedError)"
+    report = Report("student", [
+        _hook("constraint_bounds", "15/15 cases", "pass"),
+        _hook("forward_check", "12/12 cases", "pass"),
+        _hook("select_variable", todo.format("select_variable")),
+        _hook("order_values", todo.format("order_values")),
+    ])
+    assert report.next_hook_to_implement() == "select_variable"
+    done = Report("student", [_hook(h.name, "all cases", "pass") for h in HOOKS])
+    assert done.next_hook_to_implement() is None
+    # a problem run that hits a stub does not count: only the hook tests do
+    problem = ItemResult("problem", "p", "error", 0.0, 1.0, todo.format("forward_check"), file="x.yaml")
+    assert Report("student", [problem]).next_hook_to_implement() is None
+    crashed = Report("student", [_hook("constraint_bounds", "ZeroDivisionError: division by zero")])
+    assert crashed.next_hook_to_implement() is None
