@@ -1,0 +1,7 @@
+"""A correct student: the reference hooks re-exported under the student names."""
+
+from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+
+forward_check = forward_check_once
+select_variable = select_mrv
+order_values = values_ascending

@@ -1,0 +1,11 @@
+"""A student file that never finishes importing."""
+
+from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+
+forward_check = forward_check_once
+select_variable = select_mrv
+order_values = values_ascending
+
+count = 0
+while True:
+    count += 1

@@ -1,0 +1,22 @@
+"""A student whose forward_check forgets the upper-bound half of the rule (high == total).
+
+It still finds every solution, but the search pops more nodes than the reference.
+"""
+
+from solvers.strategies import constraint_bounds, select_mrv, values_ascending
+
+select_variable = select_mrv
+order_values = values_ascending
+
+
+def forward_check(csp, domains, assigned):
+    narrowed = dict(domains)
+    for constraint in csp.constraints:
+        low, high = constraint_bounds(constraint.scope, narrowed)
+        if low > constraint.total or high < constraint.total:
+            return None
+        if low == constraint.total:
+            for var in constraint.scope:
+                if len(narrowed[var]) > 1:
+                    narrowed[var] = (min(narrowed[var]),)
+    return narrowed

@@ -1,0 +1,17 @@
+"""A student whose constraint_bounds never returns; the other hooks are correct.
+
+(The engine uses the student's forward_check, which does not call constraint_bounds, so
+only the constraint_bounds hook test is affected.)
+"""
+
+from solvers.strategies import forward_check_once, select_mrv, values_ascending
+
+forward_check = forward_check_once
+select_variable = select_mrv
+order_values = values_ascending
+
+
+def constraint_bounds(scope, domains):
+    low = 0
+    while True:
+        low = (low + 1) % 7

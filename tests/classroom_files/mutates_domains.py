@@ -1,0 +1,22 @@
+"""A correct student who vandalises its inputs after using them: the answers are right."""
+
+from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+
+
+def forward_check(csp, domains, assigned):
+    narrowed = forward_check_once(csp, dict(domains), assigned)
+    domains.clear()  # the dict it was given
+    return narrowed
+
+
+def select_variable(csp, domains, unassigned):
+    var = select_mrv(csp, domains, unassigned)
+    unassigned.clear()
+    domains.clear()
+    return var
+
+
+def order_values(csp, var, domains):
+    values = values_ascending(csp, var, domains)
+    domains[var] = ()
+    return values

@@ -1,0 +1,16 @@
+"""A student whose constraint_bounds dies by a signal (SIGSEGV)."""
+
+import os
+import resource
+import signal
+
+from solvers.strategies import forward_check_once, select_mrv, values_ascending
+
+forward_check = forward_check_once
+select_variable = select_mrv
+order_values = values_ascending
+
+
+def constraint_bounds(scope, domains):
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file left behind
+    os.kill(os.getpid(), signal.SIGSEGV)
