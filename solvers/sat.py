@@ -1,91 +1,213 @@
 """The SAT path (seed 002): CNF encodings of the CSP, solved by Glucose 4.1 through PySAT.
 
-CSP variable i is SAT variable i + 1; encodings may add auxiliary variables above those.
-Solutions are enumerated with blocking clauses over the CSP variables only.
+Numbering: CSP variable i is SAT variable i + 1 (true = mine); an encoding may add
+auxiliary variables above those. Every constraint "these cells sum to k" (the clues and,
+when the board has one, the global mine count) becomes one "exactly k of n" block:
+
+- `subsets`, the seed's encoding: at least k true = every n-k+1 of the literals hold a
+  true one; at most k true = every k+1 of them hold a false one. No auxiliary variables,
+  but C(n, k-1) + C(n, k+1) clauses, so it is refused for large scopes;
+- PySAT's cardinality encodings (`seqcounter`, `totalizer`, `cardnetwork`,
+  `sortnetwork`, `kmtotalizer`), which add auxiliary variables;
+- `auto` (the default): per constraint, whichever of `subsets`, `seqcounter` and
+  `cardnetwork` has fewest clauses: subsets for most clue scopes, seqcounter for a
+  middling mine count, a cardinality network (n log^2 k clauses) for a large one.
+
+Solutions are enumerated with blocking clauses over the CSP variables only, never the
+auxiliaries, so a count is the number of mine layouts, as the search engine counts them.
+A variable in no constraint (an unknown cell next to no clue) is left out of the blocking
+clauses and multiplied back in (2 layouts each) by `sat_solve`.
 """
 
 from __future__ import annotations
 
+import io
 import time
-from dataclasses import dataclass, field
-from itertools import combinations
-from typing import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from itertools import combinations, product
+from math import comb
+from typing import Collection, Iterator, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
-from pysat.solvers import Glucose4
+from pysat.solvers import Solver
 
 from .csp import CSP
 from .engine import Mode, SearchResult, SearchStats
 
 Clause = list[int]
 
-#: Encodings of "exactly k of these literals are true": the seed's subsets and PySAT's.
-PYSAT_ENCODINGS = {
+#: The SAT solver: Glucose 4.1 in PySAT's naming.
+SOLVER_NAME = "glucose4"
+
+#: PySAT's cardinality encodings that can say "exactly k", by the names we use.
+PYSAT_ENCODINGS: dict[str, int] = {
     "seqcounter": EncType.seqcounter,
     "totalizer": EncType.totalizer,
     "cardnetwork": EncType.cardnetwrk,
     "sortnetwork": EncType.sortnetwrk,
     "kmtotalizer": EncType.kmtotalizer,
 }
-ENCODINGS = ("subsets", *PYSAT_ENCODINGS)
-DEFAULT_ENCODING = "seqcounter"
+ENCODINGS: tuple[str, ...] = ("subsets", *PYSAT_ENCODINGS, "auto")
+
+#: The default encoding: fastest to read, encode and solve in bench/sat_large.py and on
+#: the course boards (see bench/README.md).
+DEFAULT_ENCODING = "auto"
+
+#: Largest number of clauses the subset encoding may spend on one constraint.
+MAX_SUBSET_CLAUSES = 500_000
+
+#: Scopes up to this size count as small: every clue's (at most 9 cells). Their
+#: encodings are computed once and remembered.
+SMALL_SCOPE = 16
+
+#: `auto` only builds a subset or seqcounter encoding to compare when it is about this small.
+AUTO_SIZE_LIMIT = 20_000
+
+
+class EncodingError(ValueError):
+    """An unknown encoding, or a constraint too large for the subset encoding."""
+
+
+def check_encoding(encoding: str) -> None:
+    """EncodingError unless `encoding` is one of ENCODINGS."""
+    if encoding not in ENCODINGS:
+        raise EncodingError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+
+
+# --- the seed's subset encoding -------------------------------------------------------
 
 
 def at_least_subsets(lits: Sequence[int], k: int) -> Iterator[Clause]:
-    """At least k true: every n-k+1 of the literals contain a true one (none needed for k <= 0)."""
-    if k <= 0:
-        return
+    """At least k of `lits` true: every n-k+1 of them hold a true one.
+
+    Nothing for k <= 0 (always true); the empty clause for k > n (impossible).
+    """
     if k > len(lits):
-        yield []  # the empty clause: impossible
-        return
-    for subset in combinations(lits, len(lits) - k + 1):
-        yield list(subset)
+        yield []
+    elif k > 0:
+        yield from (list(subset) for subset in combinations(lits, len(lits) - k + 1))
 
 
 def at_most_subsets(lits: Sequence[int], k: int) -> Iterator[Clause]:
-    """At most k true: every k+1 of the literals contain a false one (none needed for k >= n)."""
+    """At most k of `lits` true: every k+1 of them hold a false one.
+
+    The empty clause for k < 0 (impossible); nothing for k >= n (always true).
+    """
     if k < 0:
         yield []
-        return
-    for subset in combinations(lits, k + 1):
-        yield [-lit for lit in subset]
+    else:
+        yield from ([-lit for lit in subset] for subset in combinations(lits, k + 1))
+
+
+def subset_clause_count(n: int, k: int) -> int:
+    """How many clauses the subset encoding of "exactly k of n" has (for 0 <= k <= n)."""
+    return comb(n, n - k + 1) + comb(n, k + 1)
+
+
+Template = tuple[tuple[tuple[int, ...], ...], int]
+"""Clauses of "exactly k of the literals 1..n" (auxiliaries n+1..n+a) and a."""
+
+
+def _build_template(n: int, k: int, encoding: str) -> Template:
+    """An encoding of exactly k of 1..n (0 < k < n) with its auxiliaries numbered from n+1."""
+    lits = range(1, n + 1)
+    if encoding == "subsets":
+        size = subset_clause_count(n, k)
+        if size > MAX_SUBSET_CLAUSES:
+            raise EncodingError(
+                f"the subset encoding of exactly {k} of {n} cells needs {size:,} clauses "
+                f"(limit {MAX_SUBSET_CLAUSES:,}); use another encoding, e.g. cardnetwork"
+            )
+        return tuple(tuple(c) for c in (*at_least_subsets(lits, k), *at_most_subsets(lits, k))), 0
+    cnf = CardEnc.equals(lits=list(lits), bound=k, top_id=n, encoding=PYSAT_ENCODINGS[encoding])
+    return tuple(tuple(clause) for clause in cnf.clauses), max(cnf.nv - n, 0)
+
+
+_small_template = lru_cache(maxsize=None)(_build_template)
+_big_template = lru_cache(maxsize=4)(_build_template)
+
+
+def _template(n: int, k: int, encoding: str) -> Template:
+    """`_build_template`, remembered: every clue-sized one, and the last few larger ones."""
+    return (_small_template if n <= SMALL_SCOPE else _big_template)(n, k, encoding)
+
+
+def _instantiate(template: Template, lits: Sequence[int], top: int) -> tuple[list[Clause], int]:
+    """A template with input i renamed to lits[i-1] and its auxiliaries numbered from top+1.
+
+    For PySAT's encodings this gives the very clauses it produces for `lits` with `top_id=top`.
+    """
+    clauses, aux = template
+    rename = (0, *lits, *range(top + 1, top + aux + 1))
+    return [[rename[lit] if lit > 0 else -rename[-lit] for lit in clause] for clause in clauses], top + aux
+
+
+@lru_cache(maxsize=None)
+def _auto_encoding(n: int, k: int) -> str:
+    """`auto`'s choice for exactly k of n (0 < k < n): the candidate with fewest clauses.
+
+    Candidates, ties going to the first: subsets and seqcounter, unless their size
+    (C(n, k-1) + C(n, k+1), about 4 n min(k, n-k)) says they are large; cardnetwork.
+    """
+    candidates = [
+        *(["subsets"] if subset_clause_count(n, k) <= AUTO_SIZE_LIMIT else []),
+        *(["seqcounter"] if 4 * n * min(k, n - k) <= AUTO_SIZE_LIMIT else []),
+        "cardnetwork",
+    ]
+    return min(candidates, key=lambda encoding: len(_template(n, k, encoding)[0]))
+
+
+# --- the formula ------------------------------------------------------------------------
 
 
 def exactly(lits: Sequence[int], k: int, encoding: str, top: int) -> tuple[list[Clause], int]:
-    """Clauses saying exactly k of `lits` are true, and the highest variable they use.
+    """Clauses saying exactly k of `lits` are true, and the highest variable now in use.
 
-    `top` is the highest variable in use so far; PySAT encodings number their auxiliary
-    variables above it.
+    `top` is the highest variable in use so far; auxiliary variables are numbered above
+    it. k < 0 or k > n gives the empty clause; k = 0 and k = n give unit clauses.
     """
-    if k < 0 or k > len(lits):
+    check_encoding(encoding)
+    n = len(lits)
+    if k < 0 or k > n:
         return [[]], top
-    if k == 0:
-        return [[-lit] for lit in lits], top
-    if k == len(lits):
-        return [[lit] for lit in lits], top
-    if encoding == "subsets":
-        return [*at_least_subsets(lits, k), *at_most_subsets(lits, k)], top
-    cnf = CardEnc.equals(lits=list(lits), bound=k, top_id=top, encoding=PYSAT_ENCODINGS[encoding])
-    return cnf.clauses, max(top, cnf.nv)
+    if k == 0 or k == n:
+        return [[lit if k else -lit] for lit in lits], top
+    if encoding == "auto":
+        encoding = _auto_encoding(n, k)
+    return _instantiate(_template(n, k, encoding), lits, top)
 
 
 def encode(csp: CSP, encoding: str = DEFAULT_ENCODING) -> CNF:
-    """The CNF of a CSP: one exactly-k block per constraint (the global count included)."""
-    if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    """The CNF of a CSP: one exactly-k block per constraint, the global count included."""
+    check_encoding(encoding)
     top = len(csp.cells)
-    cnf = CNF()
+    clauses: list[Clause] = []
     for constraint in csp.constraints:
-        clauses, top = exactly([v + 1 for v in constraint.scope], constraint.total, encoding, top)
-        cnf.extend(clauses)
-    cnf.nv = max(cnf.nv, top, len(csp.cells))
+        block, top = exactly([var + 1 for var in constraint.scope], constraint.total, encoding, top)
+        clauses.extend(block)
+    cnf = CNF()
+    cnf.clauses, cnf.nv = clauses, top
     return cnf
+
+
+def variable_comments(csp: CSP) -> list[str]:
+    """DIMACS comment lines naming the cell of every CSP variable (rows/cols from 1)."""
+    return [f"c var {var + 1} = row {r + 1} col {c + 1}" for var, (r, c) in enumerate(csp.cells)]
+
+
+def free_variables(csp: CSP) -> tuple[int, ...]:
+    """CSP variables in no constraint: either value works, whatever the others are."""
+    return tuple(var for var in csp.variables if not csp.constraints_of[var])
+
+
+# --- solving ----------------------------------------------------------------------------
 
 
 @dataclass
 class SatStats:
-    """Glucose's counters for one run, and the size of the formula."""
+    """The formula's size, Glucose's counters (summed over every call) and the times."""
 
     variables: int = 0
     clauses: int = 0
@@ -93,6 +215,8 @@ class SatStats:
     decisions: int = 0
     propagations: int = 0
     restarts: int = 0
+    encode_seconds: float = 0.0
+    solve_seconds: float = 0.0
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, float]:
@@ -112,36 +236,108 @@ class SatResult:
         return SearchResult(self.solutions, self.count, SearchStats(seconds=self.stats.seconds))
 
 
-def solve_cnf(cnf: CNF, n_vars: int, mode: Mode = "first") -> SatResult:
-    """Solve with Glucose 4.1; for "all"/"count", block each model on the first n_vars variables."""
+def _values(model: Sequence[int], n_vars: int, free: Collection[int]) -> tuple[int, ...]:
+    """CSP values from a SAT model; free variables (and any the solver never saw) are 0."""
+    values = [0] * n_vars
+    for lit in model[:n_vars]:
+        if lit > 0 and lit - 1 not in free:
+            values[lit - 1] = 1
+    return tuple(values)
+
+
+def solve_cnf(cnf: CNF, n_vars: int, mode: Mode = "first", free: Collection[int] = ()) -> SatResult:
+    """Solve with Glucose 4.1; "all"/"count" block each model on CSP variables 1..n_vars.
+
+    Variables listed in `free` (CSP numbering) are left out of the blocking clauses and
+    read as 0: the result is then projected onto the other variables.
+    """
     started = time.perf_counter()
-    stats = SatStats(variables=cnf.nv, clauses=len(cnf.clauses))
+    stats = SatStats(variables=max(cnf.nv, n_vars), clauses=len(cnf.clauses))
     solutions: list[tuple[int, ...]] = []
     count = 0
-    if any(len(clause) == 0 for clause in cnf.clauses):
-        stats.seconds = time.perf_counter() - started
-        return SatResult(solutions, 0, stats)
-    with Glucose4(bootstrap_with=cnf.clauses) as solver:
-        for var in range(1, n_vars + 1):  # make sure every CSP variable exists in the solver
-            solver.add_clause([var, -var])
+    free = frozenset(free)
+    blocked = [var + 1 for var in range(n_vars) if var not in free]
+    with Solver(name=SOLVER_NAME, bootstrap_with=cnf.clauses) as solver:
         while solver.solve():
-            model = solver.get_model()
-            values = tuple(1 if model[i] > 0 else 0 for i in range(n_vars))
+            values = _values(solver.get_model(), n_vars, free)
             count += 1
             if mode != "count":
                 solutions.append(values)
-            if mode == "first" or n_vars == 0:
+            if mode == "first" or not blocked:
                 break
-            solver.add_clause([-(i + 1) if v else i + 1 for i, v in enumerate(values)])
-        for key, value in solver.accum_stats().items():
-            setattr(stats, key, value)
-    stats.seconds = time.perf_counter() - started
+            solver.add_clause([-v if values[v - 1] else v for v in blocked])
+        counters = solver.accum_stats()
+        for key in ("conflicts", "decisions", "propagations", "restarts"):
+            setattr(stats, key, counters.get(key, 0))
+    stats.solve_seconds = stats.seconds = time.perf_counter() - started
     return SatResult(solutions, count, stats)
 
 
-def sat_solve(csp: CSP, mode: Mode = "first", encoding: str = DEFAULT_ENCODING) -> SatResult:
-    """Encode `csp` and solve it with Glucose 4.1."""
+def _layouts(base: tuple[int, ...], free: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to set the `free` variables of `base`, in increasing binary order."""
+    for bits in product((0, 1), repeat=len(free)):
+        values = list(base)
+        for var, bit in zip(free, bits):
+            values[var] = bit
+        yield tuple(values)
+
+
+def _with_free(result: SatResult, free: Sequence[int], mode: Mode) -> SatResult:
+    """Undo the projection: in "all"/"count" mode each free variable doubles the solutions."""
+    if not free or mode == "first":
+        return result
+    solutions = result.solutions
+    if mode == "all":
+        solutions = [values for base in solutions for values in _layouts(base, free)]
+    return replace(result, solutions=solutions, count=result.count << len(free))
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A CSP's CNF under one encoding, its free variables, and how long encoding took."""
+
+    csp: CSP
+    cnf: CNF
+    encoding: str
+    free: tuple[int, ...]
+    seconds: float
+
+    def dimacs(self) -> str:
+        """The CNF in DIMACS: comments (encoding, one per CSP variable), `p cnf V C`, clauses."""
+        header = [
+            f"c Minesweeper CSP, encoding {self.encoding}: SAT variable v is the cell of CSP variable v - 1,",
+            "c true = mine; rows and columns count from 1; higher variables are auxiliary",
+        ]
+        out = io.StringIO()
+        self.cnf.to_fp(out, comments=header + variable_comments(self.csp))
+        return out.getvalue()
+
+
+def encode_csp(csp: CSP, encoding: str = DEFAULT_ENCODING) -> Encoded:
+    """`encode`, timed, with the CSP's free variables."""
     started = time.perf_counter()
-    result = solve_cnf(encode(csp, encoding), len(csp.cells), mode)
-    result.stats.seconds = time.perf_counter() - started
+    cnf = encode(csp, encoding)
+    return Encoded(csp, cnf, encoding, free_variables(csp), time.perf_counter() - started)
+
+
+def solve_encoded(encoded: Encoded, mode: Mode = "first", project: bool = False) -> SatResult:
+    """Solve an encoded CSP with Glucose 4.1.
+
+    By default solutions and counts are the search engine's: one per mine layout of every
+    variable. With `project`, free variables are read as 0 and solutions differ on the
+    constrained variables only: one per board as seed 002 prints it (free cells as '?').
+    """
+    result = solve_cnf(encoded.cnf, len(encoded.csp.cells), mode, encoded.free)
+    if not project:
+        result = _with_free(result, encoded.free, mode)
+    result.stats.encode_seconds = encoded.seconds
+    result.stats.seconds = encoded.seconds + result.stats.solve_seconds
     return result
+
+
+def sat_solve(csp: CSP, mode: Mode = "first", encoding: str = DEFAULT_ENCODING) -> SatResult:
+    """Encode `csp` and solve it with Glucose 4.1: one solution, all of them, or their number.
+
+    Solutions and counts are the search engine's: one per mine layout of every variable.
+    """
+    return solve_encoded(encode_csp(csp, encoding), mode)

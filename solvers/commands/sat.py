@@ -1,0 +1,199 @@
+"""`python -m solvers sat [FILE]`: seed 002's SAT solver, its input and its output.
+
+Input (FILE, or standard input without it): a first line `R C`, then R rows of C
+whitespace-separated tokens, `?` for an unknown cell or a clue 0-8 (classic rule: a clue
+counts the mines among its 8 neighbours). Blank lines are skipped; line numbers in error
+messages count every line of the input from 1.
+
+Output: `Satisfiable!` and the board in the same format, each unknown cell shown as `*`
+(mine) or `s` (safe), or `?` when it is next to no clue (it is then in no constraint and
+may be either); or `Unsatisfiable!`. The exit code is 0 for either answer and 2 for input
+that cannot be read (one line on standard error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ..board import Board, board_from_rows
+from ..csp import CSP, build_csp
+from ..sat import (
+    DEFAULT_ENCODING,
+    ENCODINGS,
+    Encoded,
+    EncodingError,
+    SatResult,
+    encode_csp,
+    free_variables,
+    solve_encoded,
+)
+from ..textformat import BoardFormatError, check_mine_count, parse_token
+
+err = Console(stderr=True, highlight=False)
+
+MINE, SAFE, FREE = "*", "s", "?"
+
+
+def _header(line: str, number: int) -> tuple[int, int]:
+    """The board size from the `R C` line."""
+    tokens = line.split()
+    if len(tokens) != 2 or not all(t.isascii() and t.isdigit() and int(t) > 0 for t in tokens):
+        raise BoardFormatError(
+            f"line {number}: expected the board size 'R C' (two positive integers), got {line.strip()!r}"
+        )
+    rows, cols = map(int, tokens)
+    return rows, cols
+
+
+def _row(line: str, number: int, row: int, cols: int) -> list[int | None]:
+    """One board row: C tokens, each a clue or unknown (the token rules of textformat)."""
+    tokens = line.split()
+    if len(tokens) != cols:
+        raise BoardFormatError(f"line {number}: {len(tokens)} cells, but the header says {cols} columns")
+    try:
+        return [parse_token(token, "classic", row, col) for col, token in enumerate(tokens, start=1)]
+    except BoardFormatError as error:
+        raise BoardFormatError(f"line {number}, column {error.column}: {error.message}") from None
+
+
+def read_seed_board(text: str, mines: int | None = None) -> Board:
+    """A classic-rule Board from seed 002's format; BoardFormatError naming the line if bad."""
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
+        raise BoardFormatError("the input is empty: expected a first line 'R C', then R rows of C cells")
+    rows, cols = _header(lines[0][1], lines[0][0])
+    body = lines[1:]
+    if len(body) < rows:
+        after = body[-1][0] if body else lines[0][0]
+        raise BoardFormatError(f"line {after + 1}: the header says {rows} rows, but the input has {len(body)}")
+    if len(body) > rows:
+        raise BoardFormatError(f"line {body[rows][0]}: an extra row; the header says {rows} rows")
+    grid = [_row(line, number, row, cols) for row, (number, line) in enumerate(body, start=1)]
+    board = board_from_rows(grid, "classic", mines)
+    try:
+        check_mine_count(board)
+    except BoardFormatError as error:
+        raise BoardFormatError(f"--mines: {error.message}") from None
+    return board
+
+
+def render(board: Board, csp: CSP, values: tuple[int, ...]) -> list[str]:
+    """The seed's output: the `R C` line, then the rows with `*`/`s`/`?` for unknown cells.
+
+    `csp` is the board's CSP and `values` one of its solutions; a variable in no
+    constraint (a cell next to no clue) shows as `?` whatever its value.
+    """
+    free = set(free_variables(csp))
+    shown = {
+        cell: FREE if var in free else MINE if value else SAFE
+        for var, (cell, value) in enumerate(zip(csp.cells, values))
+    }
+    rows = [
+        " ".join(str(clue) if clue is not None else shown[(r, c)] for c, clue in enumerate(row))
+        for r, row in enumerate(board.clues)
+    ]
+    return [f"{board.rows} {board.cols}", *rows]
+
+
+def stats_table(result: SatResult, encoding: str) -> Table:
+    """Glucose's statistics and the formula's size, as a rich table."""
+    stats = result.stats
+    table = Table(title="Glucose 4.1 (PySAT)")
+    table.add_column("statistic")
+    table.add_column("value", justify="right")
+    table.add_row("encoding", encoding)
+    for name in ("variables", "clauses", "conflicts", "decisions", "propagations", "restarts"):
+        table.add_row(name, f"{getattr(stats, name):,}")
+    for label, seconds in (("encode", stats.encode_seconds), ("solve", stats.solve_seconds), ("total", stats.seconds)):
+        table.add_row(f"{label} time (s)", f"{seconds:.4f}")
+    return table
+
+
+def _read_input(path: str | None) -> str:
+    """The text of FILE, or of standard input without one (or with '-')."""
+    data = sys.stdin.buffer.read() if path in (None, "-") else Path(path).read_bytes()
+    return data.decode("utf-8")
+
+
+def _answer(board: Board, encoded: Encoded, result: SatResult, every: bool) -> list[str]:
+    """The printed answer: a verdict, the board(s) and, with --all, a count line."""
+    lines = ["Satisfiable!" if result.count else "Unsatisfiable!"]
+    for index, values in enumerate(result.solutions):
+        lines += ([""] if index else []) + render(board, encoded.csp, values)
+    free = len(encoded.free)
+    if every:
+        count = f"{result.count} solution{'s' if result.count != 1 else ''}"
+        if free and result.count:
+            count += f" ({result.count << free} counting each of the {free} '?' cells next to no clue as mine or safe)"
+        lines += ["", count]
+    return lines
+
+
+def _sat(args: argparse.Namespace) -> int:
+    where = args.file if args.file not in (None, "-") else "standard input"
+    try:
+        board = read_seed_board(_read_input(args.file), args.mines)
+        encoded = encode_csp(build_csp(board), args.encoding)
+        if args.dimacs:
+            Path(args.dimacs).write_text(encoded.dimacs(), encoding="utf-8")
+    except OSError as error:
+        return _fail(f"{error.filename}: {error.strerror}")
+    except UnicodeDecodeError:
+        return _fail(f"{where}: not UTF-8 text")
+    except (BoardFormatError, EncodingError) as error:
+        return _fail(f"{where}: {error}")
+    if args.count:
+        result = solve_encoded(encoded, "count")
+        lines = [str(result.count)]
+    else:
+        result = solve_encoded(encoded, "all" if args.all else "first", project=True)
+        lines = _answer(board, encoded, result, args.all)
+    sys.stdout.write("\n".join(lines) + "\n")
+    if args.stats:
+        sys.stdout.flush()
+        Console().print(stats_table(result, args.encoding))
+    return 0
+
+
+def _fail(message: str) -> int:
+    """One line on standard error; the exit code for unreadable input."""
+    err.print(f"error: {message}", markup=False, soft_wrap=True)
+    return 2
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "sat",
+        help="seed 002's SAT solver: 'R C' then rows of '?'/clues; prints a solution with */s/?",
+        description=(
+            "Solve a classic board with Glucose 4.1 (PySAT). Input: a line 'R C', then R rows of C "
+            "tokens ('?' or a clue 0-8). Output: Satisfiable! and the board with * (mine), s (safe), "
+            "? (next to no clue), or Unsatisfiable!. Exit code 2 for unreadable input."
+        ),
+    )
+    parser.add_argument("file", nargs="?", help="the board (default: standard input)")
+    parser.add_argument("--mines", type=int, help="the total number of mines, if known (default: no mine count)")
+    parser.add_argument(
+        "--encoding", choices=ENCODINGS, default=DEFAULT_ENCODING,
+        help=f"CNF encoding of 'exactly k of these cells' (default {DEFAULT_ENCODING})",
+    )
+    parser.add_argument(
+        "--dimacs", metavar="FILE",
+        help="write the CNF in DIMACS to FILE, with 'c var V = row R col C' lines (from 1) for the cells",
+    )
+    parser.add_argument("--stats", action="store_true", help="print the solver's statistics after the answer")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
+        "--all", action="store_true",
+        help="print every solution (boards as shown, '?' cells either way), blank-line separated, then their number",
+    )
+    what.add_argument(
+        "--count", action="store_true",
+        help="print only the number of solutions (mine layouts of every unknown cell, as the grader counts them)",
+    )
+    parser.set_defaults(run=_sat)
