@@ -97,3 +97,36 @@ def order_values(csp: CSP, var: int, domains: Domains) -> list[int]:
         [1]
     """
     raise NotImplementedError("order_values")
+
+
+# --- Part 2: the SAT encoding (seed 002's exercise; see HANDOUT.md, section 9) ---
+#
+# A literal is a nonzero int: v means "variable v holds a mine", -v means "it does not".
+# A clause is a list of literals, satisfied when at least one of them is true. Use only
+# the literals you are given: no helper variables.
+
+
+def at_least_clauses(lits: Sequence[int], k: int) -> list[list[int]]:
+    """Clauses that hold exactly when at least `k` of `lits` are true.
+
+    Every group of len(lits) - k + 1 literals must contain a true one. k <= 0 needs no
+    clause; k > len(lits) is impossible: return [[]] (the empty clause).
+
+    Example:
+        >>> at_least_clauses([1, 2, 3], 2)
+        [[1, 2], [1, 3], [2, 3]]
+    """
+    raise NotImplementedError("at_least_clauses")
+
+
+def at_most_clauses(lits: Sequence[int], k: int) -> list[list[int]]:
+    """Clauses that hold exactly when at most `k` of `lits` are true.
+
+    Every group of k + 1 literals must contain a false one. k >= len(lits) needs no
+    clause; k < 0 is impossible: return [[]].
+
+    Example:
+        >>> at_most_clauses([1, 2, 3], 1)
+        [[-1, -2], [-1, -3], [-2, -3]]
+    """
+    raise NotImplementedError("at_most_clauses")

@@ -33,7 +33,8 @@ from grader.problemset import load_problems  # noqa: E402
 from solvers.brute import brute_force  # noqa: E402
 from solvers.csp import CSP, build_csp  # noqa: E402
 from solvers.engine import SearchResult, search  # noqa: E402
-from solvers.sat import SatResult, encode, sat_solve, solve_cnf  # noqa: E402
+from solvers.glucose import SatResult, solve_cnf  # noqa: E402
+from solvers.sat import encode, sat_solve  # noqa: E402
 from solvers.strategies import REFERENCE, STRATEGIES  # noqa: E402
 
 COURSE = ROOT / "problems" / "course.yaml"

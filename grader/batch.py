@@ -19,7 +19,8 @@ from rich.table import Table
 from rich.text import Text
 
 from .config import GradingConfig
-from .grading import Report, grade
+from .grading import grade
+from .results import Report
 from .problemset import Problem
 from .report import label
 

@@ -28,6 +28,7 @@ import yaml
 
 from .hookcases import HOOKS
 from .problemset import CONFIG_FILE, ProblemError
+from .sathooks import SAT_ENCODING, SAT_ENCODING_POINTS, SAT_HOOKS
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_MB = 1024
@@ -55,7 +56,7 @@ class GradingConfig:
 
     timeout: float = DEFAULT_TIMEOUT
     memory_mb: int = DEFAULT_MEMORY_MB
-    hook_points: dict[str, float] = field(default_factory=lambda: {h.name: h.points for h in HOOKS})
+    hook_points: dict[str, float] = field(default_factory=lambda: default_hook_points())
     set_points: dict[str, float] = field(default_factory=dict)
     efficiency: Efficiency | None = None
     hook_seed: int | None = None
@@ -63,6 +64,11 @@ class GradingConfig:
     def points_for(self, problem_file: str, own_points: float) -> float:
         """A problem's points: its set's weight from the config, else its own."""
         return self.set_points.get(Path(problem_file).name, own_points)
+
+
+def default_hook_points() -> dict[str, float]:
+    """Points of every hook test, the SAT exercise's included."""
+    return {**{h.name: h.points for h in HOOKS}, **{h.name: h.points for h in SAT_HOOKS}, SAT_ENCODING: SAT_ENCODING_POINTS}
 
 
 class ConfigError(ValueError):
@@ -84,7 +90,7 @@ def parse_config(data: Any) -> GradingConfig:
     unknown = sorted(set(data) - CONFIG_KEYS, key=str)
     if unknown:
         raise ConfigError(f"{unknown[0]}: unknown setting (known: {', '.join(sorted(CONFIG_KEYS))})")
-    hook_points = {h.name: h.points for h in HOOKS}
+    hook_points = default_hook_points()
     for name, points in (data.get("hooks") or {}).items():
         if name not in hook_points:
             raise ConfigError(f"hooks.{name}: no such hook (hooks: {', '.join(hook_points)})")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grading import Report
+from .results import Report
 from .problemset import ProblemError
 from .report import label
 

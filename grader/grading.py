@@ -4,7 +4,6 @@ sandbox, and score each with a reason for every lost point.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from solvers.csp import build_csp
@@ -14,61 +13,11 @@ from .checker import layout_problem
 from .config import Efficiency, GradingConfig
 from .hookcases import HOOKS, build_cases, load_cases
 from .problemset import Problem
+from .oracle import count_solutions, has_solution
+from .results import ItemResult, Report
 from .reference import reference_strategies
 from .sandbox import Limits, run_items
-
-
-@dataclass
-class ItemResult:
-    """The grade of one item: a hook test or a problem run."""
-
-    kind: str  # "hook" or "problem"
-    name: str
-    status: str  # pass | fail | error | timeout
-    score: float
-    max_score: float
-    message: str = ""
-    file: str | None = None
-    nodes: int | None = None
-    seconds: float | None = None
-    output: str = ""
-    visibility: str = "visible"
-
-    @property
-    def hidden(self) -> bool:
-        return self.visibility != "visible"
-
-    def as_dict(self) -> dict[str, Any]:
-        data = {"kind": self.kind, "id": self.name, "status": self.status, "score": self.score,
-                "max_score": self.max_score, "message": self.message, "nodes": self.nodes, "seconds": self.seconds}
-        if self.file:
-            data["file"] = self.file
-        if self.hidden:
-            data["visibility"] = self.visibility
-        return data
-
-
-@dataclass
-class Report:
-    """Every item's grade, in order: hook tests first, then problems."""
-
-    solver: str
-    items: list[ItemResult] = field(default_factory=list)
-
-    @property
-    def score(self) -> float:
-        return round(sum(i.score for i in self.items), 2)
-
-    @property
-    def max_score(self) -> float:
-        return round(sum(i.max_score for i in self.items), 2)
-
-    def next_hook_to_implement(self) -> str | None:
-        """The first hook (in handout order) still raising NotImplementedError."""
-        for item in self.items:
-            if item.kind == "hook" and "is not implemented yet" in item.message:
-                return item.name
-        return None
+from .sathooks import SAT_ENCODING, SAT_HOOKS, sat_hook_items, sat_problems_item, score_sat_hook, score_sat_problems
 
 
 def _hook_items(cases: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -125,10 +74,8 @@ def _short(value: Any, limit: int = 120) -> str:
 
 
 def expected_count(problem: Problem) -> int:
-    """The number of solutions: the file's `expect`, else the reference engine's count."""
-    if problem.expect is not None:
-        return problem.expect
-    return search(build_csp(problem.board), reference_strategies().REFERENCE, "count").count
+    """The number of solutions: the file's `expect`, else the oracle's count."""
+    return problem.expect if problem.expect is not None else count_solutions(problem.board)
 
 
 def score_problem(problem: Problem, outcome: dict[str, Any], points: float | None = None) -> ItemResult:
@@ -152,8 +99,13 @@ def score_problem(problem: Problem, outcome: dict[str, Any], points: float | Non
         if key in seen:
             return ItemResult(status="fail", score=0.0, message=f"solution {number} repeats solution {seen[key]}", **base)
         seen[key] = number
-    expected = expected_count(problem)
     found = len(solutions)
+    if found == 0 and problem.expect is None:  # a "no solution" claim: ask Glucose
+        expected = 1 if has_solution(problem.board) else 0
+        if expected:
+            return ItemResult(status="fail", score=0.0, message="claims there is no solution, but Glucose 4.1 finds one", **base)
+    else:
+        expected = expected_count(problem)
     if found != expected:
         if found == 0:
             message = f"claims there is no solution, but the board has {expected}"
@@ -193,18 +145,25 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     `timeout` (seconds per item) beats both the problems' own and the config's.
     """
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
-    hook_items = _hook_items(cases)
-    items = hook_items + [_problem_item(p) for p in problems]
-    timeouts = [timeout or config.timeout] * len(hook_items) + [timeout or p.timeout or config.timeout for p in problems]
+    hook_items = _hook_items(cases) + sat_hook_items()
+    items = hook_items + [_problem_item(p) for p in problems] + [sat_problems_item(problems)]
+    item_timeout = timeout or config.timeout
+    timeouts = [item_timeout] * len(hook_items) + [timeout or p.timeout or config.timeout for p in problems]
+    timeouts.append(max(item_timeout, sum(timeouts[len(hook_items):])))  # the SAT item solves every problem
     outcomes = run_items(solver, items, timeouts, jobs, Limits(memory_mb=config.memory_mb))
+    hook_outcomes, problem_outcomes, sat_outcome = outcomes[:len(hook_items)], outcomes[len(hook_items):-1], outcomes[-1]
     report = Report(solver)
-    for spec, outcome in zip(HOOKS, outcomes):
+    for spec, outcome in zip(HOOKS, hook_outcomes):
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome))
+    for spec, outcome in zip(SAT_HOOKS, hook_outcomes[len(HOOKS):]):
+        report.items.append(score_sat_hook(spec, config.hook_points[spec.name], outcome))
     problem_results = [
         score_problem(problem, outcome, config.points_for(problem.file, problem.points))
-        for problem, outcome in zip(problems, outcomes[len(hook_items):])
+        for problem, outcome in zip(problems, problem_outcomes)
     ]
     report.items += problem_results
+    counts = [expected_count(p) for p in problems]
+    report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, sat_outcome))
     if config.efficiency is not None:
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
     return report

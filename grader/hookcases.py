@@ -47,9 +47,14 @@ HOOK_NAMES = tuple(h.name for h in HOOKS)
 
 
 def reference_hooks() -> dict[str, Callable[..., Any]]:
-    """The model answer of every hook, by the student's hook name."""
+    """The model answer of every hook (the SAT exercise's too), by the student's hook name."""
     strategies = reference_strategies()
-    return {spec.name: getattr(strategies, spec.reference) for spec in HOOKS}
+    from solvers.sat import at_least_subsets, at_most_subsets
+
+    hooks = {spec.name: getattr(strategies, spec.reference) for spec in HOOKS}
+    hooks["at_least_clauses"] = lambda lits, k: list(at_least_subsets(lits, k))
+    hooks["at_most_clauses"] = lambda lits, k: list(at_most_subsets(lits, k))
+    return hooks
 
 
 # --- turning case data into hook arguments (used by the worker) and results into data ---

@@ -12,8 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .grading import ItemResult, Report
+from .results import ItemResult, Report
 from .hookcases import HOOKS
+from .sathooks import SAT_HOOKS
 from .problemset import ProblemError
 
 #: Status words always carry a symbol, so meaning never rests on colour alone.
@@ -82,7 +83,7 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     show_reasons(console, items)
     next_hook = report.next_hook_to_implement()
     if next_hook:
-        summary = next(spec.summary for spec in HOOKS if spec.name == next_hook)
+        summary = next(spec.summary for spec in (*HOOKS, *SAT_HOOKS) if spec.name == next_hook)
         console.print(f"Next step: implement [bold]{next_hook}[/] in assignment/hooks.py ({summary}); "
                       "its docstring gives the exact contract and an example.")
     elif errors:

@@ -41,7 +41,8 @@ def load_hooks(solver: str) -> dict[str, Callable[..., Any]]:
     if solver == "reference":
         return reference_hooks()
     module = _import_file(Path(solver))
-    return {name: getattr(module, name) for name in HOOK_NAMES if callable(getattr(module, name, None))}
+    names = (*HOOK_NAMES, "at_least_clauses", "at_most_clauses")
+    return {name: getattr(module, name) for name in names if callable(getattr(module, name, None))}
 
 
 def _import_file(path: Path) -> ModuleType:
@@ -209,6 +210,70 @@ def run_trace_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], s
     return {"status": "ok", "steps": recorder.steps, "complete": complete}
 
 
+SAT_SOLUTION_LIMIT = 2000  # more models than this means the clauses allow far too much
+
+
+def run_sat_hook_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
+    """The student's clauses for each (n, k) scope, over the literals 1..n."""
+    name = item["hook"]
+    if name not in hooks:
+        return {"status": "error", "message": f"no function named {name} in the hooks file"}
+    results = []
+    for case in item["cases"]:
+        try:
+            clauses = hooks[name](list(range(1, case["n"] + 1)), case["k"])
+            results.append({"value": [[_plain(lit) for lit in clause] for clause in clauses]})
+        except (NotImplementedError, SystemExit, MemoryError) as error:
+            return {"status": "error", "message": describe_exception(error, solver)}
+        except Exception as error:
+            results.append({"error": describe_exception(error, solver)})
+    return {"status": "ok", "results": results}
+
+
+def run_sat_problems_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
+    """Solve every problem with Glucose 4.1: the student's clauses for each clue, PySAT's
+    sequential counter for the mine count (the subset encoding of "10 of 20" alone would
+    need 335,920 clauses). All solutions, as grids.
+    """
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF
+
+    from solvers.glucose import solve_cnf
+
+    missing = [name for name in ("at_least_clauses", "at_most_clauses") if name not in hooks]
+    if missing:
+        return {"status": "error", "message": f"no function named {missing[0]} in the hooks file"}
+    results = []
+    for problem in item["problems"]:
+        board = board_of(problem)
+        csp = build_csp(board)
+        n = len(csp.cells)
+        cnf = CNF()
+        try:
+            for constraint in csp.constraints:
+                lits = [var + 1 for var in constraint.scope]
+                if constraint.cell is None:  # the global mine count
+                    counter = CardEnc.equals(lits=lits, bound=constraint.total, top_id=max(cnf.nv, n), encoding=EncType.seqcounter)
+                    cnf.extend(counter.clauses)
+                    continue
+                for name in ("at_least_clauses", "at_most_clauses"):
+                    cnf.extend([[int(lit) for lit in clause] for clause in hooks[name](lits, constraint.total)])
+        except (NotImplementedError, SystemExit, MemoryError) as error:
+            return {"status": "error", "message": describe_exception(error, solver)}
+        except Exception as error:
+            results.append({"error": describe_exception(error, solver)})
+            continue
+        if any(lit == 0 for clause in cnf.clauses for lit in clause):
+            results.append({"error": "a clause holds the literal 0; literals are ±1, ±2, ..."})
+            continue
+        found = solve_cnf(cnf, n, "all", limit=SAT_SOLUTION_LIMIT + 1)
+        if found.count > SAT_SOLUTION_LIMIT:
+            results.append({"error": f"more than {SAT_SOLUTION_LIMIT} layouts satisfy your clauses"})
+            continue
+        results.append({"solutions": [layout_of(csp, values, board.rows, board.cols) for values in found.solutions]})
+    return {"status": "ok", "results": results}
+
+
 def _plain(value: Any) -> Any:
     """A value as JSON can carry it (ints stay ints; anything else becomes its repr)."""
     return value if isinstance(value, int) and not isinstance(value, bool) else repr(value)
@@ -231,7 +296,8 @@ def main() -> None:
         report({"ready": False, "message": f"cannot load {Path(solver).name}: {describe_exception(error, solver)}"})
         return
     report({"ready": True})
-    runners = {"hook": run_hook_item, "problem": run_problem_item, "trace": run_trace_item}
+    runners = {"hook": run_hook_item, "problem": run_problem_item, "trace": run_trace_item,
+               "sat-hook": run_sat_hook_item, "sat-problems": run_sat_problems_item}
     for item in job["items"]:
         printed = BoundedOutput()
         started = time.perf_counter()

@@ -23,23 +23,20 @@ from __future__ import annotations
 
 import io
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations
 from math import comb
-from typing import Collection, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
-from pysat.solvers import Solver
 
 from .csp import CSP
-from .engine import Mode, SearchResult, SearchStats
+from .engine import Mode
+from .glucose import SatResult, solve_cnf, with_free
 
 Clause = list[int]
-
-#: The SAT solver: Glucose 4.1 in PySAT's naming.
-SOLVER_NAME = "glucose4"
 
 #: PySAT's cardinality encodings that can say "exactly k", by the names we use.
 PYSAT_ENCODINGS: dict[str, int] = {
@@ -202,96 +199,6 @@ def free_variables(csp: CSP) -> tuple[int, ...]:
     return tuple(var for var in csp.variables if not csp.constraints_of[var])
 
 
-# --- solving ----------------------------------------------------------------------------
-
-
-@dataclass
-class SatStats:
-    """The formula's size, Glucose's counters (summed over every call) and the times."""
-
-    variables: int = 0
-    clauses: int = 0
-    conflicts: int = 0
-    decisions: int = 0
-    propagations: int = 0
-    restarts: int = 0
-    encode_seconds: float = 0.0
-    solve_seconds: float = 0.0
-    seconds: float = 0.0
-
-    def as_dict(self) -> dict[str, float]:
-        return dict(vars(self))
-
-
-@dataclass
-class SatResult:
-    """Solutions (value of CSP variable i at index i), their number, and statistics."""
-
-    solutions: list[tuple[int, ...]]
-    count: int
-    stats: SatStats = field(default_factory=SatStats)
-
-    def as_search_result(self) -> SearchResult:
-        """The same answer in the engine's result type (time only in the statistics)."""
-        return SearchResult(self.solutions, self.count, SearchStats(seconds=self.stats.seconds))
-
-
-def _values(model: Sequence[int], n_vars: int, free: Collection[int]) -> tuple[int, ...]:
-    """CSP values from a SAT model; free variables (and any the solver never saw) are 0."""
-    values = [0] * n_vars
-    for lit in model[:n_vars]:
-        if lit > 0 and lit - 1 not in free:
-            values[lit - 1] = 1
-    return tuple(values)
-
-
-def solve_cnf(cnf: CNF, n_vars: int, mode: Mode = "first", free: Collection[int] = ()) -> SatResult:
-    """Solve with Glucose 4.1; "all"/"count" block each model on CSP variables 1..n_vars.
-
-    Variables listed in `free` (CSP numbering) are left out of the blocking clauses and
-    read as 0: the result is then projected onto the other variables.
-    """
-    started = time.perf_counter()
-    stats = SatStats(variables=max(cnf.nv, n_vars), clauses=len(cnf.clauses))
-    solutions: list[tuple[int, ...]] = []
-    count = 0
-    free = frozenset(free)
-    blocked = [var + 1 for var in range(n_vars) if var not in free]
-    with Solver(name=SOLVER_NAME, bootstrap_with=cnf.clauses) as solver:
-        while solver.solve():
-            values = _values(solver.get_model(), n_vars, free)
-            count += 1
-            if mode != "count":
-                solutions.append(values)
-            if mode == "first" or not blocked:
-                break
-            solver.add_clause([-v if values[v - 1] else v for v in blocked])
-        counters = solver.accum_stats()
-        for key in ("conflicts", "decisions", "propagations", "restarts"):
-            setattr(stats, key, counters.get(key, 0))
-    stats.solve_seconds = stats.seconds = time.perf_counter() - started
-    return SatResult(solutions, count, stats)
-
-
-def _layouts(base: tuple[int, ...], free: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to set the `free` variables of `base`, in increasing binary order."""
-    for bits in product((0, 1), repeat=len(free)):
-        values = list(base)
-        for var, bit in zip(free, bits):
-            values[var] = bit
-        yield tuple(values)
-
-
-def _with_free(result: SatResult, free: Sequence[int], mode: Mode) -> SatResult:
-    """Undo the projection: in "all"/"count" mode each free variable doubles the solutions."""
-    if not free or mode == "first":
-        return result
-    solutions = result.solutions
-    if mode == "all":
-        solutions = [values for base in solutions for values in _layouts(base, free)]
-    return replace(result, solutions=solutions, count=result.count << len(free))
-
-
 @dataclass(frozen=True)
 class Encoded:
     """A CSP's CNF under one encoding, its free variables, and how long encoding took."""
@@ -329,7 +236,7 @@ def solve_encoded(encoded: Encoded, mode: Mode = "first", project: bool = False)
     """
     result = solve_cnf(encoded.cnf, len(encoded.csp.cells), mode, encoded.free)
     if not project:
-        result = _with_free(result, encoded.free, mode)
+        result = with_free(result, encoded.free, mode)
     result.stats.encode_seconds = encoded.seconds
     result.stats.seconds = encoded.seconds + result.stats.solve_seconds
     return result

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 STUDENTS = Path(__file__).resolve().parent / "student_files"
 COURSE = ROOT / "problems" / "course.yaml"
-HOOK_IDS = ["constraint_bounds", "forward_check", "select_variable", "order_values"]
+HOOK_IDS = ["constraint_bounds", "forward_check", "select_variable", "order_values", "at_least_clauses", "at_most_clauses"]
 
 
 def run_grader(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -144,8 +144,8 @@ def test_file_that_cannot_load_errors_every_item(tmp_path: Path, name: str, mark
     result, report = grade_student(tmp_path, name)
     assert result.returncode != 0
     assert report["score"] == 0
-    entries = report["hooks"] + report["problems"]
-    assert len(entries) == 4 + 3
+    entries = report["hooks"] + report["problems"] + report["other"]
+    assert len(entries) == len(HOOK_IDS) + 3 + 1  # hooks, the course problems, the SAT encoding
     for entry in entries:
         assert entry["status"] == "error", entry
         for word in words:

@@ -16,7 +16,7 @@ from pysat.formula import CNF
 from solvers.board import clues_for_layout
 from solvers.commands.sat import read_seed_board
 from solvers.csp import build_csp
-from solvers.sat import solve_cnf
+from solvers.glucose import solve_cnf
 from solvers.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent

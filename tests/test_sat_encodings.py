@@ -16,11 +16,11 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from solvers.csp import CSP, Constraint, build_csp
+from solvers.glucose import SOLVER_NAME
 from solvers.sat import (
     ENCODINGS,
     MAX_SUBSET_CLAUSES,
     PYSAT_ENCODINGS,
-    SOLVER_NAME,
     EncodingError,
     at_least_subsets,
     at_most_subsets,

@@ -1,7 +1,16 @@
 """A correct student: the reference hooks under the student names."""
 
+from solvers.sat import at_least_subsets, at_most_subsets
 from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 forward_check = forward_check_once
 select_variable = select_mrv
 order_values = values_ascending
+
+
+def at_least_clauses(lits, k):
+    return list(at_least_subsets(lits, k))
+
+
+def at_most_clauses(lits, k):
+    return list(at_most_subsets(lits, k))

@@ -1,6 +1,7 @@
 """A student whose forward_check only applies the lower-bound half of the rule."""
 
 from solvers.strategies import constraint_bounds, select_mrv, values_ascending
+from solvers.sat import at_least_subsets, at_most_subsets
 
 select_variable = select_mrv
 order_values = values_ascending
@@ -18,3 +19,11 @@ def forward_check(csp, domains, assigned):
                     narrowed[var] = (min(narrowed[var]),)
         # never narrows to the maximum when high == total
     return narrowed
+
+
+def at_least_clauses(lits, k):  # part 2 is right
+    return list(at_least_subsets(lits, k))
+
+
+def at_most_clauses(lits, k):
+    return list(at_most_subsets(lits, k))

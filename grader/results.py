@@ -1,0 +1,59 @@
+"""What grading produces: one result per graded item, and the report that holds them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class ItemResult:
+    """The grade of one item: a hook test or a problem run."""
+
+    kind: str  # "hook" or "problem"
+    name: str
+    status: str  # pass | fail | error | timeout
+    score: float
+    max_score: float
+    message: str = ""
+    file: str | None = None
+    nodes: int | None = None
+    seconds: float | None = None
+    output: str = ""
+    visibility: str = "visible"
+
+    @property
+    def hidden(self) -> bool:
+        return self.visibility != "visible"
+
+    def as_dict(self) -> dict[str, Any]:
+        data = {"kind": self.kind, "id": self.name, "status": self.status, "score": self.score,
+                "max_score": self.max_score, "message": self.message, "nodes": self.nodes, "seconds": self.seconds}
+        if self.file:
+            data["file"] = self.file
+        if self.hidden:
+            data["visibility"] = self.visibility
+        return data
+
+
+@dataclass
+class Report:
+    """Every item's grade, in order: hook tests first, then problems."""
+
+    solver: str
+    items: list[ItemResult] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return round(sum(i.score for i in self.items), 2)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(i.max_score for i in self.items), 2)
+
+    def next_hook_to_implement(self) -> str | None:
+        """The first hook (in handout order) still raising NotImplementedError."""
+        for item in self.items:
+            if item.kind == "hook" and "is not implemented yet" in item.message:
+                return item.name
+        return None
