@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,11 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from solvers.csp import build_csp
-from solvers.engine import search
-
+from .oracle import count_method, count_solutions
 from .problemset import Problem
-from .reference import reference_strategies
 
 
 @dataclass(frozen=True)
@@ -29,6 +27,7 @@ class CheckRow:
     solutions: int
     expect: int | None
     seconds: float
+    method: str = "engine"
 
     @property
     def ok(self) -> bool:
@@ -36,17 +35,18 @@ class CheckRow:
 
     def as_dict(self) -> dict[str, Any]:
         return {"file": self.file, "id": self.id, "solutions": self.solutions, "expect": self.expect,
-                "ok": self.ok, "rule": self.rule, "mines": self.mines, "size": self.size}
+                "ok": self.ok, "rule": self.rule, "mines": self.mines, "size": self.size, "counted_by": self.method}
 
 
 def check_problems(problems: list[Problem]) -> list[CheckRow]:
-    """Count every problem's solutions with the reference engine."""
+    """Count every problem's solutions: the reference engine on small boards, Glucose on big ones."""
     rows = []
     for problem in problems:
         board = problem.board
-        result = search(build_csp(board), reference_strategies().REFERENCE, "count")
+        started = time.perf_counter()
+        count = count_solutions(board)
         rows.append(CheckRow(problem.file, problem.id, f"{board.rows}x{board.cols}", board.rule, board.mines,
-                             result.count, problem.expect, result.stats.seconds))
+                             count, problem.expect, time.perf_counter() - started, count_method(board)))
     return rows
 
 
@@ -56,8 +56,8 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
         return
     table = Table(title="Problem check", title_justify="left")
     table.add_column("problem", overflow="fold")
-    for column, justify in (("size", "left"), ("rule", "left"), ("mines", "right"),
-                            ("solutions", "right"), ("expect", "right"), ("status", "left")):
+    for column, justify in (("size", "left"), ("rule", "left"), ("mines", "right"), ("solutions", "right"),
+                            ("by", "left"), ("expect", "right"), ("status", "left")):
         table.add_column(column, justify=justify, no_wrap=True)
     for row in rows:
         if row.expect is None:
@@ -67,7 +67,7 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
         else:
             status = f"[red]✗ expect says {row.expect}[/]"
         table.add_row(Text(f"{Path(row.file).stem}/{row.id}"), row.size, row.rule, "-" if row.mines is None else str(row.mines),
-                      str(row.solutions), "-" if row.expect is None else str(row.expect), status)
+                      str(row.solutions), row.method, "-" if row.expect is None else str(row.expect), status)
     console.print(table)
     wrong = sum(not r.ok for r in rows)
     console.print(f"{len(rows)} problems checked, {wrong} with a wrong expect.")

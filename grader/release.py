@@ -20,7 +20,7 @@ from .problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
 
 #: The library modules a student copy needs to run the grader.
 STUDENT_SOLVERS = ("__init__.py", "board.py", "csp.py", "engine.py", "textformat.py", "problemfile.py", "trace.py",
-                   "trace_view.py")
+                   "trace_view.py", "glucose.py")
 STUDENT_README = """# Minesweeper CSP assignment
 
 Set up (Python 3.11), then grade your hooks:
