@@ -64,29 +64,31 @@ class BatchRow:
 
 
 def grade_batch(
-    submissions: list[Submission], problems: list[Problem], config: GradingConfig, jobs: int, console: Console
+    submissions: list[Submission], problems: list[Problem], config: GradingConfig, jobs: int, console: Console,
+    timeout: float | None = None,
 ) -> list[BatchRow]:
     """Grade every submission (`jobs` at a time) with a progress bar; rows in input order."""
-    rows: dict[str, BatchRow] = {}
 
     def grade_one(submission: Submission) -> BatchRow:
         if submission.hooks is None:
             return BatchRow(submission.student, None, submission.problem)
         try:
-            return BatchRow(submission.student, grade(str(submission.hooks.resolve()), problems, config))
+            report = grade(str(submission.hooks.resolve()), problems, config, timeout=timeout)
         except Exception as error:  # one broken submission never stops the batch
             return BatchRow(submission.student, None, f"could not be graded: {error}")
+        unloadable = next((i.message for i in report.items if i.message.startswith("cannot load")), "")
+        return BatchRow(submission.student, report, unloadable)
 
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("grading", total=len(submissions))
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(grade_one, s) for s in submissions]
+            futures = {pool.submit(grade_one, s): index for index, s in enumerate(submissions)}
+            rows: list[BatchRow | None] = [None] * len(submissions)
             for future in as_completed(futures):
-                row = future.result()
-                rows[row.student] = row
+                rows[futures[future]] = future.result()
                 progress.advance(task)
-    return [rows[s.student] for s in submissions]
+    return [row for row in rows if row is not None]
 
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:

@@ -122,8 +122,10 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
             raise ValueError(f"no hooks file found ({args.solver})")
         problems, errors = _load_all(args.paths)
         config, config_errors = load_config(find_config(args.paths[0], args.config))
+        if errors or config_errors:  # a broken assignment must not hand out partial grades
+            raise ValueError(f"the assignment's own files are broken: {(errors + config_errors)[0]}")
         report = grade(solver, problems, config, args.jobs, args.timeout)
-        results = gradescope_results(report, errors + config_errors, time.perf_counter() - started)
+        results = gradescope_results(report, [], time.perf_counter() - started)
     except Exception as error:  # Gradescope must always get a results.json
         results = failure_results(f"{type(error).__name__}: {error}", time.perf_counter() - started)
     write_json(output, results)
@@ -136,7 +138,7 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config, console: C
 
     if not args.submissions.is_dir():
         return fail(console, f"--submissions {args.submissions}: not a folder")
-    rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console)
+    rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console, args.timeout)
     write_csv(args.csv, rows)
     show_summary(console, rows)
     console.print(f"wrote {args.csv}")

@@ -81,6 +81,19 @@ def _positive(value: Any, key: str, allow_zero: bool = True) -> float:
     return float(value)
 
 
+def _mapping(data: dict[str, Any], key: str) -> dict[Any, Any]:
+    value = data.get(key) or {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key}: must be a mapping (name: value lines), got {value!r}")
+    return value
+
+
+def _whole(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{key}: must be a whole number >= 1, got {value!r}")
+    return value
+
+
 def parse_config(data: Any) -> GradingConfig:
     """A GradingConfig from parsed YAML; ConfigError names the bad key."""
     if data is None:
@@ -91,16 +104,17 @@ def parse_config(data: Any) -> GradingConfig:
     if unknown:
         raise ConfigError(f"{unknown[0]}: unknown setting (known: {', '.join(sorted(CONFIG_KEYS))})")
     hook_points = default_hook_points()
-    for name, points in (data.get("hooks") or {}).items():
+    for name, points in _mapping(data, "hooks").items():
         if name not in hook_points:
             raise ConfigError(f"hooks.{name}: no such hook (hooks: {', '.join(hook_points)})")
         hook_points[name] = _positive(points, f"hooks.{name}")
-    set_points = {str(name): _positive(points, f"problem_sets.{name}") for name, points in (data.get("problem_sets") or {}).items()}
+    set_points = {str(name): _positive(points, f"problem_sets.{name}") for name, points in _mapping(data, "problem_sets").items()}
     efficiency = None
     if data.get("efficiency") is not None:
-        raw = data["efficiency"]
-        if not isinstance(raw, dict):
-            raise ConfigError("efficiency: must be a mapping with points and thresholds")
+        raw = _mapping(data, "efficiency")
+        unknown = sorted(set(raw) - {"points", "thresholds"}, key=str)
+        if unknown:
+            raise ConfigError(f"efficiency.{unknown[0]}: unknown setting (known: points, thresholds)")
         thresholds = raw.get("thresholds", [[1.5, 1.0]])
         if not isinstance(thresholds, list) or not all(isinstance(t, list) and len(t) == 2 for t in thresholds):
             raise ConfigError("efficiency.thresholds: must be a list of [node ratio, share] pairs")
@@ -114,7 +128,7 @@ def parse_config(data: Any) -> GradingConfig:
     return GradingConfig(
         hook_seed=hook_seed,
         timeout=_positive(data.get("timeout", DEFAULT_TIMEOUT), "timeout", allow_zero=False),
-        memory_mb=int(_positive(data.get("memory_mb", DEFAULT_MEMORY_MB), "memory_mb", allow_zero=False)),
+        memory_mb=_whole(data.get("memory_mb", DEFAULT_MEMORY_MB), "memory_mb"),
         hook_points=hook_points,
         set_points=set_points,
         efficiency=efficiency,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -188,6 +189,12 @@ def write_cases(path: Path = CASES_FILE) -> int:
     return sum(len(c) for c in data["hooks"].values())
 
 
+@lru_cache(maxsize=4)
+def _stored_cases(path: Path) -> dict[str, list[dict[str, Any]]]:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)["hooks"]
+
+
 def load_cases(path: Path = CASES_FILE) -> dict[str, list[dict[str, Any]]]:
-    """The stored cases of every hook."""
-    return yaml.safe_load(path.read_text(encoding="utf-8"))["hooks"]
+    """The stored cases of every hook (read once per process; callers must not modify them)."""
+    return _stored_cases(path)

@@ -9,6 +9,7 @@ the outcomes do not depend on the number of jobs.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import secrets
@@ -17,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,6 +27,47 @@ from typing import Any
 from .worker import MEMORY_ENV
 
 OUTPUT_KEPT = 2000  # bytes of a dead worker's own output shown with its error
+PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
+
+_workers: set[int] = set()  # pids of live workers; every other child of ours is an orphan to kill
+_workers_lock = threading.Lock()
+
+
+def _become_subreaper() -> None:
+    """Adopt orphaned descendants (a student's detached child becomes ours, so it can be killed)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: process groups are all we have
+        pass
+
+
+def _children() -> list[int]:
+    """Pids whose parent is this process (from /proc; empty where there is none)."""
+    me, found = os.getpid(), []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == me:
+                found.append(int(entry))
+    return found
+
+
+def _kill_orphans() -> None:
+    """Kill and reap every child of ours that is not a live worker (call with the lock held)."""
+    for _ in range(10):
+        orphans = [pid for pid in _children() if pid not in _workers]
+        if not orphans:
+            return
+        for pid in orphans:
+            for action in (lambda: os.kill(pid, signal.SIGKILL), lambda: os.waitpid(pid, 0)):
+                try:
+                    action()
+                except (ProcessLookupError, ChildProcessError):
+                    pass
 
 
 @dataclass(frozen=True)
@@ -53,15 +96,17 @@ class _Worker:
         env = {**os.environ, "GRADER_RESULT_FD": str(write_fd), MEMORY_ENV: str(limits.memory_mb),
                "PYTHONDONTWRITEBYTECODE": "1"}
         self.output = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "grader.worker"],
-            stdin=subprocess.PIPE,
-            stdout=self.output,
-            stderr=self.output,
-            pass_fds=(write_fd,),
-            env=env,
-            start_new_session=True,
-        )
+        with _workers_lock:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "grader.worker"],
+                stdin=subprocess.PIPE,
+                stdout=self.output,
+                stderr=self.output,
+                pass_fds=(write_fd,),
+                env=env,
+                start_new_session=True,
+            )
+            _workers.add(self.process.pid)
         os.close(write_fd)
         self.reader = os.fdopen(read_fd, "rb", buffering=0)
         self.buffer = b""
@@ -106,6 +151,9 @@ class _Worker:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        with _workers_lock:
+            _workers.discard(self.process.pid)
+            _kill_orphans()  # anything that left the group: a new session, a double fork
         self.reader.close()
         self.output.seek(0)
         printed = self.output.read(OUTPUT_KEPT).decode("utf-8", "replace")
@@ -168,6 +216,7 @@ def run_items(
     An outcome has "status": "ok" (with the worker's payload), "error" (with "message")
     or "timeout".
     """
+    _become_subreaper()
     chunks = _chunks(len(items), jobs)
     with ThreadPoolExecutor(max_workers=max(1, len(chunks))) as pool:
         parts = pool.map(

@@ -9,7 +9,6 @@ student's code is imported here only, never in the grader's own process.
 from __future__ import annotations
 
 import contextlib
-import importlib.abc
 import importlib.util
 import io
 import json
@@ -78,8 +77,8 @@ class BoundedOutput(io.TextIOBase):
         return kept if self.size <= self.limit else kept + f"\n[... {self.size - self.limit} more characters cut]"
 
 
-class _NoGrader(importlib.abc.MetaPathFinder):
-    """Refuses imports of the grader from student code."""
+class _NoGrader:
+    """A meta path finder that refuses imports of the grader from student code."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
         if name == "grader" or name.startswith("grader."):

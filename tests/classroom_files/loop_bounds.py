@@ -15,3 +15,15 @@ def constraint_bounds(scope, domains):
     low = 0
     while True:
         low = (low + 1) % 7
+
+
+# Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
+from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+
+
+def at_least_clauses(lits, k):
+    return [list(clause) for clause in at_least_subsets(lits, k)]
+
+
+def at_most_clauses(lits, k):
+    return [list(clause) for clause in at_most_subsets(lits, k)]

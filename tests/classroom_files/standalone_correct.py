@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 
 def constraint_bounds(scope, domains):
     low = high = 0
@@ -34,3 +36,17 @@ def select_variable(csp, domains, unassigned):
 
 def order_values(csp, var, domains):
     return sorted(domains[var])
+
+
+def at_least_clauses(lits, k):
+    if k > len(lits):
+        return [[]]
+    if k <= 0:
+        return []
+    return [list(group) for group in combinations(lits, len(lits) - k + 1)]
+
+
+def at_most_clauses(lits, k):
+    if k < 0:
+        return [[]]
+    return [[-lit for lit in group] for group in combinations(lits, k + 1)]

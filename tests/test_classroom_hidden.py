@@ -1,0 +1,152 @@
+"""Hidden problems (visibility: hidden / after_due_date) and the student copy of the kit.
+
+tests/classroom_files/hidden_set/hidden.yaml has two public boards (open-1, open-2) and
+two hidden ones (secret-1: hidden, secret-2: after_due_date). The student
+hidden_peek.py fails both hidden boards and prints their clues (PEEK ...).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = Path(__file__).resolve().parent / "classroom_files"
+HIDDEN_SET = FILES / "hidden_set"
+PEEK = FILES / "hidden_peek.py"
+#: What a student must not learn about the hidden boards without --show-hidden.
+SECRET_REASON = "claims there is no solution"
+SECRET_ROWS = ["1 . . . . 0", ". . . . 1 1", ". 2 2 2 1 .", "3 . 4 . . ."]
+
+
+def clean_env(pythonpath: Path = ROOT) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "PYTHONPATH")}
+    env.update(PYTHONPATH=str(pythonpath), COLUMNS="200")
+    return env
+
+
+def run_grader(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=cwd, env=clean_env(cwd),
+                          capture_output=True, text=True, timeout=180)
+
+
+def assert_no_secrets(text: str) -> None:
+    assert SECRET_REASON not in text, text
+    assert "PEEK" not in text, text
+    for row in SECRET_ROWS:
+        assert row not in text, (row, text)
+
+
+def test_hidden_problems_count_but_keep_their_details(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    result = run_grader(HIDDEN_SET, "--solver", PEEK, "--json", out)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    problems = {p["id"]: p for p in report["problems"]}
+    assert list(problems) == ["open-1", "open-2", "secret-1", "secret-2"]
+    assert problems["secret-1"]["visibility"] == "hidden"
+    assert problems["secret-2"]["visibility"] == "after_due_date"
+    for secret in ("secret-1", "secret-2"):  # graded and counted...
+        assert problems[secret]["status"] == "fail" and problems[secret]["score"] == 0
+        assert problems[secret]["max_score"] == 1
+    others = report["hooks"] + report.get("other", [])  # everything but the four problems
+    assert all(item["status"] == "pass" for item in others), others
+    assert report["max_score"] == sum(item["max_score"] for item in others) + 4
+    assert report["score"] == report["max_score"] - 2
+    assert_no_secrets(result.stdout + result.stderr)  # ...but nothing about them is shown
+    assert_no_secrets(out.read_text(encoding="utf-8"))
+    assert "details hidden" in result.stdout
+
+    shown_json = tmp_path / "shown.json"
+    shown = run_grader(HIDDEN_SET, "--solver", PEEK, "--json", shown_json, "--show-hidden")
+    assert f"{SECRET_REASON}, but the board has 144" in " ".join(shown.stdout.split())
+    assert "PEEK" in shown.stdout
+    shown_report = json.loads(shown_json.read_text(encoding="utf-8"))
+    messages = {p["id"]: p["message"] for p in shown_report["problems"]}
+    assert messages["secret-1"] == f"{SECRET_REASON}, but the board has 144"
+    assert messages["secret-2"] == f"{SECRET_REASON}, but the board has 376"
+
+
+def test_gradescope_tests_carry_the_visibility(tmp_path: Path) -> None:
+    output = tmp_path / "results.json"
+    result = run_grader(HIDDEN_SET, "--solver", PEEK, "--format", "gradescope", "--output", output)
+    assert result.returncode == 0
+    results = json.loads(output.read_text(encoding="utf-8"))
+    visibility = {t["name"]: t["visibility"] for t in results["tests"]}
+    assert visibility["hidden/secret-1"] == "hidden"
+    assert visibility["hidden/secret-2"] == "after_due_date"
+    assert visibility["hidden/open-1"] == visibility["hidden/open-2"] == "visible"
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) - 2
+    assert_no_secrets(results["output"])
+    assert "secret" not in results["output"]
+    assert_no_secrets(result.stdout)
+
+
+def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path) -> None:
+    out = tmp_path / "student-copy"
+    made = run_grader("release", out, "--problems", HIDDEN_SET)
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert "2 public problems" in made.stdout
+
+    stubs = (out / "assignment" / "hooks.py").read_text(encoding="utf-8")
+    for hook in ("constraint_bounds", "forward_check", "select_variable", "order_values"):
+        assert f'raise NotImplementedError("{hook}")' in stubs, hook
+    assert not (out / "solvers" / "strategies.py").exists()
+    released = sorted(p.name for p in (out / "problems").iterdir())
+    assert released == ["hidden.yaml"]
+    text = (out / "problems" / "hidden.yaml").read_text(encoding="utf-8")
+    assert "secret" not in text
+    for row in SECRET_ROWS:
+        assert row not in text
+    data = yaml.safe_load(text)
+    assert [p["id"] for p in data["problems"]] == ["open-1", "open-2"]
+    assert {p["id"]: p.get("expect") for p in data["problems"]} == {"open-1": 1, "open-2": 2}
+
+    # inside the copy, only the copy is importable: no reference anywhere
+    probe = subprocess.run([sys.executable, "-c", "import solvers.strategies"], cwd=out, env=clean_env(out),
+                           capture_output=True, text=True, timeout=60)
+    assert probe.returncode != 0 and "ModuleNotFoundError" in probe.stderr
+
+    stubbed_json = out / "stubs.json"
+    stubbed = run_grader("problems/", "--json", stubbed_json, cwd=out)
+    assert stubbed.returncode == 1, stubbed.stdout + stubbed.stderr
+    assert "Traceback" not in stubbed.stdout + stubbed.stderr
+    report = json.loads(stubbed_json.read_text(encoding="utf-8"))
+    assert report["score"] == 0 and report["max_score"] > 0
+    assert len(report["problems"]) == 2
+    assert "Next step: implement constraint_bounds" in " ".join(stubbed.stdout.split())
+
+    correct_json = out / "correct.json"
+    correct = run_grader("problems/", "--solver", FILES / "standalone_correct.py", "--json", correct_json, cwd=out)
+    assert correct.returncode == 0, correct.stdout + correct.stderr
+    report = json.loads(correct_json.read_text(encoding="utf-8"))
+    assert report["score"] == report["max_score"] > 0
+    assert [p["status"] for p in report["problems"]] == ["pass", "pass"]
+    assert "Full marks." in correct.stdout
+
+    reference = run_grader("problems/", "--solver", "reference", cwd=out)
+    assert reference.returncode != 0
+    lines = [line for line in (reference.stdout + reference.stderr).splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("error:") and "reference" in lines[0] and "student copy" in lines[0]
+
+
+def test_release_of_the_course_problems(tmp_path: Path) -> None:
+    out = tmp_path / "copy"
+    made = run_grader("release", out)
+    assert made.returncode == 0, made.stdout + made.stderr
+    published = sorted(p.name for p in (ROOT / "problems").glob("*.yaml") if p.name != "grading.yaml")
+    assert sorted(p.name for p in (out / "problems").glob("*.yaml")) == published
+    assert not (out / "problems" / "grading.yaml").exists()
+    for path in (out / "problems").glob("*.yaml"):
+        for problem in yaml.safe_load(path.read_text(encoding="utf-8"))["problems"]:
+            assert problem.get("expect") is not None, (path.name, problem.get("id"))
+    again = run_grader("release", out)
+    assert again.returncode != 0 and "not empty" in again.stdout + again.stderr
