@@ -25,9 +25,11 @@ SECRET_ROWS = ["1 . . . . 0", ". . . . 1 1", ". 2 2 2 1 .", "3 . 4 . . ."]
 
 
 def clean_env(pythonpath: Path = ROOT) -> dict[str, str]:
+    """The environment for the kit at `pythonpath`; a student copy sees nothing of the full kit."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "PYTHONPATH")}
-    env.update(PYTHONPATH=str(pythonpath), COLUMNS="200")
+    paths = [pythonpath] if pythonpath == ROOT else [pythonpath, FILES / "only_this_copy"]
+    env.update(PYTHONPATH=os.pathsep.join(map(str, paths)), COLUMNS="200")
     return env
 
 
