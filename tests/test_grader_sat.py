@@ -1,0 +1,104 @@
+"""The SAT exercise in the grader, and Glucose as the grader's oracle."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from grader.oracle import ENGINE_LIMIT, count_method, count_solutions, has_solution
+from grader.sathooks import SAT_HOOKS, SCOPES, equivalence_problem, score_sat_hook
+from solvers.generate import status_grid
+from solvers.textformat import parse_board
+
+ROOT = Path(__file__).resolve().parents[1]
+STUDENTS = ROOT / "tests" / "student_files"
+
+
+def run_grader(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env.update(PYTHONPATH=str(ROOT), COLUMNS="120")
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def graded(tmp_path: Path, student: str, problems: str | Path = "problems/course.yaml") -> dict:
+    out = tmp_path / f"{student}.json"
+    result = run_grader(problems, "--solver", STUDENTS / f"{student}.py", "--json", out)
+    assert "Traceback" not in result.stdout + result.stderr
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def by_id(report: dict) -> dict[str, dict]:
+    return {e["id"]: e for e in report["hooks"] + report["problems"] + report.get("other", [])}
+
+
+def test_correct_encoding_gets_every_point(tmp_path: Path) -> None:
+    entries = by_id(graded(tmp_path, "correct"))
+    for name in ("at_least_clauses", "at_most_clauses", "sat_encoding"):
+        assert entries[name]["status"] == "pass" and entries[name]["score"] == entries[name]["max_score"], entries[name]
+    assert "3/3 problems solved through your clauses" in entries["sat_encoding"]["message"]
+
+
+def test_off_by_one_encoding_loses_points_with_the_assignment_named(tmp_path: Path) -> None:
+    entries = by_id(graded(tmp_path, "sat_off_by_one"))
+    at_least = entries["at_least_clauses"]
+    assert at_least["status"] == "fail" and 0 < at_least["score"] < at_least["max_score"]
+    assert "your clauses reject the assignment with true literals" in at_least["message"]
+    assert entries["at_most_clauses"]["status"] == "pass"
+    sat = entries["sat_encoding"]
+    assert sat["status"] == "fail" and sat["score"] < sat["max_score"]
+    assert entries["select_variable"]["status"] == "pass"  # part 1 is graded on its own
+
+
+def test_stubs_name_the_missing_sat_hooks(tmp_path: Path) -> None:
+    entries = by_id(graded(tmp_path, "crash"))
+    assert "no function named at_least_clauses" in entries["at_least_clauses"]["message"]
+    assert entries["sat_encoding"]["status"] == "error"
+
+
+def test_equivalence_check_finds_the_first_bad_assignment() -> None:
+    at_least = next(s for s in SAT_HOOKS if s.name == "at_least_clauses")
+    assert equivalence_problem(at_least, [[1, 2]], 2, 1) is None
+    assert "accept" in equivalence_problem(at_least, [], 2, 1)
+    assert "reject" in equivalence_problem(at_least, [[1]], 2, 1)
+    assert equivalence_problem(at_least, [[]], 2, 3) is None  # impossible: the empty clause
+
+
+def test_clauses_with_foreign_literals_are_rejected() -> None:
+    at_most = next(s for s in SAT_HOOKS if s.name == "at_most_clauses")
+    results = [{"value": [[9]]}] * len(SCOPES)
+    item = score_sat_hook(at_most, 2, {"status": "ok", "results": results})
+    assert item.score == 0 and "literal 9" in item.message
+
+
+def test_oracle_counts_big_boards_with_glucose() -> None:
+    import random
+
+    small = parse_board("? 1 ? 2 ?", "classic")
+    assert count_method(small) == "engine" and count_solutions(small) == 1
+    big, _ = status_grid(random.Random(4), 8, 8, 20)  # 64 unknown cells: above the engine's limit
+    assert len(big.mine_candidates()) > ENGINE_LIMIT and count_method(big) == "sat"
+    assert count_solutions(big) >= 1 and has_solution(big)
+    assert not has_solution(parse_board("? 3 ? 3 ?", "classic"))
+
+
+def test_no_solution_claim_is_checked_by_glucose_without_expect(tmp_path: Path) -> None:
+    problems = tmp_path / "noexpect.yaml"
+    problems.write_text("problems:\n  - id: solvable\n    board: |\n      ? 1 ? 2 ?\n"
+                        "  - id: unsolvable\n    board: |\n      ? 3 ? 3 ?\n", encoding="utf-8")
+    entries = by_id(graded(tmp_path, "claims_none", problems))
+    assert entries["solvable"]["status"] == "fail"
+    assert "Glucose 4.1 finds one" in entries["solvable"]["message"]
+    assert entries["unsolvable"]["status"] == "pass"
+
+
+def test_check_reports_which_oracle_counted(tmp_path: Path) -> None:
+    out = tmp_path / "check.json"
+    result = run_grader("check", "problems/status-grids.yaml", "problems/course.yaml", "--json", out)
+    assert result.returncode == 0, result.stdout
+    rows = {r["id"]: r for r in json.loads(out.read_text(encoding="utf-8"))["problems"]}
+    assert rows["nctu-1"]["counted_by"] == "engine" and rows["nctu-1"]["solutions"] == 8
+    assert rows["status-7x7"]["counted_by"] == "sat" and rows["status-7x7"]["solutions"] == 1
