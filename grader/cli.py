@@ -25,7 +25,7 @@ from rich.console import Console
 from solvers.trace import add_trace_arguments
 
 from .config import find_config, load_config
-from .problemset import Problem, ProblemError, load_problems
+from .problemset import Problem, load_problems
 from .reference import ReferenceUnavailable, reference_strategies
 from .report import fail
 from .tracing import compare_command, trace_command
@@ -43,16 +43,6 @@ def resolve_solver(name: str) -> str | None:
     else:
         path = Path(name)
     return str(path.resolve()) if path.is_file() and path.suffix == ".py" else None
-
-
-def _load_all(paths: list[Path]) -> tuple[list[Problem], list[ProblemError]]:
-    problems: list[Problem] = []
-    errors: list[ProblemError] = []
-    for path in paths:
-        found, wrong = load_problems(path)
-        problems += found
-        errors += wrong
-    return problems, errors
 
 
 def _grade_parser() -> argparse.ArgumentParser:
@@ -82,7 +72,7 @@ def _grade(argv: list[str], console: Console) -> int:
         return fail(console, "--jobs must be at least 1")
     if args.format == "gradescope":
         return _grade_for_gradescope(args, console)
-    problems, errors = _load_all(args.paths)
+    problems, errors = load_problems(*args.paths)
     config, config_errors = load_config(find_config(args.paths[0], args.config))
     errors += config_errors
     from .report import report_json, show_errors, show_report, write_json
@@ -120,7 +110,7 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
         solver = resolve_solver(args.solver)
         if solver is None:
             raise ValueError(f"no hooks file found ({args.solver})")
-        problems, errors = _load_all(args.paths)
+        problems, errors = load_problems(*args.paths)
         config, config_errors = load_config(find_config(args.paths[0], args.config))
         if errors or config_errors:  # a broken assignment must not hand out partial grades
             raise ValueError(f"the assignment's own files are broken: {(errors + config_errors)[0]}")
@@ -153,7 +143,7 @@ def _check(argv: list[str], console: Console) -> int:
     from .checking import check_problems, show_check
     from .report import show_errors, write_json
 
-    problems, errors = _load_all(args.paths)
+    problems, errors = load_problems(*args.paths)
     show_errors(console, errors)
     rows = check_problems(problems)
     show_check(console, rows)

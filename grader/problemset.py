@@ -205,17 +205,18 @@ def problem_files(path: Path) -> list[Path]:
     return [path]
 
 
-def load_problems(path: Path) -> tuple[list[Problem], list[ProblemError]]:
-    """Every problem under `path` (a file or a folder searched recursively), and every error."""
-    if not path.exists():
-        return [], [ProblemError(str(path), "does not exist")]
-    files = problem_files(path)
-    if not files:
-        return [], [ProblemError(str(path), "holds no .yaml problem files")]
+def load_problems(*paths: Path) -> tuple[list[Problem], list[ProblemError]]:
+    """Every problem under the paths (files, or folders searched recursively), and every error."""
     problems: list[Problem] = []
     errors: list[ProblemError] = []
-    for file in files:
-        found, wrong = load_problem_file(file)
-        problems += found
-        errors += wrong
+    for path in paths:
+        files = problem_files(path) if path.exists() else []
+        if not path.exists():
+            errors.append(ProblemError(str(path), "does not exist"))
+        elif not files:
+            errors.append(ProblemError(str(path), "holds no .yaml problem files"))
+        for file in files:
+            found, wrong = load_problem_file(file)
+            problems += found
+            errors += wrong
     return problems, errors

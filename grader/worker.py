@@ -149,20 +149,29 @@ def _checked(hooks: dict[str, Callable[..., Any]]) -> Strategy:
     return Strategy("student", select_variable, order_values, forward_check=forward_check)
 
 
-def run_hook_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
-    """Run one hook on every case; each case gives {"value": ...} or {"error": ...}."""
-    name = item["hook"]
+def _run_cases(hooks: dict[str, Callable[..., Any]], name: str, cases: list[dict[str, Any]], solver: str,
+               call: Callable[[Callable[..., Any], dict[str, Any]], Any]) -> dict[str, Any]:
+    """Call hook `name` on every case; each case gives {"value": ...} or {"error": ...}.
+
+    A hook that is not implemented, exits or runs out of memory ends the item.
+    """
     if name not in hooks:
         return {"status": "error", "message": f"no function named {name} in the hooks file"}
     results = []
-    for case in item["cases"]:
+    for case in cases:
         try:
-            results.append({"value": as_data(name, hooks[name](*arguments(name, case)))})
+            results.append({"value": call(hooks[name], case)})
         except (NotImplementedError, SystemExit, MemoryError) as error:
             return {"status": "error", "message": describe_exception(error, solver)}
         except Exception as error:  # a student's bug is a result, not a crash
             results.append({"error": describe_exception(error, solver)})
     return {"status": "ok", "results": results}
+
+
+def run_hook_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
+    """Run one search hook on every case of its test."""
+    name = item["hook"]
+    return _run_cases(hooks, name, item["cases"], solver, lambda hook, case: as_data(name, hook(*arguments(name, case))))
 
 
 def _missing_search_hook(hooks: dict[str, Callable[..., Any]]) -> str | None:
@@ -214,19 +223,10 @@ SAT_SOLUTION_LIMIT = 2000  # more models than this means the clauses allow far t
 
 def run_sat_hook_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
     """The student's clauses for each (n, k) scope, over the literals 1..n."""
-    name = item["hook"]
-    if name not in hooks:
-        return {"status": "error", "message": f"no function named {name} in the hooks file"}
-    results = []
-    for case in item["cases"]:
-        try:
-            clauses = hooks[name](list(range(1, case["n"] + 1)), case["k"])
-            results.append({"value": [[_plain(lit) for lit in clause] for clause in clauses]})
-        except (NotImplementedError, SystemExit, MemoryError) as error:
-            return {"status": "error", "message": describe_exception(error, solver)}
-        except Exception as error:
-            results.append({"error": describe_exception(error, solver)})
-    return {"status": "ok", "results": results}
+    def call(hook: Callable[..., Any], case: dict[str, Any]) -> list[list[Any]]:
+        return [[_plain(lit) for lit in clause] for clause in hook(list(range(1, case["n"] + 1)), case["k"])]
+
+    return _run_cases(hooks, item["hook"], item["cases"], solver, call)
 
 
 def run_sat_problems_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
