@@ -21,6 +21,7 @@ from rich.text import Text
 from .config import GradingConfig
 from .grading import grade
 from .results import Report
+from .submission import resolve_agent
 from .problemset import Problem
 from .report import label
 
@@ -73,7 +74,8 @@ def grade_batch(
         if submission.hooks is None:
             return BatchRow(submission.student, None, submission.problem)
         try:
-            report = grade(str(submission.hooks.resolve()), problems, config, timeout=timeout)
+            hooks = str(submission.hooks.resolve())
+            report = grade(hooks, problems, config, timeout=timeout, agent=resolve_agent(None, hooks))
         except Exception as error:  # one broken submission never stops the batch
             return BatchRow(submission.student, None, f"could not be graded: {error}")
         unloadable = next((i.message for i in report.items if i.message.startswith("cannot load")), "")

@@ -28,21 +28,9 @@ from .config import find_config, load_config
 from .problemset import Problem, load_problems
 from .reference import ReferenceUnavailable, reference_strategies
 from .report import fail
+from .submission import KIT_ROOT, resolve_agent, resolve_solver
 from .tracing import compare_command, trace_command
 
-KIT_ROOT = Path(__file__).resolve().parent.parent
-
-
-def resolve_solver(name: str) -> str | None:
-    """"reference", or the path of the hooks file to grade (None when it does not exist)."""
-    if name == "reference":
-        return name
-    if name == "assignment":
-        local = Path("assignment/hooks.py")
-        path = local if local.exists() else KIT_ROOT / "assignment" / "hooks.py"
-    else:
-        path = Path(name)
-    return str(path.resolve()) if path.is_file() and path.suffix == ".py" else None
 
 
 def _grade_parser() -> argparse.ArgumentParser:
@@ -59,6 +47,8 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR")
     parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="with --submissions: the CSV to write")
     parser.add_argument("--show-hidden", action="store_true", help="show hidden problems' details (instructors)")
+    parser.add_argument("--agent", help="the playing agent to grade when grading.yaml has an agent section "
+                        "(default: choose_move in the solver's file, else agent.py beside it)")
     parser.add_argument("--trace", metavar="ID", help="show the search on problem ID step by step")
     parser.add_argument("--against", choices=("reference",), help="with --trace: stop at the first step that differs")
     parser.add_argument("--compare", action="store_true", help="nodes, dead ends and time of each strategy")
@@ -91,7 +81,7 @@ def _grade(argv: list[str], console: Console) -> int:
         return trace_command(args, solver, problems, console)
     from .grading import grade
 
-    report = grade(solver, problems, config, args.jobs, args.timeout)
+    report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver))
     show_report(console, report, errors, args.show_hidden)
     if args.json:
         write_json(args.json, report_json(report, errors, args.show_hidden))
@@ -114,7 +104,7 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
         config, config_errors = load_config(find_config(args.paths[0], args.config))
         if errors or config_errors:  # a broken assignment must not hand out partial grades
             raise ValueError(f"the assignment's own files are broken: {(errors + config_errors)[0]}")
-        report = grade(solver, problems, config, args.jobs, args.timeout)
+        report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver))
         results = gradescope_results(report, [], time.perf_counter() - started)
     except Exception as error:  # Gradescope must always get a results.json
         results = failure_results(f"{type(error).__name__}: {error}", time.perf_counter() - started)

@@ -14,6 +14,16 @@
       thresholds:            # [largest node ratio, share of the points], first match wins
         - [1.5, 1.0]
         - [3.0, 0.5]
+    agent:                   # one item: the playing agent's win rate on seeded games
+      level: beginner        # beginner | intermediate | expert
+      games: 200
+      seed: 2026
+      rules: classic         # classic | opening
+      points: 4
+      timeout: 300           # seconds for all the games
+      thresholds:            # [least win rate, share of the points], best first
+        - [0.85, 1.0]
+        - [0.70, 0.5]
 
 Every key is optional. Mistakes are reported like problem-file mistakes, one line each.
 """
@@ -32,7 +42,10 @@ from .sathooks import SAT_ENCODING, SAT_ENCODING_POINTS, SAT_HOOKS
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_MB = 1024
-CONFIG_KEYS = {"timeout", "memory_mb", "hooks", "problem_sets", "efficiency", "hook_seed"}
+CONFIG_KEYS = {"timeout", "memory_mb", "hooks", "problem_sets", "efficiency", "hook_seed", "agent"}
+AGENT_KEYS = {"level", "games", "seed", "rules", "points", "timeout", "thresholds"}
+LEVELS = ("beginner", "intermediate", "expert")
+RULE_SETS = ("classic", "opening")
 
 
 @dataclass(frozen=True)
@@ -51,6 +64,26 @@ class Efficiency:
 
 
 @dataclass(frozen=True)
+class AgentGrading:
+    """Points for a playing agent's win rate on seeded games: thresholds, best first."""
+
+    level: str = "beginner"
+    games: int = 200
+    seed: int = 2026
+    rules: str = "classic"
+    points: float = 4.0
+    timeout: float = 300.0
+    thresholds: tuple[tuple[float, float], ...] = ((0.85, 1.0), (0.70, 0.5))
+
+    def share(self, win_rate: float) -> float:
+        """The share of the points earned at this win rate."""
+        for least, share in sorted(self.thresholds, reverse=True):
+            if win_rate >= least:
+                return share
+        return 0.0
+
+
+@dataclass(frozen=True)
 class GradingConfig:
     """Weights and limits for one grading run."""
 
@@ -60,6 +93,7 @@ class GradingConfig:
     set_points: dict[str, float] = field(default_factory=dict)
     efficiency: Efficiency | None = None
     hook_seed: int | None = None
+    agent: AgentGrading | None = None
 
     def points_for(self, problem_file: str, own_points: float) -> float:
         """A problem's points: its set's weight from the config, else its own."""
@@ -94,6 +128,39 @@ def _whole(value: Any, key: str) -> int:
     return value
 
 
+def _pairs(value: Any, key: str) -> tuple[tuple[float, float], ...]:
+    if not isinstance(value, list) or not all(isinstance(t, list) and len(t) == 2 for t in value):
+        raise ConfigError(f"{key}: must be a list of [number, share] pairs")
+    pairs = tuple((_positive(a, key), _positive(b, key)) for a, b in value)
+    if any(share > 1 for _, share in pairs):
+        raise ConfigError(f"{key}: a share is at most 1")
+    return pairs
+
+
+def _agent(raw: dict[Any, Any]) -> AgentGrading:
+    unknown = sorted(set(raw) - AGENT_KEYS, key=str)
+    if unknown:
+        raise ConfigError(f"agent.{unknown[0]}: unknown setting (known: {', '.join(sorted(AGENT_KEYS))})")
+    defaults = AgentGrading()
+    level, rules = raw.get("level", defaults.level), raw.get("rules", defaults.rules)
+    if level not in LEVELS:
+        raise ConfigError(f"agent.level: must be one of {', '.join(LEVELS)}, got {level!r}")
+    if rules not in RULE_SETS:
+        raise ConfigError(f"agent.rules: must be one of {', '.join(RULE_SETS)}, got {rules!r}")
+    seed = raw.get("seed", defaults.seed)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"agent.seed: must be a whole number, got {seed!r}")
+    return AgentGrading(
+        level=level,
+        games=_whole(raw.get("games", defaults.games), "agent.games"),
+        seed=seed,
+        rules=rules,
+        points=_positive(raw.get("points", defaults.points), "agent.points"),
+        timeout=_positive(raw.get("timeout", defaults.timeout), "agent.timeout", allow_zero=False),
+        thresholds=_pairs(raw["thresholds"], "agent.thresholds") if "thresholds" in raw else defaults.thresholds,
+    )
+
+
 def parse_config(data: Any) -> GradingConfig:
     """A GradingConfig from parsed YAML; ConfigError names the bad key."""
     if data is None:
@@ -115,17 +182,14 @@ def parse_config(data: Any) -> GradingConfig:
         unknown = sorted(set(raw) - {"points", "thresholds"}, key=str)
         if unknown:
             raise ConfigError(f"efficiency.{unknown[0]}: unknown setting (known: points, thresholds)")
-        thresholds = raw.get("thresholds", [[1.5, 1.0]])
-        if not isinstance(thresholds, list) or not all(isinstance(t, list) and len(t) == 2 for t in thresholds):
-            raise ConfigError("efficiency.thresholds: must be a list of [node ratio, share] pairs")
-        pairs = tuple((_positive(r, "efficiency.thresholds"), _positive(s, "efficiency.thresholds")) for r, s in thresholds)
-        if any(share > 1 for _, share in pairs):
-            raise ConfigError("efficiency.thresholds: a share is at most 1")
+        pairs = _pairs(raw.get("thresholds", [[1.5, 1.0]]), "efficiency.thresholds")
         efficiency = Efficiency(_positive(raw.get("points", 1), "efficiency.points"), pairs)
+    agent = _agent(_mapping(data, "agent")) if data.get("agent") is not None else None
     hook_seed = data.get("hook_seed")
     if hook_seed is not None and (isinstance(hook_seed, bool) or not isinstance(hook_seed, int)):
         raise ConfigError(f"hook_seed: must be a whole number, got {hook_seed!r}")
     return GradingConfig(
+        agent=agent,
         hook_seed=hook_seed,
         timeout=_positive(data.get("timeout", DEFAULT_TIMEOUT), "timeout", allow_zero=False),
         memory_mb=_whole(data.get("memory_mb", DEFAULT_MEMORY_MB), "memory_mb"),

@@ -10,7 +10,7 @@ from solvers.csp import build_csp
 from solvers.engine import search
 
 from .checker import layout_problem
-from .config import Efficiency, GradingConfig
+from .config import AgentGrading, Efficiency, GradingConfig
 from .hookcases import HOOKS, build_cases, load_cases
 from .problemset import Problem
 from .oracle import count_solutions, has_solution
@@ -138,11 +138,34 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
     return ItemResult(status="pass" if share == 1 else "fail", score=score, message=message, nodes=nodes, **base)
 
 
+def agent_item(agent: str, grading: AgentGrading) -> dict[str, Any]:
+    return {"kind": "agent", "agent": agent, "level": grading.level, "games": grading.games,
+            "seed": grading.seed, "rules": grading.rules}
+
+
+def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
+    """Points by the win rate's threshold; the reason gives wins, the interval and any errors."""
+    base = {"kind": "agent", "name": "agent", "max_score": grading.points, "seconds": outcome.get("seconds"),
+            "output": outcome.get("output", "")}
+    if outcome["status"] != "ok":
+        return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
+    result = outcome["result"]
+    share = grading.share(result["win_rate"])
+    low, high = result["ci95"]
+    message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
+               f"95% CI {low:.1%}-{high:.1%})")
+    if result["errors"]:
+        first = result["errors"][0]
+        message += f"; {len(result['errors'])} lost to errors, first (seed {first['seed']}): {first['reason']}"
+    return ItemResult(status="pass" if share == 1 else "fail", score=round(grading.points * share, 2), message=message, **base)
+
+
 def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingConfig(), jobs: int = 1,
-          timeout: float | None = None) -> Report:
+          timeout: float | None = None, agent: str | None = None) -> Report:
     """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`.
 
-    `timeout` (seconds per item) beats both the problems' own and the config's.
+    `timeout` (seconds per item) beats both the problems' own and the config's. With an
+    `agent` config section, `agent` ("reference" or a file defining choose_move) is played too.
     """
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
     hook_items = _hook_items(cases) + sat_hook_items()
@@ -166,4 +189,11 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, sat_outcome))
     if config.efficiency is not None:
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
+    if config.agent is not None:
+        if agent is None:
+            report.items.append(ItemResult("agent", "agent", "error", 0.0, config.agent.points, "no agent file found (--agent FILE)"))
+        else:
+            played = run_items(solver, [agent_item(agent, config.agent)], [timeout or config.agent.timeout], 1,
+                               Limits(memory_mb=config.memory_mb))[0]
+            report.items.append(score_agent(config.agent, played))
     return report

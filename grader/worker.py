@@ -44,12 +44,12 @@ def load_hooks(solver: str) -> dict[str, Callable[..., Any]]:
     return {name: getattr(module, name) for name in names if callable(getattr(module, name, None))}
 
 
-def _import_file(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("student_hooks", path)
+def _import_file(path: Path, name: str = "student_hooks") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"{path} is not a Python file")
     module = importlib.util.module_from_spec(spec)
-    sys.modules["student_hooks"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -273,6 +273,27 @@ def run_sat_problems_item(hooks: dict[str, Callable[..., Any]], item: dict[str, 
     return {"status": "ok", "results": results}
 
 
+def run_agent_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
+    """Play seeded games with the agent in item["agent"] (a file, or "reference")."""
+    from play.evaluate import evaluate_agent
+
+    source = item["agent"]
+    try:
+        if source == "reference":
+            from play.agent import Agent
+
+            choose_move = Agent(item["rules"]).choose_move
+        else:
+            with contextlib.redirect_stdout(BoundedOutput()), contextlib.redirect_stderr(BoundedOutput()):
+                choose_move = getattr(_import_file(Path(source), "student_agent"), "choose_move", None)
+            if not callable(choose_move):
+                return {"status": "error", "message": f"no function named choose_move in {Path(source).name}"}
+    except BaseException as error:
+        return {"status": "error", "message": f"cannot load {Path(source).name}: {describe_exception(error, source)}"}
+    result = evaluate_agent(choose_move, item["level"], item["games"], item["seed"], item["rules"])
+    return {"status": "ok", "result": result}
+
+
 def _plain(value: Any) -> Any:
     """A value as JSON can carry it (ints stay ints; anything else becomes its repr)."""
     return value if isinstance(value, int) and not isinstance(value, bool) else repr(value)
@@ -296,7 +317,7 @@ def main() -> None:
         return
     report({"ready": True})
     runners = {"hook": run_hook_item, "problem": run_problem_item, "trace": run_trace_item,
-               "sat-hook": run_sat_hook_item, "sat-problems": run_sat_problems_item}
+               "sat-hook": run_sat_hook_item, "sat-problems": run_sat_problems_item, "agent": run_agent_item}
     for item in job["items"]:
         printed = BoundedOutput()
         started = time.perf_counter()
