@@ -1,0 +1,141 @@
+"""`python -m play`: the game in the terminal, or the agent's win-rate benchmark.
+
+    python -m play                      # the Textual game (menu, board, hints, auto-play)
+    python -m play bench --level expert --games 1000 --seed 0 --rules classic [--jobs 2] [--json out.json]
+
+`bench` plays the reference agent on games with seeds S, S+1, ..., S+N-1 and prints the
+wins, the win rate with its 95% Wilson interval, games per second and guesses per game.
+A bad argument prints one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import NoReturn, Sequence
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .benchmark import reference_games
+from .evaluate import GameResult, Summary, summarise
+from .levels import RULE_SETS, Level, parse_level
+
+
+class UsageError(Exception):
+    """A bad command-line argument."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a mistake as an exception (printed as one line by `main`)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def positive(text: str) -> int:
+    value = int(text) if text.lstrip("-").isdigit() else None
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def whole(text: str) -> int:
+    if not text.lstrip("-").isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(text)
+
+
+def bench_parser() -> OneLineParser:
+    parser = OneLineParser(prog="python -m play bench", description="Win rate of the reference agent on seeded games.")
+    parser.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWSxMINES (default: expert)")
+    parser.add_argument("--games", type=positive, default=100, help="number of games (default: 100)")
+    parser.add_argument("--seed", type=whole, default=0, help="seed of the first game; game i uses seed+i (default: 0)")
+    parser.add_argument("--rules", default="classic", choices=RULE_SETS, help="first-click rule (default: classic)")
+    parser.add_argument("--jobs", type=positive, default=1, help="worker processes (default: 1)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the summary as JSON")
+    return parser
+
+
+def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summary:
+    """Play the games with a progress bar; the summary."""
+    results: list[GameResult] = []
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[wins]} won"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    started = time.perf_counter()
+    games = reference_games(level, args.games, args.seed, args.rules, args.jobs)
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task(f"{level.label} ({args.rules})", total=args.games, wins=0)
+        for result in games:
+            results.append(result)
+            progress.update(task, advance=1, wins=sum(r.won for r in results))
+    return summarise(results, level, args.rules, args.seed, time.perf_counter() - started, args.jobs)
+
+
+def show(summary: Summary, console: Console) -> None:
+    low, high = summary.ci95
+    table = Table(title=f"Reference agent: {summary.level}, {summary.rules} rules, seeds {summary.seed}..{summary.seed + summary.games - 1}")
+    table.add_column("games", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% CI (Wilson)", justify="right")
+    table.add_column("games/s", justify="right")
+    table.add_column("guesses/game", justify="right")
+    table.add_row(
+        str(summary.games),
+        str(summary.wins),
+        f"{summary.win_rate:.2%}",
+        f"{low:.2%} - {high:.2%}",
+        f"{summary.games_per_second:.2f} ({summary.jobs} job{'s' if summary.jobs > 1 else ''})",
+        f"{summary.guesses_per_game:.2f}",
+    )
+    console.print(table)
+
+
+def bench_main(argv: Sequence[str], console: Console) -> int:
+    args = bench_parser().parse_args(argv)
+    try:
+        level = parse_level(args.level, args.rules)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.json and not args.json.parent.is_dir():
+        raise UsageError(f"cannot write {args.json}: no folder {args.json.parent}")
+    summary = run_bench(level, args, console)
+    show(summary, console)
+    if args.json:
+        args.json.write_text(json.dumps(summary.as_dict(), indent=2) + "\n")
+        console.print(f"wrote {args.json}", highlight=False)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    console = Console()
+    try:
+        if not argv:
+            from .app import MinesweeperApp  # Textual loads only for the game
+
+            MinesweeperApp().run()
+            return 0
+        if argv[0] == "bench":
+            return bench_main(argv[1:], console)
+        if argv[0] in ("-h", "--help"):
+            console.print(__doc__.strip(), markup=False, highlight=False, soft_wrap=True)
+            return 0
+        raise UsageError(f"unknown command {argv[0]!r}: run 'python -m play' for the game or 'python -m play bench --help'")
+    except (UsageError, OSError) as error:
+        Console(stderr=True).print(f"error: {error}", style="red", markup=False, highlight=False, soft_wrap=True)
+        return 2
+    except KeyboardInterrupt:
+        Console(stderr=True).print("interrupted", style="red")
+        return 130

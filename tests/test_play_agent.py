@@ -1,0 +1,170 @@
+"""The reference agent (play/agent.py and its layers): rules, reasons, guesses, endgame, games."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+
+from solvers.csp import build_csp
+from solvers.engine import search
+from solvers.strategies import REFERENCE
+from play.agent import Agent
+from play.endgame import Endgame, endgame_plan
+from play.benchmark import play_reference
+from play.game import Game
+from play.levels import BEGINNER, INTERMEDIATE, custom_level
+from play.reasoning import deduce
+from play.view import Move, View, view_from_text
+
+
+def moves(decisions):
+    return {(d.move.action, d.move.cell) for d in decisions}
+
+
+# --- (a) and (b) ------------------------------------------------------------------------
+
+
+def test_single_clue_finds_a_mine_and_says_which_clue():
+    view = view_from_text("0 1 .", mines=1)
+    (decision,) = Agent().decisions(view)
+    assert decision.move == Move("flag", (0, 2))
+    assert decision.layer == "single" and decision.certain
+    assert "the 1 at row 1, col 2" in decision.reason
+
+
+def test_single_clue_opens_around_a_satisfied_number():
+    view = view_from_text("1 F .\n1 . .", mines=2)
+    decisions = Agent().decisions(view)
+    assert Move("open", (1, 1)) in {d.move for d in decisions}
+    assert all(d.layer == "single" for d in decisions)
+    # without trusting the flag, the same cell is not provable from the numbers
+    assert Move("open", (1, 1)) not in {d.move for d in Agent(trust_flags=False).decisions(view)}
+
+
+def test_subset_rule_then_single_rule_to_closure():
+    view = view_from_text("0 1 .\n0 1 .\n0 1 .", mines=1)
+    assert not any(d.rule == "single" for d in deduce(view)[:2])
+    decisions = Agent().decisions(view)
+    assert moves(decisions) == {("open", (0, 2)), ("open", (2, 2)), ("flag", (1, 2))}
+    subset = [d for d in decisions if d.layer == "subset"]
+    assert {d.move.cell for d in subset} == {(0, 2), (2, 2)}
+    assert all("row 2, col 2" in d.reason for d in subset)  # the middle 1 holds the other clue's cells
+
+
+# --- (c) --------------------------------------------------------------------------------
+
+
+def test_count_layer_uses_the_global_mine_count():
+    """The 1 puts one mine on (0, 0) or (0, 2); with 1 mine in all, the far cells are safe,
+    which no rule on the numbers alone can see."""
+    view = view_from_text(". 1 . . .", mines=1)
+    assert deduce(view) == []
+    decisions = Agent().decisions(view)
+    assert moves(decisions) == {("open", (0, 3)), ("open", (0, 4))}
+    assert all(d.layer == "count" and d.probability == 0 for d in decisions)
+    assert "safe in all 2 layouts" in decisions[0].reason
+
+
+# --- (d) --------------------------------------------------------------------------------
+
+
+def test_guess_opens_a_safest_cell_and_gives_its_probability():
+    view = view_from_text("1 . .\n. . .\n. . .", mines=2)
+    decision = Agent().decide(view)
+    assert decision.move.action == "open" and decision.layer in ("guess", "endgame")
+    assert decision.probability == Fraction(1, 5)  # the far cells; the 1's neighbours are 1/3
+    assert decision.move.cell in [(0, 2), (1, 2), (2, 0), (2, 1), (2, 2)]
+
+
+def test_first_click_is_a_corner():
+    decision = Agent().decide(Game(BEGINNER, seed=0).view())
+    assert decision.move == Move("open", (0, 0)) and decision.layer == "first"
+
+
+def test_endgame_on_a_coin_flip():
+    view = view_from_text("1 1\n. .", mines=1)
+    decision = Agent().decide(view)
+    assert decision.layer == "endgame" and decision.probability == Fraction(1, 2)
+    assert "wins 1 of them" in decision.reason
+
+
+def naive_wins(shows: list[tuple[int, ...]], layouts: frozenset[int]) -> int:
+    """The optimal number of won layouts by plain exhaustive search (no shortcuts)."""
+
+    @lru_cache(maxsize=None)
+    def wins(remaining: frozenset[int], opened: frozenset[int]) -> int:
+        if len(remaining) == 1:
+            return 1
+        best = 0
+        for var, values in enumerate(shows):
+            if var in opened or all(values[x] < 0 for x in remaining):
+                continue
+            parts: dict[int, set[int]] = {}
+            for x in remaining:
+                if values[x] >= 0:
+                    parts.setdefault(values[x], set()).add(x)
+            best = max(best, sum(wins(frozenset(p), opened | {var}) for p in parts.values()))
+        return best
+
+    return wins(layouts, frozenset())
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_endgame_search_is_optimal_against_a_naive_search(seed):
+    rng = random.Random(seed)
+    rows, cols, mines = rng.choice([(3, 3, 2), (2, 4, 2), (3, 4, 3), (2, 5, 2)])
+    game = Game(custom_level(rows, cols, mines), "classic", seed)
+    game.open((rng.randrange(rows), rng.randrange(cols)))
+    view = game.view()
+    csp = build_csp(view.to_board())
+    layouts = search(csp, REFERENCE, "all").solutions
+    if len(layouts) < 2 or len(layouts) > 40:
+        return
+    endgame = Endgame(view, csp, layouts, budget=10**6)
+    everything = tuple(range(len(layouts)))
+    assert endgame.wins(everything) == naive_wins(endgame.shows, frozenset(everything))
+    plan = endgame_plan(view, csp, budget=10**6)
+    if plan is not None:
+        assert plan.wins == endgame.wins(everything)
+
+
+# --- whole games --------------------------------------------------------------------------
+
+
+def test_certain_moves_are_never_wrong():
+    for level, games in ((BEGINNER, 30), (INTERMEDIATE, 4)):
+        for seed in range(games):
+            game, agent = Game(level, seed=seed), Agent()
+            while not game.over:
+                for decision in agent.decisions(game.view()):
+                    if decision.certain:
+                        assert game.is_mine(decision.move.cell) == (decision.move.action == "flag"), decision
+                    game.apply(decision.move)
+                    if game.over:
+                        break
+
+
+def test_twenty_beginner_games():
+    results = [play_reference(BEGINNER, seed) for seed in range(20)]
+    assert sum(r.won for r in results) >= 12
+    assert results == [play_reference(BEGINNER, seed) for seed in range(20)]  # deterministic
+
+
+def test_hint_without_trusting_wrong_flags():
+    """A player's wrong flag must not make the agent open a mine."""
+    game = Game(BEGINNER, seed=4)
+    game.open((0, 0))
+    view = game.view()
+    wrong = next(cell for cell in view.hidden() if not game.is_mine(cell) and any(view[n] > 0 for n in view.neighbours(cell)))
+    game.toggle_flag(wrong)
+    decision = Agent(trust_flags=False).decide(game.view())
+    if decision.certain and decision.move.action == "open":
+        assert not game.is_mine(decision.move.cell)
+
+
+def test_choose_move_returns_a_bare_move():
+    view = View(2, 2, 1, ((1, 1), (-1, -1)))
+    assert isinstance(Agent().choose_move(view), Move)

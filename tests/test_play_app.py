@@ -1,0 +1,167 @@
+"""The Textual game (play/app.py), driven headless with Textual's Pilot.
+
+pytest-asyncio is not a dependency: each test runs its coroutine with `asyncio.run`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import Button, Input, Select
+
+from play.app import BoardWidget, EndScreen, GameScreen, MenuScreen, MinesweeperApp, PauseScreen, Settings, cell_glyph
+from play.levels import BEGINNER, EXPERT, custom_level
+from play.view import FLAGGED, HIDDEN
+
+SIZE = (120, 40)
+
+
+def run(coroutine_function) -> None:
+    asyncio.run(coroutine_function())
+
+
+def beginner_app(seed: int = 3) -> MinesweeperApp:
+    return MinesweeperApp(Settings(BEGINNER, "classic", seed), auto_delay=0.005)
+
+
+def test_open_a_cell_with_the_keyboard_and_the_mouse():
+    async def scenario():
+        app = beginner_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.game.status == "ready"
+            await pilot.press("right", "down", "enter")  # keyboard: cursor to (1, 1), open
+            await pilot.pause()
+            assert screen.cursor == (1, 1) and screen.game.shown((1, 1)) >= 0
+            hidden = next(cell for cell in screen.game.view().hidden() if not screen.game.is_mine(cell))
+            await pilot.click(BoardWidget, offset=(hidden[1] * 3 + 1, hidden[0]))  # mouse: 3 columns per cell
+            await pilot.pause()
+            assert screen.game.shown(hidden) >= 0
+
+    run(scenario)
+
+
+def test_flag_a_cell_with_f_and_with_a_right_click():
+    async def scenario():
+        app = beginner_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("down", "down", "f")
+            await pilot.pause()
+            assert screen.game.shown((2, 0)) == FLAGGED and screen.game.mines_left == 9
+            assert "mines left 9 " in str(screen.query_one("#status").render())
+            assert cell_glyph(screen.game, (2, 0), None)[0] == " F "  # a symbol, not only a colour
+            await pilot.click(BoardWidget, offset=(4 * 3 + 1, 4), button=3)
+            await pilot.pause()
+            assert screen.game.shown((4, 4)) == FLAGGED
+            await pilot.press("f")  # the cursor followed the click: unflag
+            await pilot.pause()
+            assert screen.game.shown((4, 4)) == HIDDEN
+
+    run(scenario)
+
+
+def test_hint_shows_the_move_and_its_reason_and_the_overlay_shows_probabilities():
+    async def scenario():
+        app = beginner_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("h")
+            await pilot.pause()
+            assert screen.hint is not None and "first click" in screen.message
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("h")
+            await pilot.pause()
+            message = str(screen.query_one("#message").render())
+            assert message.startswith("hint: ") and screen.hint is not None
+            assert any(words in message for words in ("(a) single clue", "(b) subset", "(c) exact count", "probability"))
+            await pilot.press("p")
+            await pilot.pause()
+            assert screen.overlay and all(cell in screen.overlay for cell in screen.game.view().hidden())
+            board = str(screen.query_one(BoardWidget).render())
+            assert "%" in board or " S " in board or " M " in board
+
+    run(scenario)
+
+
+def test_auto_play_a_seeded_game_to_its_end_screen():
+    async def scenario():
+        app = beginner_app(seed=11)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("a")
+            for _ in range(400):
+                await pilot.pause(0.01)
+                if isinstance(app.screen, EndScreen):
+                    break
+            assert isinstance(app.screen, EndScreen)
+            assert app.screen.id == ("won" if screen.game.status == "won" else "lost")
+            assert screen.game.over and screen.auto_timer is None
+            await pilot.press("n")  # a new game, next seed
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.screen.game.seed == 12
+
+    run(scenario)
+
+
+def test_loss_screen_after_opening_a_mine_and_pause():
+    async def scenario():
+        app = beginner_app(seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, PauseScreen) and screen.paused
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is screen and not screen.paused
+            await pilot.press("enter")
+            await pilot.pause()
+            mine = screen.game.mine_cells()[0]
+            screen.act("open", mine)
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen) and app.screen.id == "lost"
+            assert cell_glyph(screen.game, mine, None)[0] == " X "
+
+    run(scenario)
+
+
+def test_menu_starts_a_custom_game_and_rejects_a_bad_size():
+    async def scenario():
+        app = MinesweeperApp(auto_delay=0.005)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            menu = app.screen
+            assert isinstance(menu, MenuScreen)
+            menu.query_one("#level", Select).value = "custom"
+            menu.query_one("#rows", Input).value = "5"
+            menu.query_one("#cols", Input).value = "5"
+            menu.query_one("#mines", Input).value = "30"
+            menu.query_one("#seed", Input).value = "7"
+            menu.query_one("#start", Button).press()
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen) and "do not fit" in str(menu.query_one("#error").render())
+            menu.query_one("#mines", Input).value = "5"
+            menu.query_one("#start", Button).press()
+            await pilot.pause()
+            game = app.screen.game
+            assert game.level == custom_level(5, 5, 5) and game.seed == 7
+
+    run(scenario)
+
+
+def test_expert_board_fits_a_wide_terminal():
+    async def scenario():
+        app = MinesweeperApp(Settings(EXPERT, "classic", 1))
+        async with app.run_test(size=(110, 30)) as pilot:
+            await pilot.pause()
+            board = app.screen.query_one(BoardWidget)
+            assert board.size.width == 30 * 3 and board.size.height == 16
+
+    run(scenario)

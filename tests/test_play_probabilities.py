@@ -1,0 +1,122 @@
+"""Layer (c): the agent's mine probabilities equal brute-force enumeration, as Fractions.
+
+Positions come from real games on small boards: a first click, then a random number of
+random safe cells opened (and sometimes a few true flags), so the views hold frontier
+cells, off-frontier cells and the global mine count. The oracle enumerates every
+placement of the board's mines on the hidden cells and keeps those that agree with
+every revealed number, counting neighbours with `solvers.board.neighbours` only.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.board import Cell, neighbours
+from play.agent import Agent
+from play.game import Game
+from play.levels import BEGINNER, custom_level
+from play.probability import probabilities
+from play.view import View
+
+
+def brute_force_probabilities(view: View) -> dict[Cell, Fraction]:
+    """Every hidden cell's mine probability, from every consistent placement of all the mines."""
+    hidden = view.hidden()
+    bit = {cell: 1 << i for i, cell in enumerate(hidden)}
+    checks = [
+        (sum(bit.get(n, 0) for n in neighbours(cell, view.rows, view.cols)), view[cell])
+        for cell in view.all_cells()
+        if view[cell] >= 0
+    ]
+    mines_at = [0] * len(hidden)
+    total = 0
+    for chosen in combinations(range(len(hidden)), view.mines):
+        layout = sum(1 << i for i in chosen)
+        if all((layout & mask).bit_count() == number for mask, number in checks):
+            total += 1
+            for i in chosen:
+                mines_at[i] += 1
+    assert total > 0, "a view from a real game has at least its own layout"
+    return {cell: Fraction(mines_at[i], total) for i, cell in enumerate(hidden)}
+
+
+def position(rows: int, cols: int, mines: int, seed: int, opened: int, flags: int) -> View:
+    """A view from a real game: the first click, then `opened` random safe cells and `flags` true flags."""
+    rng = random.Random(seed)
+    game = Game(custom_level(rows, cols, mines), "classic", seed)
+    game.open((rng.randrange(rows), rng.randrange(cols)))
+    for _ in range(opened):
+        safe = [cell for cell in game.view().hidden() if not game.is_mine(cell)]
+        if game.over or len(safe) <= 1:
+            break
+        game.open(rng.choice(safe))
+    for cell in rng.sample(game.mine_cells(), min(flags, mines)):
+        game.toggle_flag(cell)
+    return game.view()
+
+
+def assert_exact(view: View) -> None:
+    expected = brute_force_probabilities(view)
+    counted = probabilities(view)
+    got = counted.as_dict()
+    assert set(got) == set(expected)
+    for cell, p in expected.items():
+        assert isinstance(got[cell], Fraction)
+        assert got[cell] == p, f"{cell}: {got[cell]} != {p}\n{view.text()}"
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4), (5, 5, 4)]),
+    seed=st.integers(0, 10**6),
+    opened=st.integers(0, 4),
+    flags=st.integers(0, 2),
+)
+def test_probabilities_equal_brute_force_on_small_games(size, seed, opened, flags):
+    rows, cols, mines = size
+    view = position(rows, cols, mines, seed, opened, flags)
+    if not view.hidden():
+        return
+    assert_exact(view)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_probabilities_equal_brute_force_late_in_beginner_games(seed):
+    """9x9 with 10 mines, opened until at most 17 hidden cells remain: C(17, 10) placements at most."""
+    rng = random.Random(seed)
+    game = Game(BEGINNER, "classic", seed)
+    game.open((0, 0))
+    while not game.over and len(game.view().hidden()) > 17:
+        game.open(rng.choice([cell for cell in game.view().hidden() if not game.is_mine(cell)]))
+    if not game.over:
+        assert_exact(game.view())
+
+
+def test_guess_probability_is_the_exact_one():
+    """When the agent guesses, the probability it reports is the brute-force one of that cell."""
+    agent = Agent()
+    checked = 0
+    for seed in range(60):
+        view = position(4, 5, 4, seed, 1, 0)
+        decision = agent.decide(view)
+        if decision.layer in ("guess", "endgame") and view.hidden():
+            assert decision.probability == brute_force_probabilities(view)[decision.move.cell]
+            checked += 1
+    assert checked >= 5
+
+
+def test_off_frontier_cells_use_the_global_count():
+    """A 1 in the corner of a 3x3 board with 2 mines: the 3 cells it touches hold 1 mine,
+    the 5 far cells the other; the far cells are 1/5 each, the near ones 1/3."""
+    view = View(3, 3, 2, ((1, -1, -1), (-1, -1, -1), (-1, -1, -1)))
+    counted = probabilities(view)
+    assert counted.total == 3 * 5
+    assert counted[(0, 1)] == counted[(1, 0)] == counted[(1, 1)] == Fraction(1, 3)
+    assert all(counted[cell] == Fraction(1, 5) for cell in [(0, 2), (1, 2), (2, 0), (2, 1), (2, 2)])
+    assert counted.as_dict() == brute_force_probabilities(view)
