@@ -2,8 +2,9 @@
 
 It holds the hook stubs and the handout, the public problems only (every one with its
 `expect`, so no reference is needed to grade), the grader, and the part of the solver
-library the grader needs. It leaves out the reference answers (solvers/strategies.py),
-the instructor's tools, hidden problems and the grading config.
+library the grader needs. It leaves out the reference answers (solvers/strategies.py, the
+subset encoding, the reference agent), the instructor's tools, hidden problems and the
+grading config.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from solvers.problemfile import Entry, problem_set_yaml
 from .grading import expected_count
 from .problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
 
+#: The game modules a student copy needs to play its own agent (not the reference agent).
+STUDENT_PLAY = ("__init__.py", "levels.py", "view.py", "game.py", "evaluate.py")
 #: The library modules a student copy needs to run the grader.
 STUDENT_SOLVERS = ("__init__.py", "board.py", "csp.py", "engine.py", "textformat.py", "problemfile.py", "trace.py",
                    "trace_view.py", "glucose.py")
@@ -65,6 +68,9 @@ def write_release(source: Path, problems_dir: Path, out: Path) -> int:
     (out / "solvers").mkdir(parents=True)
     for name in STUDENT_SOLVERS:
         shutil.copyfile(source / "solvers" / name, out / "solvers" / name)
+    (out / "play").mkdir()
+    for name in STUDENT_PLAY:
+        shutil.copyfile(source / "play" / name, out / "play" / name)
     shutil.copytree(source / "grader", out / "grader", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(source / "assignment", out / "assignment", ignore=shutil.ignore_patterns("__pycache__"))
     (out / "problems").mkdir()

@@ -7,6 +7,7 @@ This module is the only place that knows which cells a clue counts. Everything e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Literal, Sequence
 
 Cell = tuple[int, int]
@@ -28,6 +29,7 @@ def neighbours(cell: Cell, rows: int, cols: int) -> tuple[Cell, ...]:
     )
 
 
+@lru_cache(maxsize=1 << 16)
 def counted_cells(cell: Cell, rows: int, cols: int, rule: Rule) -> tuple[Cell, ...]:
     """The cells a clue at `cell` counts: its neighbours, plus itself under `inclusive`.
 

@@ -101,6 +101,8 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     for hook in ("constraint_bounds", "forward_check", "select_variable", "order_values"):
         assert f'raise NotImplementedError("{hook}")' in stubs, hook
     assert not (out / "solvers" / "strategies.py").exists()
+    assert (out / "play" / "evaluate.py").exists() and (out / "assignment" / "agent.py").exists()
+    assert not (out / "play" / "agent.py").exists()  # the reference agent stays with the instructor
     released = sorted(p.name for p in (out / "problems").iterdir())
     assert released == ["hidden.yaml"]
     text = (out / "problems" / "hidden.yaml").read_text(encoding="utf-8")
