@@ -4,18 +4,26 @@ from __future__ import annotations
 
 from .brute import brute_force
 from .csp import CSP
+from .decomposed import solve_components
 from .engine import Mode, SearchResult, search
+from .recursive import recursive_solve
 from .sat import sat_solve
 from .strategies import STRATEGIES
 
-#: Every way to solve a CSP: the engine's named strategies, brute force and SAT.
-METHODS: tuple[str, ...] = (*STRATEGIES, "brute", "sat")
+#: Every name `solve` accepts: the engine's named strategies, the engine on independent
+#: components ("components": exact counting without enumerating), the seeds' cell-by-cell
+#: recursion ("recursive", a baseline), brute force and SAT.
+METHODS: tuple[str, ...] = (*STRATEGIES, "components", "recursive", "brute", "sat")
 
 
 def solve(csp: CSP, method: str = "fc-mrv", mode: Mode = "all") -> SearchResult:
     """Solve `csp` with `method` (see METHODS) in `mode` ("first", "all" or "count")."""
     if method in STRATEGIES:
         return search(csp, STRATEGIES[method], mode)
+    if method == "components":
+        return solve_components(csp, mode)
+    if method == "recursive":
+        return recursive_solve(csp, mode)
     if method == "brute":
         return brute_force(csp, mode)
     if method == "sat":

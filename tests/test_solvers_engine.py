@@ -457,6 +457,6 @@ def test_named_strategies():
     assert REFERENCE.order_values is values_ascending
     assert FC_ONCE.forward_check is forward_check_once
     assert PLAIN.forward_check is None and PLAIN.consistent is check_bounds
-    assert set(METHODS) == {*STRATEGIES, "brute", "sat"}
+    assert set(METHODS) == {*STRATEGIES, "components", "recursive", "brute", "sat"}
     with pytest.raises(ValueError):
         solve(build_csp(parse_board("? 1 ?")), "nope")

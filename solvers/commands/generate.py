@@ -1,4 +1,12 @@
-"""`python -m solvers generate`: problem sets from planted mine layouts."""
+"""`python -m solvers generate`: problem sets from planted mine layouts.
+
+- `hints`: classic boards with some clues shown (seed 001's 6x6, 16 hints, 10 mines);
+  `--unique-only`, `--unsolvable-only` and `--min-nodes K` (difficulty) filter them.
+- `status`: seed 000's status grids (every cell counts its 3x3 block) for N x M cells at
+  mine density P, with their exact solution counts.
+
+The YAML goes to standard output or `--output`, with the exact command in `source:`.
+"""
 
 from __future__ import annotations
 
@@ -10,30 +18,77 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ..generate import hint_problem_set
+from ..board import Board
+from ..generate import hint_problem_set, status_problem_set
 from ..problemfile import Entry, problem_set_yaml
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
-def _hints(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
-    try:
-        boards = hint_problem_set(
-            rng, args.count, args.unique, args.unsolvable, args.rows, args.cols, args.hints, args.mines
-        )
-    except (ValueError, RuntimeError) as error:
-        err.print(f"[red]error:[/] {error}")
-        return 2
-    command = "python -m solvers " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+def _command() -> str:
+    return "python -m solvers " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
+    """Write the problem set (ids PREFIX-01, ...) and report where."""
     entries = [Entry(f"{args.prefix}-{i:02d}", board, expect) for i, (board, expect) in enumerate(boards, start=1)]
-    text = problem_set_yaml(args.title, entries, source=command)
+    text = problem_set_yaml(args.title, entries, source=_command())
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
-        err.print(f"wrote {len(entries)} problems to {args.output}")
+        err.print(f"wrote {len(entries)} problems to {args.output}", highlight=False)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _fail(message: str) -> int:
+    err.print(f"[red]error:[/] {message}", highlight=False)
+    return 2
+
+
+def _hints(args: argparse.Namespace) -> int:
+    if args.unique_only and args.unsolvable_only:
+        return _fail("--unique-only and --unsolvable-only exclude each other")
+    unique = args.count if args.unique_only else args.unique
+    unsolvable = args.count if args.unsolvable_only else args.unsolvable
+    if (args.unique_only and args.unsolvable) or (args.unsolvable_only and args.unique):
+        return _fail("--unique/--unsolvable counts cannot be combined with --unique-only/--unsolvable-only")
+    try:
+        boards = hint_problem_set(
+            random.Random(args.seed),
+            args.count,
+            unique,
+            unsolvable,
+            args.rows,
+            args.cols,
+            args.hints,
+            args.mines,
+            args.min_nodes,
+        )
+    except (ValueError, RuntimeError) as error:
+        return _fail(str(error))
+    return _write(args, boards)
+
+
+def _status(args: argparse.Namespace) -> int:
+    if args.rows < 1 or args.cols < 1 or args.count < 1:
+        return _fail("--rows, --cols and --count must be at least 1")
+    if not 0 <= args.percent <= 100:
+        return _fail("--percent must be between 0 and 100")
+    try:
+        boards = status_problem_set(
+            random.Random(args.seed), args.count, args.rows, args.cols, args.percent, args.unique_only
+        )
+    except RuntimeError as error:
+        return _fail(str(error))
+    return _write(args, boards)
+
+
+def _common(parser: argparse.ArgumentParser, prefix: str, title: str) -> None:
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0): the same seed gives the same boards")
+    parser.add_argument("--prefix", default=prefix, help=f"problem ids are PREFIX-01, PREFIX-02, ... (default {prefix})")
+    parser.add_argument("--title", default=title)
+    parser.add_argument("--output", "-o", help="YAML file to write (default: standard output)")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -43,12 +98,29 @@ def register(commands: argparse._SubParsersAction) -> None:
     hints.add_argument("--count", type=int, default=30, help="number of boards (default 30)")
     hints.add_argument("--unique", type=int, default=0, help="how many must have exactly one solution")
     hints.add_argument("--unsolvable", type=int, default=0, help="how many must have none (a clue perturbed, verified)")
+    hints.add_argument("--unique-only", action="store_true", help="every board must have exactly one solution")
+    hints.add_argument(
+        "--unsolvable-only", action="store_true", help="every board must have none (a clue perturbed, verified by counting)"
+    )
+    hints.add_argument(
+        "--min-nodes",
+        type=int,
+        default=0,
+        metavar="K",
+        help="difficulty: keep boards on which the reference engine pops at least K nodes (default 0)",
+    )
     hints.add_argument("--rows", type=int, default=6)
     hints.add_argument("--cols", type=int, default=6)
     hints.add_argument("--hints", type=int, default=16)
     hints.add_argument("--mines", type=int, default=10)
-    hints.add_argument("--seed", type=int, default=0)
-    hints.add_argument("--prefix", default="gen", help="problem ids are PREFIX-01, PREFIX-02, ...")
-    hints.add_argument("--title", default="Generated boards")
-    hints.add_argument("--output", "-o", help="YAML file to write (default: standard output)")
+    _common(hints, "gen", "Generated boards")
     hints.set_defaults(run=_hints)
+
+    status = kinds.add_parser("status", help="status grids (seed 000): N x M cells, each a mine with probability P%%")
+    status.add_argument("--rows", "-N", type=int, default=7, help="N, the number of rows (default 7)")
+    status.add_argument("--cols", "-M", type=int, default=7, help="M, the number of columns (default 7)")
+    status.add_argument("--percent", "-P", type=float, default=20, help="P, the mine density in percent (default 20)")
+    status.add_argument("--count", type=int, default=10, help="number of grids (default 10)")
+    status.add_argument("--unique-only", action="store_true", help="keep only grids with exactly one solution")
+    _common(status, "status", "Generated status grids")
+    status.set_defaults(run=_status)

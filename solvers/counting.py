@@ -1,0 +1,417 @@
+"""Exact solution counts and per-cell mine counts, by components (Python big integers).
+
+The key API for probabilities (the game agent's guesses)::
+
+    counts = solution_counts(csp)            # a SolutionCounts
+    counts.total                             # number of solutions (an exact int)
+    counts.mines[v]                          # solutions in which variable v is a mine
+    counts.probability(v)                    # Fraction(mines[v], total): exact
+    counts.by_cell()                         # {cell: mines} for every variable's cell
+    counts.cell_probabilities()              # {cell: Fraction}
+
+`mines[v] / total` is the exact probability that cell `csp.cells[v]` holds a mine when
+every solution is equally likely, which is the case in a game whose layout was drawn
+uniformly among those with the board's mine count (`Board.mines`, the CSP's global
+constraint). It covers every variable: decided ones (0 or `total`), cells in clue
+constraints, and free cells touched by no clue.
+
+How it is computed:
+
+1. `solvers.components.decompose`: fixpoint forward checking, then the undecided
+   variables split into independent components (the global count ignored).
+2. Each component gets a `Table`: for every k, how many of its layouts have k mines
+   (`ways[k]`), and for each of its variables how many of those have it as a mine.
+   Small components are enumerated with the engine (`search` with `REFERENCE`); larger
+   ones branch on a variable, propagate, split again and recurse, with a cache of
+   sub-problems (equal residual constraints over equal variables give equal tables).
+3. Tables are convolved; F free variables contribute C(F, j) ways for j mines; with a
+   global count M the total is sum over m of ways[m] * C(F, M - decided - m); without
+   one it is the product of the component totals times 2**F.
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, prod
+from typing import Sequence
+
+from .board import Cell
+from .components import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
+from .csp import CSP
+from .engine import search
+from .recursive import recursion_room
+from .strategies import REFERENCE
+
+Poly = tuple[int, ...]
+"""Coefficient k: a number of layouts with k mines. Trailing zeros are allowed; () is zero."""
+
+#: Components with at most this many variables are enumerated with the engine.
+LEAF_SIZE = 8
+
+
+def poly_add(a: Poly, b: Poly) -> Poly:
+    """The sum of two polynomials."""
+    if len(a) < len(b):
+        a, b = b, a
+    return tuple(x + y for x, y in zip(a, b)) + a[len(b) :]
+
+
+def poly_mul(a: Poly, b: Poly, limit: int | None = None) -> Poly:
+    """The product of two polynomials, without coefficients above degree `limit` when given."""
+    if not a or not b:
+        return ()
+    size = len(a) + len(b) - 1 if limit is None else min(len(a) + len(b) - 1, limit + 1)
+    out = [0] * size
+    for i, x in enumerate(a):
+        if x and i < size:
+            for j, y in enumerate(b[: size - i]):
+                out[i + j] += x * y
+    return tuple(out)
+
+
+def monomial(degree: int, coefficient: int = 1) -> Poly:
+    """coefficient * x**degree."""
+    return (0,) * degree + (coefficient,)
+
+
+@lru_cache(maxsize=None)
+def binomials(n: int) -> Poly:
+    """Ways to put j mines on n free variables: C(n, j) for j = 0..n (each row built once)."""
+    row = [1]
+    for j in range(n):
+        row.append(row[-1] * (n - j) // (j + 1))
+    return tuple(row)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The layouts of some variables, grouped by their number of mines.
+
+    `ways[k]`: layouts with k mines. `mines[i][k]`: those in which `variables[i]` is a mine
+    (None when per-variable counts were not asked for).
+    """
+
+    variables: tuple[int, ...]
+    ways: Poly
+    mines: tuple[Poly, ...] | None
+
+    @property
+    def total(self) -> int:
+        return sum(self.ways)
+
+
+def table_product(tables: Sequence[Table], per_variable: bool) -> Table:
+    """The table of disjoint variable sets side by side (a convolution).
+
+    A variable's mine polynomial is its own times the product of every *other* table's
+    ways, computed with prefix and suffix products.
+    """
+    ways_list = [t.ways for t in tables]
+    prefix: list[Poly] = [(1,)]
+    for ways in ways_list:
+        prefix.append(poly_mul(prefix[-1], ways))
+    variables = tuple(var for t in tables for var in t.variables)
+    if not per_variable:
+        return Table(variables, prefix[-1], None)
+    suffix: list[Poly] = [(1,)]
+    for ways in reversed(ways_list):
+        suffix.append(poly_mul(suffix[-1], ways))
+    suffix.reverse()
+    mines: list[Poly] = []
+    for index, table in enumerate(tables):
+        others = poly_mul(prefix[index], suffix[index + 1])
+        assert table.mines is not None
+        mines.extend(poly_mul(poly, others) for poly in table.mines)
+    return Table(variables, prefix[-1], tuple(mines))
+
+
+def reorder(table: Table, variables: tuple[int, ...]) -> Table:
+    """The same table with its variables listed in the order `variables`."""
+    if table.variables == variables or table.mines is None:
+        return Table(variables, table.ways, table.mines)
+    position = {var: i for i, var in enumerate(table.variables)}
+    return Table(variables, table.ways, tuple(table.mines[position[var]] for var in variables))
+
+
+def table_sum(a: Table, b: Table) -> Table:
+    """Two tables over the same variables (same order) for disjoint sets of layouts."""
+    mines = None if a.mines is None or b.mines is None else tuple(map(poly_add, a.mines, b.mines))
+    return Table(a.variables, poly_add(a.ways, b.ways), mines)
+
+
+def decided_table(values: dict[int, int], per_variable: bool) -> Table:
+    """The single layout of variables whose values are known."""
+    variables = tuple(values)
+    ways = monomial(sum(values.values()))
+    mines = tuple(ways if values[var] else () for var in variables) if per_variable else None
+    return Table(variables, ways, mines)
+
+
+def free_table(variables: tuple[int, ...], per_variable: bool) -> Table:
+    """Variables in no constraint: C(F, j) layouts with j mines; each is a mine in C(F-1, j-1)."""
+    ways = binomials(len(variables))
+    mine_poly = (0, *binomials(len(variables) - 1)) if variables else ()
+    return Table(variables, ways, tuple(mine_poly for _ in variables) if per_variable else None)
+
+
+@dataclass
+class CountStats:
+    """What a count cost: branching nodes, components enumerated by the engine, cache hits."""
+
+    nodes: int = 0
+    engine_leaves: int = 0
+    engine_nodes: int = 0
+    cache_hits: int = 0
+    components: int = 0
+    largest_component: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Counter:
+    """Counts the layouts of components, by number of mines, with a sub-problem cache.
+
+    `leaf_size`: components with at most this many variables are enumerated with the
+    engine; larger ones are split by branching. `per_variable`: also count, for every
+    variable, the layouts in which it is a mine.
+    """
+
+    per_variable: bool = True
+    leaf_size: int = LEAF_SIZE
+    stats: CountStats = field(default_factory=CountStats)
+    cache: dict[object, Table] = field(default_factory=dict)
+
+    def component(self, part: Part) -> Table:
+        """The table of a connected part at its fixpoint (every variable undecided)."""
+        key = part.key()
+        cached = self.cache.get(key)
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return cached
+        if len(part.origin) <= self.leaf_size:
+            table = self._enumerate(part)
+        else:
+            self.stats.nodes += 1
+            var = branch_variable(part.csp)
+            table = table_sum(self._branch(part, var, 0), self._branch(part, var, 1))
+        self.cache[key] = table
+        return table
+
+    def witness(self, part: Part, mines: int) -> dict[int, int] | None:
+        """One layout of a connected part with exactly `mines` mines, or None if it has none.
+
+        Follows the branches of the count (same variable, same order), guided by the
+        tables, which are cached: each level picks a value and splits the mines among
+        the new components (`choose_counts`) without searching. Free variables take
+        their mines lowest-numbered first.
+        """
+        ways = self.component(part).ways
+        if not 0 <= mines < len(ways) or not ways[mines]:
+            return None
+        if len(part.origin) <= self.leaf_size:
+            result = search(with_mine_count(part.csp, mines), REFERENCE, "first")
+            return dict(zip(part.origin, result.solutions[0]))
+        var = branch_variable(part.csp)
+        for value in (0, 1):
+            conditioned = condition(part, var, value)
+            if conditioned is None:
+                continue
+            decided, children, free = conditioned
+            left = mines - sum(decided.values())
+            counts = choose_counts([self.component(child).ways for child in children], len(free), left)
+            if counts is None:
+                continue
+            layout = dict(decided)
+            for child, k in zip(children, counts):
+                found = self.witness(child, k)
+                assert found is not None, "a table promised this many mines"
+                layout.update(found)
+            spare = left - sum(counts)
+            layout.update((var, int(i < spare)) for i, var in enumerate(free))
+            return layout
+        raise AssertionError("the table promised a layout with this many mines")
+
+    def _enumerate(self, part: Part) -> Table:
+        """Every solution of a small part, from the engine, tallied by number of mines."""
+        result = search(part.csp, REFERENCE, "all")
+        self.stats.engine_leaves += 1
+        self.stats.engine_nodes += result.stats.popped
+        n = len(part.origin)
+        ways = [0] * (n + 1)
+        mines = [[0] * (n + 1) for _ in range(n)] if self.per_variable else []
+        for values in result.solutions:
+            k = sum(values)
+            ways[k] += 1
+            for i, value in enumerate(values):
+                if value and self.per_variable:
+                    mines[i][k] += 1
+        return Table(part.origin, tuple(ways), tuple(map(tuple, mines)) if self.per_variable else None)
+
+    def _branch(self, part: Part, var: int, value: int) -> Table:
+        """The table of `part`'s layouts with local variable `var` set to `value`."""
+        conditioned = condition(part, var, value)
+        if conditioned is None:
+            return Table(part.origin, (), tuple(() for _ in part.origin) if self.per_variable else None)
+        decided, children, free = conditioned
+        pieces = [decided_table(decided, self.per_variable)]
+        pieces += [self.component(child) for child in children]
+        if free:
+            pieces.append(free_table(tuple(free), self.per_variable))
+        return reorder(table_product(pieces, self.per_variable), part.origin)
+
+
+@dataclass(frozen=True)
+class SolutionCounts:
+    """Exact counts for a whole CSP: `total` solutions; `mines[v]` of them have variable v a mine.
+
+    `mines` is empty when the count was made with `per_variable=False`.
+    """
+
+    csp: CSP
+    total: int
+    mines: tuple[int, ...]
+    stats: CountStats
+
+    def probability(self, var: int) -> Fraction:
+        """The exact probability that variable `var` is a mine (0 when there is no solution)."""
+        return Fraction(self.mines[var], self.total) if self.total else Fraction(0)
+
+    def probabilities(self) -> list[Fraction]:
+        """`probability(v)` for every variable, in variable order."""
+        return [self.probability(var) for var in self.csp.variables]
+
+    def by_cell(self) -> dict[Cell, int]:
+        """`mines` keyed by each variable's cell."""
+        return dict(zip(self.csp.cells, self.mines))
+
+    def cell_probabilities(self) -> dict[Cell, Fraction]:
+        """`probability(v)` keyed by each variable's cell."""
+        return dict(zip(self.csp.cells, self.probabilities()))
+
+
+def _weights(tables: Sequence[Table], mines_left: int | None) -> list[Poly | int]:
+    """For each table, what one of its layouts with a mines is worth in the whole count.
+
+    Without a global count every table's layouts combine with all layouts of the others
+    (an int: the product of their totals). With `mines_left` M, a layout with a mines
+    combines with the others' layouts holding M - a mines: coefficient M - a of the
+    product of every other table's ways (a Poly indexed by a).
+    """
+    if mines_left is None:
+        totals = [t.total for t in tables]
+        before = [1]
+        for total in totals:
+            before.append(before[-1] * total)
+        after = [1]
+        for total in reversed(totals):
+            after.append(after[-1] * total)
+        after.reverse()
+        return [before[i] * after[i + 1] for i in range(len(tables))]
+    prefix: list[Poly] = [(1,)]
+    for t in tables:
+        prefix.append(poly_mul(prefix[-1], t.ways, mines_left))
+    suffix: list[Poly] = [(1,)]
+    for t in reversed(tables):
+        suffix.append(poly_mul(suffix[-1], t.ways, mines_left))
+    suffix.reverse()
+    weights: list[Poly | int] = []
+    for i, table in enumerate(tables):
+        before, after = prefix[i], suffix[i + 1]
+        weight = []
+        for a in range(len(table.ways)):
+            target = mines_left - a
+            weight.append(
+                sum(before[j] * after[target - j] for j in range(max(0, target - len(after) + 1), min(len(before), target + 1)))
+                if target >= 0
+                else 0
+            )
+        weights.append(tuple(weight))
+    return weights
+
+
+def _combine(decomposition: Decomposition, tables: list[Table]) -> tuple[int, list[int]]:
+    """Total solutions and per-variable mine counts of the whole CSP from its parts' tables."""
+    dec = decomposition
+    n = len(dec.csp.cells)
+    pieces = tables + ([free_table(dec.free, True)] if dec.free else [])
+    weights = _weights(pieces, dec.mines_left)
+    if dec.mines_left is None:
+        total = prod(t.total for t in pieces)
+    else:
+        total = sum(w * x for w, x in zip(weights[0], pieces[0].ways)) if pieces else int(dec.mines_left == 0)
+    mines = [0] * n
+    for var, value in dec.decided.items():
+        mines[var] = total if value else 0
+    for table, weight in zip(pieces, weights):
+        assert table.mines is not None
+        seen: dict[int, int] = {}  # free variables share one polynomial: weigh it once
+        for var, poly in zip(table.variables, table.mines):
+            if id(poly) not in seen:
+                seen[id(poly)] = sum(poly) * weight if isinstance(weight, int) else sum(map(operator.mul, poly, weight))
+            mines[var] = seen[id(poly)]
+    return total, mines
+
+
+def solution_counts(csp: CSP, per_variable: bool = True, leaf_size: int = LEAF_SIZE) -> SolutionCounts:
+    """Exact number of solutions and, for each variable, the number where it is a mine.
+
+    With `per_variable=False` only `total` is computed (faster) and `mines` is empty.
+    """
+    started = time.perf_counter()
+    counter = Counter(per_variable, leaf_size)
+    n = len(csp.cells)
+    dec = decompose(csp)
+    if dec is None:
+        counter.stats.seconds = time.perf_counter() - started
+        return SolutionCounts(csp, 0, (0,) * n if per_variable else (), counter.stats)
+    counter.stats.components = len(dec.components)
+    counter.stats.largest_component = max((len(p.origin) for p in dec.components), default=0)
+    with recursion_room(4 * len(csp.cells)):  # a few frames per branching level
+        tables = [counter.component(part) for part in dec.components]
+    if per_variable:
+        total, mines = _combine(dec, tables)
+    else:
+        total, mines = _total_only(dec, tables), []
+    counter.stats.seconds = time.perf_counter() - started
+    return SolutionCounts(csp, total, tuple(mines), counter.stats)
+
+
+def count_solutions(csp: CSP, leaf_size: int = LEAF_SIZE) -> int:
+    """Exact number of solutions (the global mine count included), by components."""
+    return solution_counts(csp, False, leaf_size).total
+
+
+def _total_only(dec: Decomposition, tables: list[Table]) -> int:
+    """The number of solutions alone: one convolution, truncated at the mines left."""
+    free = len(dec.free)
+    if dec.mines_left is None:
+        return prod(t.total for t in tables) * 2**free
+    ways: Poly = (1,)
+    for table in tables:
+        ways = poly_mul(ways, table.ways, dec.mines_left)
+    return sum(x * comb(free, dec.mines_left - m) for m, x in enumerate(ways) if m <= dec.mines_left)
+
+
+def choose_counts(ways: Sequence[Poly], free: int, mines: int) -> list[int] | None:
+    """A number of mines for each table (`ways` of each), smallest first, such that `free`
+    free variables can hold the rest of `mines`; None when no choice adds up."""
+    if mines < 0:
+        return None
+    reach = [0] * (len(ways) + 1)  # bit m of reach[i]: tables i.. and the free variables can hold m mines
+    reach[-1] = (1 << (free + 1)) - 1
+    for i in range(len(ways) - 1, -1, -1):
+        for k, count in enumerate(ways[i]):
+            if count:
+                reach[i] |= reach[i + 1] << k
+    if not reach[0] >> mines & 1:
+        return None
+    chosen = []
+    for i, table in enumerate(ways):
+        k = next(k for k, count in enumerate(table) if count and k <= mines and reach[i + 1] >> (mines - k) & 1)
+        chosen.append(k)
+        mines -= k
+    return chosen
