@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .oracle import count_method, count_solutions
+from .oracle import OracleDisagreement, count_method, count_solutions
 from .problemset import Problem
 
 
@@ -44,7 +44,10 @@ def check_problems(problems: list[Problem]) -> list[CheckRow]:
     for problem in problems:
         board = problem.board
         started = time.perf_counter()
-        count = count_solutions(board)
+        try:
+            count = count_solutions(board)
+        except OracleDisagreement as error:
+            raise OracleDisagreement(f"{problem.file}: problem {problem.id!r}: {error}") from None
         rows.append(CheckRow(problem.file, problem.id, f"{board.rows}x{board.cols}", board.rule, board.mines,
                              count, problem.expect, time.perf_counter() - started, count_method(board)))
     return rows

@@ -26,6 +26,7 @@ from solvers.trace import add_trace_arguments
 
 from .config import find_config, load_config
 from .problemset import Problem, load_problems
+from .oracle import OracleDisagreement
 from .reference import ReferenceUnavailable, reference_strategies
 from .report import fail
 from .submission import KIT_ROOT, resolve_agent, resolve_solver
@@ -60,6 +61,10 @@ def _grade(argv: list[str], console: Console) -> int:
     args = _grade_parser().parse_args(argv)
     if args.jobs < 1:
         return fail(console, "--jobs must be at least 1")
+    for option, path in (("--json", args.json), ("--output", args.output), ("--export", args.export),
+                         ("--csv", args.csv if args.submissions else None)):
+        if path is not None and not path.resolve().parent.is_dir():
+            return fail(console, f"{option} {path}: the folder {path.resolve().parent} does not exist")
     if args.format == "gradescope":
         return _grade_for_gradescope(args, console)
     problems, errors = load_problems(*args.paths)
@@ -185,5 +190,5 @@ def main(argv: list[str] | None = None) -> int:
     command = COMMANDS.get(argv[0]) if argv else None
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
-    except ReferenceUnavailable as error:
+    except (ReferenceUnavailable, OracleDisagreement) as error:
         return fail(console, str(error))

@@ -138,11 +138,6 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
     return ItemResult(status="pass" if share == 1 else "fail", score=score, message=message, nodes=nodes, **base)
 
 
-def agent_item(agent: str, grading: AgentGrading) -> dict[str, Any]:
-    return {"kind": "agent", "agent": agent, "level": grading.level, "games": grading.games,
-            "seed": grading.seed, "rules": grading.rules}
-
-
 def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
     """Points by the win rate's threshold; the reason gives wins, the interval and any errors."""
     base = {"kind": "agent", "name": "agent", "max_score": grading.points, "seconds": outcome.get("seconds"),
@@ -193,7 +188,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         if agent is None:
             report.items.append(ItemResult("agent", "agent", "error", 0.0, config.agent.points, "no agent file found (--agent FILE)"))
         else:
-            played = run_items(solver, [agent_item(agent, config.agent)], [timeout or config.agent.timeout], 1,
-                               Limits(memory_mb=config.memory_mb))[0]
-            report.items.append(score_agent(config.agent, played))
+            from .agentplay import play_agent_games  # needs the game package
+
+            limits = Limits(memory_mb=config.memory_mb)
+            report.items.append(score_agent(config.agent, play_agent_games(agent, config.agent, limits)))
     return report

@@ -56,10 +56,24 @@ def _children() -> list[int]:
     return found
 
 
+def _session(pid: int) -> int | None:
+    try:
+        return os.getsid(pid)
+    except ProcessLookupError:
+        return None
+
+
 def _kill_orphans() -> None:
-    """Kill and reap every child of ours that is not a live worker (call with the lock held)."""
-    for _ in range(10):
-        orphans = [pid for pid in _children() if pid not in _workers]
+    """Kill and reap every adopted orphan (call with the lock held).
+
+    An orphan is a child of ours that is not a live worker and runs outside our own
+    session: workers start sessions of their own, so everything they leave behind does,
+    while children that whoever called the grader started share its session and are left
+    alone. Killing one orphan may hand us its children, so repeat until none is left.
+    """
+    ours = os.getsid(0)
+    while True:
+        orphans = [pid for pid in _children() if pid not in _workers and _session(pid) not in (ours, None)]
         if not orphans:
             return
         for pid in orphans:
@@ -88,9 +102,13 @@ def _describe_exit(code: int | None) -> str:
 
 
 class _Worker:
-    """One worker process, the pipe it reports on, and a file catching its raw output."""
+    """One worker process, the pipe it reports on, and a file catching its raw output.
 
-    def __init__(self, solver: str, items: list[dict[str, Any]], limits: Limits):
+    `module` runs with `job` (plus a per-run token) as JSON on standard input. An
+    interactive worker keeps its standard input open for more requests, one JSON line each.
+    """
+
+    def __init__(self, module: str, job: dict[str, Any], limits: Limits, interactive: bool = False):
         self.token = secrets.token_hex(16)  # reports without it did not come from the worker's loop
         read_fd, write_fd = os.pipe()
         env = {**os.environ, "GRADER_RESULT_FD": str(write_fd), MEMORY_ENV: str(limits.memory_mb),
@@ -98,7 +116,7 @@ class _Worker:
         self.output = tempfile.TemporaryFile()
         with _workers_lock:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "grader.worker"],
+                [sys.executable, "-m", module],
                 stdin=subprocess.PIPE,
                 stdout=self.output,
                 stderr=self.output,
@@ -110,9 +128,23 @@ class _Worker:
         os.close(write_fd)
         self.reader = os.fdopen(read_fd, "rb", buffering=0)
         self.buffer = b""
+        self.send({**job, "token": self.token})
+        if not interactive:
+            self.close_input()
+
+    def send(self, data: dict[str, Any]) -> bool:
+        """Write one JSON line to the worker; False when it no longer listens."""
         try:
             assert self.process.stdin is not None
-            self.process.stdin.write(json.dumps({"solver": solver, "items": items, "token": self.token}).encode())
+            self.process.stdin.write(json.dumps(data).encode() + b"\n")
+            self.process.stdin.flush()
+            return True
+        except (BrokenPipeError, ValueError):
+            return False
+
+    def close_input(self) -> None:
+        try:
+            assert self.process.stdin is not None
             self.process.stdin.close()
         except BrokenPipeError:
             pass
@@ -139,22 +171,28 @@ class _Worker:
             return "eof"
         return report
 
-    def stop(self) -> tuple[str, str]:
-        """Kill the worker and everything it started; how it ended and what it printed."""
-        if self.process.poll() is None:
+    def stop(self, grace: float = 0.0) -> tuple[str, str]:
+        """Kill the worker and everything it started; how it ended and what it printed.
+
+        `grace`: seconds to let a worker that is already dying exit by itself, so its own
+        exit code is reported rather than our kill.
+        """
+        if grace:
             try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
+                self.process.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
                 pass
-        code = self.process.wait()
-        try:  # children left in the group after the worker itself exited
+        try:  # the whole group, before reaping: until then the pid cannot be reused
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        code = self.process.wait()
         with _workers_lock:
             _workers.discard(self.process.pid)
             _kill_orphans()  # anything that left the group: a new session, a double fork
         self.reader.close()
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.close_input()
         self.output.seek(0)
         printed = self.output.read(OUTPUT_KEPT).decode("utf-8", "replace")
         self.output.close()
@@ -166,7 +204,7 @@ def _run_chain(solver: str, items: list[dict[str, Any]], timeouts: list[float], 
     outcomes: list[dict[str, Any]] = []
     while len(outcomes) < len(items):
         start = len(outcomes)
-        worker = _Worker(solver, items[start:], limits)
+        worker = _Worker("grader.worker", {"solver": solver, "items": items[start:]}, limits)
         ready = worker.next_report(max(limits.min_load_seconds, timeouts[start]))
         if isinstance(ready, dict) and ready.get("ready"):
             for index in range(start, len(items)):
@@ -175,7 +213,7 @@ def _run_chain(solver: str, items: list[dict[str, Any]], timeouts: list[float], 
                 if isinstance(report, dict):
                     outcomes.append(report)
                     continue
-                how, printed = worker.stop()
+                how, printed = worker.stop(grace=0.0 if report == "timeout" else 1.0)
                 if report == "timeout":
                     outcomes.append({"status": "timeout", "message": f"no answer within {timeouts[index]:g} s",
                                      "seconds": timeouts[index], "output": printed})
@@ -186,7 +224,7 @@ def _run_chain(solver: str, items: list[dict[str, Any]], timeouts: list[float], 
             else:
                 worker.stop()
             continue
-        how, printed = worker.stop()
+        how, printed = worker.stop(grace=1.0 if ready == "eof" else 0.0)
         if isinstance(ready, dict):
             message = ready.get("message", "the solver's file did not load")
         elif ready == "timeout":

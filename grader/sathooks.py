@@ -103,7 +103,7 @@ def score_sat_problems(points: float, problems: list[Problem], counts: list[int]
             if reason is None and len({repr(g) for g in grids}) != expected:
                 reason = f"found {len({repr(g) for g in grids})} of the {expected} solutions"
         if reason:
-            failures.append(f"{problem.id}: {reason}")
+            failures.append("a hidden problem failed" if problem.hidden else f"{problem.id}: {reason}")
     passed = len(problems) - len(failures)
     score = round(points * passed / max(len(problems), 1), 2)
     message = f"{passed}/{len(problems)} problems solved through your clauses" + (f"; {failures[0]}" if failures else "")

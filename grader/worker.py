@@ -256,42 +256,28 @@ def run_sat_problems_item(hooks: dict[str, Callable[..., Any]], item: dict[str, 
                     cnf.extend(counter.clauses)
                     continue
                 for name in ("at_least_clauses", "at_most_clauses"):
-                    cnf.extend([[int(lit) for lit in clause] for clause in hooks[name](lits, constraint.total)])
+                    clauses = [[int(lit) for lit in clause] for clause in hooks[name](lits, constraint.total)]
+                    if any(-lit not in lits and lit not in lits for clause in clauses for lit in clause):
+                        raise HookContractError(f"{name} used a literal that is not one of the literals it was given")
+                    cnf.extend(clauses)
         except (NotImplementedError, SystemExit, MemoryError) as error:
             return {"status": "error", "message": describe_exception(error, solver)}
+        except HookContractError as error:
+            results.append({"error": str(error)})
+            continue
         except Exception as error:
             results.append({"error": describe_exception(error, solver)})
             continue
-        if any(lit == 0 for clause in cnf.clauses for lit in clause):
-            results.append({"error": "a clause holds the literal 0; literals are ±1, ±2, ..."})
+        try:
+            found = solve_cnf(cnf, n, "all", limit=SAT_SOLUTION_LIMIT + 1)
+        except (Exception, MemoryError) as error:
+            results.append({"error": f"Glucose could not solve your clauses ({type(error).__name__})"})
             continue
-        found = solve_cnf(cnf, n, "all", limit=SAT_SOLUTION_LIMIT + 1)
         if found.count > SAT_SOLUTION_LIMIT:
             results.append({"error": f"more than {SAT_SOLUTION_LIMIT} layouts satisfy your clauses"})
             continue
         results.append({"solutions": [layout_of(csp, values, board.rows, board.cols) for values in found.solutions]})
     return {"status": "ok", "results": results}
-
-
-def run_agent_item(hooks: dict[str, Callable[..., Any]], item: dict[str, Any], solver: str) -> dict[str, Any]:
-    """Play seeded games with the agent in item["agent"] (a file, or "reference")."""
-    from play.evaluate import evaluate_agent
-
-    source = item["agent"]
-    try:
-        if source == "reference":
-            from play.agent import Agent
-
-            choose_move = Agent(item["rules"]).choose_move
-        else:
-            with contextlib.redirect_stdout(BoundedOutput()), contextlib.redirect_stderr(BoundedOutput()):
-                choose_move = getattr(_import_file(Path(source), "student_agent"), "choose_move", None)
-            if not callable(choose_move):
-                return {"status": "error", "message": f"no function named choose_move in {Path(source).name}"}
-    except BaseException as error:
-        return {"status": "error", "message": f"cannot load {Path(source).name}: {describe_exception(error, source)}"}
-    result = evaluate_agent(choose_move, item["level"], item["games"], item["seed"], item["rules"])
-    return {"status": "ok", "result": result}
 
 
 def _plain(value: Any) -> Any:
@@ -301,7 +287,7 @@ def _plain(value: Any) -> Any:
 
 def main() -> None:
     send = os.fdopen(int(os.environ.pop("GRADER_RESULT_FD")), "w", buffering=1)
-    job = json.load(sys.stdin)
+    job = json.loads(sys.stdin.readline())
     token, solver = job.pop("token"), job["solver"]
 
     def report(data: dict[str, Any]) -> None:
@@ -317,7 +303,7 @@ def main() -> None:
         return
     report({"ready": True})
     runners = {"hook": run_hook_item, "problem": run_problem_item, "trace": run_trace_item,
-               "sat-hook": run_sat_hook_item, "sat-problems": run_sat_problems_item, "agent": run_agent_item}
+               "sat-hook": run_sat_hook_item, "sat-problems": run_sat_problems_item}
     for item in job["items"]:
         printed = BoundedOutput()
         started = time.perf_counter()

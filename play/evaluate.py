@@ -60,6 +60,10 @@ def describe_crash(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}{where}"
 
 
+class AgentFailure(Exception):
+    """An agent that could not give a move (raised by agents run elsewhere, with the reason)."""
+
+
 def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet = "classic") -> GameResult:
     """One game by any `choose_move` callable, one move per call.
 
@@ -70,6 +74,8 @@ def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet 
     while not game.over:
         try:
             move = choose_move(game.view())
+        except AgentFailure as failure:
+            return GameResult(seed, False, 0, game.moves, f"move {game.moves + 1}: {failure}")
         except Exception as error:  # the agent's own bug: a loss, with the reason
             return GameResult(seed, False, 0, game.moves, f"move {game.moves + 1}: agent raised {describe_crash(error)}")
         problem = game.illegal(move)

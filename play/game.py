@@ -21,7 +21,7 @@ from typing import Literal
 from solvers.board import Cell, clues_for_layout
 
 from .levels import Level, RuleSet, check_mines
-from .view import FLAGGED, HIDDEN, Move, View, neighbour_table
+from .view import ACTIONS, FLAGGED, HIDDEN, Move, View, neighbour_table
 
 Status = Literal["ready", "playing", "won", "lost"]
 
@@ -129,7 +129,7 @@ class Game:
 
     def illegal(self, move: Move) -> str | None:
         """Why an agent's move is not allowed (None when it is): the cell must be hidden and unflagged."""
-        if not isinstance(move, Move) or move.action not in ("open", "flag"):
+        if not isinstance(move, Move) or move.action not in ACTIONS:
             return f"not a Move: {move!r}"
         cell = move.cell
         if not (isinstance(cell, tuple) and len(cell) == 2 and all(type(x) is int for x in cell)):

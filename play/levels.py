@@ -53,7 +53,7 @@ LEVELS: dict[str, Level] = {level.name: level for level in (BEGINNER, INTERMEDIA
 def custom_level(rows: int, cols: int, mines: int, rules: RuleSet = "classic") -> Level:
     """A custom level, checked: a ValueError says what is wrong in one sentence."""
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise ValueError(f"rows and columns must be between 1 and {MAX_SIDE} (got {rows}x{cols})")
+        raise ValueError(f"rows and columns must be between 1 and {MAX_SIDE} (got {cols}x{rows})")
     check_mines(rows * cols, mines, rules)
     return Level("custom", rows, cols, mines)
 

@@ -66,10 +66,6 @@ class View:
         """Every cell, row-major."""
         return ((r, c) for r in range(self.rows) for c in range(self.cols))
 
-    def is_hidden(self, cell: Cell) -> bool:
-        """Not revealed: hidden or flagged."""
-        return self.cells[cell[0]][cell[1]] < 0
-
     def hidden(self) -> list[Cell]:
         """Unrevealed cells (flagged ones included), row-major."""
         return [cell for cell in self.all_cells() if self[cell] < 0]

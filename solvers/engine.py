@@ -156,6 +156,8 @@ def search(
         if narrowed is not None:
             current = narrowed
             sizes = {len(current[var]) for var in unassigned}
+            if 0 not in sizes and len(unassigned) < len(order):  # an assigned variable emptied too?
+                sizes.update(len(values) for values in current.values())
             complete = tuple(current[var][0] for var in order) if sizes <= {1} else None
         if narrowed is None or 0 in sizes or (complete is not None and not csp.satisfied_by(complete)):
             stats.dead_ends += 1

@@ -58,11 +58,6 @@ def perturb_clue(rng: random.Random, board: Board, max_clue: int) -> Board:
     return board_from_rows(grid, board.rule, board.mines)
 
 
-def count_solutions(board: Board) -> int:
-    """How many layouts satisfy the board (reference engine, count mode)."""
-    return measure(board)[0]
-
-
 def measure(board: Board) -> tuple[int, int]:
     """(solutions, nodes the reference engine pops to count them): the board's difficulty."""
     result = search(build_csp(board), REFERENCE, "count")

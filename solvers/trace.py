@@ -113,7 +113,7 @@ EXPORT_SUFFIXES = (".svg", ".html", ".txt")
 def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every trace command shares (grader and solvers)."""
     group = parser.add_argument_group("traces")
-    group.add_argument("--max-steps", type=int, default=200, metavar="N", help="stop after N popped nodes (default 200)")
+    group.add_argument("--max-steps", type=positive_steps, default=200, metavar="N", help="stop after N popped nodes (default 200)")
     group.add_argument("--only", choices=("all", "dead-ends", "solutions"), default="all", help="show only these steps")
     group.add_argument("--compact", action="store_true", help="one line per node")
     group.add_argument("--tree", action="store_true", help="the search as a tree")
@@ -128,4 +128,14 @@ def export_error(path: Path | None) -> str | None:
     """Why `path` cannot be an export target, or None."""
     if path is not None and path.suffix not in EXPORT_SUFFIXES:
         return f"--export {path}: the file must end in {', '.join(EXPORT_SUFFIXES)}"
+    if path is not None and not path.resolve().parent.is_dir():
+        return f"--export {path}: the folder {path.resolve().parent} does not exist"
     return None
+
+
+def positive_steps(text: str) -> int:
+    """argparse type for --max-steps: a whole number of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value

@@ -67,3 +67,10 @@ def test_bad_agent_config_is_one_line(tmp_path: Path) -> None:
     result, _ = grade(tmp_path, "--solver", "reference", config="agent:\n  level: impossible\n")
     assert result.returncode != 0
     assert "agent.level: must be one of beginner, intermediate, expert" in " ".join(result.stdout.split())
+
+
+def test_an_agent_cannot_read_the_mines(tmp_path: Path) -> None:
+    """The game stays in the grader: walking the agent's own frames finds no game to peek at."""
+    _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_peeks.py")
+    entry = agent_entry(report)
+    assert entry["score"] == 0 and entry["message"].startswith("won 0/20")

@@ -74,13 +74,13 @@ def test_clauses_with_foreign_literals_are_rejected() -> None:
     assert item.score == 0 and "literal 9" in item.message
 
 
-def test_oracle_counts_big_boards_with_glucose() -> None:
+def test_oracle_counts_big_boards_exactly_and_glucose_agrees() -> None:
     import random
 
     small = parse_board("? 1 ? 2 ?", "classic")
     assert count_method(small) == "engine" and count_solutions(small) == 1
     big, _ = status_grid(random.Random(4), 8, 8, 20)  # 64 unknown cells: above the engine's limit
-    assert len(big.mine_candidates()) > ENGINE_LIMIT and count_method(big) == "sat"
+    assert len(big.mine_candidates()) > ENGINE_LIMIT and count_method(big) == "components+sat"
     assert count_solutions(big) >= 1 and has_solution(big)
     assert not has_solution(parse_board("? 3 ? 3 ?", "classic"))
 
@@ -101,4 +101,10 @@ def test_check_reports_which_oracle_counted(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout
     rows = {r["id"]: r for r in json.loads(out.read_text(encoding="utf-8"))["problems"]}
     assert rows["nctu-1"]["counted_by"] == "engine" and rows["nctu-1"]["solutions"] == 8
-    assert rows["status-7x7"]["counted_by"] == "sat" and rows["status-7x7"]["solutions"] == 1
+    assert rows["status-7x7"]["counted_by"] == "components+sat" and rows["status-7x7"]["solutions"] == 1
+
+
+def test_a_huge_count_needs_no_enumeration() -> None:
+    """2**21 layouts on 42 unknown cells: counted exactly without enumerating them."""
+    board = parse_board(" ".join([". 1 ."] * 21), "classic")
+    assert count_method(board) == "components+sat" and count_solutions(board) == 2 ** 21
