@@ -21,6 +21,7 @@ from rich.text import Text
 from .config import GradingConfig
 from .grading import grade
 from .results import Report
+from .sandbox import interrupt
 from .submission import resolve_agent
 from .problemset import Problem
 from .report import label
@@ -84,12 +85,18 @@ def grade_batch(
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("grading", total=len(submissions))
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(grade_one, s): index for index, s in enumerate(submissions)}
-            rows: list[BatchRow | None] = [None] * len(submissions)
+        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        futures = {pool.submit(grade_one, s): index for index, s in enumerate(submissions)}
+        rows: list[BatchRow | None] = [None] * len(submissions)
+        try:
             for future in as_completed(futures):
                 rows[futures[future]] = future.result()
                 progress.advance(task)
+        except KeyboardInterrupt:
+            interrupt()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     return [row for row in rows if row is not None]
 
 

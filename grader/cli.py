@@ -192,3 +192,6 @@ def main(argv: list[str] | None = None) -> int:
         return command(argv[1:], console) if command else _grade(argv, console)
     except (ReferenceUnavailable, OracleDisagreement) as error:
         return fail(console, str(error))
+    except KeyboardInterrupt:
+        fail(console, "interrupted: the workers were stopped and nothing was written")
+        return 130

@@ -31,6 +31,18 @@ PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
 
 _workers: set[int] = set()  # pids of live workers; every other child of ours is an orphan to kill
 _workers_lock = threading.Lock()
+_stopping = threading.Event()  # set on Ctrl-C: no new worker starts, live ones are killed
+
+
+def interrupt() -> None:
+    """Stop grading now: kill every live worker; chains record the rest as interrupted."""
+    _stopping.set()
+    with _workers_lock:
+        for pid in list(_workers):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def _become_subreaper() -> None:
@@ -204,6 +216,9 @@ def _run_chain(solver: str, items: list[dict[str, Any]], timeouts: list[float], 
     outcomes: list[dict[str, Any]] = []
     while len(outcomes) < len(items):
         start = len(outcomes)
+        if _stopping.is_set():
+            outcomes += [{"status": "error", "message": "grading was interrupted", "seconds": 0.0}] * (len(items) - start)
+            break
         worker = _Worker("grader.worker", {"solver": solver, "items": items[start:]}, limits)
         ready = worker.next_report(max(limits.min_load_seconds, timeouts[start]))
         if isinstance(ready, dict) and ready.get("ready"):
@@ -256,9 +271,15 @@ def run_items(
     """
     _become_subreaper()
     chunks = _chunks(len(items), jobs)
-    with ThreadPoolExecutor(max_workers=max(1, len(chunks))) as pool:
-        parts = pool.map(
+    pool = ThreadPoolExecutor(max_workers=max(1, len(chunks)))
+    try:
+        parts = list(pool.map(
             lambda chunk: _run_chain(solver, items[chunk.start:chunk.stop], timeouts[chunk.start:chunk.stop], limits),
             chunks,
-        )
-        return [outcome for part in parts for outcome in part]
+        ))
+    except KeyboardInterrupt:
+        interrupt()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [outcome for part in parts for outcome in part]
