@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
 from play.view import Move, View
 
-from .worker import BoundedOutput, _import_file, describe_exception, isolate_from_grader, limit_memory
+from .worker import BoundedOutput, _import_file, describe_exception, start
 
 
 def load_agent(source: str, rules: str) -> Callable[[View], Any]:
@@ -47,24 +46,12 @@ def answer(choose_move: Callable[[View], Any], request: dict[str, Any], source: 
 
 
 def main() -> None:
-    send = os.fdopen(int(os.environ.pop("GRADER_RESULT_FD")), "w", buffering=1)
-    job = json.loads(sys.stdin.readline())
-    token, source = job.pop("token"), job["agent"]
-
-    def report(data: dict[str, Any]) -> None:
-        send.write(json.dumps({**data, "token": token}) + "\n")
-
-    limit_memory()
-    isolate_from_grader()
-    try:
-        with contextlib.redirect_stdout(BoundedOutput()), contextlib.redirect_stderr(BoundedOutput()):
-            choose_move = load_agent(source, job.get("rules", "classic"))
-    except BaseException as error:
-        report({"ready": False, "message": f"cannot load {Path(source).name}: {describe_exception(error, source)}"})
+    started = start("agent", lambda source, job: load_agent(source, job.get("rules", "classic")))
+    if started is None:
         return
-    report({"ready": True})
+    job, report, choose_move = started
     for line in sys.stdin:
-        report(answer(choose_move, json.loads(line), source))
+        report(answer(choose_move, json.loads(line), job["agent"]))
 
 
 if __name__ == "__main__":

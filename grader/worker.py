@@ -285,10 +285,20 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, int) and not isinstance(value, bool) else repr(value)
 
 
-def main() -> None:
+Report = Callable[[dict[str, Any]], None]
+
+
+def start(source_key: str, load: Callable[[str, dict[str, Any]], Any]) -> tuple[dict[str, Any], Report, Any] | None:
+    """The common start of every worker: read the job, cap memory, hide the grader, then
+    load the student's code quietly and say whether it loaded.
+
+    `source_key` names the job's file field; `load(source, job)` loads it. Returns the job,
+    the report function (each report carries the run's token) and what `load` returned, or
+    None when loading failed (already reported).
+    """
     send = os.fdopen(int(os.environ.pop("GRADER_RESULT_FD")), "w", buffering=1)
     job = json.loads(sys.stdin.readline())
-    token, solver = job.pop("token"), job["solver"]
+    token, source = job.pop("token"), job[source_key]
 
     def report(data: dict[str, Any]) -> None:
         send.write(json.dumps({**data, "token": token}) + "\n")
@@ -297,11 +307,20 @@ def main() -> None:
     isolate_from_grader()
     try:
         with contextlib.redirect_stdout(BoundedOutput()), contextlib.redirect_stderr(BoundedOutput()):
-            hooks = load_hooks(solver)
+            loaded = load(source, job)
     except BaseException as error:  # a broken file must not stop the grader
-        report({"ready": False, "message": f"cannot load {Path(solver).name}: {describe_exception(error, solver)}"})
-        return
+        report({"ready": False, "message": f"cannot load {Path(source).name}: {describe_exception(error, source)}"})
+        return None
     report({"ready": True})
+    return job, report, loaded
+
+
+def main() -> None:
+    started_worker = start("solver", lambda source, job: load_hooks(source))
+    if started_worker is None:
+        return
+    job, report, hooks = started_worker
+    solver = job["solver"]
     runners = {"hook": run_hook_item, "problem": run_problem_item, "trace": run_trace_item,
                "sat-hook": run_sat_hook_item, "sat-problems": run_sat_problems_item}
     for item in job["items"]:
