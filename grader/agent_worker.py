@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from play.view import Move, View
 
-from .worker import BoundedOutput, _import_file, describe_exception, start
+from .worker import BoundedOutput, import_file, describe_exception, start
 
 
 def load_agent(source: str, rules: str) -> Callable[[View], Any]:
@@ -26,7 +26,7 @@ def load_agent(source: str, rules: str) -> Callable[[View], Any]:
         from play.agent import Agent
 
         return Agent(rules).choose_move
-    choose_move = getattr(_import_file(Path(source), "student_agent"), "choose_move", None)
+    choose_move = getattr(import_file(Path(source), "student_agent"), "choose_move", None)
     if not callable(choose_move):
         raise AttributeError(f"no function named choose_move in {Path(source).name}")
     return choose_move

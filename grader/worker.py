@@ -39,12 +39,13 @@ def load_hooks(solver: str) -> dict[str, Callable[..., Any]]:
     """The hook functions of a solver: the reference, or those defined in a Python file."""
     if solver == "reference":
         return reference_hooks()
-    module = _import_file(Path(solver))
+    module = import_file(Path(solver))
     names = (*HOOK_NAMES, "at_least_clauses", "at_most_clauses")
     return {name: getattr(module, name) for name in names if callable(getattr(module, name, None))}
 
 
-def _import_file(path: Path, name: str = "student_hooks") -> ModuleType:
+def import_file(path: Path, name: str = "student_hooks") -> ModuleType:
+    """Load a Python file as module `name` (only ever in a worker process)."""
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"{path} is not a Python file")
