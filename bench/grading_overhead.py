@@ -23,6 +23,7 @@ import csv
 import gc
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -50,47 +51,14 @@ PROBLEMS = ROOT / "problems"
 SANDBOX_TARGET = 2.0  # sandboxed time / in-process time
 BATCH_TARGET_S = 300.0  # a class of 100 in "minutes"
 
-#: Student files for the batch: (name, how many copies, source).
-CORRECT = """from solvers.sat import at_least_subsets, at_most_subsets
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
-forward_check = forward_check_once
-select_variable = select_mrv
-order_values = values_ascending
-
-def at_least_clauses(lits, k):
-    return [list(clause) for clause in at_least_subsets(lits, k)]
-
-def at_most_clauses(lits, k):
-    return [list(clause) for clause in at_most_subsets(lits, k)]
-"""
-STUDENTS: list[tuple[str, float, str]] = [
-    ("correct", 0.80, CORRECT),
-    ("lazy", 0.05, CORRECT.replace("forward_check = forward_check_once\n", """
-def forward_check(csp, domains, assigned):
-    narrowed = dict(domains)
-    for constraint in csp.constraints:
-        low, high = constraint_bounds(constraint.scope, narrowed)
-        if low > constraint.total or high < constraint.total:
-            return None
-        if low == constraint.total:
-            for var in constraint.scope:
-                if len(narrowed[var]) > 1:
-                    narrowed[var] = (min(narrowed[var]),)
-    return narrowed
-""")),
-    ("crash", 0.05, CORRECT.replace("select_variable = select_mrv\n", """
-def select_variable(csp, domains, unassigned):
-    return unassigned[0] // 0
-""")),
-    ("exits", 0.05, CORRECT.replace("from solvers", "import os\nfrom solvers", 1).replace(
-        "from solvers.strategies import constraint_bounds, ", "from solvers.strategies import ") + """
-def constraint_bounds(scope, domains):
-    os._exit(3)
-"""),
-    ("wrong_type", 0.05, CORRECT.replace("select_variable = select_mrv\n", """
-def select_variable(csp, domains, unassigned):
-    return {select_mrv(csp, domains, unassigned)}
-""")),
+#: Student files for the batch, from the test suite: (kind, share of the class, file).
+STUDENT_FILES = ROOT / "tests" / "student_files"
+STUDENTS: list[tuple[str, float, Path]] = [
+    ("correct", 0.80, STUDENT_FILES / "correct.py"),
+    ("lazy", 0.05, STUDENT_FILES / "lazy_fc.py"),        # forward checking without the upper bound
+    ("crash", 0.05, STUDENT_FILES / "crash.py"),         # select_variable divides by zero
+    ("exits", 0.05, STUDENT_FILES / "exits.py"),         # select_variable calls os._exit(3)
+    ("wrong_type", 0.05, STUDENT_FILES / "wrong_types.py"),  # hooks return the wrong kinds of values
 ]
 
 
@@ -197,7 +165,7 @@ def write_submissions(folder: Path, count: int) -> dict[str, int]:
         for _ in range(kinds[name]):
             if number < count:
                 number += 1
-                (folder / f"student{number:03d}_{name}.py").write_text(source, encoding="utf-8")
+                shutil.copyfile(source, folder / f"student{number:03d}_{name}.py")
     return kinds
 
 
