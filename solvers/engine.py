@@ -155,9 +155,7 @@ def search(
         unassigned = list(node.domains)  # kept in variable order
         if narrowed is not None:
             current = narrowed
-            sizes = {len(current[var]) for var in unassigned}
-            if 0 not in sizes and len(unassigned) < len(order):  # an assigned variable emptied too?
-                sizes.update(len(values) for values in current.values())
+            sizes = set(map(len, current.values()))  # a 0 anywhere, assigned or not: dead end
             complete = tuple(current[var][0] for var in order) if sizes <= {1} else None
         if narrowed is None or 0 in sizes or (complete is not None and not csp.satisfied_by(complete)):
             stats.dead_ends += 1

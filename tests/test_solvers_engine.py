@@ -460,3 +460,15 @@ def test_named_strategies():
     assert set(METHODS) == {*STRATEGIES, "components", "recursive", "brute", "sat"}
     with pytest.raises(ValueError):
         solve(build_csp(parse_board("? 1 ?")), "nope")
+
+
+def test_a_forward_check_that_empties_an_assigned_domain_makes_a_dead_end() -> None:
+    """Every domain counts, the assigned variables' too: no IndexError, no solution."""
+    csp = CSP(cells=((0, 0), (0, 1)), constraints=(Constraint((0, 1), 1, (1, 1)),))
+
+    def empties_the_assigned(csp: CSP, domains: dict, assigned: int | None) -> dict:
+        return {**domains, assigned: ()} if assigned is not None else domains
+
+    strategy = Strategy("empties", select_first, values_ascending, forward_check=empties_the_assigned)
+    result = search(csp, strategy, "all")
+    assert result.count == 0 and result.stats.dead_ends == 2
