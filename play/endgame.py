@@ -13,9 +13,12 @@ layouts where it is one) or shows a number, which splits the remaining layouts.
 - otherwise the best cell c to open: the sum, over the numbers v that c can show, of
   wins(layouts where c is safe and shows v).
 
-Counting wins as integers keeps the search exact (win probability = wins / |S|). A cell
-that is safe in at most `best` layouts cannot beat `best`, which prunes the search; a
-node budget bounds it, and when it runs out the agent falls back to its heuristic.
+A set of layouts is a bit mask (bit i: layout i), and each cell keeps one mask per
+number it can show, so splitting a set is one AND per number and a cell's safe count
+one popcount. Counting wins as integers keeps the search exact (win probability =
+wins / |S|). A cell that is safe in at most `best` layouts cannot beat `best`, which
+prunes the search; a node budget bounds it, and when it runs out the agent falls back
+to its heuristic.
 """
 
 from __future__ import annotations
@@ -28,8 +31,6 @@ from solvers.engine import search
 from solvers.strategies import REFERENCE
 
 from .view import View
-
-Layouts = tuple[int, ...]
 
 
 class OutOfBudget(Exception):
@@ -47,7 +48,7 @@ class EndgamePlan:
 
 
 class Endgame:
-    """The exact game tree over an explicit list of layouts."""
+    """The exact game tree over an explicit list of layouts (sets of layouts are bit masks)."""
 
     def __init__(self, view: View, csp: CSP, layouts: list[tuple[int, ...]], budget: int) -> None:
         self.cells = csp.cells
@@ -57,23 +58,29 @@ class Endgame:
         self.shows = [
             tuple(-1 if layout[var] else sum(layout[n] for n in around[var]) for layout in layouts) for var in range(len(csp.cells))
         ]
+        # numbers[var]: for each number var can show, the mask of layouts where it shows it;
+        # safe[var]: the layouts where var is safe.
+        self.numbers: list[tuple[int, ...]] = []
+        self.safe: list[int] = []
+        for shows in self.shows:
+            masks: dict[int, int] = {}
+            for layout, value in enumerate(shows):
+                if value >= 0:
+                    masks[value] = masks.get(value, 0) | (1 << layout)
+            self.numbers.append(tuple(masks.values()))
+            self.safe.append(sum(masks.values()))
+        self.everything = (1 << len(layouts)) - 1
         self.budget = budget
-        self.memo: dict[Layouts, int] = {}
+        self.memo: dict[int, int] = {}
 
-    def split(self, var: int, layouts: Layouts) -> list[Layouts]:
+    def split(self, var: int, layouts: int) -> list[int]:
         """The layouts where `var` is safe, grouped by the number it shows."""
-        parts: dict[int, list[int]] = {}
-        shows = self.shows[var]
-        for layout in layouts:
-            value = shows[layout]
-            if value >= 0:
-                parts.setdefault(value, []).append(layout)
-        return [tuple(part) for part in parts.values()]
+        return [part for mask in self.numbers[var] if (part := layouts & mask)]
 
-    def wins(self, layouts: Layouts) -> int:
-        """How many of `layouts` an optimal player wins from here."""
-        if len(layouts) == 1:
-            return 1
+    def wins(self, layouts: int) -> int:
+        """How many of `layouts` (a mask) an optimal player wins from here."""
+        if layouts & (layouts - 1) == 0:
+            return layouts.bit_count()
         known = self.memo.get(layouts)
         if known is not None:
             return known
@@ -91,20 +98,19 @@ class Endgame:
         self.memo[layouts] = result
         return result
 
-    def classify(self, layouts: Layouts) -> tuple[list[int], list[tuple[int, int]]]:
+    def classify(self, layouts: int) -> tuple[list[int], list[tuple[int, int]]]:
         """(cells safe in every layout, (safe count, cell) of the others that are sometimes safe)."""
         free, risky = [], []
-        size = len(layouts)
-        for var, shows in enumerate(self.shows):
-            safe = sum(1 for layout in layouts if shows[layout] >= 0)
-            if safe == size:
+        for var, safe in enumerate(self.safe):
+            both = layouts & safe
+            if both == layouts:
                 free.append(var)
-            elif safe:
-                risky.append((safe, var))
+            elif both:
+                risky.append((both.bit_count(), var))
         risky.sort(key=lambda pair: -pair[0])
         return free, risky
 
-    def best(self, layouts: Layouts, risky: list[tuple[int, int]]) -> tuple[int, int]:
+    def best(self, layouts: int, risky: list[tuple[int, int]]) -> tuple[int, int]:
         """(cell, wins) of the best risky cell, safest first; a cell safe in <= best layouts is skipped."""
         best_var, best_wins = risky[0][1], -1
         for safe, var in risky:
@@ -117,15 +123,15 @@ class Endgame:
 
     def plan(self) -> EndgamePlan | None:
         """The best first move, or None when every layout is already decided or a cell is free."""
-        layouts = tuple(range(len(self.shows[0]))) if self.shows else ()
-        if len(layouts) < 2:
+        layouts = self.everything
+        if layouts.bit_count() < 2:
             return None
         free, risky = self.classify(layouts)
         if free or not risky:
             return None
         var, won = self.best(layouts, risky)
         safe = next(s for s, v in risky if v == var)
-        return EndgamePlan(self.cells[var], won, len(layouts), safe)
+        return EndgamePlan(self.cells[var], won, layouts.bit_count(), safe)
 
 
 def endgame_plan(view: View, csp: CSP, budget: int) -> EndgamePlan | None:

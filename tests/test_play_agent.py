@@ -124,11 +124,11 @@ def test_endgame_search_is_optimal_against_a_naive_search(seed):
     if len(layouts) < 2 or len(layouts) > 40:
         return
     endgame = Endgame(view, csp, layouts, budget=10**6)
-    everything = tuple(range(len(layouts)))
-    assert endgame.wins(everything) == naive_wins(endgame.shows, frozenset(everything))
+    everything = frozenset(range(len(layouts)))
+    assert endgame.wins(endgame.everything) == naive_wins(endgame.shows, everything)
     plan = endgame_plan(view, csp, budget=10**6)
     if plan is not None:
-        assert plan.wins == endgame.wins(everything)
+        assert plan.wins == endgame.wins(endgame.everything)
 
 
 # --- whole games --------------------------------------------------------------------------
