@@ -1,11 +1,12 @@
 """`python -m play`: the game in the terminal, or the agent's win-rate benchmark.
 
-    python -m play                      # the Textual game (menu, board, hints, auto-play)
+    python -m play                                          # the Textual game, from its menu
+    python -m play --level expert --seed 7 --rules opening  # straight into one game
     python -m play bench --level expert --games 1000 --seed 0 --rules classic [--jobs 2] [--json out.json]
 
 `bench` plays the reference agent on games with seeds S, S+1, ..., S+N-1 and prints the
 wins, the win rate with its 95% Wilson interval, games per second and guesses per game.
-A bad argument prints one line and exits with status 2.
+Both take `--help` and `--version`; a bad argument prints one line and exits with status 2.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import random
 import time
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NoReturn, Sequence
 
@@ -50,8 +53,35 @@ def whole(text: str) -> int:
     return int(text)
 
 
+def kit_version() -> str:
+    """The installed kit's version (the game and the bench share it)."""
+    try:
+        return version("minesweeper-csp-kit")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def add_version(parser: OneLineParser) -> None:
+    parser.add_argument("--version", action="version", version=f"%(prog)s {kit_version()}")
+
+
+def game_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="python -m play",
+        description="Minesweeper in the terminal, with an agent that explains its moves. "
+        "With no option the menu opens; with any of --level, --seed, --rules a game starts directly.",
+        epilog="Also: 'python -m play bench --help' for the agent's win-rate benchmark.",
+    )
+    parser.add_argument("--level", help="beginner, intermediate, expert or COLSxROWSxMINES (default: beginner)")
+    parser.add_argument("--seed", type=whole, help="seed of the game; n plays the next one (default: from the clock)")
+    parser.add_argument("--rules", choices=RULE_SETS, help="first-click rule (default: classic)")
+    add_version(parser)
+    return parser
+
+
 def bench_parser() -> OneLineParser:
     parser = OneLineParser(prog="python -m play bench", description="Win rate of the reference agent on seeded games.")
+    add_version(parser)
     parser.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWSxMINES (default: expert)")
     parser.add_argument("--games", type=positive, default=100, help="number of games (default: 100)")
     parser.add_argument("--seed", type=whole, default=0, help="seed of the first game; game i uses seed+i (default: 0)")
@@ -118,21 +148,33 @@ def bench_main(argv: Sequence[str], console: Console) -> int:
     return 0
 
 
+def game_main(argv: Sequence[str]) -> int:
+    """The game: the menu, or straight into the game that --level, --seed or --rules name."""
+    args = game_parser().parse_args(argv)
+    from .app import MinesweeperApp, Settings  # Textual loads only for the game
+
+    settings = None
+    if argv:
+        rules = args.rules or "classic"
+        try:
+            level = parse_level(args.level or "beginner", rules)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
+        settings = Settings(level, rules, seed)
+    MinesweeperApp(settings).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     console = Console()
     try:
-        if not argv:
-            from .app import MinesweeperApp  # Textual loads only for the game
-
-            MinesweeperApp().run()
-            return 0
-        if argv[0] == "bench":
+        if argv and argv[0] == "bench":
             return bench_main(argv[1:], console)
-        if argv[0] in ("-h", "--help"):
-            console.print(__doc__.strip(), markup=False, highlight=False, soft_wrap=True)
-            return 0
-        raise UsageError(f"unknown command {argv[0]!r}: run 'python -m play' for the game or 'python -m play bench --help'")
+        if argv and not argv[0].startswith("-"):
+            raise UsageError(f"unknown command {argv[0]!r}: run 'python -m play' for the game or 'python -m play bench --help'")
+        return game_main(argv)
     except (UsageError, OSError) as error:
         Console(stderr=True).print(f"error: {error}", style="red", markup=False, highlight=False, soft_wrap=True)
         return 2

@@ -1,4 +1,4 @@
-"""`python -m play bench` (play/cli.py)."""
+"""`python -m play` and `python -m play bench` (play/cli.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from play.app import MinesweeperApp
 from play.cli import main
+from play.levels import EXPERT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,6 +51,11 @@ def test_bench_is_deterministic_and_jobs_do_not_change_the_games(tmp_path):
         (["bench", "--json", "/no/such/folder/out.json"], "no folder"),
         (["bench", "--frobnicate"], "unrecognized"),
         (["play"], "unknown command"),
+        (["--level", "hard"], "unknown level"),
+        (["--level", "3x3x9"], "do not fit"),
+        (["--seed", "x"], "whole number"),
+        (["--rules", "easy"], "invalid choice"),
+        (["--frobnicate"], "unrecognized"),
     ],
 )
 def test_bad_arguments_one_line_exit_2(args, words, capsys):
@@ -82,3 +89,39 @@ def test_winrate_benchmark_script_runs_small(tmp_path):
     (level,) = data["levels"]
     assert level["reference"]["games"] == 6 and level["plain"]["games"] == 3
     assert data["expert_one_core"]["games"] == 1
+
+
+def started_games(monkeypatch) -> list[MinesweeperApp]:
+    """Apps that `main` runs, recorded instead of run."""
+    apps: list[MinesweeperApp] = []
+    monkeypatch.setattr(MinesweeperApp, "run", lambda app: apps.append(app))
+    return apps
+
+
+def test_options_start_a_game_directly(monkeypatch):
+    apps = started_games(monkeypatch)
+    assert main(["--level", "expert", "--seed", "7", "--rules", "opening"]) == 0
+    (app,) = apps
+    settings = app.start_with
+    assert settings is not None and (settings.level, settings.seed, settings.rules) == (EXPERT, 7, "opening")
+    assert main(["--seed", "3"]) == 0 and apps[1].start_with.level.name == "beginner"
+    assert main([]) == 0 and apps[2].start_with is None  # no option: the menu
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["bench", "--help"], ["bench", "--version"]])
+def test_help_and_version_print_and_do_nothing_else(args, tmp_path, monkeypatch, capsys):
+    apps = started_games(monkeypatch)
+    out = tmp_path / "out.json"
+    with pytest.raises(SystemExit) as done:
+        main([*args, "--json", str(out)] if args[0] == "bench" else args)
+    assert done.value.code == 0 and not apps and not out.exists()
+    printed = capsys.readouterr().out
+    assert ("usage: python -m play" in printed) if args[-1] == "--help" else ("0." in printed or "unknown" in printed)
+
+
+def test_python_dash_m_play_help_and_a_bad_level():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "play", "--help"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "--level" in done.stdout and "bench" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "play", "--level", "huge"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown level" in bad.stderr and not bad.stdout
