@@ -39,7 +39,7 @@ class CheckRow:
 
 
 def check_problems(problems: list[Problem]) -> list[CheckRow]:
-    """Count every problem's solutions: the reference engine on small boards, Glucose on big ones."""
+    """Count every problem's solutions exactly (the component counter), with a second opinion on small counts."""
     rows = []
     for problem in problems:
         board = problem.board
