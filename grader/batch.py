@@ -21,7 +21,9 @@ from rich.text import Text
 from .config import GradingConfig
 from .grading import grade
 from .results import Report
-from .sandbox import interrupt
+from .sandbox.host import interrupt
+from .sandbox.isolation import Sandbox, Scope
+from .sandbox.wire import clean_text
 from .submission import resolve_agent
 from .problemset import Problem
 from .report import label
@@ -29,26 +31,31 @@ from .report import label
 
 @dataclass
 class Submission:
-    """One student's hooks file (None when the folder holds none)."""
+    """One student's hooks file (None when the folder holds none); `scope` says which of
+    its files the worker sees: the file alone, or its whole folder."""
 
     student: str
     hooks: Path | None
     problem: str = ""
+    scope: Scope = "file"
 
 
 def find_submissions(folder: Path) -> list[Submission]:
-    """Every submission in `folder`, sorted by student name."""
+    """Every submission in `folder`, sorted by student name (names made safe to show)."""
     found = []
     for entry in sorted(folder.iterdir()):
-        if entry.is_file() and entry.suffix == ".py":
-            found.append(Submission(entry.stem, entry))
+        student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, 100).replace("\n", " ")
+        if entry.is_symlink() and not entry.exists():
+            found.append(Submission(student, None, "a link to nothing: not graded"))
+        elif entry.is_file() and entry.suffix == ".py":
+            found.append(Submission(student, entry))
         elif entry.is_dir() and not entry.name.startswith((".", "__")):
             candidates = [entry / "hooks.py", entry / "assignment" / "hooks.py"]
             python_files = sorted(entry.glob("*.py"))
             if len(python_files) == 1:
                 candidates.append(python_files[0])
             hooks = next((c for c in candidates if c.is_file()), None)
-            found.append(Submission(entry.name, hooks, "" if hooks else "no hooks.py found in the folder"))
+            found.append(Submission(student, hooks, "" if hooks else "no hooks.py found in the folder", "folder"))
     return found
 
 
@@ -67,7 +74,7 @@ class BatchRow:
 
 def grade_batch(
     submissions: list[Submission], problems: list[Problem], config: GradingConfig, jobs: int, console: Console,
-    timeout: float | None = None,
+    timeout: float | None = None, sandbox: Sandbox | None = None,
 ) -> list[BatchRow]:
     """Grade every submission (`jobs` at a time) with a progress bar; rows in input order."""
 
@@ -76,9 +83,10 @@ def grade_batch(
             return BatchRow(submission.student, None, submission.problem)
         try:
             hooks = str(submission.hooks.resolve())
-            report = grade(hooks, problems, config, timeout=timeout, agent=resolve_agent(None, hooks))
+            report = grade(hooks, problems, config, timeout=timeout, agent=resolve_agent(None, hooks), sandbox=sandbox,
+                           scope=submission.scope)
         except Exception as error:  # one broken submission never stops the batch
-            return BatchRow(submission.student, None, f"could not be graded: {error}")
+            return BatchRow(submission.student, None, clean_text(f"could not be graded: {error}", 300))
         unloadable = next((i.message for i in report.items if i.message.startswith("cannot load")), "")
         return BatchRow(submission.student, report, unloadable)
 
@@ -110,7 +118,12 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
         writer.writerow(["student", "score", "max_score", *item_names, "note"])
         for row in rows:
             scores = [i.score for i in row.report.items] if row.report else [0.0] * len(item_names)
-            writer.writerow([row.student, row.score, max_score, *scores, row.problem])
+            writer.writerow([csv_text(row.student), row.score, max_score, *scores, csv_text(row.problem)])
+
+
+def csv_text(text: str) -> str:
+    """A text cell no spreadsheet reads as a formula (a leading =, +, -, @ gets a quote)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None:

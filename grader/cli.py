@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from rich.console import Console
 
@@ -29,6 +32,8 @@ from .problemset import Problem, load_problems
 from .oracle import OracleDisagreement
 from .reference import ReferenceUnavailable, reference_strategies
 from .report import fail
+from .sandbox.host import interrupt
+from .sandbox.isolation import MODES, IsolationUnavailable, Sandbox, open_sandbox
 from .submission import KIT_ROOT, resolve_agent, resolve_solver
 from .tracing import compare_command, trace_command
 
@@ -50,6 +55,9 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--show-hidden", action="store_true", help="show hidden problems' details (instructors)")
     parser.add_argument("--agent", help="the playing agent to grade when grading.yaml has an agent section "
                         "(default: choose_move in the solver's file, else agent.py beside it)")
+    parser.add_argument("--isolation", choices=("auto", *MODES), default="auto",
+                        help="how student code is isolated: bwrap, user (as root), none (process limits only); "
+                             "auto (default) picks the strongest available")
     parser.add_argument("--trace", metavar="ID", help="show the search on problem ID step by step")
     parser.add_argument("--against", choices=("reference",), help="with --trace: stop at the first step that differs")
     parser.add_argument("--compare", action="store_true", help="nodes, dead ends and time of each strategy")
@@ -68,29 +76,57 @@ def _grade(argv: list[str], console: Console) -> int:
     if args.format == "gradescope":
         return _grade_for_gradescope(args, console)
     problems, errors = load_problems(*args.paths)
-    config, config_errors = load_config(find_config(args.paths[0], args.config))
+    config_path = find_config(args.paths[0], args.config)
+    config, config_errors = load_config(config_path)
     errors += config_errors
     from .report import report_json, show_errors, show_report, write_json
 
     show_errors(console, errors)
-    if args.submissions:
-        return _batch(args, problems, config, console)
     if args.compare:
         return compare_command(args, problems, console)
     solver = resolve_solver(args.solver)
-    if solver is None:
+    if not args.submissions and solver is None:
         return fail(console, f"--solver {args.solver}: not 'assignment', 'reference' or an existing .py file")
-    if solver == "reference":
+    if solver == "reference" and not args.submissions:
         reference_strategies()  # a student copy has none: one clear line, not a table of errors
-    if args.trace:
-        return trace_command(args, solver, problems, console)
-    from .grading import grade
+    with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
+        if args.submissions:
+            return _batch(args, problems, config, console, sandbox)
+        if args.trace:
+            return trace_command(args, solver, problems, console, sandbox)
+        from .grading import grade
 
-    report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver))
+        report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver), sandbox)
     show_report(console, report, errors, args.show_hidden)
     if args.json:
         write_json(args.json, report_json(report, errors, args.show_hidden))
     return 0 if not errors and report.score == report.max_score else 1
+
+
+NONE_RISK = ("with --isolation none, student code runs with your permissions: it can read the answer key and the "
+             "hidden problems, change files and stop the grader")
+
+
+@contextmanager
+def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
+             strict: bool) -> Iterator[Sandbox | None]:
+    """The sandbox for this run (None when only the reference is graded).
+
+    `strict` (a class, Gradescope): falling back to `none` is refused unless asked for.
+    Raises IsolationUnavailable with the line to print.
+    """
+    if args.solver == "reference" and not strict:
+        yield None
+        return
+    secrets = [Path(p.file) for p in problems] + ([config] if config else [])
+    sandbox = open_sandbox(args.isolation, secrets, workers=max(1, args.jobs) * (2 if strict else 1))
+    try:
+        if sandbox.mode == "none" and args.isolation == "auto" and strict:
+            raise IsolationUnavailable(f"no isolation is available for grading a class ({sandbox.note}); install "
+                                       f"bubblewrap, or pass --isolation none knowing that {NONE_RISK.split(', ', 1)[1]}")
+        yield sandbox
+    finally:
+        sandbox.close()
 
 
 def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
@@ -101,29 +137,34 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
 
     output = args.output or Path("results.json")
     started = time.perf_counter()
+    graded = False
     try:
         solver = resolve_solver(args.solver)
         if solver is None:
             raise ValueError(f"no hooks file found ({args.solver})")
         problems, errors = load_problems(*args.paths)
-        config, config_errors = load_config(find_config(args.paths[0], args.config))
+        config_path = find_config(args.paths[0], args.config)
+        config, config_errors = load_config(config_path)
         if errors or config_errors:  # a broken assignment must not hand out partial grades
             raise ValueError(f"the assignment's own files are broken: {(errors + config_errors)[0]}")
-        report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver))
+        with _sandbox(args, problems, config_path, console, strict=True) as sandbox:
+            report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver), sandbox)
         results = gradescope_results(report, [], time.perf_counter() - started)
+        graded = True
     except Exception as error:  # Gradescope must always get a results.json
         results = failure_results(f"{type(error).__name__}: {error}", time.perf_counter() - started)
     write_json(output, results)
     console.print(f"wrote {output}: {results['score']:g} points")
-    return 0
+    return 0 if graded else 1
 
 
-def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console) -> int:
+def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console, sandbox: Sandbox | None) -> int:
     from .batch import find_submissions, grade_batch, show_summary, write_csv
 
     if not args.submissions.is_dir():
         return fail(console, f"--submissions {args.submissions}: not a folder")
-    rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console, args.timeout)
+    console.print(f"isolation: {sandbox.mode if sandbox else 'none'}", highlight=False)
+    rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console, args.timeout, sandbox)
     write_csv(args.csv, rows)
     show_summary(console, rows)
     console.print(f"wrote {args.csv}")
@@ -184,14 +225,24 @@ def _goldens(argv: list[str], console: Console) -> int:
 COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, "goldens": _goldens}
 
 
+def _stop_on_signal(number: int, frame: object) -> None:
+    """SIGTERM and SIGHUP stop grading exactly as Ctrl-C does."""
+    interrupt()
+    raise KeyboardInterrupt(signal.Signals(number).name)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     console = Console()
     command = COMMANDS.get(argv[0]) if argv else None
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _stop_on_signal)
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
-    except (ReferenceUnavailable, OracleDisagreement) as error:
+    except (ReferenceUnavailable, OracleDisagreement, IsolationUnavailable) as error:
         return fail(console, str(error))
-    except KeyboardInterrupt:
-        fail(console, "interrupted: the workers were stopped and nothing was written")
-        return 130
+    except KeyboardInterrupt as stop:
+        interrupt()
+        name = stop.args[0] if stop.args and isinstance(stop.args[0], str) else "SIGINT"
+        fail(console, f"interrupted ({name}): the workers were stopped and nothing was written")
+        return 128 + signal.Signals[name].value

@@ -29,7 +29,7 @@ def gradescope_results(report: Report, errors: list[ProblemError], seconds: floa
             "output": output[:OUTPUT_LIMIT],
             "visibility": item.visibility,
         })
-    lines = [f"Score: {report.score:g}/{report.max_score:g}."]
+    lines = [f"Score: {report.score:g}/{report.max_score:g} (your code ran isolated: {report.isolation})."]
     next_hook = report.next_hook_to_implement()
     if next_hook:
         lines.append(f"Next step: implement {next_hook} in assignment/hooks.py.")

@@ -4,33 +4,105 @@ sandbox, and score each with a reason for every lost point.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+from pathlib import Path
 from typing import Any
 
-from solvers.csp import build_csp
+from solvers.csp import build_csp, layout_of
 from solvers.engine import search
 
 from .checker import layout_problem
 from .config import AgentGrading, Efficiency, GradingConfig
-from .hookcases import HOOKS, build_cases, load_cases
+from .hookcalls import HookContractError, Hooks, LocalAsker, domains_data
+from .hookcases import HOOKS, as_data, board_of, build_cases, load_cases, reference_hooks
 from .problemset import Problem
 from .oracle import count_solutions, has_solution
 from .results import ItemResult, Report
 from .reference import reference_strategies
-from .sandbox import Limits, run_items
-from .sathooks import SAT_ENCODING, SAT_HOOKS, sat_hook_items, sat_problems_item, score_sat_hook, score_sat_problems
+from .sandbox.host import Asker, Limits, StudentRaised, Task, WorkerFailure, run_tasks, start_worker, stop_worker
+from .sandbox.isolation import Sandbox, Scope
+from .sathooks import SAT_ENCODING, SAT_HOOKS, SCOPES, sat_problems_task, score_sat_hook, score_sat_problems
+
+#: What a task may raise that costs that task only.
+TASK_FAILURES = (HookContractError, StudentRaised)
 
 
-def _hook_items(cases: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The hook tests as worker items: the inputs only, never the expected outputs."""
-    return [
-        {"kind": "hook", "hook": spec.name, "cases": [{k: v for k, v in case.items() if k != "expected"} for case in cases[spec.name]]}
-        for spec in HOOKS
-    ]
+def _case_arguments(hook: str, case: dict[str, Any]) -> dict[str, Any]:
+    """A hook case's arguments as data (the case's board is sent first, apart)."""
+    args = {"domains": domains_data(case["domains"])}
+    if hook == "constraint_bounds":
+        return {"scope": list(case["scope"]), **args}
+    if hook == "forward_check":
+        return {**args, "assigned": case.get("assigned")}
+    if hook == "select_variable":
+        return {**args, "unassigned": list(case["unassigned"])}
+    return {"var": case["var"], **args}
 
 
-def _problem_item(problem: Problem) -> dict[str, Any]:
-    board = problem.board
-    return {"kind": "problem", "board": board.rows_text(), "rule": board.rule, "mines": board.mines}
+def hook_task(name: str, cases: list[dict[str, Any]], timeout: float) -> Task:
+    """Ask hook `name` every case; each case gives {"value": data} or {"error": why}.
+
+    Only the inputs go out: the expected outputs never leave the grader.
+    """
+    def run(asker: Asker, deadline: float) -> dict[str, Any]:
+        hooks, results = Hooks(asker, deadline), []
+        for case in cases:
+            try:
+                if "board" in case:
+                    hooks.use_board(board_of(case))
+                results.append({"value": as_data(name, hooks.call(name, **_case_arguments(name, case)))})
+            except StudentRaised as raised:
+                if raised.fatal:
+                    raise
+                results.append({"error": raised.message})
+            except TypeError as wrong:  # as_data: not what the contract allows
+                results.append({"error": str(wrong)})
+        return {"results": results}
+
+    return Task(run, timeout)
+
+
+def sat_hook_task(name: str, timeout: float) -> Task:
+    """Ask for the clauses of every small scope (n literals 1..n, each k)."""
+    def run(asker: Asker, deadline: float) -> dict[str, Any]:
+        hooks, results = Hooks(asker, deadline), []
+        for n, k in SCOPES:
+            try:
+                results.append({"value": hooks.clauses(name, list(range(1, n + 1)), k)})
+            except StudentRaised as raised:
+                if raised.fatal:
+                    raise
+                results.append({"error": raised.message})
+        return {"results": results}
+
+    return Task(run, timeout)
+
+
+def problem_task(problem: Problem, timeout: float) -> Task:
+    """Search every solution of the problem here, each hook call asked of the solver."""
+    def run(asker: Asker, deadline: float) -> dict[str, Any]:
+        board = problem.board
+        hooks = Hooks(asker, deadline)
+        hooks.use_board(board)
+        csp = build_csp(board)
+        result = search(csp, hooks.strategy(), "all")
+        grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
+        return {"solutions": grids, "stats": result.stats.as_dict()}
+
+    return Task(run, timeout)
+
+
+def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, sandbox: Sandbox | None,
+                     scope: Scope = "siblings") -> list[dict[str, Any]]:
+    """Run tasks with the reference (here) or a student's file (in sandboxed workers)."""
+    if solver == "reference":
+        functions = reference_hooks()
+        return run_tasks(lambda timeout: LocalAsker(functions), lambda asker: None, tasks, jobs, TASK_FAILURES)
+    if sandbox is None:
+        raise ValueError("student code is only ever run in a sandbox")
+    hooks = sandbox.submission(Path(solver), scope)
+    return run_tasks(start_worker(sandbox, hooks, limits), stop_worker, tasks, jobs, TASK_FAILURES)
 
 
 def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outcome: dict[str, Any]) -> ItemResult:
@@ -42,20 +114,13 @@ def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outco
     for number, (case, result) in enumerate(zip(cases, outcome["results"]), start=1):
         if "error" in result:
             wrong.append(f"case {number}: {result['error']}")
-        elif _int_keys(result["value"]) != case["expected"]:
-            wrong.append(f"case {number}: {_difference(_int_keys(result['value']), case['expected'])}")
+        elif result["value"] != case["expected"]:
+            wrong.append(f"case {number}: {_difference(result['value'], case['expected'])}")
     passed = len(cases) - len(wrong)
     score = round(points * passed / len(cases), 2)
     if not wrong:
         return ItemResult(status="pass", score=score, message=f"{passed}/{len(cases)} cases", **base)
     return ItemResult(status="fail", score=score, message=f"{passed}/{len(cases)} cases; {wrong[0]}", **base)
-
-
-def _int_keys(value: Any) -> Any:
-    """Undo JSON's string keys: domains are keyed by variable number."""
-    if isinstance(value, dict):
-        return {int(k): v for k, v in value.items()}
-    return value
 
 
 def _difference(got: Any, expected: Any, shown: int = 3) -> str:
@@ -151,26 +216,38 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
                f"95% CI {low:.1%}-{high:.1%})")
     if result["errors"]:
         first = result["errors"][0]
-        message += f"; {len(result['errors'])} lost to errors, first (seed {first['seed']}): {first['reason']}"
+        message += f"; {len(result['errors'])} lost to errors, first (game {first['game'] + 1}): {first['reason']}"
     return ItemResult(status="pass" if share == 1 else "fail", score=round(grading.points * share, 2), message=message, **base)
 
 
+def agent_seed(grading: AgentGrading) -> int:
+    """The first game's seed: derived from the config's private seed (a fresh random one
+    when it has none), so that no seed the student could know or guess is played."""
+    private = grading.seed if grading.seed is not None else secrets.randbits(64)
+    return int.from_bytes(hashlib.sha256(f"agent games {private}".encode()).digest()[:8], "big")
+
+
 def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingConfig(), jobs: int = 1,
-          timeout: float | None = None, agent: str | None = None) -> Report:
+          timeout: float | None = None, agent: str | None = None, sandbox: Sandbox | None = None,
+          scope: Scope = "siblings") -> Report:
     """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`.
 
+    Student code runs in `sandbox` workers (`scope`: which of its files they see). The
+    grader runs every search here and asks the worker one hook call at a time.
     `timeout` (seconds per item) beats both the problems' own and the config's. With an
     `agent` config section, `agent` ("reference" or a file defining choose_move) is played too.
     """
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
-    hook_items = _hook_items(cases) + sat_hook_items()
-    items = hook_items + [_problem_item(p) for p in problems] + [sat_problems_item(problems)]
     item_timeout = timeout or config.timeout
-    timeouts = [item_timeout] * len(hook_items) + [timeout or p.timeout or config.timeout for p in problems]
-    timeouts.append(max(item_timeout, sum(timeouts[len(hook_items):])))  # the SAT item solves every problem
-    outcomes = run_items(solver, items, timeouts, jobs, Limits(memory_mb=config.memory_mb))
-    hook_outcomes, problem_outcomes, sat_outcome = outcomes[:len(hook_items)], outcomes[len(hook_items):-1], outcomes[-1]
-    report = Report(solver)
+    tasks = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in HOOKS]
+    tasks += [sat_hook_task(spec.name, item_timeout) for spec in SAT_HOOKS]
+    tasks += [problem_task(p, timeout or p.timeout or config.timeout) for p in problems]
+    tasks.append(sat_problems_task(problems, item_timeout))  # its own limit, not the sum over the problems
+    limits = Limits(memory_mb=config.memory_mb)
+    outcomes = run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
+    hook_count = len(HOOKS) + len(SAT_HOOKS)
+    hook_outcomes, problem_outcomes, sat_outcome = outcomes[:hook_count], outcomes[hook_count:-1], outcomes[-1]
+    report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox))
     for spec, outcome in zip(HOOKS, hook_outcomes):
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome))
     for spec, outcome in zip(SAT_HOOKS, hook_outcomes[len(HOOKS):]):
@@ -190,6 +267,10 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         else:
             from .agentplay import play_agent_games  # needs the game package
 
-            limits = Limits(memory_mb=config.memory_mb)
-            report.items.append(score_agent(config.agent, play_agent_games(agent, config.agent, limits)))
+            outcome = play_agent_games(agent, config.agent, agent_seed(config.agent), limits, sandbox, scope)
+            report.items.append(score_agent(config.agent, outcome))
     return report
+
+
+def _mode(sandbox: Sandbox | None) -> str:
+    return sandbox.mode if sandbox is not None else "none"

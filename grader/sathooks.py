@@ -1,4 +1,4 @@
-"""Grading the SAT exercise (seed 002): the clause generators students write.
+"""Grading the SAT exercise: the clause generators students write.
 
 No expected outputs exist here: the worker returns the student's clauses and the grader
 checks them against the definition, for every assignment of every small scope. Then
@@ -11,9 +11,18 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from typing import TYPE_CHECKING
+
+from solvers.csp import CSP, build_csp, layout_of
+
 from .checker import layout_problem
+from .hookcalls import HookContractError, Hooks
 from .results import ItemResult
 from .problemset import Problem
+from .sandbox.host import Asker, StudentRaised, Task, WorkerFailure
+
+if TYPE_CHECKING:
+    from pysat.formula import CNF
 
 MAX_SCOPE = 6
 
@@ -35,25 +44,78 @@ SAT_HOOKS: tuple[SatHookSpec, ...] = (
 SAT_ENCODING = "sat_encoding"  # the item solving every problem through the student's clauses
 SAT_ENCODING_POINTS = 4.0
 SCOPES = [(n, k) for n in range(MAX_SCOPE + 1) for k in range(-1, n + 2)]
+SAT_SOLUTION_LIMIT = 2000  # more models than this means the clauses allow far too much
 
 
-def sat_hook_items() -> list[dict[str, Any]]:
-    return [{"kind": "sat-hook", "hook": spec.name, "cases": [{"n": n, "k": k} for n, k in SCOPES]} for spec in SAT_HOOKS]
+def _problem_cnf(hooks: Hooks, csp: CSP) -> CNF:
+    """The CNF of one problem: the student's clauses for each clue, PySAT's sequential
+    counter for the mine count (the subset encoding of "10 of 20" alone would need
+    335,920 clauses). HookContractError when a clause strays from its literals."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF
+
+    n = len(csp.cells)
+    cnf = CNF()
+    for constraint in csp.constraints:
+        lits = [var + 1 for var in constraint.scope]
+        if constraint.cell is None:  # the global mine count
+            counter = CardEnc.equals(lits=lits, bound=constraint.total, top_id=max(cnf.nv, n), encoding=EncType.seqcounter)
+            cnf.extend(counter.clauses)
+            continue
+        for name in ("at_least_clauses", "at_most_clauses"):
+            clauses = hooks.clauses(name, lits, constraint.total)
+            reason = clause_problem(clauses, lits)
+            if reason:
+                raise HookContractError(f"{name} {reason}")
+            cnf.extend(clauses)
+    return cnf
 
 
-def sat_problems_item(problems: list[Problem]) -> dict[str, Any]:
-    boards = [{"board": p.board.rows_text(), "rule": p.board.rule, "mines": p.board.mines} for p in problems]
-    return {"kind": "sat-problems", "problems": boards}
+def sat_problems_task(problems: list[Problem], timeout: float) -> Task:
+    """Solve every problem here with Glucose 4.1 through the student's clauses: all
+    solutions, as grids. The whole item has one time limit: a hook that hangs costs the
+    problems not reached yet, and nothing more."""
+    def run(asker: Asker, deadline: float) -> dict[str, Any]:
+        hooks, results = Hooks(asker, deadline), []
+        for number, problem in enumerate(problems):
+            board = problem.board
+            csp = build_csp(board)
+            try:
+                cnf = _problem_cnf(hooks, csp)
+            except StudentRaised as raised:
+                if raised.fatal:
+                    raise
+                results.append({"error": raised.message})
+                continue
+            except HookContractError as error:
+                results.append({"error": str(error)})
+                continue
+            except WorkerFailure as failure:
+                why = "no answer in time" if failure.status == "timeout" else failure.message
+                results += [{"error": why}] * (len(problems) - number)
+                return {"results": results, "worker_broken": True}
+            from solvers.glucose import solve_cnf
+
+            found = solve_cnf(cnf, len(csp.cells), "all", limit=SAT_SOLUTION_LIMIT + 1)
+            if found.count > SAT_SOLUTION_LIMIT:
+                results.append({"error": f"more than {SAT_SOLUTION_LIMIT} layouts satisfy your clauses"})
+                continue
+            results.append({"solutions": [layout_of(csp, values, board.rows, board.cols) for values in found.solutions]})
+        return {"results": results}
+
+    return Task(run, timeout)
 
 
-def clause_problem(clauses: Any, n: int) -> str | None:
-    """Why `clauses` is not a list of clauses over literals ±1..±n, or None."""
+def clause_problem(clauses: Any, lits: list[int]) -> str | None:
+    """Why `clauses` is not a list of clauses over the literals `lits` and their
+    negations, or None."""
     if not isinstance(clauses, list) or not all(isinstance(c, list) for c in clauses):
-        return f"must return a list of clauses (lists of ints), got {str(clauses)[:60]}"
+        return f"must return a list of clauses (lists of ints), got {repr(clauses)[:60]}"
+    allowed = set(lits) | {-lit for lit in lits}
     for clause in clauses:
         for lit in clause:
-            if isinstance(lit, bool) or not isinstance(lit, int) or lit == 0 or abs(lit) > n:
-                return f"uses the literal {lit!r}; only ±1..±{n} are given"
+            if isinstance(lit, bool) or not isinstance(lit, int) or lit not in allowed:
+                return f"used the literal {lit!r}, which is not one of the literals it was given (or a negation)"
     return None
 
 
@@ -79,7 +141,7 @@ def score_sat_hook(spec: SatHookSpec, points: float, outcome: dict[str, Any]) ->
         if "error" in result:
             wrong.append(f"n={n}, k={k}: {result['error']}")
             continue
-        reason = clause_problem(result["value"], n) or equivalence_problem(spec, result["value"], n, k)
+        reason = clause_problem(result["value"], list(range(1, n + 1))) or equivalence_problem(spec, result["value"], n, k)
         if reason:
             wrong.append(reason)
     passed = len(SCOPES) - len(wrong)

@@ -1,7 +1,9 @@
 """`python -m grader PATH --trace ID` and `--compare`: watching the search.
 
-A solver's hooks are traced in the worker process like any graded item; the reference is
-traced here (it is our own code). Rendering is `solvers.trace_view`.
+The search runs here, in the grader, whoever's hooks it uses: a student's hooks answer
+from a sandboxed worker, one call at a time, exactly as when grading; the steps are
+recorded here, so a student's trace and the reference's are the same kind of data.
+Rendering is `solvers.trace_view`.
 """
 
 from __future__ import annotations
@@ -13,14 +15,19 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from typing import Any
+
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.trace import Trace, export_error, record, trace_options
+from solvers.trace import Recorder, Trace, TraceLimit, export_error, record, trace_options
 
+from .grading import TASK_FAILURES, run_solver_tasks
+from .hookcalls import Hooks
 from .problemset import Problem
 from .reference import reference_strategies
 from .report import fail
-from .sandbox import run_items
+from .sandbox.host import Asker, Limits, Task, WorkerFailure
+from .sandbox.isolation import Sandbox
 
 COMPARED = ("plain", "fc-once", "fc-fixpoint", "fc-mrv")
 
@@ -29,7 +36,29 @@ def _find(problems: list[Problem], wanted: str) -> Problem | None:
     return next((p for p in problems if p.id == wanted), None)
 
 
-def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem], console: Console) -> int:
+def trace_task(problem: Problem, max_steps: int | None, timeout: float) -> Task:
+    """Record the search of one problem, step by step (up to max_steps), asking the hooks."""
+    def run(asker: Asker, deadline: float) -> dict[str, Any]:
+        recorder = Recorder(max_steps)
+        hooks = Hooks(asker, deadline)
+        result: dict[str, Any] = {"complete": True}
+        try:
+            hooks.use_board(problem.board)
+            search(build_csp(problem.board), hooks.strategy(), "all", recorder)
+        except TraceLimit:
+            result["complete"] = False
+        except TASK_FAILURES as error:
+            result["error"] = str(error)
+        except WorkerFailure as failure:
+            result.update(error=f"no answer within {timeout:g} s" if failure.status == "timeout" else failure.message,
+                          worker_broken=True)
+        return {**result, "steps": recorder.steps}
+
+    return Task(run, timeout)
+
+
+def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem], console: Console,
+                  sandbox: Sandbox | None) -> int:
     """Trace one problem with the solver's hooks (and the reference with --against)."""
     from solvers.trace_view import render_divergence, render_trace, save_export
 
@@ -42,8 +71,10 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
         return fail(console, f"problem {problem.id!r} is hidden; instructors can add --show-hidden")
     out = Console(record=True) if args.export else console
     board, csp = problem.board, build_csp(problem.board)
-    item = {"kind": "trace", "board": board.rows_text(), "rule": board.rule, "mines": board.mines, "max_steps": args.max_steps}
-    outcome = run_items(solver, [item], [args.timeout or 30.0])[0]
+    task = trace_task(problem, args.max_steps, args.timeout or 30.0)
+    outcome = run_solver_tasks(solver, [task], 1, Limits(), sandbox)[0]
+    if outcome["status"] == "ok" and "error" in outcome:
+        outcome.update(status="error", message=outcome["error"])
     steps = outcome.get("steps", [])
     summary = Trace(steps, outcome.get("complete", True), outcome.get("seconds", 0.0)).summary()
     title = f"{problem.id} with {'the reference' if solver == 'reference' else Path(solver).name}"
@@ -53,7 +84,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     else:
         render_trace(out, board, csp, steps, summary, trace_options(args), title)
     if outcome["status"] != "ok":
-        out.print(f"[red]! the search stopped: {outcome.get('message', outcome['status'])}[/]")
+        out.print(Text(f"! the search stopped: {outcome.get('message', outcome['status'])}", style="red"))
     if args.export:
         save_export(out, args.export, title)
         console.print(f"wrote {args.export}")

@@ -1,91 +1,103 @@
-"""Running graded items in separate worker processes, with a time limit per item.
+"""The grader's side of the sandbox: start a worker, ask it questions, stop it.
 
-A worker runs its items in order and reports each as a JSON line. If an item runs past
-its time limit, the worker's whole process group is killed and a fresh worker takes the
-remaining items; if the worker dies, the item it was on is reported and the rest go on.
-With several jobs, the items are split into contiguous chunks, one worker chain each;
-the outcomes do not depend on the number of jobs.
+A `Worker` is one sandboxed process that has loaded a student's file. The grader asks it
+one question at a time (`call`) with a deadline; the answer is read from a pipe of its
+own, bounded and checked (`wire.read_message`), and everything the worker prints on its
+standard output and error is read from another pipe, kept up to `Limits.output_kept`
+characters and cut off (with the worker) past `Limits.output_bytes` bytes.
+
+`run_tasks` runs the grader's tasks (a search, a set of hook cases, a game...) in order,
+each with a time limit, in `jobs` parallel chains, one worker per chain: after a timeout
+or a crash the worker is killed with everything it started, and a fresh one takes the
+next task.
 """
 
 from __future__ import annotations
 
 import ctypes
-import json
 import os
-import secrets
 import selectors
 import signal
 import subprocess
-import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable, Protocol
 
-from .worker import MEMORY_ENV
+from .isolation import Sandbox
+from .wire import BadMessage, clean_text, encode, read_message
 
-OUTPUT_KEPT = 2000  # bytes of a dead worker's own output shown with its error
 PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
+READY = (frozenset({"ready"}), frozenset({"ready", "why"}))
+ANSWER = (frozenset({"value"}), frozenset({"raised", "fatal"}))
 
-_workers: set[int] = set()  # pids of live workers; every other child of ours is an orphan to kill
-_workers_lock = threading.Lock()
-_stopping = threading.Event()  # set on Ctrl-C: no new worker starts, live ones are killed
+_live: dict[int, "Worker"] = {}  # pid -> worker, for interrupt() and orphan detection
+_live_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one worker may use."""
+
+    memory_mb: int = 1024
+    min_load_seconds: float = 5.0  # starting Python and importing the student's file
+    output_kept: int = 2000  # characters of printed output kept per task
+    output_bytes: int = 1 << 20  # printing more than this ends the worker
+
+
+class WorkerFailure(Exception):
+    """The worker could not answer: `status` is "timeout" or "error"."""
+
+    def __init__(self, status: str, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+class StudentRaised(Exception):
+    """The student's function raised; `fatal` ones (not implemented, exit, memory) end the task."""
+
+    def __init__(self, message: str, fatal: bool):
+        super().__init__(message)
+        self.message, self.fatal = message, fatal
 
 
 def interrupt() -> None:
-    """Stop grading now: kill every live worker; chains record the rest as interrupted."""
+    """Stop grading now: no new worker starts, every live one is killed."""
     _stopping.set()
-    with _workers_lock:
-        for pid in list(_workers):
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    with _live_lock:
+        workers = list(_live.values())
+    for worker in workers:
+        worker.kill()
 
 
 def _become_subreaper() -> None:
-    """Adopt orphaned descendants (a student's detached child becomes ours, so it can be killed)."""
+    """Adopt orphaned descendants, so that a detached child of a worker can still be killed."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):  # not Linux: process groups are all we have
         pass
 
 
-def _children() -> list[int]:
-    """Pids whose parent is this process (from /proc; empty where there is none)."""
-    me, found = os.getpid(), []
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if entry.isdigit():
+def _kill_orphans() -> None:
+    """Kill and reap adopted orphans: our children that are no live worker and run
+    outside our own session (workers start sessions of their own; children of whoever
+    called the grader share its session and are left alone)."""
+    ours, me = os.getsid(0), os.getpid()
+    while True:
+        orphans = []
+        for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+            if not entry.isdigit() or int(entry) in _live:
+                continue
             try:
                 with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as stat:
                     parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+                if parent == me and os.getsid(int(entry)) != ours:
+                    orphans.append(int(entry))
             except (OSError, IndexError, ValueError):
                 continue
-            if parent == me:
-                found.append(int(entry))
-    return found
-
-
-def _session(pid: int) -> int | None:
-    try:
-        return os.getsid(pid)
-    except ProcessLookupError:
-        return None
-
-
-def _kill_orphans() -> None:
-    """Kill and reap every adopted orphan (call with the lock held).
-
-    An orphan is a child of ours that is not a live worker and runs outside our own
-    session: workers start sessions of their own, so everything they leave behind does,
-    while children that whoever called the grader started share its session and are left
-    alone. Killing one orphan may hand us its children, so repeat until none is left.
-    """
-    ours = os.getsid(0)
-    while True:
-        orphans = [pid for pid in _children() if pid not in _workers and _session(pid) not in (ours, None)]
         if not orphans:
             return
         for pid in orphans:
@@ -94,14 +106,6 @@ def _kill_orphans() -> None:
                     action()
                 except (ProcessLookupError, ChildProcessError):
                     pass
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one graded item may use."""
-
-    memory_mb: int = 1024
-    min_load_seconds: float = 5.0  # starting Python and importing the solver's file
 
 
 def _describe_exit(code: int | None) -> str:
@@ -113,140 +117,223 @@ def _describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
-class _Worker:
-    """One worker process, the pipe it reports on, and a file catching its raw output.
+class Worker:
+    """One sandboxed process that loaded `hooks` (a private copy of the student's file)."""
 
-    `module` runs with `job` (plus a per-run token) as JSON on standard input. An
-    interactive worker keeps its standard input open for more requests, one JSON line each.
-    """
-
-    def __init__(self, module: str, job: dict[str, Any], limits: Limits, interactive: bool = False):
-        self.token = secrets.token_hex(16)  # reports without it did not come from the worker's loop
-        read_fd, write_fd = os.pipe()
-        env = {**os.environ, "GRADER_RESULT_FD": str(write_fd), MEMORY_ENV: str(limits.memory_mb),
-               "PYTHONDONTWRITEBYTECODE": "1"}
-        self.output = tempfile.TemporaryFile()
-        with _workers_lock:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", module],
-                stdin=subprocess.PIPE,
-                stdout=self.output,
-                stderr=self.output,
-                pass_fds=(write_fd,),
-                env=env,
-                start_new_session=True,
-            )
-            _workers.add(self.process.pid)
-        os.close(write_fd)
-        self.reader = os.fdopen(read_fd, "rb", buffering=0)
+    def __init__(self, sandbox: Sandbox, hooks: Path, limits: Limits):
+        if _stopping.is_set():
+            raise WorkerFailure("error", "grading was interrupted")
+        self.sandbox, self.limits = sandbox, limits
+        self.printed: list[str] = []
+        self.printed_bytes = 0
         self.buffer = b""
-        self.send({**job, "token": self.token})
-        if not interactive:
-            self.close_input()
-
-    def send(self, data: dict[str, Any]) -> bool:
-        """Write one JSON line to the worker; False when it no longer listens."""
+        reply_read, reply_write = os.pipe()
+        output_read, output_write = os.pipe()
+        self.uid = sandbox.take_uid()
+        argv, extra = sandbox.command(hooks, reply_write, limits.memory_mb, self.uid)
         try:
-            assert self.process.stdin is not None
-            self.process.stdin.write(json.dumps(data).encode() + b"\n")
-            self.process.stdin.flush()
-            return True
-        except (BrokenPipeError, ValueError):
-            return False
+            with _live_lock:
+                self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
+                                                pass_fds=(reply_write,), start_new_session=True, **extra)
+                _live[self.process.pid] = self
+        except OSError as error:
+            for fd in (reply_read, reply_write, output_read, output_write):
+                os.close(fd)
+            sandbox.release_uid(self.uid)
+            raise WorkerFailure("error", f"the worker could not start ({error.strerror})") from None
+        os.close(reply_write)
+        os.close(output_write)
+        self.replies, self.output = reply_read, output_read
+        assert self.process.stdin is not None
+        self.requests = self.process.stdin.fileno()
+        os.set_blocking(self.requests, False)
+        self.stopped = False
 
-    def close_input(self) -> None:
+    def load(self, timeout: float) -> None:
+        """Wait for the student's file to load; WorkerFailure when it does not."""
+        try:
+            ready = self._next(time.monotonic() + max(self.limits.min_load_seconds, timeout), READY)
+        except WorkerFailure as failure:
+            if failure.status == "timeout":
+                raise WorkerFailure("error", "the file did not finish loading in time") from None
+            raise WorkerFailure("error", f"the process ended while loading the file ({failure.message})") from None
+        if ready.get("ready") is not True:
+            raise WorkerFailure("error", clean_text(str(ready.get("why", "the file did not load")), 400))
+
+    def send(self, request: dict[str, Any], deadline: float) -> None:
+        """Write one request; WorkerFailure if the worker stops reading before `deadline`."""
+        data = encode(request)
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.requests, selectors.EVENT_WRITE)
+            while data:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise WorkerFailure("timeout", "no answer in time")
+                try:
+                    data = data[os.write(self.requests, data):]
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    raise WorkerFailure("error", self._ended()) from None
+
+    def call(self, hook: str, args: dict[str, Any], deadline: float) -> Any:
+        """The student's answer to one hook call (data, see `wire`), or StudentRaised."""
+        self.send({"op": "call", "hook": hook, "args": args}, deadline)
+        reply = self._next(deadline, ANSWER)
+        if "raised" in reply:
+            raise StudentRaised(clean_text(str(reply["raised"]), 400), reply["fatal"] is True)
+        return reply["value"]
+
+    def _next(self, deadline: float, kinds: tuple[frozenset[str], ...]) -> dict[str, Any]:
+        """The next message, reading printed output meanwhile; WorkerFailure on timeout,
+        death, an output flood or a bad message."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.replies, selectors.EVENT_READ)
+            selector.register(self.output, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                if len(self.buffer) > 1 << 20:
+                    raise WorkerFailure("error", "sent an answer over 1048576 bytes")
+                left = deadline - time.monotonic()
+                events = selector.select(left) if left > 0 else []
+                if not events:
+                    raise WorkerFailure("timeout", "no answer in time")
+                for key, _ in events:
+                    chunk = os.read(key.fd, 1 << 16)
+                    if key.fd == self.output:
+                        self._printed(chunk, selector)
+                    elif not chunk:
+                        raise WorkerFailure("error", self._ended())
+                    else:
+                        self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        self._drain_output()
+        try:
+            return read_message(line, kinds)
+        except BadMessage as error:
+            raise WorkerFailure("error", f"the worker sent {error}") from None
+
+    def _printed(self, chunk: bytes, selector: selectors.BaseSelector | None = None) -> None:
+        if not chunk:
+            if selector is not None:
+                selector.unregister(self.output)
+            return
+        self.printed_bytes += len(chunk)
+        if sum(map(len, self.printed)) < self.limits.output_kept:
+            self.printed.append(chunk.decode("utf-8", "replace"))
+        if self.printed_bytes > self.limits.output_bytes:
+            raise WorkerFailure("error", f"printed more than {self.limits.output_bytes} bytes")
+
+    def _drain_output(self) -> None:
+        """Read what the worker printed before its answer, without waiting."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.output, selectors.EVENT_READ)
+            while selector.select(0):
+                chunk = os.read(self.output, 1 << 16)
+                self._printed(chunk)
+                if not chunk:
+                    return
+
+    def take_output(self) -> str:
+        """What the worker printed since the last call, made safe to show."""
+        text = "".join(self.printed)
+        self.printed.clear()
+        return clean_text(text, self.limits.output_kept)
+
+    def _ended(self) -> str:
+        try:
+            code = self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return "the worker stopped answering"
+        return f"the process running it ended ({_describe_exit(code)})"
+
+    def kill(self) -> None:
+        """Kill the worker's process group (from any thread; `stop` cleans up)."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def stop(self) -> None:
+        """Kill the worker and everything it started; free its pipes and its user id."""
+        if self.stopped:
+            return
+        self.stopped = True
+        self.kill()  # the whole group, before reaping: until then the pid cannot be reused
+        self.process.wait()
+        with _live_lock:
+            _live.pop(self.process.pid, None)
+            if self.sandbox.mode == "none":
+                _kill_orphans()  # anything that left the group: a new session, a double fork
+        self.sandbox.release_uid(self.uid)  # under `user`: every process of that user
+        for fd in (self.replies, self.output):
+            os.close(fd)
         try:
             assert self.process.stdin is not None
             self.process.stdin.close()
-        except BrokenPipeError:
+        except OSError:
             pass
 
-    def next_report(self, timeout: float) -> dict[str, Any] | str:
-        """The next report, or "timeout" / "eof"."""
-        deadline = time.monotonic() + timeout
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.reader, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    return "timeout"
-                chunk = self.reader.read(1 << 16)
-                if not chunk:
-                    return "eof"
-                self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        try:
-            report = json.loads(line)
-        except ValueError:
-            return "eof"
-        if not isinstance(report, dict) or report.pop("token", None) != self.token:
-            return "eof"
-        return report
 
-    def stop(self, grace: float = 0.0) -> tuple[str, str]:
-        """Kill the worker and everything it started; how it ended and what it printed.
+class Asker(Protocol):
+    """Who answers hook calls: a sandboxed `Worker`, or the reference in our own process."""
 
-        `grace`: seconds to let a worker that is already dying exit by itself, so its own
-        exit code is reported rather than our kill.
-        """
-        if grace:
-            try:
-                self.process.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                pass
-        try:  # the whole group, before reaping: until then the pid cannot be reused
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        code = self.process.wait()
-        with _workers_lock:
-            _workers.discard(self.process.pid)
-            _kill_orphans()  # anything that left the group: a new session, a double fork
-        self.reader.close()
-        if self.process.stdin is not None and not self.process.stdin.closed:
-            self.close_input()
-        self.output.seek(0)
-        printed = self.output.read(OUTPUT_KEPT).decode("utf-8", "replace")
-        self.output.close()
-        return _describe_exit(code), printed
+    def call(self, hook: str, args: dict[str, Any], deadline: float) -> Any: ...
+
+    def send(self, request: dict[str, Any], deadline: float) -> None: ...
+
+    def take_output(self) -> str: ...
 
 
-def _run_chain(solver: str, items: list[dict[str, Any]], timeouts: list[float], limits: Limits) -> list[dict[str, Any]]:
-    """Run items in order in one worker, starting a new worker after a timeout or a crash."""
+@dataclass(frozen=True)
+class Task:
+    """Grader work that asks hooks questions: `run(asker, deadline)` within `timeout` seconds."""
+
+    run: Callable[[Asker, float], dict[str, Any]]
+    timeout: float
+
+
+def _failed(status: str, message: str, output: str = "", seconds: float = 0.0) -> dict[str, Any]:
+    return {"status": status, "message": message, "output": output, "seconds": seconds}
+
+
+def _run_chain(start_worker: Callable[[float], Asker], tasks: list[Task], stop: Callable[[Asker], None],
+               failures: tuple[type[Exception], ...]) -> list[dict[str, Any]]:
+    """Run tasks in order with one asker, replacing it after a failure."""
     outcomes: list[dict[str, Any]] = []
-    while len(outcomes) < len(items):
-        start = len(outcomes)
-        if _stopping.is_set():
-            outcomes += [{"status": "error", "message": "grading was interrupted", "seconds": 0.0}] * (len(items) - start)
-            break
-        worker = _Worker("grader.worker", {"solver": solver, "items": items[start:]}, limits)
-        ready = worker.next_report(max(limits.min_load_seconds, timeouts[start]))
-        if isinstance(ready, dict) and ready.get("ready"):
-            for index in range(start, len(items)):
-                started = time.monotonic()
-                report = worker.next_report(timeouts[index])
-                if isinstance(report, dict):
-                    outcomes.append(report)
-                    continue
-                how, printed = worker.stop(grace=0.0 if report == "timeout" else 1.0)
-                if report == "timeout":
-                    outcomes.append({"status": "timeout", "message": f"no answer within {timeouts[index]:g} s",
-                                     "seconds": timeouts[index], "output": printed})
-                else:
-                    outcomes.append({"status": "error", "message": f"the process running it ended ({how})",
-                                     "seconds": time.monotonic() - started, "output": printed})
-                break
-            else:
-                worker.stop()
-            continue
-        how, printed = worker.stop(grace=1.0 if ready == "eof" else 0.0)
-        if isinstance(ready, dict):
-            message = ready.get("message", "the solver's file did not load")
-        elif ready == "timeout":
-            message = "the solver's file did not finish loading in time"
-        else:
-            message = f"the process ended while loading the solver's file ({how})"
-        outcomes += [{"status": "error", "message": message, "seconds": 0.0, "output": printed}] * (len(items) - start)
+    asker: Asker | None = None
+    load_error: str | None = None
+    try:
+        for task in tasks:
+            if load_error is not None:
+                outcomes.append(_failed("error", load_error))
+                continue
+            try:
+                asker = asker or start_worker(task.timeout)
+            except WorkerFailure as failure:
+                load_error = "grading was interrupted" if _stopping.is_set() else failure.message
+                outcomes.append(_failed("error", load_error))
+                continue
+            started = time.monotonic()  # the task's time starts once its worker is ready
+            try:
+                outcome = {"status": "ok", **task.run(asker, started + task.timeout)}
+            except WorkerFailure as failure:
+                message = f"no answer within {task.timeout:g} s" if failure.status == "timeout" else failure.message
+                outcome = _failed(failure.status, "grading was interrupted" if _stopping.is_set() else message)
+                outcome["output"] = asker.take_output()
+                stop(asker)
+                asker = None
+            except failures as error:
+                outcome = _failed("error", str(error))
+            if outcome.pop("worker_broken", False):  # the task finished without it: replace it
+                outcome["output"] = asker.take_output()
+                stop(asker)
+                asker = None
+            outcome["output"] = outcome.get("output") or (asker.take_output() if asker is not None else "")
+            outcome["seconds"] = time.monotonic() - started
+            outcomes.append(outcome)
+    finally:
+        if asker is not None:
+            stop(asker)
     return outcomes
 
 
@@ -257,29 +344,44 @@ def _chunks(count: int, jobs: int) -> list[range]:
     return [range(bounds[j], bounds[j + 1]) for j in range(jobs) if bounds[j] < bounds[j + 1]]
 
 
-def run_items(
-    solver: str,
-    items: list[dict[str, Any]],
-    timeouts: list[float],
-    jobs: int = 1,
-    limits: Limits = Limits(),
-) -> list[dict[str, Any]]:
-    """Run every item with `solver` (in `jobs` parallel workers); one outcome per item, in order.
+def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task], jobs: int = 1,
+              failures: tuple[type[Exception], ...] = ()) -> list[dict[str, Any]]:
+    """Every task's outcome, in order: {"status": "ok", **what it returned} or a failure
+    {"status": "error"|"timeout", "message"}; each with "seconds" and "output".
 
-    An outcome has "status": "ok" (with the worker's payload), "error" (with "message")
-    or "timeout".
+    `start(timeout)` gives a ready asker, `stop` ends one; `failures` are the exceptions
+    a task may raise that cost that task only (a broken contract, say).
     """
     _become_subreaper()
-    chunks = _chunks(len(items), jobs)
-    pool = ThreadPoolExecutor(max_workers=max(1, len(chunks)))
+    chunks = _chunks(len(tasks), jobs)
+    if len(chunks) <= 1:
+        return _run_chain(start, tasks, stop, failures)
+    pool = ThreadPoolExecutor(max_workers=len(chunks))
     try:
-        parts = list(pool.map(
-            lambda chunk: _run_chain(solver, items[chunk.start:chunk.stop], timeouts[chunk.start:chunk.stop], limits),
-            chunks,
-        ))
+        parts = list(pool.map(lambda chunk: _run_chain(start, tasks[chunk.start:chunk.stop], stop, failures), chunks))
     except KeyboardInterrupt:
         interrupt()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return [outcome for part in parts for outcome in part]
+
+
+def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[float], Asker]:
+    """A `start` for run_tasks: a loaded worker for `hooks`."""
+    def start(timeout: float) -> Asker:
+        worker = Worker(sandbox, hooks, limits)
+        try:
+            worker.load(timeout)
+        except WorkerFailure as failure:
+            output = worker.take_output()
+            worker.stop()
+            raise WorkerFailure("error", failure.message + (f" (it printed: {output.strip()[:200]})" if output.strip() else ""))
+        return worker
+
+    return start
+
+
+def stop_worker(asker: Asker) -> None:
+    if isinstance(asker, Worker):
+        asker.stop()

@@ -1,0 +1,122 @@
+"""Asking a solver's hooks, with every answer checked against the hook's contract.
+
+The grader runs each search, game and SAT solve itself and asks the hooks one question at
+a time through an `Asker`: a sandboxed worker for student code (`grader.sandbox.host`),
+or `LocalAsker` for the reference, which goes through the very same conversions in our
+own process. An answer comes back as plain data; `Hooks` turns it into what the engine
+uses only after checking it, and raises HookContractError otherwise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Callable
+
+from play.view import ACTIONS, Move, View
+from solvers.board import Board
+from solvers.csp import CSP, Domains
+from solvers.engine import Strategy
+
+from .sandbox.child import Answerer
+from .sandbox.host import Asker, StudentRaised
+from .sandbox.wire import from_data
+
+
+class HookContractError(Exception):
+    """A hook returned something its contract does not allow."""
+
+
+class LocalAsker:
+    """Hook functions of our own (the reference), asked like a worker but in this process."""
+
+    def __init__(self, functions: dict[str, Callable[..., Any]]):
+        self.answerer = Answerer(SimpleNamespace(**functions), Path("reference"))  # type: ignore[arg-type]
+
+    def send(self, request: dict[str, Any], deadline: float) -> None:
+        if request["op"] == "board":
+            self.answerer.use_board(request)
+
+    def call(self, hook: str, args: dict[str, Any], deadline: float) -> Any:
+        reply = self.answerer.answer(hook, args)
+        if "raised" in reply:
+            raise StudentRaised(reply["raised"], reply["fatal"])
+        return reply["value"]
+
+    def take_output(self) -> str:
+        return ""
+
+
+def domains_data(domains: Domains | dict[int, list[int]]) -> list[list[Any]]:
+    """Domains as wire data: [[variable, [values]], ...]."""
+    return [[var, list(values)] for var, values in domains.items()]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Hooks:
+    """A solver's hooks as the grader uses them: one asker, one deadline, one board at a time."""
+
+    def __init__(self, asker: Asker, deadline: float):
+        self.asker, self.deadline = asker, deadline
+
+    def use_board(self, board: Board) -> None:
+        """Tell the asker which board the next calls are about (it builds the same CSP)."""
+        self.asker.send({"op": "board", "board": board.rows_text(), "rule": board.rule, "mines": board.mines},
+                        self.deadline)
+
+    def call(self, hook: str, **args: Any) -> Any:
+        """The answer as Python values (lists, frozensets, dicts, ints...), unchecked."""
+        return from_data(self.asker.call(hook, args, self.deadline))
+
+    # --- the search hooks, checked -----------------------------------------------------
+
+    def forward_check(self, csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
+        result = self.call("forward_check", domains=domains_data(domains), assigned=assigned)
+        if result is None:
+            return None
+        if not isinstance(result, dict) or set(result) != set(domains):
+            raise HookContractError("forward_check must return None or a dict with the domain of every variable")
+        narrowed = {}
+        for var, values in result.items():
+            kept = tuple(sorted(values)) if isinstance(values, (list, frozenset)) and all(map(_is_int, values)) else None
+            if kept is None or not set(kept) <= set(domains[var]):
+                raise HookContractError(f"forward_check gave variable {var} the domain {values!r}, "
+                                        f"which is not a subset of {domains[var]}")
+            narrowed[var] = kept
+        return narrowed
+
+    def select_variable(self, csp: CSP, domains: Domains, unassigned: list[int]) -> int:
+        var = self.call("select_variable", domains=domains_data(domains), unassigned=list(unassigned))
+        if not _is_int(var) or var not in unassigned:
+            raise HookContractError(f"select_variable returned {var!r}, which is not an unassigned variable")
+        return var
+
+    def order_values(self, csp: CSP, var: int, domains: Domains) -> list[int]:
+        values = self.call("order_values", var=var, domains=domains_data(domains))
+        if not isinstance(values, list) or not all(map(_is_int, values)) or sorted(values) != sorted(domains[var]):
+            raise HookContractError(f"order_values returned {values!r} for variable {var}; "
+                                    f"it must order exactly the values {domains[var]}")
+        return values
+
+    def strategy(self) -> Strategy:
+        """The engine's strategy, every call a question to the asker."""
+        return Strategy("student", self.select_variable, self.order_values, forward_check=self.forward_check)
+
+    # --- the SAT exercise and the agent -------------------------------------------------
+
+    def clauses(self, hook: str, lits: list[int], k: int) -> Any:
+        """The clauses `hook` gives for (lits, k), unchecked (the scorer checks them)."""
+        return self.call(hook, lits=lits, k=k)
+
+    def choose_move(self, view: View) -> Move:
+        answer = self.call("choose_move", view={"rows": view.rows, "cols": view.cols, "mines": view.mines,
+                                                "cells": [list(row) for row in view.cells]})
+        if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] == "move"):
+            raise HookContractError(f"choose_move returned {answer!r}, not a Move")
+        _, action, cell = answer
+        if action not in ACTIONS or not (isinstance(cell, list) and len(cell) == 2 and all(map(_is_int, cell))):
+            raise HookContractError(f"choose_move returned a Move with action {action!r} and cell {cell!r}")
+        return Move(action, (cell[0], cell[1]))

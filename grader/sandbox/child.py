@@ -1,0 +1,157 @@
+"""The worker: loads a student's file and answers the grader's questions, one at a time.
+
+Started by `grader.sandbox.host` inside the sandbox as
+
+    python -I -S -u -c "<bootstrap>" VIEW SOURCE REPLY_FD MEMORY_MB CONTAINED
+
+VIEW holds the student-facing library (and this file), SOURCE is the student's file,
+REPLY_FD the descriptor replies go to. Questions arrive on standard input, one per line
+(see `wire`). The grader runs every search, game and SAT solve itself: this process only
+ever sees one hook call's arguments, and only its answer goes back, to be checked there.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import json
+import os
+import resource
+import signal
+import sys
+import traceback
+from pathlib import Path
+from types import ModuleType
+from typing import Any, BinaryIO, Callable
+
+from grader.sandbox.wire import ARGUMENTS, encode, to_data
+
+PR_SET_PDEATHSIG = 1
+FATAL = (NotImplementedError, SystemExit, MemoryError, KeyboardInterrupt)
+
+
+def limit_resources(memory_mb: int, contained: bool) -> None:
+    """Cap memory and written files; die with the parent; in a contained worker, cap processes."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux
+        pass
+    caps = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 64 << 20)]
+    if memory_mb > 0:
+        caps.append((resource.RLIMIT_AS, memory_mb << 20))
+    if contained:  # a user of its own: the count is this worker's alone
+        caps.append((resource.RLIMIT_NPROC, 256))
+    for which, value in caps:
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
+def import_source(path: Path) -> ModuleType:
+    """Load the student's file as a module (its folder first on the path, for its helpers)."""
+    sys.path.insert(0, str(path.parent))
+    name = "student_agent" if path.name == "agent.py" else "student_hooks"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path.name} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def describe_exception(error: BaseException, source: Path) -> str:
+    """One line: the exception and the deepest frame in the student's own files."""
+    if isinstance(error, SystemExit):
+        return f"called sys.exit({error.code!r})"
+    if isinstance(error, MemoryError):
+        return "ran out of memory (MemoryError)"
+    if isinstance(error, NotImplementedError):
+        hook = error.args[0] if error.args and isinstance(error.args[0], str) else "a hook"
+        return f"{hook} is not implemented yet (it raises NotImplementedError)"
+    folder = str(source.parent)
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.startswith(folder + os.sep)]
+    where = f" ({Path(frames[-1].filename).name}, line {frames[-1].lineno}, in {frames[-1].name})" if frames else ""
+    try:
+        text = f"{type(error).__name__}: {error}".strip().splitlines()
+    except Exception:  # a student's __str__ may raise
+        text = [type(error).__name__]
+    return (text[0] if text else type(error).__name__)[:300] + where
+
+
+class Answerer:
+    """The student's functions, and the board the current questions are about."""
+
+    def __init__(self, module: ModuleType, source: Path):
+        self.module, self.source = module, source
+        self.csp: Any = None
+
+    def use_board(self, request: dict[str, Any]) -> None:
+        from solvers.board import Board
+        from solvers.csp import build_csp
+        from solvers.textformat import parse_rows
+
+        parsed = parse_rows(request["board"], request["rule"])
+        self.csp = build_csp(Board(parsed.clues, parsed.rule, request["mines"]))
+
+    def arguments(self, hook: str, args: dict[str, Any]) -> tuple[Any, ...]:
+        """The hook's positional arguments, fresh for every call."""
+        if "domains" in args:
+            args = {**args, "domains": {int(var): tuple(values) for var, values in args["domains"]}}
+        if hook == "choose_move":
+            from play.view import View
+
+            view = args["view"]
+            return (View(view["rows"], view["cols"], view["mines"], tuple(tuple(row) for row in view["cells"])),)
+        if hook in ("constraint_bounds", "at_least_clauses", "at_most_clauses"):
+            first, second = ARGUMENTS[hook]
+            return (tuple(args[first]) if hook == "constraint_bounds" else list(args[first])), args[second]
+        if hook == "forward_check":
+            return self.csp, args["domains"], args["assigned"]
+        if hook == "select_variable":
+            return self.csp, args["domains"], list(args["unassigned"])
+        return self.csp, args["var"], args["domains"]
+
+    def answer(self, hook: str, args: dict[str, Any]) -> dict[str, Any]:
+        function = getattr(self.module, hook, None)
+        if not callable(function):
+            return {"raised": f"no function named {hook} in {self.source.name}", "fatal": True}
+        try:
+            value = function(*self.arguments(hook, args))
+            if hook.endswith("_clauses"):  # any iterable of iterables is a list of clauses
+                value = [list(clause) for clause in value]
+            if hook == "choose_move" and type(value).__name__ == "Move":
+                return {"value": {"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]}}
+            return {"value": to_data(value)}
+        except BaseException as error:  # the student's failure is an answer, not our crash
+            return {"raised": describe_exception(error, self.source), "fatal": isinstance(error, FATAL)}
+
+
+def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
+    """Answer every question until standard input closes."""
+    for line in requests:
+        request = json.loads(line)
+        if request["op"] == "board":
+            answerer.use_board(request)
+        else:
+            reply(answerer.answer(request["hook"], request["args"]))
+
+
+def main(argv: list[str]) -> None:
+    _view, source_text, fd_text, memory_text, contained = argv
+    source = Path(source_text)
+    replies = os.fdopen(int(fd_text), "wb", buffering=0)
+    requests = sys.stdin.buffer
+    limit_resources(int(memory_text), contained == "1")
+
+    def reply(message: dict[str, Any]) -> None:
+        replies.write(encode(message))
+
+    try:
+        module = import_source(source)
+    except BaseException as error:  # a broken file is reported, never a crash
+        reply({"ready": False, "why": f"cannot load {source.name}: {describe_exception(error, source)}"})
+        return
+    reply({"ready": True})
+    serve(Answerer(module, source), requests, reply)

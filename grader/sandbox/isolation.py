@@ -1,0 +1,384 @@
+"""How a worker is isolated: `bwrap`, `user` or `none`, and what it can see.
+
+- `bwrap`: bubblewrap gives the worker its own mount, PID, IPC, network and user
+  namespaces: it sees Python's standard library, the student-facing library and its own
+  submission, all read-only, and an empty private /tmp; nothing else exists for it. When
+  the grader runs as root, bubblewrap itself is started as an unprivileged user.
+- `user` (the grader runs as root, without bubblewrap): the worker runs as an unprivileged
+  user of its own (one per worker running at the same time), in a private folder, and
+  the grader checks first that this user can read none of the grading data.
+- `none`: process limits only (memory, output, time), for a student grading their own
+  code on their own machine.
+
+A `Sandbox` holds what every worker of one grading run shares: the mode, the interpreter,
+a read-only copy of the student-facing library (the "view"), private copies of the
+submissions, and, under `user`, the pool of user ids and a guardian process that kills
+every process of those users if the grader dies.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+MODES = ("bwrap", "user", "none")
+KIT_ROOT = Path(__file__).resolve().parents[2]
+#: What student code may import from the kit: the model (board, CSP, engine), the game's
+#: view and moves, and the child side of the sandbox. No reference answer is among them.
+STUDENT_API = ("solvers/__init__.py", "solvers/board.py", "solvers/csp.py", "solvers/textformat.py",
+               "solvers/engine.py", "play/__init__.py", "play/view.py",
+               "grader/__init__.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/wire.py")
+#: The answer key, as modules: the grader checks that `user` isolation hides them.
+ANSWER_KEY = ("solvers.strategies", "solvers.sat", "play.agent")
+BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child import main; main(sys.argv[1:])"
+FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
+SUBMISSION_FILES = 200  # .py files copied from one submission, at most
+SUBMISSION_BYTES = 5 << 20
+
+
+Scope = Literal["file", "siblings", "folder"]
+
+
+class IsolationUnavailable(RuntimeError):
+    """The isolation mode asked for cannot be had here (the message says why)."""
+
+
+def _clean_env(home: str) -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8",
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+
+
+def _run_as(uid: int | None, argv: list[str], timeout: float = 20.0) -> subprocess.CompletedProcess[str] | None:
+    """Run a short command, as `uid` when given; None when it cannot start or times out."""
+    extra = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd="/",
+                              env=_clean_env("/"), stdin=subprocess.DEVNULL, **extra)  # type: ignore[call-overload]
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _python_candidates() -> list[str]:
+    found = [os.path.realpath(sys.executable)]
+    for name in ("python3.13", "python3.12", "python3.11", "python3"):
+        for folder in ("/usr/bin", "/usr/local/bin"):
+            path = os.path.join(folder, name)
+            if os.path.isfile(path):
+                found.append(os.path.realpath(path))
+    return list(dict.fromkeys(found))
+
+
+def python_for(uid: int | None) -> str | None:
+    """An interpreter (3.11 or later) that `uid` can run: ours if it can, else the system's."""
+    for candidate in _python_candidates():
+        ran = _run_as(uid, [candidate, "-I", "-S", "-c", "import sys; print(sys.version_info >= (3, 11))"])
+        if ran is not None and ran.stdout.strip() == "True":
+            return candidate
+    return None
+
+
+_PROBE = """
+import os, sys
+for path in sys.argv[1:]:
+    try:
+        os.listdir(path) if os.path.isdir(path) else open(path, "rb").close()
+        print("read", path)
+    except OSError:
+        pass
+    if os.access(path, os.W_OK):
+        print("write", path)
+"""
+
+
+def exposed(uid: int, python: str, paths: list[Path]) -> list[str]:
+    """What of `paths` user `uid` can read or write: lines like 'read /path'."""
+    ran = _run_as(uid, [python, "-I", "-S", "-c", _PROBE, *map(str, paths)])
+    if ran is None:
+        return ["probe could not run"]
+    return ran.stdout.splitlines()
+
+
+def answer_key_files() -> list[Path]:
+    """Where the answer key's modules are installed (without importing them)."""
+    import importlib.util
+
+    files = []
+    for name in ANSWER_KEY:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            files.append(Path(spec.origin))
+    return files
+
+
+def bwrap_works(python: str, uid: int | None) -> str | None:
+    """None when bubblewrap can start a worker here, else why not."""
+    if shutil.which("bwrap") is None:
+        return "bubblewrap (bwrap) is not installed"
+    with tempfile.TemporaryDirectory() as empty:
+        os.chmod(empty, 0o755)
+        argv = _bwrap_argv(python, Path(empty), Path(empty)) + [python, "-I", "-S", "-c", "print('ok')"]
+        ran = _run_as(uid, argv)
+    if ran is None or ran.stdout.strip() != "ok":
+        detail = (ran.stderr.strip().splitlines() or ["no output"])[-1] if ran is not None else "it did not start"
+        return f"bubblewrap cannot create a sandbox here ({detail})"
+    return None
+
+
+def _bound_roots(python: str) -> list[str]:
+    roots = ["/usr"]
+    prefix = os.path.dirname(os.path.dirname(python))
+    if not prefix.startswith("/usr/"):
+        roots.append(prefix)
+    return roots
+
+
+def _masked(roots: list[str]) -> list[str]:
+    """Folders inside the bound trees that student code must not see: installed packages
+    (where the kit itself may be installed) and the kit, when it lies inside them."""
+    masks = []
+    for root in roots:
+        for pattern in ("lib/python3*/site-packages", "lib/python3*/dist-packages", "lib/python3/dist-packages",
+                        "local/lib/python3*/site-packages", "local/lib/python3*/dist-packages"):
+            masks += glob.glob(os.path.join(root, pattern))
+    for secret in (str(KIT_ROOT), sys.prefix):
+        if any(secret == r or secret.startswith(r + "/") for r in roots) and os.path.isdir(secret):
+            masks.append(secret)
+    return sorted(set(masks))
+
+
+def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
+    """bubblewrap's command line up to (not including) the command it runs."""
+    argv = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
+    for key, value in _clean_env("/tmp").items():
+        argv += ["--setenv", key, value]
+    roots = _bound_roots(python)
+    for root in roots:
+        argv += ["--ro-bind", root, root]
+    for name in ("/bin", "/lib", "/lib64", "/sbin"):
+        if os.path.islink(name):
+            argv += ["--symlink", os.readlink(name), name]
+        elif os.path.isdir(name):
+            argv += ["--ro-bind", name, name]
+    for mask in _masked(roots):
+        argv += ["--tmpfs", mask, "--remount-ro", mask]
+    argv += ["--ro-bind", str(view), "/kit", "--ro-bind", str(submission), "/submission",
+             "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
+    return argv
+
+
+@dataclass
+class Sandbox:
+    """What every worker of one grading run shares (see the module docstring)."""
+
+    mode: str
+    python: str
+    root: Path  # private folder: view/, submissions/, scratch/
+    uids: "queue.Queue[int] | None" = None
+    guardian: subprocess.Popen[bytes] | None = None
+    note: str = ""  # why a stronger mode was not used
+    _copies: dict[tuple[str, str], Path] = field(default_factory=dict)
+
+    @property
+    def view(self) -> Path:
+        return self.root / "view"
+
+    def submission(self, source: Path, scope: Scope = "siblings") -> Path:
+        """A private read-only copy of a submission's Python files; the hooks file in it.
+
+        `scope`: "file" copies `source` alone (a file among other students' files),
+        "siblings" the .py files beside it too (its helpers), "folder" every .py file in
+        its folder and sub-folders (a folder submission).
+        """
+        key = (str(source), scope)
+        if key not in self._copies:
+            target = Path(tempfile.mkdtemp(prefix="s", dir=self.root / "submissions"))
+            if scope != "file":
+                _copy_python_files(source.parent, target, recursive=scope == "folder")
+            shutil.copyfile(source, target / source.name)
+            _open_for_reading(target)
+            self._copies[key] = target / source.name
+        return self._copies[key]
+
+    def command(self, hooks: Path, reply_fd: int, memory_mb: int, uid: int | None) -> tuple[list[str], dict]:
+        """The worker's command line and the extra arguments for `subprocess.Popen`."""
+        contained = "1" if self.mode != "none" else "0"
+        scratch = Path(tempfile.mkdtemp(prefix="w", dir=self.root / "scratch"))
+        tail = ["-I", "-S", "-u", "-c", BOOTSTRAP]
+        if self.mode == "bwrap":
+            argv = _bwrap_argv(self.python, self.view, hooks.parent) + [
+                self.python, *tail, "/kit", f"/submission/{hooks.name}", str(reply_fd), str(memory_mb), contained]
+        else:
+            argv = [self.python, *tail, str(self.view), str(hooks), str(reply_fd), str(memory_mb), contained]
+        extra: dict = {"cwd": str(scratch), "env": _clean_env(str(scratch))}
+        if uid is not None:
+            os.chown(scratch, uid, uid)
+            extra.update(user=uid, group=uid, extra_groups=[])
+        return argv, extra
+
+    def take_uid(self) -> int | None:
+        if self.uids is None:
+            return None
+        uid = self.uids.get()
+        if self.guardian is not None and self.guardian.stdin is not None:
+            self.guardian.stdin.write(f"{uid}\n".encode())
+            self.guardian.stdin.flush()
+        return uid
+
+    def release_uid(self, uid: int | None) -> None:
+        """Kill every process `uid` still has, remove what it left in shared temporary
+        folders, and give the id back to the pool."""
+        if uid is None or self.uids is None:
+            return
+        sweep(self.python, uid)
+        self.uids.put(uid)
+
+    def close(self) -> None:
+        if self.guardian is not None:
+            if self.guardian.stdin is not None:
+                self.guardian.stdin.close()  # the guardian sweeps every id it was given
+            self.guardian.wait(timeout=30)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+_SWEEP = """
+import os, signal, sys
+try:
+    os.kill(-1, signal.SIGKILL)
+except OSError:
+    pass
+for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        continue
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            if os.lstat(path).st_uid == os.getuid():
+                if os.path.isdir(path) and not os.path.islink(path):
+                    import shutil; shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
+        except OSError:
+            pass
+"""
+
+_GUARDIAN = """
+import os, signal, subprocess, sys
+for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(number, signal.SIG_IGN)
+uids = {int(line) for line in sys.stdin}
+for uid in uids:
+    subprocess.run([sys.executable, "-I", "-S", "-c", sys.argv[1]], user=uid, group=uid, extra_groups=[], cwd="/")
+"""
+
+
+def sweep(python: str, uid: int) -> None:
+    """As `uid`: kill every process of `uid` (the sweeper itself excepted), remove its files in /tmp."""
+    _run_as(uid, [python, "-I", "-S", "-c", _SWEEP])
+
+
+def _copy_python_files(source: Path, target: Path, recursive: bool) -> None:
+    files = sorted(source.rglob("*.py") if recursive else source.glob("*.py"))
+    files = [f for f in files if f.is_file() and not f.is_symlink() and "__pycache__" not in f.parts]
+    if len(files) > SUBMISSION_FILES or sum(f.stat().st_size for f in files) > SUBMISSION_BYTES:
+        raise IsolationUnavailable(f"{source} holds more than {SUBMISSION_FILES} Python files or "
+                                   f"{SUBMISSION_BYTES >> 20} MB: submit only your own files")
+    for file in files:
+        destination = target / file.relative_to(source)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(file, destination)
+
+
+def _open_for_reading(folder: Path) -> None:
+    """Everyone may read (not write) `folder`'s files: an unprivileged worker reads them."""
+    os.chmod(folder, 0o755)
+    for path in folder.rglob("*"):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+
+
+def _write_view(view: Path) -> None:
+    for name in STUDENT_API:
+        target = view / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(KIT_ROOT / name, target)
+    _open_for_reading(view)
+
+
+def _uid_pool(count: int) -> "queue.Queue[int]":
+    pool: queue.Queue[int] = queue.Queue()
+    uid = FIRST_UID
+    while pool.qsize() < count:
+        try:
+            pwd.getpwuid(uid)
+        except KeyError:
+            pool.put(uid)
+        uid += 1
+    return pool
+
+
+def _why_not_user(python: str | None, uid: int, secrets: list[Path]) -> str | None:
+    if os.geteuid() != 0:
+        return "user isolation needs the grader to run as root"
+    if python is None:
+        return "no Python 3.11 or later that an unprivileged user can run (install python3)"
+    leaks = [line for line in exposed(uid, python, secrets)]
+    if leaks:
+        action, _, path = leaks[0].partition(" ")
+        return (f"an unprivileged user can {action} {path or 'the grading data'}; close the grading data to other "
+                f"users (chmod -R go-rwx on the kit, the problems and the config)")
+    return None
+
+
+def open_sandbox(mode: str, secrets: list[Path], workers: int) -> Sandbox:
+    """The sandbox for one grading run; `mode` is auto or one of MODES.
+
+    `secrets` are the files `user` isolation must hide (problem files, config, outputs);
+    the answer key and the kit are added here. `workers`: how many may run at once.
+    Raises IsolationUnavailable when an explicit mode cannot be had.
+    """
+    root = Path(tempfile.mkdtemp(prefix="grader-"))
+    os.chmod(root, 0o711)
+    for name in ("view", "submissions", "scratch"):
+        (root / name).mkdir()
+    os.chmod(root / "submissions", 0o711)
+    os.chmod(root / "scratch", 0o711)
+    _write_view(root / "view")
+    try:
+        return _choose(mode, root, [KIT_ROOT, *answer_key_files(), *secrets], workers)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+
+
+def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox:
+    is_root = os.geteuid() == 0
+    probe_uid = FIRST_UID if is_root else None
+    reasons: dict[str, str] = {}
+    python = python_for(probe_uid)
+    for candidate in (MODES if mode == "auto" else (mode,)):
+        if candidate == "none":
+            note = "; ".join(f"{m}: {why}" for m, why in reasons.items())
+            return Sandbox("none", os.path.realpath(sys.executable), root, note=note)
+        if candidate == "bwrap":
+            why = bwrap_works(python, probe_uid) if python else "no Python 3.11 or later that an unprivileged user can run"
+        else:
+            why = _why_not_user(python, FIRST_UID, secrets)
+        if why is None and python is not None:
+            pool = _uid_pool(max(1, workers)) if is_root else None
+            guardian = None
+            if candidate == "user":
+                guardian = subprocess.Popen([python, "-I", "-S", "-c", _GUARDIAN, _SWEEP], stdin=subprocess.PIPE,
+                                            start_new_session=True, cwd="/", env=_clean_env("/"))
+            return Sandbox(candidate, python, root, pool, guardian)
+        reasons[candidate] = why or "unavailable"
+    raise IsolationUnavailable(f"--isolation {mode}: {reasons[mode]}")

@@ -1,0 +1,186 @@
+"""The messages between the grader and a worker: one JSON object per line, both ways.
+
+Standard library only: this module runs inside the sandbox too.
+
+Grader to worker (on the worker's standard input; trusted, since the grader writes them):
+
+    {"op": "board", "board": ROWS, "rule": "classic"|"inclusive", "mines": N|null}
+    {"op": "call", "hook": NAME, "args": {...}}       # arguments as data, see ARGUMENTS
+
+Worker to grader (on the reply descriptor; untrusted, since student code shares the
+worker's process and may write anything there):
+
+    {"ready": true} | {"ready": false, "why": TEXT}     # once, after loading the file
+    {"value": VALUE} | {"raised": TEXT, "fatal": BOOL}  # once per call
+
+A VALUE is JSON's null, booleans, integers, finite floats, strings and arrays, plus
+tagged objects for what JSON lacks: {"set": [...]}, {"dict": [[key, value], ...]},
+{"move": [action, [row, col]]} and {"other": repr} for anything else. `read_message`
+enforces the bounds below, so a forged, huge, deep or non-finite message is one
+`BadMessage`, never a crash of the grader.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_MESSAGE_BYTES = 1 << 20  # one line from a worker
+MAX_DEPTH = 16  # nesting of arrays and objects
+MAX_INT_DIGITS = 18  # |n| < 10**18: every count, variable and literal fits
+MAX_TEXT = 4000  # characters of one string
+
+#: The arguments the grader sends for each hook (what `child.arguments` rebuilds from them).
+ARGUMENTS = {
+    "constraint_bounds": ("scope", "domains"),
+    "forward_check": ("domains", "assigned"),
+    "select_variable": ("domains", "unassigned"),
+    "order_values": ("var", "domains"),
+    "at_least_clauses": ("lits", "k"),
+    "at_most_clauses": ("lits", "k"),
+    "choose_move": ("view",),
+}
+TAGS = ("set", "dict", "move", "other")
+
+
+class BadMessage(ValueError):
+    """A worker's message breaks the format or its bounds."""
+
+
+# --- worker side: any Python value as data ---------------------------------------------
+
+def to_data(value: Any, depth: int = 0) -> Any:
+    """`value` as wire data (tagged where JSON has no type for it)."""
+    if depth > MAX_DEPTH:
+        return {"other": "a value nested too deeply"}
+    if value is None or isinstance(value, (bool, str)):
+        return value[:MAX_TEXT] if isinstance(value, str) else value
+    if isinstance(value, int):
+        return value if len(str(abs(value))) <= MAX_INT_DIGITS else {"other": "an integer too large"}
+    if isinstance(value, float):
+        return value if value == value and abs(value) != float("inf") else {"other": repr(value)}
+    if isinstance(value, (list, tuple)):
+        return [to_data(item, depth + 1) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return {"set": [to_data(item, depth + 1) for item in sorted(value, key=repr)]}
+    if isinstance(value, dict):
+        return {"dict": [[to_data(k, depth + 1), to_data(v, depth + 1)] for k, v in value.items()]}
+    return {"other": _short_repr(value)}
+
+
+def _short_repr(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # a student's __repr__ may raise
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One line of JSON (no NaN or infinity can be written)."""
+    return json.dumps(message, allow_nan=False, separators=(",", ":")).encode() + b"\n"
+
+
+# --- grader side: a worker's line, checked ----------------------------------------------
+
+def _reject_constant(name: str) -> Any:
+    raise BadMessage(f"a non-finite number ({name})")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise BadMessage(f"an integer of {len(text.lstrip('-'))} digits")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or abs(value) == float("inf"):
+        raise BadMessage(f"a non-finite number ({text[:20]})")
+    return value
+
+
+def _check_shape(value: Any) -> None:
+    """Depth and string length within bounds; objects only as the known tags."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise BadMessage(f"values nested more than {MAX_DEPTH} deep")
+        if isinstance(item, str) and len(item) > MAX_TEXT:
+            raise BadMessage(f"a string of {len(item)} characters")
+        if isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, dict):
+            if depth and (len(item) != 1 or next(iter(item)) not in TAGS):
+                raise BadMessage("an object that is not a tagged value")
+            stack.extend((child, depth + 1) for child in item.values())
+
+
+def read_message(line: bytes, keys: tuple[frozenset[str], ...]) -> dict[str, Any]:
+    """Parse and check one line from a worker; its keys must be one of the sets in `keys`."""
+    if len(line) > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"a message over {MAX_MESSAGE_BYTES} bytes")
+    try:
+        message = json.loads(line, parse_constant=_reject_constant, parse_int=_bounded_int, parse_float=_finite_float)
+    except RecursionError:
+        raise BadMessage(f"values nested more than {MAX_DEPTH} deep") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        if isinstance(error, BadMessage):
+            raise
+        raise BadMessage("a line that is not JSON") from None
+    if not isinstance(message, dict) or frozenset(message) not in keys:
+        raise BadMessage("a message of an unknown kind")
+    _check_shape(message)
+    return message
+
+
+# --- text that came from a worker, made safe to show -------------------------------------
+
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|.?)"
+                      r"|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*[\x07\x9c]?")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_text(text: str, limit: int | None = None) -> str:
+    """`text` without escape sequences or control characters (newlines and tabs stay)."""
+    text = _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
+    if limit is not None and len(text) > limit:
+        return text[:limit] + f"\n[... {len(text) - limit} more characters cut]"
+    return text
+
+
+# --- grader side: wire data back to Python values ----------------------------------------
+
+class Opaque:
+    """A value the worker could not send as data; shown as the worker described it."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def from_data(value: Any) -> Any:
+    """Checked wire data as Python values: arrays as lists, {"set"} as frozensets,
+    {"dict"} as dicts, {"move"} as ("move", action, cell), {"other"} as Opaque."""
+    if isinstance(value, list):
+        return [from_data(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    (tag, inner), = value.items()
+    if tag == "set" and isinstance(inner, list):
+        try:
+            return frozenset(from_data(item) for item in inner)
+        except TypeError:  # an unhashable member
+            return Opaque("a set of unhashable values")
+    if tag == "dict" and isinstance(inner, list) and all(isinstance(p, list) and len(p) == 2 for p in inner):
+        try:
+            return {from_data(k): from_data(v) for k, v in inner}
+        except TypeError:
+            return Opaque("a dict with unhashable keys")
+    if tag == "move":
+        return ("move", *from_data(inner)) if isinstance(inner, list) else Opaque(repr(inner))
+    return Opaque(str(inner)[:80] if tag == "other" else "a malformed value")
