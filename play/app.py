@@ -1,20 +1,23 @@
 """The game in the terminal (Textual): menu, board, hints, probabilities and auto-play.
 
-Keys on the board (the footer lists them):
+Keys on the board (the footer lists all but the arrows and c):
 
 - arrows move the cursor; space or enter opens, f flags, c chords (opens the other
-  neighbours of a number that has as many flags around it);
+  neighbours of a number that has as many flags around it; space or enter on a number
+  does the same);
 - h: hint, the reference agent's next move and why (the rule, or the probability);
 - p: overlay every hidden cell's exact mine probability (layer (c) of the agent);
 - a: auto-play on/off (the agent plays one move per tick); s: one agent step;
 - escape: pause; n: new game (next seed); m: menu; q: quit.
 
-Mouse: left click opens (or chords on a number), right click flags.
+Mouse: left click opens (or chords on a number), right click flags. A board larger than
+the terminal scrolls so that the cursor stays in view.
 
 Every state has a symbol as well as a colour: `.` hidden, `F` flag, digits, `*` mine,
 `X` the mine that went off, `x` a wrong flag; the cursor is drawn as `[ ]` and the
 hinted cell as `< >`. Probabilities read `S` (certainly safe), `M` (certainly a mine)
-or a percentage.
+or a percentage; with the overlay on, every cell gets one more column so that the
+percentages stay apart.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Horizontal, Vertical
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.geometry import Region, Spacing
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -44,6 +48,8 @@ from .probability import probabilities
 from .view import FLAGGED, HIDDEN, Move
 
 CELL_WIDTH = 3
+#: With the overlay on, each cell gets a leading space so that percentages stay apart ("  5% 33%").
+OVERLAY_CELL_WIDTH = 4
 NUMBER_STYLES = {
     1: "bold blue",
     2: "bold green",
@@ -54,6 +60,35 @@ NUMBER_STYLES = {
     7: "bold white",
     8: "bold grey50",
 }
+
+
+class Stopwatch:
+    """Seconds of play: runs from the first move, stops while paused and when the game ends."""
+
+    def __init__(self) -> None:
+        self.banked = 0.0
+        self.since: float | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.since is not None
+
+    def start(self) -> None:
+        if self.since is None:
+            self.since = time.monotonic()
+
+    def stop(self) -> None:
+        if self.since is not None:
+            self.banked += time.monotonic() - self.since
+            self.since = None
+
+    def seconds(self) -> float:
+        return self.banked + (time.monotonic() - self.since if self.since is not None else 0.0)
+
+
+def random_seed() -> int:
+    """A seed from the system's randomness, for a game the player did not seed."""
+    return random.SystemRandom().randrange(10**6)
 
 
 @dataclass(frozen=True)
@@ -103,9 +138,21 @@ def cell_glyph(game: Game, cell: Cell, overlay: dict[Cell, Fraction] | None) -> 
     return f" {value} ", NUMBER_STYLES[value]
 
 
+def decision_text(decision: Decision) -> str:
+    """'open row 1, col 1 -- first click: a corner, ...': the move, the layer, the reason,
+    with the layer named once even when the reason starts with it."""
+    layer = LAYER_NAMES[decision.layer]
+    reason = decision.reason.removeprefix(f"{layer}: ")
+    return f"{decision.move} -- {layer}: {reason}"
+
+
 def mark(glyph: str, brackets: str) -> str:
     """Frame a one-symbol glyph (' 3 ' -> '[3]'); a percentage keeps its digits (the style marks it)."""
     return brackets[0] + glyph[1] + brackets[1] if glyph[0] == glyph[2] == " " else glyph
+
+
+class BoardBox(ScrollableContainer, can_focus=False):
+    """The board's frame: scrolls when the board is larger than the terminal (the cursor keys stay the game's)."""
 
 
 class BoardWidget(Widget):
@@ -120,7 +167,7 @@ class BoardWidget(Widget):
         self.play = play
 
     def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
-        return self.play.game.cols * CELL_WIDTH
+        return self.play.game.cols * self.play.cell_width
 
     def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
         return self.play.game.rows
@@ -128,6 +175,7 @@ class BoardWidget(Widget):
     def render(self) -> Text:
         play = self.play
         game = play.game
+        gap = " " * (play.cell_width - CELL_WIDTH)
         text = Text()
         for r in range(game.rows):
             for c in range(game.cols):
@@ -136,6 +184,7 @@ class BoardWidget(Widget):
                     glyph, style = mark(glyph, "[]"), f"{style} reverse".strip()
                 elif play.hint is not None and (r, c) == play.hint.move.cell:
                     glyph, style = mark(glyph, "<>"), f"{style} underline".strip()
+                text.append(gap)
                 text.append(glyph, style)
             if r < game.rows - 1:
                 text.append("\n")
@@ -145,7 +194,7 @@ class BoardWidget(Widget):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        cell = (offset.y, offset.x // CELL_WIDTH)
+        cell = (offset.y, offset.x // self.play.cell_width)
         if 0 <= cell[0] < self.play.game.rows and 0 <= cell[1] < self.play.game.cols:
             self.play.cursor = cell
             self.play.act("flag" if event.button == 3 else "open", cell)
@@ -161,9 +210,9 @@ class GameScreen(Screen):
         Binding("right", "move(0, 1)", "right", show=False),
         Binding("space,enter", "act('open')", "open"),
         Binding("f", "act('flag')", "flag"),
-        Binding("c", "act('chord')", "chord"),
+        Binding("c", "act('chord')", "chord", show=False),  # open on a number chords too
         Binding("h", "hint", "hint"),
-        Binding("p", "overlay", "probabilities"),
+        Binding("p", "overlay", "mine%"),
         Binding("a", "auto", "auto"),
         Binding("s", "step", "step"),
         Binding("escape", "pause", "pause"),
@@ -174,8 +223,13 @@ class GameScreen(Screen):
 
     DEFAULT_CSS = """
     GameScreen { align: center top; }
-    #status, #message { width: 100%; height: auto; padding: 0 1; }
-    #board-box { width: auto; height: auto; border: round $accent; padding: 0 1; }
+    #status { dock: top; height: 1; padding: 0 1; }
+    #bottom { dock: bottom; height: auto; }
+    #message { height: auto; min-height: 2; padding: 0 1; }
+    #board-box {
+        width: auto; height: auto; max-width: 100%; max-height: 100%;
+        border: round $accent; padding: 0 1; scrollbar-size: 1 1;
+    }
     """
 
     def __init__(self, settings: Settings, auto_delay: float = 0.15) -> None:
@@ -188,19 +242,18 @@ class GameScreen(Screen):
         self.hint: Decision | None = None
         self.overlay: dict[Cell, Fraction] | None = None
         self.message = "Open a cell: space/enter or click. h: hint, p: probabilities, a: auto-play."
-        self.elapsed = 0.0
-        self.started_at: float | None = None
+        self.clock = Stopwatch()
         self.paused = False
-        self.paused_from: float | None = None
+        self.resume_clock = False
         self.auto_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
-        with Center():
-            with Vertical(id="board-box"):
-                yield BoardWidget(self)
-        yield Static(id="message")
-        yield Footer()
+        with Vertical(id="bottom"):
+            yield Static(id="message")
+            yield Footer(compact=True)
+        with BoardBox(id="board-box"):
+            yield BoardWidget(self)
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self.refresh_status)
@@ -208,9 +261,18 @@ class GameScreen(Screen):
 
     # --- drawing ----------------------------------------------------------------------
 
-    def seconds(self) -> int:
-        running = time.monotonic() - self.started_at if self.started_at is not None and not self.paused else 0.0
-        return int(self.elapsed + running)
+    @property
+    def cell_width(self) -> int:
+        return CELL_WIDTH if self.overlay is None else OVERLAY_CELL_WIDTH
+
+    def show_cursor(self) -> None:
+        """Scroll the board so that the cursor and a cell around it are in view."""
+        board = self.query_one(BoardWidget)
+        width = self.cell_width
+        row, col = self.cursor
+        origin = board.virtual_region.offset
+        cell = Region(origin.x + col * width, origin.y + row, width, 1)
+        self.query_one(BoardBox).scroll_to_region(cell, spacing=Spacing(1, width, 1, width), animate=False)
 
     def refresh_status(self) -> None:
         game = self.game
@@ -219,7 +281,7 @@ class GameScreen(Screen):
         level = f"{game.level.name} {game.cols}x{game.rows}/{game.level.mines}"
         self.query_one("#status", Static).update(
             Text(
-                f"{level} {game.rules} seed {game.seed} | mines left {game.mines_left} | {self.seconds()} s | "
+                f"{level} {game.rules} seed {game.seed} | mines left {game.mines_left} | {int(self.clock.seconds())} s | "
                 f"{state}{auto} | cursor r{self.cursor[0] + 1} c{self.cursor[1] + 1}"
             )
         )
@@ -232,8 +294,9 @@ class GameScreen(Screen):
 
     def refresh_all(self) -> None:
         self.query_one("#message", Static).update(Text(self.message))
-        self.query_one(BoardWidget).refresh()
+        self.query_one(BoardWidget).refresh(layout=True)
         self.refresh_status()
+        self.call_after_refresh(self.show_cursor)
 
     # --- playing ----------------------------------------------------------------------
 
@@ -246,8 +309,8 @@ class GameScreen(Screen):
         value = game.shown(cell)
         if action == "open" and value > 0:
             action = "chord"
-        if action in ("open", "chord") and self.started_at is None:
-            self.started_at = time.monotonic()
+        if action in ("open", "chord"):
+            self.clock.start()
         if action == "open":
             game.open(cell)
         elif action == "flag":
@@ -262,11 +325,10 @@ class GameScreen(Screen):
         self.update_overlay()
         if self.game.over:
             self.stop_auto()
-            self.elapsed = self.seconds()
-            self.started_at = None
+            self.clock.stop()
             self.refresh_all()
             won = self.game.status == "won"
-            self.app.push_screen(EndScreen(won, self.elapsed, self.game.moves), self.after_end)
+            self.app.push_screen(EndScreen(won, self.clock.seconds(), self.game.moves), self.after_end)
         else:
             self.refresh_all()
 
@@ -282,14 +344,13 @@ class GameScreen(Screen):
             return None
         decision = self.agent.decide(self.game.view())
         move: Move = decision.move
-        if self.started_at is None:
-            self.started_at = time.monotonic()
+        self.clock.start()
         if move.action == "open" and self.game.shown(move.cell) == FLAGGED:
             self.game.toggle_flag(move.cell)
         self.game.apply(move)
         self.cursor = move.cell
         self.hint = None
-        self.message = f"agent: {decision}"
+        self.message = f"agent: {decision_text(decision)}"
         self.after_move()
         return decision
 
@@ -307,7 +368,7 @@ class GameScreen(Screen):
         if self.game.over or self.paused:
             return
         self.hint = self.agent.decide(self.game.view())
-        self.message = f"hint: {self.hint.move} -- {LAYER_NAMES[self.hint.layer]}: {self.hint.reason}"
+        self.message = f"hint: {decision_text(self.hint)}"
         self.refresh_all()
 
     def action_overlay(self) -> None:
@@ -349,15 +410,14 @@ class GameScreen(Screen):
         if self.game.over:
             return
         self.paused = True
-        self.elapsed = self.seconds() if self.started_at is not None else self.elapsed
-        self.paused_from = self.started_at
-        self.started_at = None
+        self.resume_clock = self.clock.running
+        self.clock.stop()
         self.app.push_screen(PauseScreen(), self.resume)
 
     def resume(self, _result: object = None) -> None:
         self.paused = False
-        if self.paused_from is not None:
-            self.started_at = time.monotonic()
+        if self.resume_clock:
+            self.clock.start()
         self.refresh_all()
 
     def action_new_game(self) -> None:
@@ -432,7 +492,7 @@ class MenuScreen(Screen):
     BINDINGS = [Binding("q", "app.quit", "quit")]
     DEFAULT_CSS = """
     MenuScreen { align: center middle; }
-    #menu { width: 64; height: auto; border: heavy $accent; padding: 1 2; }
+    #menu { width: 64; height: auto; border: heavy $accent; padding: 0 2; }
     #menu Horizontal { height: auto; }
     #menu Input { width: 1fr; }
     #error { color: $error; }
@@ -458,7 +518,7 @@ class MenuScreen(Screen):
                 id="rules",
             )
             yield Input(placeholder="seed (blank: from the clock)", id="seed", type="integer")
-            yield Button("Start", id="start", variant="primary")
+            yield Button("Start (enter)", id="start", variant="primary")
             yield Label("", id="error")
 
     def settings(self) -> Settings:
@@ -474,10 +534,18 @@ class MenuScreen(Screen):
             level = custom_level(*map(int, values), rules)
         check_mines(level.cells, level.mines, rules)
         seed_text = self.query_one("#seed", Input).value.strip()
-        seed = int(seed_text) if seed_text.lstrip("-").isdigit() else random.SystemRandom().randrange(10**6)
+        seed = int(seed_text) if seed_text.lstrip("-").isdigit() else random_seed()
         return Settings(level, rules, seed)
 
     def on_button_pressed(self, _event: Button.Pressed) -> None:
+        self.start()
+
+    def on_input_submitted(self, _event: Input.Submitted) -> None:
+        """Enter in a text field (rows, cols, mines, seed) starts the game, as the Start button does."""
+        self.start()
+
+    def start(self) -> None:
+        """Start the chosen game, or say in one line what is wrong with the choice."""
         try:
             settings = self.settings()
         except ValueError as error:
@@ -490,6 +558,7 @@ class MinesweeperApp(App):
     """`python -m play`. With `settings`, start straight on that game (tests do)."""
 
     TITLE = "Minesweeper"
+    ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, settings: Settings | None = None, auto_delay: float = 0.15) -> None:
         super().__init__()

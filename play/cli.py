@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import random
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -151,7 +150,7 @@ def bench_main(argv: Sequence[str], console: Console) -> int:
 def game_main(argv: Sequence[str]) -> int:
     """The game: the menu, or straight into the game that --level, --seed or --rules name."""
     args = game_parser().parse_args(argv)
-    from .app import MinesweeperApp, Settings  # Textual loads only for the game
+    from .app import MinesweeperApp, Settings, random_seed  # Textual loads only for the game
 
     settings = None
     if argv:
@@ -160,7 +159,7 @@ def game_main(argv: Sequence[str]) -> int:
             level = parse_level(args.level or "beginner", rules)
         except ValueError as error:
             raise UsageError(str(error)) from None
-        seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
+        seed = random_seed() if args.seed is None else args.seed
         settings = Settings(level, rules, seed)
     MinesweeperApp(settings).run()
     return 0

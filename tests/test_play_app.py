@@ -6,14 +6,20 @@ pytest-asyncio is not a dependency: each test runs its coroutine with `asyncio.r
 from __future__ import annotations
 
 import asyncio
+import re
+from types import SimpleNamespace
 
+import pytest
+from textual.errors import NoWidget
 from textual.widgets import Button, Input, Select
+from textual.widgets._footer import FooterKey
 
 from play.app import BoardWidget, EndScreen, GameScreen, MenuScreen, MinesweeperApp, PauseScreen, Settings, cell_glyph
 from play.levels import BEGINNER, EXPERT, custom_level
 from play.view import FLAGGED, HIDDEN
 
 SIZE = (120, 40)
+SIZES = [(80, 24), (120, 40)]
 
 
 def run(coroutine_function) -> None:
@@ -163,5 +169,164 @@ def test_expert_board_fits_a_wide_terminal():
             await pilot.pause()
             board = app.screen.query_one(BoardWidget)
             assert board.size.width == 30 * 3 and board.size.height == 16
+
+    run(scenario)
+
+
+class FakeClock:
+    """Stands in for the `time` module in play.app: the test moves the clock by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_pause_keeps_the_elapsed_time(size, monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr("play.app.time", clock)
+
+    async def scenario():
+        app = beginner_app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("enter")  # the first move starts the clock
+            clock.now += 5
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, PauseScreen)
+            clock.now += 100  # paused: does not count
+            await pilot.press("escape")
+            await pilot.pause()
+            clock.now += 2
+            screen.refresh_status()
+            assert "| 7 s |" in str(screen.query_one("#status").render())
+
+    run(scenario)
+
+
+def cell_width(board: BoardWidget) -> int:
+    """Columns per cell, as drawn."""
+    return board.size.width // board.play.game.cols
+
+
+def cursor_in_view(screen: GameScreen) -> bool:
+    """Whether both ends of the cursor's cell are drawn on the screen (not scrolled or clipped away)."""
+    board = screen.query_one(BoardWidget)
+    width = cell_width(board)
+    row, col = screen.cursor
+    left = board.region.x + col * width
+    try:
+        ends = [screen.get_widget_at(x, board.region.y + row)[0] for x in (left, left + width - 1)]
+    except NoWidget:
+        return False
+    return ends == [board, board]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("overlay", [False, True])
+def test_expert_board_keeps_the_cursor_in_view(size, overlay):
+    async def scenario():
+        app = MinesweeperApp(Settings(EXPERT, "opening", 7))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("enter", *(["p"] if overlay else []))
+            await pilot.pause()
+            assert (screen.overlay is not None) == overlay
+            for keys, corner in ((["right"] * 29, (0, 29)), (["down"] * 15, (15, 29)), (["left"] * 29, (15, 0)), (["up"] * 15, (0, 0))):
+                await pilot.press(*keys)
+                await pilot.pause()
+                assert screen.cursor == corner and cursor_in_view(screen), corner
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_overlay_columns_are_aligned_and_apart(size):
+    async def scenario():
+        app = MinesweeperApp(Settings(EXPERT, "opening", 7))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("enter", "p")
+            await pilot.pause()
+            board = screen.query_one(BoardWidget)
+            width = cell_width(board)
+            lines = str(board.render()).split("\n")
+            assert len(lines) == 16 and {len(line) for line in lines} == {30 * width}
+            assert "%" in lines[5] and not any(re.search(r"%\S", line) for line in lines)  # "21% 21%", never "21%21%"
+            cells = [line[i : i + width] for line in lines for i in range(0, len(line), width)]
+            assert all(cell.startswith(" ") for cell in cells if cell.strip() and "[" not in cell)
+
+    run(scenario)
+
+
+def test_clicks_find_their_cell_with_the_overlay_on():
+    async def scenario():
+        app = beginner_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("enter", "p")
+            await pilot.pause()
+            hidden = next(iter(screen.game.view().hidden()))
+            width = cell_width(screen.query_one(BoardWidget))
+            await pilot.click(BoardWidget, offset=(hidden[1] * width + width - 2, hidden[0]), button=3)
+            await pilot.pause()
+            assert screen.game.shown(hidden) == FLAGGED
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("field", ["rows", "cols", "mines", "seed"])
+def test_enter_in_a_menu_field_starts_the_game(size, field):
+    async def scenario():
+        app = MinesweeperApp(auto_delay=0.005)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            menu = app.screen
+            menu.query_one("#level", Select).value = "custom"
+            for name, value in (("rows", "6"), ("cols", "7"), ("mines", "5")):
+                menu.query_one(f"#{name}", Input).value = value
+            menu.query_one(f"#{field}", Input).focus()
+            await pilot.press(*(["4", "2"] if field == "seed" else []), "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.screen.game.level == custom_level(6, 7, 5)
+            assert field != "seed" or app.screen.game.seed == 42
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hints_and_agent_moves_name_their_layer_once(size):
+    async def scenario():
+        app = beginner_app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("h")
+            await pilot.pause()
+            assert screen.message.startswith("hint: open row 1, col 1 -- first click: ") and screen.message.count("first click") == 1
+            await pilot.press("s")
+            await pilot.pause()
+            assert screen.message.startswith("agent: open row 1, col 1 -- first click: ") and screen.message.count("first click") == 1
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_footer_shows_every_key_within_the_screen(size):
+    async def scenario():
+        app = beginner_app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            keys = {key.key: key for key in app.screen.query(FooterKey)}
+            assert {"escape", "n", "m", "q"} <= set(keys)
+            assert all(key.region.right <= size[0] for key in keys.values())
 
     run(scenario)
