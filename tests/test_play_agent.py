@@ -168,3 +168,51 @@ def test_hint_without_trusting_wrong_flags():
 def test_choose_move_returns_a_bare_move():
     view = View(2, 2, 1, ((1, 1), (-1, -1)))
     assert isinstance(Agent().choose_move(view), Move)
+
+
+# --- the guessing policies ---------------------------------------------------------------
+
+#: The agent before the progress guesses (commit 0d05a4a), per level: seeds 0..n-1, which
+#: games it won, its guesses per game and its moves in all. `Guesser(policy="safest")` is
+#: that agent, kept as the paired benchmark's baseline: it must play the same games.
+BEFORE_PROGRESS = {
+    "beginner": (40, "1110011111111111111111101110111111111111",
+                 [0, 0, 2, 1, 1, 0, 1, 3, 3, 0, 2, 0, 1, 2, 1, 2, 0, 1, 1, 0, 1, 0, 2, 3, 1, 1, 0, 1, 1, 1, 0, 2, 1, 0, 0, 0, 3, 0, 0, 0], 1111),
+    "intermediate": (12, "111101101111", [1, 5, 0, 1, 1, 0, 1, 1, 1, 2, 1, 1], 1227),
+    "expert": (6, "111010", [1, 4, 3, 7, 4, 1], 1485),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE_PROGRESS))
+def test_safest_policy_plays_the_games_of_the_agent_before_progress(name):
+    from play.guess import Guesser
+    from play.levels import LEVELS
+
+    games, wins, guesses, moves = BEFORE_PROGRESS[name]
+    agent = Agent(guesser=Guesser(policy="safest"))
+    results = [play_reference(LEVELS[name], seed, agent=agent) for seed in range(games)]
+    assert "".join(str(int(r.won)) for r in results) == wins
+    assert [r.guesses for r in results] == guesses
+    assert sum(r.moves for r in results) == moves
+
+
+def test_progress_policy_is_deterministic_and_differs_from_safest():
+    from play.guess import Guesser
+    from play.levels import EXPERT
+
+    progress = [play_reference(EXPERT, seed) for seed in range(8)]
+    assert progress == [play_reference(EXPERT, seed) for seed in range(8)]
+    safest = Agent(guesser=Guesser(policy="safest"))
+    assert progress != [play_reference(EXPERT, seed, agent=safest) for seed in range(8)]
+
+
+def test_progress_guess_stays_within_the_cutoff_and_prefers_progress():
+    """A 1 in the corner of a 3x4 board with 2 mines: its 3 neighbours are 1/3 each, the 8 far
+    cells 1/8. Among the far cells the ones touching the 1's cells can show a number that
+    settles them; the reason states the cutoff and the progress chance."""
+    view = view_from_text("1 . . .\n. . . .\n. . . .", mines=2)
+    decision = Agent().decide(view)
+    assert decision.layer in ("guess", "endgame")
+    if decision.layer == "guess":
+        assert decision.probability == Fraction(1, 8)
+        assert "as likely to be safe as the safest" in decision.reason and "a certain move next" in decision.reason

@@ -120,3 +120,54 @@ def test_off_frontier_cells_use_the_global_count():
     assert counted[(0, 1)] == counted[(1, 0)] == counted[(1, 1)] == Fraction(1, 3)
     assert all(counted[cell] == Fraction(1, 5) for cell in [(0, 2), (1, 2), (2, 0), (2, 1), (2, 2)])
     assert counted.as_dict() == brute_force_probabilities(view)
+
+
+# --- play/progress.py: the progress estimate is never wrong about what it claims ------------
+
+
+def brute_force_layouts(view: View) -> list[int]:
+    """Every placement of the board's mines on the hidden cells (bit i: view.hidden()[i]) that fits the numbers."""
+    hidden = view.hidden()
+    bit = {cell: 1 << i for i, cell in enumerate(hidden)}
+    checks = [(sum(bit.get(n, 0) for n in neighbours(cell, view.rows, view.cols)), view[cell]) for cell in view.all_cells() if view[cell] >= 0]
+    return [
+        layout
+        for chosen in combinations(range(len(hidden)), view.mines)
+        if all(((layout := sum(1 << i for i in chosen)) & mask).bit_count() == number for mask, number in checks)
+    ]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4)]), seed=st.integers(0, 10**6), opened=st.integers(0, 3))
+def test_progress_verdicts_are_sound(size, seed, opened):
+    """For every hidden cell c and every count k of mines around it, `outcome` says None only
+    when no layout has c safe with k mines among its unknown neighbours, and True only when,
+    in the layouts where c is safe with k mines around, some other hidden cell is always
+    safe (a certain move, as the enumeration of every layout shows)."""
+    from play.progress import ProgressEstimator
+    from play.reasoning import bits
+
+    rows, cols, mines = size
+    view = position(rows, cols, mines, seed, opened, 0)
+    hidden = view.hidden()
+    if len(hidden) < 2:
+        return
+    layouts = brute_force_layouts(view)
+    risk = {cell: float(p) for cell, p in brute_force_probabilities(view).items()}
+    estimator = ProgressEstimator(view, risk)
+    place = {cell: i for i, cell in enumerate(hidden)}
+    for cell in hidden:
+        index = cell[0] * cols + cell[1]
+        around = estimator.masks[index] & estimator.unknown
+        if not around:
+            continue
+        clues = {c.index: c for i in bits(around) for c in estimator.touching.get(i, ())}
+        near = [place[divmod(i, cols)] for i in bits(around)]
+        for k in range(around.bit_count() + 1):
+            fitting = [x for x in layouts if not x >> place[cell] & 1 and sum(x >> j & 1 for j in near) == k]
+            verdict = estimator.outcome(around, around.bit_count(), k, clues.values(), 1 << index)
+            if verdict is None:
+                assert not fitting, f"{cell}, k={k}: called impossible\n{view.text()}"
+            elif verdict and fitting:
+                always_safe = [j for j in range(len(hidden)) if j != place[cell] and all(not x >> j & 1 for x in fitting)]
+                assert always_safe, f"{cell}, k={k}: promised a certain move\n{view.text()}"
