@@ -17,7 +17,7 @@ Every state has a symbol as well as a colour: `.` hidden, `F` flag, digits, `*` 
 `X` the mine that went off, `x` a wrong flag; the cursor is drawn as `[ ]` and the
 hinted cell as `< >`. Probabilities read `S` (certainly safe), `M` (certainly a mine)
 or a percentage; with the overlay on, every cell gets one more column so that the
-percentages stay apart.
+percentages stay apart, and a percentage under the cursor reads `[33%` (`<33%` hinted).
 """
 
 from __future__ import annotations
@@ -146,9 +146,13 @@ def decision_text(decision: Decision) -> str:
     return f"{decision.move} -- {layer}: {reason}"
 
 
-def mark(glyph: str, brackets: str) -> str:
-    """Frame a one-symbol glyph (' 3 ' -> '[3]'); a percentage keeps its digits (the style marks it)."""
-    return brackets[0] + glyph[1] + brackets[1] if glyph[0] == glyph[2] == " " else glyph
+def mark(glyph: str, gap: str, brackets: str) -> str:
+    """Frame a cell: a one-symbol glyph in brackets (' 3 ' -> '[3]'); a percentage in the
+    overlay gets the opening bracket in its gap column ('[33%'), without the overlay it
+    keeps its digits (the style marks it)."""
+    if glyph[0] == glyph[2] == " ":
+        return gap + brackets[0] + glyph[1] + brackets[1]
+    return (brackets[0] if gap else "") + glyph
 
 
 class BoardBox(ScrollableContainer, can_focus=False):
@@ -180,12 +184,12 @@ class BoardWidget(Widget):
         for r in range(game.rows):
             for c in range(game.cols):
                 glyph, style = cell_glyph(game, (r, c), play.overlay)
+                drawn = gap + glyph
                 if (r, c) == play.cursor:
-                    glyph, style = mark(glyph, "[]"), f"{style} reverse".strip()
+                    drawn, style = mark(glyph, gap, "[]"), f"{style} reverse".strip()
                 elif play.hint is not None and (r, c) == play.hint.move.cell:
-                    glyph, style = mark(glyph, "<>"), f"{style} underline".strip()
-                text.append(gap)
-                text.append(glyph, style)
+                    drawn, style = mark(glyph, gap, "<>"), f"{style} underline".strip()
+                text.append(drawn, style)
             if r < game.rows - 1:
                 text.append("\n")
         return text

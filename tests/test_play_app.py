@@ -252,15 +252,16 @@ def test_overlay_columns_are_aligned_and_apart(size):
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             screen = app.screen
-            await pilot.press("enter", "p")
+            await pilot.press("enter", "p", *["down"] * 5, *["right"] * 5)
             await pilot.pause()
             board = screen.query_one(BoardWidget)
             width = cell_width(board)
             lines = str(board.render()).split("\n")
             assert len(lines) == 16 and {len(line) for line in lines} == {30 * width}
-            assert "%" in lines[5] and not any(re.search(r"%\S", line) for line in lines)  # "21% 21%", never "21%21%"
+            assert "%" in lines[5] and not any(re.search(r"%[^ [<]", line) for line in lines)  # "21% 21%", never "21%21%"
             cells = [line[i : i + width] for line in lines for i in range(0, len(line), width)]
             assert all(cell.startswith(" ") for cell in cells if cell.strip() and "[" not in cell)
+            assert re.fullmatch(r"\[[ \d]\d%", cells[5 * 30 + 5])  # the cursor on a percentage, marked by a symbol
 
     run(scenario)
 
