@@ -52,13 +52,20 @@ class Node(NamedTuple):
 
 @dataclass(frozen=True)
 class Strategy:
-    """The hooks one search uses. `forward_check=None` means plain backtracking."""
+    """The hooks one search uses. `forward_check=None` means plain backtracking.
+
+    `fixpoint=True` vouches that `forward_check` applies the bound rule of every
+    constraint until nothing changes: then a node whose domains are all singletons meets
+    every constraint already, and the goal test does not sum them again. Only the
+    reference strategies say so; any other strategy's complete nodes are checked.
+    """
 
     name: str
     select_variable: SelectVariable
     order_values: OrderValues
     forward_check: ForwardCheck | None = None
     consistent: Consistent | None = None
+    fixpoint: bool = False
 
 
 @dataclass
@@ -117,6 +124,92 @@ Event = Popped | Pruned | DeadEnd | Solved | Branched
 Observer = Callable[[Event], None]
 
 
+class _Run:
+    """One run's statistics and, when someone observes, its events (step = nodes popped)."""
+
+    __slots__ = ("stats", "observer", "solutions", "count")
+
+    def __init__(self, observer: Observer | None) -> None:
+        self.stats = SearchStats()
+        self.observer = observer
+        self.solutions: list[tuple[int, ...]] = []
+        self.count = 0
+
+    def pop(self, stack: list[tuple[Node, int | None]]) -> tuple[Node, int | None]:
+        """Pop the next node and count it."""
+        stats = self.stats
+        if len(stack) > stats.max_stack:
+            stats.max_stack = len(stack)
+        node, just_assigned = stack.pop()
+        stats.popped += 1
+        if len(node.assignment) > stats.max_depth:
+            stats.max_depth = len(node.assignment)
+        if self.observer:
+            self.observer(Popped(stats.popped, node))
+        return node, just_assigned
+
+    def pruned(self, before: Domains, after: Domains) -> None:
+        if self.observer and after != before:
+            self.observer(Pruned(self.stats.popped, before, after))
+
+    def dead_end(self, domains: Domains) -> None:
+        self.stats.dead_ends += 1
+        if self.observer:
+            self.observer(DeadEnd(self.stats.popped, domains))
+
+    def solved(self, values: tuple[int, ...], keep: bool) -> None:
+        self.count += 1
+        if keep:
+            self.solutions.append(values)
+        if self.observer:
+            self.observer(Solved(self.stats.popped, values))
+
+    def branched(self, var: int, values: tuple[int, ...]) -> None:
+        self.stats.expanded += 1
+        if self.observer:
+            self.observer(Branched(self.stats.popped, var, values))
+
+
+def _forward_check(csp: CSP, strategy: Strategy, domains: Domains, just_assigned: int | None, run: _Run) -> Domains | None:
+    """The strategy's forward check (or consistency check) on a node's domains; None at a
+    dead end, which is then recorded: the check failed, or some domain, assigned or not, is empty."""
+    if strategy.forward_check is not None:
+        narrowed = strategy.forward_check(csp, domains, just_assigned)
+        if narrowed is not None:
+            run.pruned(domains, narrowed)
+    else:
+        narrowed = domains if strategy.consistent is None or strategy.consistent(csp, domains) else None
+    if narrowed is None or not all(narrowed.values()):
+        run.dead_end(domains if narrowed is None else narrowed)
+        return None
+    return narrowed
+
+
+def _complete(csp: CSP, domains: Domains) -> tuple[int, ...] | None:
+    """The values of a full assignment when every (non-empty) domain is a singleton, else None."""
+    if sum(map(len, domains.values())) > len(domains):
+        return None
+    return tuple([domains[var][0] for var in csp.variables])
+
+
+def _satisfied(csp: CSP, values: tuple[int, ...]) -> bool:
+    """`csp.satisfied_by(values)`, as plain loops: about 3x faster on the goal test's hot path."""
+    for constraint in csp.constraints:
+        total = 0
+        for var in constraint.scope:
+            total += values[var]
+        if total != constraint.total:
+            return False
+    return True
+
+
+def _push_children(stack: list[tuple[Node, int | None]], node: Node, domains: Domains, var: int, values: tuple[int, ...]) -> None:
+    """One child per value, the preferred (first) value pushed last so it is popped first."""
+    rest = {v: domains[v] for v in node.domains if v != var}
+    for value in reversed(values):
+        stack.append((Node(node.assignment + ((var, value),), rest), var))
+
+
 def search(
     csp: CSP,
     strategy: Strategy,
@@ -129,55 +222,27 @@ def search(
     mode: "first" stops at the first solution, "all" keeps every solution, "count" only
     counts them. `domains` overrides the initial domains (default: {0, 1} for all).
     """
-    stats = SearchStats()
     started = time.perf_counter()
-    solutions: list[tuple[int, ...]] = []
-    count = 0
-    order = csp.variables
-    forward_check, consistent = strategy.forward_check, strategy.consistent
+    run = _Run(observer)
     start = domains if domains is not None else csp.initial_domains()
-    stack: list[tuple[Node, int | None]] = [(Node((), {var: start[var] for var in order}), None)]
+    stack: list[tuple[Node, int | None]] = [(Node((), {var: start[var] for var in csp.variables}), None)]
     while stack:
-        stats.max_stack = max(stats.max_stack, len(stack))
-        node, just_assigned = stack.pop()
-        stats.popped += 1
-        step = stats.popped
-        stats.max_depth = max(stats.max_depth, len(node.assignment))
-        if observer:
-            observer(Popped(step, node))
-        current = node.view()
-        if forward_check is not None:
-            narrowed = forward_check(csp, current, just_assigned)
-            if observer and narrowed is not None and narrowed != current:
-                observer(Pruned(step, current, narrowed))
-        else:
-            narrowed = current if consistent is None or consistent(csp, current) else None
-        unassigned = list(node.domains)  # kept in variable order
-        if narrowed is not None:
-            current = narrowed
-            sizes = set(map(len, current.values()))  # a 0 anywhere, assigned or not: dead end
-            complete = tuple(current[var][0] for var in order) if sizes <= {1} else None
-        if narrowed is None or 0 in sizes or (complete is not None and not csp.satisfied_by(complete)):
-            stats.dead_ends += 1
-            if observer:
-                observer(DeadEnd(step, current))
+        node, just_assigned = run.pop(stack)  # 1. pop
+        current = _forward_check(csp, strategy, node.view(), just_assigned, run)  # 2. forward check
+        if current is None:
             continue
+        complete = _complete(csp, current)  # 3. goal test
         if complete is not None:
-            count += 1
-            if observer:
-                observer(Solved(step, complete))
-            if mode != "count":
-                solutions.append(complete)
+            if not strategy.fixpoint and not _satisfied(csp, complete):
+                run.dead_end(current)
+                continue
+            run.solved(complete, keep=mode != "count")
             if mode == "first":
                 break
             continue
-        var = strategy.select_variable(csp, current, unassigned)
+        var = strategy.select_variable(csp, current, list(node.domains))  # 4. select a variable
         values = tuple(strategy.order_values(csp, var, current))
-        stats.expanded += 1
-        if observer:
-            observer(Branched(step, var, values))
-        rest = {v: current[v] for v in unassigned if v != var}
-        for value in reversed(values):
-            stack.append((Node(node.assignment + ((var, value),), rest), var))
-    stats.seconds = time.perf_counter() - started
-    return SearchResult(solutions, count, stats)
+        run.branched(var, values)
+        _push_children(stack, node, current, var, values)  # 5. push one child per value
+    run.stats.seconds = time.perf_counter() - started
+    return SearchResult(run.solutions, run.count, run.stats)

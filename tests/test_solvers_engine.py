@@ -472,3 +472,59 @@ def test_a_forward_check_that_empties_an_assigned_domain_makes_a_dead_end() -> N
     strategy = Strategy("empties", select_first, values_ascending, forward_check=empties_the_assigned)
     result = search(csp, strategy, "all")
     assert result.count == 0 and result.stats.dead_ends == 2
+
+
+# --- fast paths: the same answers as the plain definitions --------------------------------
+
+
+def test_a_strategy_that_does_not_vouch_for_a_fixpoint_has_its_complete_nodes_checked() -> None:
+    """A forward check that decides every variable wrongly: only the goal test catches it."""
+    csp = hand_csp(2, ((0, 1), 1))
+
+    def all_mines(csp: CSP, domains: dict, assigned: int | None) -> dict:
+        return {var: (1,) for var in domains}
+
+    strategy = Strategy("liar", select_first, values_ascending, forward_check=all_mines)
+    result = search(csp, strategy, "all")
+    assert result.count == 0 and result.stats.dead_ends == 1
+    assert not strategy.fixpoint and REFERENCE.fixpoint and FC_FIXPOINT.fixpoint
+    assert not any(s.fixpoint for s in (PLAIN, FC_ONCE))
+
+
+def repeat_once(csp: CSP, domains: dict) -> dict | None:
+    """forward_check_once until nothing changes: the fixpoint by its definition."""
+    while True:
+        narrowed = forward_check_once(csp, domains)
+        if narrowed is None or narrowed == domains:
+            return narrowed
+        domains = narrowed
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fixpoint_equals_one_pass_repeated(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    n = rng.randint(1, 9)
+    constraints = []
+    for _ in range(rng.randint(1, 6)):
+        scope = tuple(sorted(rng.sample(range(n), rng.randint(1, n))))
+        constraints.append((scope, rng.randint(0, len(scope))))
+    csp = hand_csp(n, *constraints)
+    domains = {var: rng.choice([(0, 1), (0, 1), (0,), (1,)]) for var in range(n)}
+    assert forward_check_fixpoint(csp, domains) == repeat_once(csp, domains)
+
+
+def test_select_mrv_matches_its_definition_on_any_order() -> None:
+    import random
+
+    csp = build_csp(parse_board(SAT_3x3))
+    degree = csp.constraints_of
+    rng = random.Random(7)
+    for _ in range(200):
+        domains = {var: rng.choice([(0, 1), (0,), (1,)]) for var in csp.variables}
+        unassigned = rng.sample(list(csp.variables), rng.randint(1, len(csp.cells)))
+        expected = min(unassigned, key=lambda var: (len(domains[var]), -len(degree[var]), var))
+        assert select_mrv(csp, domains, unassigned) == expected
+    with pytest.raises(ValueError):
+        select_mrv(csp, {}, [])
