@@ -270,13 +270,14 @@ class GameScreen(Screen):
         return CELL_WIDTH if self.overlay is None else OVERLAY_CELL_WIDTH
 
     def show_cursor(self) -> None:
-        """Scroll the board so that the cursor and a cell around it are in view."""
+        """Scroll the board as little as needed to show the hinted cell, if any, then the
+        cursor, each with a cell around it: the cursor is always in view."""
         board = self.query_one(BoardWidget)
         width = self.cell_width
-        row, col = self.cursor
         origin = board.virtual_region.offset
-        cell = Region(origin.x + col * width, origin.y + row, width, 1)
-        self.query_one(BoardBox).scroll_to_region(cell, spacing=Spacing(1, width, 1, width), animate=False)
+        for row, col in ([self.hint.move.cell] if self.hint else []) + [self.cursor]:
+            cell = Region(origin.x + col * width, origin.y + row, width, 1)
+            self.query_one(BoardBox).scroll_to_region(cell, spacing=Spacing(1, width, 1, width), animate=False, immediate=True)
 
     def refresh_status(self) -> None:
         game = self.game

@@ -213,11 +213,11 @@ def cell_width(board: BoardWidget) -> int:
     return board.size.width // board.play.game.cols
 
 
-def cursor_in_view(screen: GameScreen) -> bool:
-    """Whether both ends of the cursor's cell are drawn on the screen (not scrolled or clipped away)."""
+def cursor_in_view(screen: GameScreen, cell: tuple[int, int] | None = None) -> bool:
+    """Whether both ends of the cursor's cell (or `cell`) are drawn on the screen (not scrolled or clipped away)."""
     board = screen.query_one(BoardWidget)
     width = cell_width(board)
-    row, col = screen.cursor
+    row, col = cell or screen.cursor
     left = board.region.x + col * width
     try:
         ends = [screen.get_widget_at(x, board.region.y + row)[0] for x in (left, left + width - 1)]
@@ -329,5 +329,19 @@ def test_footer_shows_every_key_within_the_screen(size):
             keys = {key.key: key for key in app.screen.query(FooterKey)}
             assert {"escape", "n", "m", "q"} <= set(keys)
             assert all(key.region.right <= size[0] for key in keys.values())
+
+    run(scenario)
+
+
+def test_a_hint_off_screen_scrolls_into_view_with_the_cursor():
+    async def scenario():
+        app = MinesweeperApp(Settings(EXPERT, "opening", 7))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press(*["right"] * 14, *["down"] * 8, "enter", "p", "h")  # today's hint: row 4, col 20, off-screen
+            await pilot.pause()
+            assert screen.hint is not None
+            assert cursor_in_view(screen, screen.hint.move.cell) and cursor_in_view(screen)
 
     run(scenario)
