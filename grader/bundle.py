@@ -38,7 +38,7 @@ exit 0
 """
 
 #: What of the kit goes into the bundle (problems with hidden ones and the grading config).
-KIT_PARTS = ("pyproject.toml", "README.md", "solvers", "grader", "assignment", "problems")
+KIT_PARTS = ("pyproject.toml", "README.md", "solvers", "grader", "assignment", "play", "problems")
 
 
 def write_bundle(source: Path, out: Path) -> int:

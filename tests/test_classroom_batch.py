@@ -13,8 +13,10 @@ import sys
 import time
 from pathlib import Path
 
+from conftest import self_contained
+
 ROOT = Path(__file__).resolve().parents[1]
-FILES = Path(__file__).resolve().parent / "classroom_files"
+FILES = Path(__file__).resolve().parent / "student_files"
 COURSE = ROOT / "problems" / "course.yaml"
 SEARCH_ITEMS = ["hooks/constraint_bounds", "hooks/forward_check", "hooks/select_variable", "hooks/order_values",
                 "course/nctu-1", "course/nctu-1-as-printed", "course/nctu-2"]
@@ -35,7 +37,7 @@ def submit(folder: Path, layout: dict[str, str | None]) -> Path:
             target.mkdir(parents=True)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(FILES / f"{student}.py", target)
+            target.write_text(self_contained(student), encoding="utf-8")
     return folder
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = Path(__file__).resolve().parent / "classroom_files"
+FILES = Path(__file__).resolve().parent / "student_files"
 COURSE = ROOT / "problems" / "course.yaml"
 CONFIG = """\
 hooks:

@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = Path(__file__).resolve().parent / "classroom_files"
+FILES = Path(__file__).resolve().parent / "student_files"
 COURSE = ROOT / "problems" / "course.yaml"
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 
@@ -70,7 +70,7 @@ def test_results_json_is_written_when_the_solver_is_missing(tmp_path: Path) -> N
     output = tmp_path / "results.json"
     missing = tmp_path / "nowhere" / "hooks.py"
     result = run_grader(COURSE, "--solver", missing, "--format", "gradescope", "--output", output)
-    assert result.returncode == 0
+    assert result.returncode == 1  # nothing was graded: the autograder run is marked failed
     assert "Traceback" not in result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
     check_spec(results)
@@ -82,7 +82,7 @@ def test_results_json_is_written_when_the_problems_are_missing(tmp_path: Path) -
     output = tmp_path / "results.json"
     result = run_grader(tmp_path / "no-such-problems", "--solver", FILES / "correct_reexport.py",
                         "--format", "gradescope", "--output", output)
-    assert result.returncode == 0
+    assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
     check_spec(results)
@@ -121,7 +121,7 @@ def test_bundle_runs_like_on_gradescope(tmp_path: Path) -> None:
             assert mode & stat.S_IXUSR and mode & stat.S_IXOTH, oct(mode)
             assert bundle.read(script).startswith(b"#!/usr/bin/env bash")
         assert "kit/pyproject.toml" in names
-        assert "kit/grader/worker.py" in names and "kit/solvers/strategies.py" in names
+        assert "kit/grader/sandbox/child.py" in names and "kit/solvers/strategies.py" in names
         assert not any("__pycache__" in name for name in names)
         root = tmp_path / "autograder"
         bundle.extractall(root / "source")

@@ -1,6 +1,6 @@
 """Hidden problems (visibility: hidden / after_due_date) and the student copy of the kit.
 
-tests/classroom_files/hidden_set/hidden.yaml has two public boards (open-1, open-2) and
+tests/student_files/hidden_set/hidden.yaml has two public boards (open-1, open-2) and
 two hidden ones (secret-1: hidden, secret-2: after_due_date). The student
 hidden_peek.py fails both hidden boards and prints their clues (PEEK ...).
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = Path(__file__).resolve().parent / "classroom_files"
+FILES = Path(__file__).resolve().parent / "student_files"
 HIDDEN_SET = FILES / "hidden_set"
 PEEK = FILES / "hidden_peek.py"
 #: What a student must not learn about the hidden boards without --show-hidden.

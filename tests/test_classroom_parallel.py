@@ -1,6 +1,6 @@
 """`--jobs 1` and `--jobs 3` give the same report, timing aside, on every problem set.
 
-The buggy student (tests/classroom_files/parallel_buggy.py) passes some boards, fails,
+The buggy student (tests/student_files/parallel_buggy.py) passes some boards, fails,
 raises on, loops on and kills its worker on others, so the 3-job run splits the items
 into chunks whose workers are restarted mid-chunk.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = Path(__file__).resolve().parent / "classroom_files"
+FILES = Path(__file__).resolve().parent / "student_files"
 PROBLEMS = ROOT / "problems"
 #: What must not depend on the number of jobs (everything but "seconds").
 COMPARED = ("kind", "id", "file", "status", "score", "max_score", "message", "nodes", "visibility")

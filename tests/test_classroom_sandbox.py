@@ -1,4 +1,4 @@
-"""The sandbox against real misbehaving students (tests/classroom_files/*.py).
+"""The sandbox against real misbehaving students (tests/student_files/*.py).
 
 Every student file is graded by the real CLI in a subprocess (`python -m grader ...`),
 and the statuses and messages are read from its --json report. The hooks a file does not
@@ -16,9 +16,10 @@ import uuid
 from pathlib import Path
 
 import pytest
+from conftest import student_copy
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = Path(__file__).resolve().parent / "classroom_files"
+FILES = Path(__file__).resolve().parent / "student_files"
 COURSE = ROOT / "problems" / "course.yaml"
 HOOK_IDS = ["constraint_bounds", "forward_check", "select_variable", "order_values"]
 COURSE_IDS = ["nctu-1", "nctu-1-as-printed", "nctu-2"]
@@ -40,7 +41,7 @@ def run_grader(*args: str | Path, env: dict[str, str] | None = None) -> subproce
 
 def grade(tmp_path: Path, student: str, *extra: str | Path, env: dict[str, str] | None = None,
           problems: Path = COURSE) -> tuple[subprocess.CompletedProcess[str], dict]:
-    """Grade tests/classroom_files/STUDENT.py on `problems`; the process and its JSON report."""
+    """Grade tests/student_files/STUDENT.py on `problems`; the process and its JSON report."""
     out = tmp_path / f"{student}.json"
     result = run_grader(problems, "--solver", FILES / f"{student}.py", "--json", out, "--timeout", "2", *extra, env=env)
     assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
@@ -150,12 +151,15 @@ def test_huge_allocation_is_a_memory_error_and_the_grader_survives(tmp_path: Pat
     assert "total" in result.stdout  # the table was printed to the end
 
 
-def test_printing_megabytes_still_passes_and_output_stays_small(tmp_path: Path) -> None:
+def test_printing_megabytes_costs_only_the_flooding_items_and_output_stays_small(tmp_path: Path) -> None:
     result, report = grade(tmp_path, "chatty")
-    assert result.returncode == 0, result.stdout[-2000:]
     entries = by_id(report)
-    assert_all_pass_but(entries, "")
-    assert report["score"] == report["max_score"] > 0
+    # select_variable prints 6 MB a call: every item that calls it three times floods past the bound
+    for name in ("select_variable", "nctu-1", "nctu-2"):
+        assert entries[name]["status"] == "error" and "printed more than 16 MiB" in entries[name]["message"], entries[name]
+    for name in ("constraint_bounds", "forward_check", "order_values", "at_least_clauses", "at_most_clauses",
+                 "nctu-1-as-printed"):  # 10 MB at import, two nodes on the as-printed board: under the bound
+        assert entries[name]["status"] == "pass", entries[name]  # 10 MB printed at import is drained, not fatal
     assert len(result.stdout) < 200_000 and len(result.stderr) < 200_000
     assert (tmp_path / "chatty.json").stat().st_size < 200_000
     assert "x" * 5000 not in result.stdout
@@ -165,9 +169,8 @@ def test_printing_megabytes_still_passes_and_output_stays_small(tmp_path: Path) 
     assert gs.returncode == 0 and len(gs.stdout) < 200_000, gs.stdout[-2000:]
     assert results_json.stat().st_size < 200_000
     results = json.loads(results_json.read_text(encoding="utf-8"))
-    assert results["score"] == sum(t["max_score"] for t in results["tests"])
     select = next(t for t in results["tests"] if t["name"] == "hooks/select_variable")
-    assert select["status"] == "passed"
+    assert select["status"] == "failed"
     assert len(select["output"]) <= 4000 and "more characters cut" in select["output"], select["output"][-200:]
 
 
@@ -202,16 +205,22 @@ def test_mutating_the_given_domains_does_not_change_a_correct_grade(tmp_path: Pa
     assert_all_pass_but(by_id(report), "")
 
 
-@pytest.mark.parametrize("student", ["mutates_csp", "fake_search"])
-def test_tampering_with_the_csp_or_the_engine_never_passes_a_wrong_answer(tmp_path: Path, student: str) -> None:
-    result, report = grade(tmp_path, student)
+def test_replacing_the_engine_in_its_own_process_changes_nothing(tmp_path: Path) -> None:
+    """The search runs in the grader: a fake engine in the student's process is never used."""
+    _, honest = grade(tmp_path, "correct")
+    result, report = grade(tmp_path, "fake_search")
+    assert result.returncode == 0 and report["score"] == report["max_score"]
+    assert [p["nodes"] for p in report["problems"]] == [p["nodes"] for p in honest["problems"]]
+
+
+def test_emptying_its_own_csp_only_changes_its_own_answers(tmp_path: Path) -> None:
+    """forward_check wipes the CSP it was given and fixes every cell safe: the grader's CSP
+    is untouched, so its goal test rejects those layouts and the boards with mines fail."""
+    result, report = grade(tmp_path, "mutates_csp")
     assert result.returncode == 1
     entries = by_id(report)
-    for name in COURSE_IDS:  # nctu-1-as-printed has no solution: the fake ones must not pass it either
-        problem = entries[name]
-        assert problem["status"] != "pass" and problem["score"] == 0, problem
-        assert "solution 1" in problem["message"], problem  # the grader's own recount caught it
-    assert report["score"] < report["max_score"]
+    for name in ("nctu-1", "nctu-2"):
+        assert entries[name]["status"] == "fail" and "claims there is no solution" in entries[name]["message"], entries[name]
 
 
 def test_importing_the_grader_is_refused(tmp_path: Path) -> None:
@@ -275,18 +284,16 @@ def _sleepers(tag: str) -> list[int]:
 @pytest.mark.parametrize("mode", ["loop", "return"])
 def test_child_processes_do_not_outlive_the_run(tmp_path: Path, mode: str) -> None:
     tag = f"1000.{uuid.uuid4().int % 10**9:09d}"  # `sleep 1000.xxxxxxxxx`: unique to this run
-    pid_file = tmp_path / "children.txt"
-    env = grader_env(CLASSROOM_SLEEP=tag, CLASSROOM_PID_FILE=str(pid_file), CLASSROOM_MODE=mode)
+    student = student_copy(tmp_path / "student", "spawns_sleeper", SLEEP=tag, MODE=mode)
     try:
-        result, report = grade(tmp_path, "spawns_sleeper", env=env)
-        pids = [int(p) for p in pid_file.read_text().split()]
-        assert pids, "the student never started its child"
+        out = tmp_path / "report.json"
+        result = run_grader(COURSE, "--solver", student, "--json", out, "--timeout", "2")
+        assert "Traceback" not in result.stdout + result.stderr, result.stdout
         deadline = time.monotonic() + 3
-        while any(map(_alive, pids)) and time.monotonic() < deadline:
+        while _sleepers(tag) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not any(map(_alive, pids)), f"child {pids} still running after the grader finished"
-        assert _sleepers(tag) == []
-        bounds = by_id(report)["constraint_bounds"]
+        assert _sleepers(tag) == [], "a child of the student still runs after the grader finished"
+        bounds = by_id(json.loads(out.read_text(encoding="utf-8")))["constraint_bounds"]
         assert bounds["status"] == ("timeout" if mode == "loop" else "pass"), bounds
     finally:  # never leave a sleeper behind, even when the test fails
         for pid in _sleepers(tag):

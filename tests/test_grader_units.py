@@ -148,11 +148,11 @@ def test_hook_partial_credit() -> None:
     assert result.message.startswith("3/4 cases; case 2: TypeError: nope")
 
 
-def test_hook_domains_compare_with_integer_keys() -> None:
+def test_hook_domains_are_compared_variable_by_variable() -> None:
     cases = [{"expected": {0: [1], 1: [0, 1]}}, {"expected": None}]
-    outcome = {"status": "ok", "results": [{"value": {"0": [1], "1": [0, 1]}}, {"value": None}]}
+    outcome = {"status": "ok", "results": [{"value": {0: [1], 1: [0, 1]}}, {"value": None}]}
     assert score_hook("forward_check", 3, cases, outcome).status == "pass"
-    wrong = {"status": "ok", "results": [{"value": {"0": [0, 1], "1": [0, 1]}}, {"value": None}]}
+    wrong = {"status": "ok", "results": [{"value": {0: [0, 1], 1: [0, 1]}}, {"value": None}]}
     result = score_hook("forward_check", 3, cases, wrong)
     assert result.status == "fail" and result.score == 1.5
     assert "variable 0 got [0, 1], expected [1]" in result.message

@@ -48,6 +48,16 @@ def limit_resources(memory_mb: int, contained: bool) -> None:
             pass
 
 
+class NoGrader:
+    """Refuses imports of the grader from student code (only the worker's own modules are
+    here at all; this only makes the refusal say so)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if (name == "grader" or name.startswith("grader.")) and name not in sys.modules:
+            raise ImportError("student code may not import the grader")
+        return None
+
+
 def import_source(path: Path) -> ModuleType:
     """Load the student's file as a module (its folder first on the path, for its helpers)."""
     sys.path.insert(0, str(path.parent))
@@ -148,6 +158,7 @@ def main(argv: list[str]) -> None:
     def reply(message: dict[str, Any]) -> None:
         replies.write(encode(message))
 
+    sys.meta_path.insert(0, NoGrader())
     try:
         module = import_source(source)
     except BaseException as error:  # a broken file is reported, never a crash

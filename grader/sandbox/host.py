@@ -45,7 +45,7 @@ class Limits:
     memory_mb: int = 1024
     min_load_seconds: float = 5.0  # starting Python and importing the student's file
     output_kept: int = 2000  # characters of printed output kept per task
-    output_bytes: int = 1 << 20  # printing more than this ends the worker
+    output_bytes: int = 16 << 20  # printing more than this during one task (or while loading) ends it
 
 
 class WorkerFailure(Exception):
@@ -108,7 +108,11 @@ def _kill_orphans() -> None:
                     pass
 
 
-def _describe_exit(code: int | None) -> str:
+def _describe_exit(code: int | None, wrapped: bool = False) -> str:
+    """How a worker ended; `wrapped`: it ran under bubblewrap, which exits with 128 + N
+    when its command was killed by signal N."""
+    if wrapped and code is not None and code > 128:
+        code = 128 - code
     if code is not None and code < 0:
         try:
             return f"killed by signal {signal.Signals(-code).name}"
@@ -159,6 +163,7 @@ class Worker:
             raise WorkerFailure("error", f"the process ended while loading the file ({failure.message})") from None
         if ready.get("ready") is not True:
             raise WorkerFailure("error", clean_text(str(ready.get("why", "the file did not load")), 400))
+        self.printed_bytes = 0  # the output bound counts per task from here
 
     def send(self, request: dict[str, Any], deadline: float) -> None:
         """Write one request; WorkerFailure if the worker stops reading before `deadline`."""
@@ -221,7 +226,8 @@ class Worker:
         if sum(map(len, self.printed)) < self.limits.output_kept:
             self.printed.append(chunk.decode("utf-8", "replace"))
         if self.printed_bytes > self.limits.output_bytes:
-            raise WorkerFailure("error", f"printed more than {self.limits.output_bytes} bytes")
+            raise WorkerFailure("error", f"printed more than {self.limits.output_bytes >> 20} MiB "
+                                         "(leftover debugging output?), so it was stopped")
 
     def _drain_output(self) -> None:
         """Read what the worker printed before its answer, without waiting."""
@@ -237,6 +243,7 @@ class Worker:
         """What the worker printed since the last call, made safe to show."""
         text = "".join(self.printed)
         self.printed.clear()
+        self.printed_bytes = 0
         return clean_text(text, self.limits.output_kept)
 
     def _ended(self) -> str:
@@ -244,7 +251,7 @@ class Worker:
             code = self.process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return "the worker stopped answering"
-        return f"the process running it ended ({_describe_exit(code)})"
+        return f"the process running it ended ({_describe_exit(code, self.sandbox.mode == 'bwrap')})"
 
     def kill(self) -> None:
         """Kill the worker's process group (from any thread; `stop` cleans up)."""

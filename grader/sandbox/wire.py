@@ -163,8 +163,15 @@ class Opaque:
         return self.text
 
 
+class WireSet(frozenset):
+    """A set the worker sent, shown as the student would write it."""
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(map(repr, sorted(self, key=repr))) + "}" if self else "set()"
+
+
 def from_data(value: Any) -> Any:
-    """Checked wire data as Python values: arrays as lists, {"set"} as frozensets,
+    """Checked wire data as Python values: arrays as lists, {"set"} as WireSets,
     {"dict"} as dicts, {"move"} as ("move", action, cell), {"other"} as Opaque."""
     if isinstance(value, list):
         return [from_data(item) for item in value]
@@ -173,7 +180,7 @@ def from_data(value: Any) -> Any:
     (tag, inner), = value.items()
     if tag == "set" and isinstance(inner, list):
         try:
-            return frozenset(from_data(item) for item in inner)
+            return WireSet(from_data(item) for item in inner)
         except TypeError:  # an unhashable member
             return Opaque("a set of unhashable values")
     if tag == "dict" and isinstance(inner, list) and all(isinstance(p, list) and len(p) == 2 for p in inner):

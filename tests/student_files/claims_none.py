@@ -1,6 +1,6 @@
 """A student whose forward check declares every node a dead end: 'no solution' everywhere."""
 
-from solvers.strategies import constraint_bounds, select_mrv, values_ascending  # noqa: F401
+from model_answer import constraint_bounds, select_mrv, values_ascending  # noqa: F401
 
 select_variable = select_mrv
 order_values = values_ascending

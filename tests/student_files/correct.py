@@ -1,7 +1,7 @@
 """A correct student: the reference hooks under the student names."""
 
-from solvers.sat import at_least_subsets, at_most_subsets
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import at_least_subsets, at_most_subsets
+from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 forward_check = forward_check_once
 select_variable = select_mrv

@@ -1,6 +1,6 @@
 """A student whose select_variable divides by zero; the other hooks are correct."""
 
-from solvers.strategies import constraint_bounds, forward_check_once, values_ascending
+from model_answer import constraint_bounds, forward_check_once, values_ascending
 
 forward_check = forward_check_once
 order_values = values_ascending

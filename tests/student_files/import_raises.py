@@ -1,6 +1,6 @@
 """A student file that raises while being imported, from a helper."""
 
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 forward_check = forward_check_once
 select_variable = select_mrv

@@ -1,6 +1,6 @@
 """A student who tries to use the grader's own checker."""
 
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 import grader.checker  # IMPORT_LINE
 

@@ -1,7 +1,7 @@
 """A student whose forward_check only applies the lower-bound half of the rule."""
 
-from solvers.strategies import constraint_bounds, select_mrv, values_ascending
-from solvers.sat import at_least_subsets, at_most_subsets
+from model_answer import constraint_bounds, select_mrv, values_ascending
+from model_answer import at_least_subsets, at_most_subsets
 
 select_variable = select_mrv
 order_values = values_ascending

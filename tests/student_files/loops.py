@@ -1,6 +1,6 @@
 """A student whose forward_check never returns on boards with a mine count."""
 
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 select_variable = select_mrv
 order_values = values_ascending

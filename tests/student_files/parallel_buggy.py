@@ -9,7 +9,7 @@ Which problem trips which bug depends only on the board, never on timing or orde
 
 import os
 
-from solvers.strategies import constraint_bounds, select_mrv, values_ascending
+from model_answer import constraint_bounds, select_mrv, values_ascending
 
 
 def forward_check(csp, domains, assigned):

@@ -1,6 +1,6 @@
 """A student whose forward_check returns a generator of (variable, domain) pairs."""
 
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 select_variable = select_mrv
 order_values = values_ascending
@@ -14,7 +14,7 @@ def forward_check(csp, domains, assigned):
 
 
 # Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
-from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+from model_answer import at_least_subsets, at_most_subsets  # noqa: E402
 
 
 def at_least_clauses(lits, k):

@@ -2,8 +2,8 @@
 
 from itertools import combinations
 
-from solvers.sat import at_most_subsets
-from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import at_most_subsets
+from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
 forward_check = forward_check_once
 select_variable = select_mrv

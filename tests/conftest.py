@@ -1,0 +1,36 @@
+"""Shared test helpers: student files as a grader sees them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+STUDENT_FILES = Path(__file__).resolve().parent / "student_files"
+
+
+def student_copy(folder: Path, name: str, **constants: str) -> Path:
+    """Copy tests/student_files/NAME.py (with the model answer it imports) into `folder`,
+    replacing each `{{KEY}}` in it by `constants[KEY]`; the copy's path.
+
+    Student code sees neither the environment nor the tests' files, so whatever a test
+    wants to tell it (a unique tag, a mode) is written into its copy.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(STUDENT_FILES / "model_answer.py", folder / "model_answer.py")
+    text = (STUDENT_FILES / f"{name}.py").read_text(encoding="utf-8")
+    for key, value in constants.items():
+        text = text.replace("{{" + key + "}}", value)
+    target = folder / f"{name}.py"
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def self_contained(name: str) -> str:
+    """The text of tests/student_files/NAME.py with the model answer it imports built in,
+    for a submission that is a single file among other students' files."""
+    model = (STUDENT_FILES / "model_answer.py").read_text(encoding="utf-8")
+    prelude = ("import sys as _sys, types as _types\n"
+               "_model = _types.ModuleType('model_answer')\n"
+               f"exec({model!r}, _model.__dict__)\n"
+               "_sys.modules['model_answer'] = _model\n")
+    return prelude + (STUDENT_FILES / f"{name}.py").read_text(encoding="utf-8")
