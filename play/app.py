@@ -82,8 +82,9 @@ class Stopwatch:
             self.banked += time.monotonic() - self.since
             self.since = None
 
-    def seconds(self) -> float:
-        return self.banked + (time.monotonic() - self.since if self.since is not None else 0.0)
+    def seconds(self) -> int:
+        """Whole seconds so far (the status line and the end screen show the same number)."""
+        return int(self.banked + (time.monotonic() - self.since if self.since is not None else 0.0))
 
 
 def random_seed() -> int:
@@ -227,7 +228,7 @@ class GameScreen(Screen):
 
     DEFAULT_CSS = """
     GameScreen { align: center top; }
-    #status { dock: top; height: 1; padding: 0 1; }
+    #status { dock: top; height: auto; padding: 0 1; }
     #bottom { dock: bottom; height: auto; }
     #message { height: auto; min-height: 2; padding: 0 1; }
     #board-box {
@@ -282,11 +283,11 @@ class GameScreen(Screen):
     def refresh_status(self) -> None:
         game = self.game
         state = {"ready": "ready", "playing": "playing", "won": "WON :)", "lost": "LOST X"}[game.status]
-        auto = " | auto ON" if self.auto_timer is not None else ""
+        auto = ", auto" if self.auto_timer is not None else ""
         level = f"{game.level.name} {game.cols}x{game.rows}/{game.level.mines}"
         self.query_one("#status", Static).update(
             Text(
-                f"{level} {game.rules} seed {game.seed} | mines left {game.mines_left} | {int(self.clock.seconds())} s | "
+                f"{level} {game.rules} seed {game.seed} | mines left {game.mines_left} | {self.clock.seconds()} s | "
                 f"{state}{auto} | cursor r{self.cursor[0] + 1} c{self.cursor[1] + 1}"
             )
         )
@@ -449,7 +450,7 @@ class EndScreen(ModalScreen[str]):
     #end Horizontal { height: auto; }
     """
 
-    def __init__(self, won: bool, seconds: float, moves: int) -> None:
+    def __init__(self, won: bool, seconds: int, moves: int) -> None:
         super().__init__(id="won" if won else "lost")
         self.won, self.seconds, self.moves = won, seconds, moves
 
@@ -457,7 +458,7 @@ class EndScreen(ModalScreen[str]):
         title = ":) You won! Every safe cell is open." if self.won else "X  Boom! You opened a mine: game lost."
         with Vertical(id="end"):
             yield Label(title, id="end-title")
-            yield Label(f"{self.seconds:.0f} s, {self.moves} moves")
+            yield Label(f"{self.seconds} s, {self.moves} moves", id="end-score")
             with Horizontal():
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Menu (m)", id="menu")

@@ -345,3 +345,23 @@ def test_a_hint_off_screen_scrolls_into_view_with_the_cursor():
             assert cursor_in_view(screen, screen.hint.move.cell) and cursor_in_view(screen)
 
     run(scenario)
+
+
+def test_the_end_screen_and_the_status_line_show_the_same_seconds(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr("play.app.time", clock)
+
+    async def scenario():
+        app = beginner_app(seed=2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("enter")
+            clock.now += 44.6
+            screen.act("open", screen.game.mine_cells()[0])
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            assert str(app.screen.query_one("#end-score").render()).startswith("44 s,")
+            assert "| 44 s |" in str(screen.query_one("#status").render())
+
+    run(scenario)
