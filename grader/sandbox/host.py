@@ -30,6 +30,7 @@ from .isolation import Sandbox
 from .wire import BadMessage, clean_text, encode, read_message
 
 PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
+POLL_SECONDS = 0.2  # how often a silent worker is checked for death or an interrupt
 READY = (frozenset({"ready"}), frozenset({"ready", "why"}))
 ANSWER = (frozenset({"value"}), frozenset({"raised", "fatal"}))
 
@@ -199,9 +200,15 @@ class Worker:
                 if len(self.buffer) > 1 << 20:
                     raise WorkerFailure("error", "sent an answer over 1048576 bytes")
                 left = deadline - time.monotonic()
-                events = selector.select(left) if left > 0 else []
-                if not events:
+                if left <= 0:
                     raise WorkerFailure("timeout", "no answer in time")
+                events = selector.select(min(left, POLL_SECONDS))
+                if not events:  # the worker may be gone while what it started holds its pipes
+                    if _stopping.is_set():
+                        raise WorkerFailure("error", "grading was interrupted")
+                    if self.process.poll() is not None:
+                        raise WorkerFailure("error", self._ended())
+                    continue
                 for key, _ in events:
                     chunk = os.read(key.fd, 1 << 16)
                     if key.fd == self.output:

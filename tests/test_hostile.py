@@ -1,0 +1,238 @@
+"""Deliberate attackers against the real grader, under `bwrap` and under `user` isolation.
+
+Each attacker is a real file in tests/student_files/hostile_*.py, graded by the real CLI
+in a subprocess. Under `user`, the grader runs from a copy of the kit closed to other
+users (as `setup.sh` leaves it on Gradescope); under `bwrap`, from this checkout. Every
+attack must cost the attacker's own items only, with one clean reason, and leave no
+process and no changed file behind.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import STUDENT_FILES, self_contained
+
+ROOT = Path(__file__).resolve().parents[1]
+KIT_PARTS = ("solvers", "grader", "play", "assignment", "problems", "pyproject.toml")
+CONTROL = ("\x1b", "\x07", "\x9b")
+
+
+@dataclass(frozen=True)
+class Kit:
+    """Where the grader runs from, and how it is isolated."""
+
+    mode: str
+    root: Path
+
+    @property
+    def course(self) -> Path:
+        return self.root / "problems" / "course.yaml"
+
+    def run(self, *args: str | Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(self.command(*args), cwd=self.root, env=self.env(), capture_output=True, text=True,
+                              timeout=timeout)
+
+    def command(self, *args: str | Path) -> list[str]:
+        return [sys.executable, "-m", "grader", *map(str, args), "--isolation", self.mode]
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("FORCE_COLOR", "TTY_"))}
+        env.update(PYTHONPATH=str(self.root), COLUMNS="200")
+        return env
+
+    def fingerprint(self) -> dict[str, str]:
+        """Every file of the kit and its hash."""
+        return {str(p.relative_to(self.root)): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(self.root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+def _unavailable(mode: str) -> str | None:
+    if mode == "bwrap" and shutil.which("bwrap") is None:
+        return "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+    if mode == "user" and os.geteuid() != 0:
+        return "user isolation needs the grader to run as root"
+    return None
+
+
+@pytest.fixture(scope="module", params=["bwrap", "user"])
+def kit(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Kit:
+    why = _unavailable(request.param)
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"--isolation {request.param} must be tested in CI: {why}")
+        pytest.skip(why)
+    if request.param == "bwrap":
+        return Kit("bwrap", ROOT)
+    closed = tmp_path_factory.mktemp("closed")  # pytest's folders are closed to other users
+    os.chmod(closed, 0o700)
+    for part in KIT_PARTS:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, closed / "kit" / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copyfile(source, closed / "kit" / part)
+    shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", closed / "kit" / "problems" / "zz-hidden.yaml")
+    return Kit("user", closed / "kit")
+
+
+def attacker(folder: Path, name: str, **constants: str) -> Path:
+    """A self-contained copy of tests/student_files/NAME.py with its {{KEY}}s filled in."""
+    folder.mkdir(parents=True, exist_ok=True)
+    text = self_contained(name)
+    for key, value in constants.items():
+        text = text.replace("{{" + key + "}}", value)
+    path = folder / f"{name}.py"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def grade(kit: Kit, student: Path, out: Path, *extra: str) -> dict:
+    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "3", *extra)
+    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+    assert out.is_file(), result.stdout + result.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["isolation"] == kit.mode
+    return report
+
+
+def entries(report: dict) -> dict[str, dict]:
+    return {e["id"]: e for e in report["hooks"] + report["problems"] + report.get("other", [])}
+
+
+def class_folder(tmp_path: Path, kit: Kit, attackers: dict[str, tuple[str, dict[str, str]]]) -> Path:
+    """A submissions folder: two honest students around the attackers."""
+    folder = tmp_path / "class"
+    attacker(folder, "correct").rename(folder / "aaa_honest.py")
+    for student, (name, constants) in attackers.items():
+        attacker(folder, name, **constants).rename(folder / f"{student}.py")
+    attacker(folder, "correct").rename(folder / "zzz_honest.py")
+    return folder
+
+
+def read_rows(path: Path) -> dict[str, dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+def sleepers(tag: str) -> list[int]:
+    """Live processes running `sleep TAG`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if argv[:2] == [b"sleep", tag.encode()] and state not in ("Z", "X"):
+                found.append(int(entry.name))
+    return found
+
+
+# --- the attacks -------------------------------------------------------------------------
+
+def test_killing_or_freezing_the_parent_costs_only_the_attacker(kit: Kit, tmp_path: Path) -> None:
+    folder = class_folder(tmp_path, kit, {"mmm_killer": ("hostile_kill_parent", {"SIGNAL": "SIGKILL"}),
+                                          "nnn_freezer": ("hostile_kill_parent", {"SIGNAL": "SIGSTOP"})})
+    grades = tmp_path / "grades.csv"
+    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = read_rows(grades)
+    assert list(rows) == ["aaa_honest", "mmm_killer", "nnn_freezer", "zzz_honest"]
+    for honest in ("aaa_honest", "zzz_honest"):
+        assert float(rows[honest]["score"]) == float(rows[honest]["max_score"]) > 0, rows[honest]
+
+
+def test_tampering_with_the_kit_changes_no_file_and_no_other_grade(kit: Kit, tmp_path: Path) -> None:
+    before = kit.fingerprint()
+    folder = class_folder(tmp_path, kit, {"mmm_tamperer": ("hostile_tamper", {"KIT": str(kit.root)})})
+    grades = tmp_path / "grades.csv"
+    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "1", "--timeout", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = read_rows(grades)
+    for student in rows:  # the tamperer's hooks are correct: it gets what they deserve, and so does everyone
+        assert float(rows[student]["score"]) == float(rows[student]["max_score"]) > 0, rows[student]
+    assert kit.fingerprint() == before
+
+
+def test_the_answer_key_and_grading_data_are_out_of_reach(kit: Kit, tmp_path: Path) -> None:
+    hidden = kit.root / "problems" / "zz-hidden.yaml" if kit.mode == "user" else STUDENT_FILES / "hidden_set" / "hidden.yaml"
+    student = attacker(tmp_path / "s", "hostile_reads_answers", KIT=str(kit.root), HIDDEN=str(hidden))
+    out = tmp_path / "report.json"
+    report = grade(kit, student, out)
+    found = entries(report)
+    for hook in ("constraint_bounds", "forward_check", "select_variable", "order_values"):
+        assert found[hook]["score"] == 0, found[hook]  # it has no hooks unless it reached the reference
+    shown = out.read_text(encoding="utf-8") + json.dumps(report)
+    assert "READ " not in shown and "two public boards" not in shown
+
+
+@pytest.mark.parametrize("forgery, words", [
+    ("deep", "nested more than"), ("nan", "non-finite"), ("digits", "4000 digits"),
+    ("huge", "over 1048576 bytes"), ("ready-lie", "unknown kind"),
+])
+def test_forged_answers_cost_one_item_with_a_clear_reason(kit: Kit, tmp_path: Path, forgery: str, words: str) -> None:
+    student = attacker(tmp_path / "s", "hostile_forges", FORGERY=forgery)
+    report = grade(kit, student, tmp_path / "report.json")
+    found = entries(report)
+    assert found["constraint_bounds"]["status"] == "error" and words in found["constraint_bounds"]["message"]
+    assert found["forward_check"]["status"] == "pass" and found["nctu-1"]["status"] == "pass"
+
+
+def test_escape_sequences_never_reach_a_terminal_a_report_or_a_spreadsheet(kit: Kit, tmp_path: Path) -> None:
+    student = attacker(tmp_path / "s", "hostile_escapes")
+    out = tmp_path / "report.json"
+    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "3")
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert entries(report)["order_values"]["status"] == "fail"
+    assert "ValueError" in " ".join(e["message"] for e in report["hooks"])
+    for text in (result.stdout, result.stderr, out.read_text(encoding="utf-8")):
+        assert not any(c in text for c in CONTROL), repr(text[:500])
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copyfile(student, folder / "=cmd|' -C calc'!A0.py")
+    shutil.copyfile(student, folder / "\x1b]0;title\x07x.py")
+    grades = tmp_path / "grades.csv"
+    batch = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--timeout", "3")
+    assert not any(c in batch.stdout + grades.read_text(encoding="utf-8") for c in CONTROL)
+    assert "'=cmd|' -C calc'!A0" in read_rows(grades)
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_stopping_the_grader_leaves_no_process_behind(kit: Kit, tmp_path: Path, how: signal.Signals) -> None:
+    tag = f"1000.{uuid.uuid4().int % 10**9:09d}"
+    folder = class_folder(tmp_path, kit, {"mmm_sleeper": ("hostile_sleeper", {"SLEEP": tag})})
+    grader = subprocess.Popen(kit.command(kit.course, "--submissions", folder, "--csv", tmp_path / "g.csv",
+                                          "--timeout", "60", "--jobs", "2"),
+                              cwd=kit.root, env=kit.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(sleepers(tag)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(sleepers(tag)) == 2, "the attacker never started its sleepers"
+        grader.send_signal(how)
+        output, _ = grader.communicate(timeout=30)
+        if how == signal.SIGTERM:
+            assert grader.returncode == 128 + signal.SIGTERM, output
+            assert "interrupted (SIGTERM)" in output and "Traceback" not in output
+        deadline = time.monotonic() + 10
+        while sleepers(tag) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert sleepers(tag) == [], "the attacker's processes outlived the grader"
+    finally:
+        grader.kill()
+        for pid in sleepers(tag):
+            os.kill(pid, signal.SIGKILL)
