@@ -15,8 +15,13 @@ from .strategies import STRATEGIES
 #: recursion ("recursive", a baseline), brute force and SAT.
 METHODS: tuple[str, ...] = (*STRATEGIES, "components", "recursive", "brute", "sat")
 
+#: What `solve` uses unless told otherwise: components scale to 256x256 boards and count
+#: without enumerating, where the whole-board engine falls off a cliff beyond about 24x24
+#: (bench/cliff.py). The engine's strategies stay available by name.
+DEFAULT_METHOD = "components"
 
-def solve(csp: CSP, method: str = "fc-mrv", mode: Mode = "all") -> SearchResult:
+
+def solve(csp: CSP, method: str = DEFAULT_METHOD, mode: Mode = "all") -> SearchResult:
     """Solve `csp` with `method` (see METHODS) in `mode` ("first", "all" or "count")."""
     if method in STRATEGIES:
         return search(csp, STRATEGIES[method], mode)

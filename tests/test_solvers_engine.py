@@ -528,3 +528,14 @@ def test_select_mrv_matches_its_definition_on_any_order() -> None:
         assert select_mrv(csp, domains, unassigned) == expected
     with pytest.raises(ValueError):
         select_mrv(csp, {}, [])
+
+
+def test_solve_defaults_to_the_component_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`solve(csp)` goes by components (no cliff on large boards), not the whole-board engine."""
+    import solvers.solve as solve_module
+
+    calls = []
+    monkeypatch.setattr(solve_module, "solve_components", lambda csp, mode: calls.append(mode) or "by components")
+    monkeypatch.setattr(solve_module, "search", lambda *args: pytest.fail("the whole-board engine"))
+    assert solve_module.solve(build_csp(parse_board("? 1 ?")), mode="first") == "by components"
+    assert calls == ["first"]
