@@ -20,7 +20,7 @@ from solvers.engine import Strategy
 
 from .sandbox.child import Answerer
 from .sandbox.host import Asker, StudentRaised
-from .sandbox.wire import from_data
+from .sandbox.wire import Raised, from_data
 
 
 class HookContractError(Exception):
@@ -39,9 +39,9 @@ class LocalAsker:
 
     def call(self, hook: str, args: dict[str, Any], deadline: float) -> Any:
         reply = self.answerer.answer(hook, args)
-        if "raised" in reply:
-            raise StudentRaised(reply["raised"], reply["fatal"])
-        return reply["value"]
+        if isinstance(reply, Raised):
+            raise StudentRaised(reply.message, reply.fatal)
+        return reply.value
 
     def take_output(self) -> str:
         return ""

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, BinaryIO, Callable
 
-from grader.sandbox.wire import ARGUMENTS, encode, to_data
+from grader.sandbox.wire import ARGUMENTS, Answer, Raised, Ready, encode, ready_message, reply_message, to_data
 
 PR_SET_PDEATHSIG = 1
 FATAL = (NotImplementedError, SystemExit, MemoryError, KeyboardInterrupt)
@@ -123,19 +123,19 @@ class Answerer:
             return self.csp, args["domains"], list(args["unassigned"])
         return self.csp, args["var"], args["domains"]
 
-    def answer(self, hook: str, args: dict[str, Any]) -> dict[str, Any]:
+    def answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
         function = getattr(self.module, hook, None)
         if not callable(function):
-            return {"raised": f"no function named {hook} in {self.source.name}", "fatal": True}
+            return Raised(f"no function named {hook} in {self.source.name}", True)
         try:
             value = function(*self.arguments(hook, args))
             if hook.endswith("_clauses"):  # any iterable of iterables is a list of clauses
                 value = [list(clause) for clause in value]
             if hook == "choose_move" and type(value).__name__ == "Move":
-                return {"value": {"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]}}
-            return {"value": to_data(value)}
+                return Answer({"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]})
+            return Answer(to_data(value))
         except BaseException as error:  # the student's failure is an answer, not our crash
-            return {"raised": describe_exception(error, self.source), "fatal": isinstance(error, FATAL)}
+            return Raised(describe_exception(error, self.source), isinstance(error, FATAL))
 
 
 def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
@@ -145,7 +145,7 @@ def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any
         if request["op"] == "board":
             answerer.use_board(request)
         else:
-            reply(answerer.answer(request["hook"], request["args"]))
+            reply(reply_message(answerer.answer(request["hook"], request["args"])))
 
 
 def main(argv: list[str]) -> None:
@@ -162,7 +162,7 @@ def main(argv: list[str]) -> None:
     try:
         module = import_source(source)
     except BaseException as error:  # a broken file is reported, never a crash
-        reply({"ready": False, "why": f"cannot load {source.name}: {describe_exception(error, source)}"})
+        reply(ready_message(Ready(False, f"cannot load {source.name}: {describe_exception(error, source)}")))
         return
-    reply({"ready": True})
+    reply(ready_message(Ready(True)))
     serve(Answerer(module, source), requests, reply)

@@ -2,7 +2,7 @@
 
 A `Worker` is one sandboxed process that has loaded a student's file. The grader asks it
 one question at a time (`call`) with a deadline; the answer is read from a pipe of its
-own, bounded and checked (`wire.read_message`), and everything the worker prints on its
+own, bounded and checked into a typed record (`wire.read_reply`), and everything the worker prints on its
 standard output and error is read from another pipe, kept up to `Limits.output_kept`
 characters and cut off (with the worker) past `Limits.output_bytes` bytes.
 
@@ -27,12 +27,10 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from .isolation import Sandbox
-from .wire import BadMessage, clean_text, encode, read_message
+from .wire import Answer, BadMessage, Raised, Ready, clean_text, encode, read_ready, read_reply
 
 PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
 POLL_SECONDS = 0.2  # how often a silent worker is checked for death or an interrupt
-READY = (frozenset({"ready"}), frozenset({"ready", "why"}))
-ANSWER = (frozenset({"value"}), frozenset({"raised", "fatal"}))
 
 _live: dict[int, "Worker"] = {}  # pid -> worker, for interrupt() and orphan detection
 _live_lock = threading.Lock()
@@ -157,13 +155,14 @@ class Worker:
     def load(self, timeout: float) -> None:
         """Wait for the student's file to load; WorkerFailure when it does not."""
         try:
-            ready = self._next(time.monotonic() + max(self.limits.min_load_seconds, timeout), READY)
+            ready = self._next(time.monotonic() + max(self.limits.min_load_seconds, timeout), read_ready)
         except WorkerFailure as failure:
             if failure.status == "timeout":
                 raise WorkerFailure("error", "the file did not finish loading in time") from None
             raise WorkerFailure("error", f"the process ended while loading the file ({failure.message})") from None
-        if ready.get("ready") is not True:
-            raise WorkerFailure("error", clean_text(str(ready.get("why", "the file did not load")), 400))
+        assert isinstance(ready, Ready)
+        if not ready.ok:
+            raise WorkerFailure("error", clean_text(ready.why or "the file did not load", 400))
         self.printed_bytes = 0  # the output bound counts per task from here
 
     def send(self, request: dict[str, Any], deadline: float) -> None:
@@ -185,12 +184,13 @@ class Worker:
     def call(self, hook: str, args: dict[str, Any], deadline: float) -> Any:
         """The student's answer to one hook call (data, see `wire`), or StudentRaised."""
         self.send({"op": "call", "hook": hook, "args": args}, deadline)
-        reply = self._next(deadline, ANSWER)
-        if "raised" in reply:
-            raise StudentRaised(clean_text(str(reply["raised"]), 400), reply["fatal"] is True)
-        return reply["value"]
+        reply = self._next(deadline, read_reply)
+        if isinstance(reply, Raised):
+            raise StudentRaised(clean_text(reply.message, 400), reply.fatal)
+        assert isinstance(reply, Answer)
+        return reply.value
 
-    def _next(self, deadline: float, kinds: tuple[frozenset[str], ...]) -> dict[str, Any]:
+    def _next(self, deadline: float, read: Callable[[bytes], Ready | Answer | Raised]) -> Ready | Answer | Raised:
         """The next message, reading printed output meanwhile; WorkerFailure on timeout,
         death, an output flood or a bad message."""
         with selectors.DefaultSelector() as selector:
@@ -220,7 +220,7 @@ class Worker:
         line, self.buffer = self.buffer.split(b"\n", 1)
         self._drain_output()
         try:
-            return read_message(line, kinds)
+            return read(line)
         except BadMessage as error:
             raise WorkerFailure("error", f"the worker sent {error}") from None
 

@@ -8,10 +8,10 @@ Grader to worker (on the worker's standard input; trusted, since the grader writ
     {"op": "call", "hook": NAME, "args": {...}}       # arguments as data, see ARGUMENTS
 
 Worker to grader (on the reply descriptor; untrusted, since student code shares the
-worker's process and may write anything there):
+worker's process and may write anything there), read into typed records:
 
-    {"ready": true} | {"ready": false, "why": TEXT}     # once, after loading the file
-    {"value": VALUE} | {"raised": TEXT, "fatal": BOOL}  # once per call
+    {"ready": true} | {"ready": false, "why": TEXT}     # Ready, once, after loading the file
+    {"value": VALUE} | {"raised": TEXT, "fatal": BOOL}  # Answer | Raised, once per call
 
 A VALUE is JSON's null, booleans, integers, finite floats, strings and arrays, plus
 tagged objects for what JSON lacks: {"set": [...]}, {"dict": [[key, value], ...]},
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 MAX_MESSAGE_BYTES = 1 << 20  # one line from a worker
@@ -134,6 +135,59 @@ def read_message(line: bytes, keys: tuple[frozenset[str], ...]) -> dict[str, Any
         raise BadMessage("a message of an unknown kind")
     _check_shape(message)
     return message
+
+
+# --- the worker's replies as typed records ----------------------------------------------
+
+@dataclass(frozen=True)
+class Ready:
+    """The student's file loaded (`ok`), or why not."""
+
+    ok: bool
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A hook's return value, as wire data."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Raised:
+    """The hook raised; `fatal` ones (not implemented, exit, memory) end the task."""
+
+    message: str
+    fatal: bool
+
+
+def ready_message(record: Ready) -> dict[str, Any]:
+    return {"ready": True} if record.ok else {"ready": False, "why": record.why}
+
+
+def reply_message(record: Answer | Raised) -> dict[str, Any]:
+    return {"value": record.value} if isinstance(record, Answer) else {"raised": record.message, "fatal": record.fatal}
+
+
+def read_ready(line: bytes) -> Ready:
+    """A worker's first line, checked."""
+    message = read_message(line, (frozenset({"ready"}), frozenset({"ready", "why"})))
+    if message["ready"] is True and "why" not in message:
+        return Ready(True)
+    if message["ready"] is False and isinstance(message.get("why"), str):
+        return Ready(False, message["why"])
+    raise BadMessage("a malformed ready message")
+
+
+def read_reply(line: bytes) -> Answer | Raised:
+    """A worker's reply to a call, checked."""
+    message = read_message(line, (frozenset({"value"}), frozenset({"raised", "fatal"})))
+    if "value" in message:
+        return Answer(message["value"])
+    if isinstance(message["raised"], str) and isinstance(message["fatal"], bool):
+        return Raised(message["raised"], message["fatal"])
+    raise BadMessage("a malformed reply")
 
 
 # --- text that came from a worker, made safe to show -------------------------------------

@@ -1,0 +1,55 @@
+"""The message format between grader and worker: every bound, and text made safe to show."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.batch import csv_text
+from grader.sandbox.wire import (Answer, BadMessage, Raised, Ready, WireSet, clean_text, encode, from_data, read_ready,
+                                 read_reply, to_data)
+
+
+@pytest.mark.parametrize("line, words", [
+    (b'{"value": NaN}', "non-finite"),
+    (b'{"value": 1e999}', "non-finite"),
+    (b'{"value": ' + b"7" * 4000 + b"}", "4000 digits"),
+    (b'{"value": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "nested more than"),
+    (b'{"value": ' + b"[" * 20 + b"]" * 20 + b"}", "nested more than"),
+    (b'{"value": "' + b"x" * (1 << 20) + b'"}', "over 1048576 bytes"),
+    (b'{"value": {"evil": 1}}', "not a tagged value"),
+    (b'{"ready": true}', "unknown kind"),
+    (b'{"raised": 3, "fatal": true}', "malformed reply"),
+    (b'[1, 2]', "unknown kind"),
+    (b'\xff\xfe', "not JSON"),
+])
+def test_a_bad_reply_is_one_bad_message(line: bytes, words: str) -> None:
+    with pytest.raises(BadMessage, match=words):
+        read_reply(line)
+
+
+def test_replies_become_typed_records() -> None:
+    assert read_ready(encode({"ready": True})) == Ready(True)
+    assert read_ready(encode({"ready": False, "why": "no"})) == Ready(False, "no")
+    assert read_reply(encode({"value": [1, {"set": [0, 1]}]})) == Answer([1, {"set": [0, 1]}])
+    assert read_reply(encode({"raised": "boom", "fatal": False})) == Raised("boom", False)
+    with pytest.raises(BadMessage):
+        read_ready(encode({"ready": "yes"}))
+
+
+def test_values_round_trip_with_their_kinds() -> None:
+    value = from_data(to_data({0: (1,), 1: {0, 1}, 2: [0]}))
+    assert value == {0: [1], 1: {0, 1}, 2: [0]} and isinstance(value[1], WireSet) and repr(value[1]) == "{0, 1}"
+    assert repr(from_data(to_data(object()))).startswith("<object object")
+    assert from_data(to_data(float("nan"))).text == "nan"  # never a number on the wire
+
+
+def test_text_from_a_worker_loses_escape_sequences_and_control_characters() -> None:
+    nasty = "a\x1b[2Jb\x1b]0;title\x07c\x1b]8;;http://x\x1b\\d\x9b31me\x00f\u202eg\tq\nr"
+    assert clean_text(nasty) == "abcdefg\tq\nr"
+    assert clean_text("x" * 50, 10).startswith("x" * 10 + "\n[... 40 more characters cut]")
+
+
+@pytest.mark.parametrize("cell, shown", [("=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"), ("+1", "'+1"),
+                                         ("-2", "'-2"), ("@x", "'@x"), ("ana", "ana")])
+def test_csv_cells_never_start_a_formula(cell: str, shown: str) -> None:
+    assert csv_text(cell) == shown
