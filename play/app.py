@@ -501,7 +501,7 @@ class MenuScreen(Screen):
     #menu { width: 64; height: auto; border: heavy $accent; padding: 0 2; }
     #menu Horizontal { height: auto; }
     #menu Input { width: 1fr; }
-    #error { color: $error; }
+    #error { color: $error; width: 100%; height: auto; }
     """
 
     CUSTOM = "custom"

@@ -365,3 +365,21 @@ def test_the_end_screen_and_the_status_line_show_the_same_seconds(monkeypatch):
             assert "| 44 s |" in str(screen.query_one("#status").render())
 
     run(scenario)
+
+
+def test_a_long_menu_error_is_shown_whole_at_80x24():
+    async def scenario():
+        app = MinesweeperApp(auto_delay=0.005)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            menu = app.screen
+            menu.query_one("#level", Select).value = "custom"
+            for name, value in (("rows", "60"), ("cols", "60"), ("mines", "9999")):
+                menu.query_one(f"#{name}", Input).value = value
+            menu.query_one("#start", Button).press()
+            await pilot.pause()
+            error = menu.query_one("#error")
+            assert str(error.render()).endswith("under 'classic' rules")  # the whole sentence...
+            assert error.region.height == 2 and error.region.bottom <= 24  # ...on two lines, on the screen
+
+    run(scenario)
