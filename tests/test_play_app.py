@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from types import SimpleNamespace
 
 import pytest
 from textual.errors import NoWidget
 from textual.widgets import Button, Input, Select
-from textual.widgets._footer import FooterKey
 
 from play.app import BoardWidget, EndScreen, GameScreen, MenuScreen, MinesweeperApp, PauseScreen, Settings, cell_glyph
 from play.levels import BEGINNER, EXPERT, custom_level
@@ -326,7 +324,7 @@ def test_footer_shows_every_key_within_the_screen(size):
         app = beginner_app()
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            keys = {key.key: key for key in app.screen.query(FooterKey)}
+            keys = {key.key: key for key in app.screen.query("FooterKey")}  # type: ignore[attr-defined]
             assert {"escape", "n", "m", "q"} <= set(keys)
             assert all(key.region.right <= size[0] for key in keys.values())
 
