@@ -27,11 +27,12 @@ from solvers.board import Cell
 
 from .decision import Decision, percent
 from .endgame import endgame_plan
-from .probability import Probabilities
+from .probability import Probabilities, neighbour_indices
+from .lookahead import Lookahead
 from .progress import ProgressEstimator
 from .view import HIDDEN, Move, View
 
-Policy = Literal["safest", "progress"]
+Policy = Literal["safest", "lookahead"]
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,11 @@ class Guesser:
     endgame_layouts: int = 200
     endgame_budget: int = 20_000
     tie_break: bool = True
-    policy: Policy = "progress"
+    policy: Policy = "lookahead"
     cutoff: float = 0.9
-    progress_weight: float = 0.2
+    progress_weight: float = 0.1
+    lookahead_cells: int = 3
+    lookahead_size: int = 0
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -60,40 +63,61 @@ class Guesser:
                     f"{plan.wins} of them ({plan.wins / plan.layouts:.1%}); mine probability {percent(p)}"
                 )
                 return Decision(Move("open", plan.cell), "endgame", reason, p)
-        if self.policy == "progress":
-            return self.progress(view, counted)
+        if self.policy == "lookahead":
+            return self.lookahead(view, counted)
         return self.safest(view, counted)
 
-    def progress(self, view: View, counted: Probabilities) -> Decision:
-        """Safety weighed with progress: among the cells at least `cutoff` times as likely to
-        be safe as the safest, the highest (1 - p) * (1 + progress_weight * progress), where
-        progress is `play.progress`'s chance of a certain move next; ties to the likeliest
-        safe 0, then row-major."""
-        pool = [cell for cell in counted.mines if view[cell] == HIDDEN] or list(counted.mines)
+    def lookahead(self, view: View, counted: Probabilities) -> Decision:
+        """Two-move survival, counted exactly (`play.lookahead`) for `lookahead_cells` cells:
+        the safest cell (as `safest` picks it) and the best others by `ranking`. A cell's
+        value is the sum over the numbers it can show of P(safe and shows v) times 1 when a
+        certain move follows, else 1 - the risk of the next guess. The highest value wins;
+        ties go to the safest cell, then to the ranking's order. A cell no safer than the
+        best value so far cannot beat it and is not counted."""
+        first = self.safest(view, counted)
         risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
-        floor = self.cutoff * (1.0 - min(risk[cell] for cell in pool)) - 1e-12
-        candidates = [cell for cell in pool if 1.0 - risk[cell] >= floor]
-        estimator = ProgressEstimator(view, risk)
-        scored: dict[Cell, tuple[float, float, float]] = {}
-        weight = self.progress_weight
-        if weight < 0:  # two-move survival: with progress the next move is free, without it as safe as the safest now
-            best_safety = 1.0 - min(risk[cell] for cell in pool)
-            weight = (1.0 - best_safety) / best_safety
-        top = -1.0
-        for cell in sorted(candidates, key=lambda cell: risk[cell]):  # stable: row-major within a probability
-            if (1.0 - risk[cell]) * (1.0 + weight) < top:
-                break  # not even full progress would lift this cell (or any riskier one) to the best
-            chance = estimator.chance(cell)
-            scored[cell] = ((1.0 - risk[cell]) * (1.0 + weight * chance), zero_chance(view, risk, cell), chance)
-            top = max(top, scored[cell][0])
-        best = max((cell for cell in candidates if cell in scored), key=lambda cell: scored[cell][:2])
+        others = [cell for cell in self.ranking(view, counted, risk) if cell != first.move.cell]
+        cells = [first.move.cell, *others[: self.lookahead_cells - 1]]
+        if len(cells) < 2:
+            return first
+        ahead = Lookahead(view, cells, risk)
+        values: dict[Cell, float] = {}
+        best = first.move.cell
+        for cell in cells:
+            values[cell] = ahead.value(cell, counted.total, values.get(best, 0.0))
+            if values[cell] > values[best]:
+                best = cell
+        if best == first.move.cell:
+            return first
         p = counted[best]
         reason = (
-            f"no safe cell: mine probability {percent(p)}; of the {len(candidates)} cells at least "
-            f"{self.cutoff:.0%} as likely to be safe as the safest, the best mix of safety and progress "
-            f"(a certain move next: about {scored[best][2]:.0%})"
+            f"no safe cell: mine probability {percent(p)}; of {len(cells)} cells looked at one move ahead, the likeliest "
+            f"to survive this guess and the next ({values[best]:.1%}, against {values[first.move.cell]:.1%} for the safest)"
         )
         return Decision(Move("open", best), "guess", reason, p)
+
+    def ranking(self, view: View, counted: Probabilities, risk: dict[Cell, float]) -> list[Cell]:
+        """Cells at least `cutoff` times as likely to be safe as the safest, best first by
+        (1 - p) * (1 + progress_weight * progress) (progress: `play.progress`), then by the
+        likeliest 0, then row-major. Of the cells far from every number, which differ only by
+        their count of hidden neighbours, only the first `lookahead_cells` of each count."""
+        pool = [cell for cell in counted.mines if view[cell] == HIDDEN] or list(counted.mines)
+        floor = self.cutoff * (1.0 - min(risk[cell] for cell in pool)) - 1e-12
+        estimator = ProgressEstimator(view, risk)
+        kept: dict[int, int] = {}
+        scored = []
+        for cell in pool:
+            if 1.0 - risk[cell] < floor:
+                continue
+            far = estimator.far(cell)
+            if far is not None:
+                kept[far] = kept.get(far, 0) + 1
+                if kept[far] > self.lookahead_cells:
+                    continue
+            chance = estimator.chance(cell)
+            scored.append(((1.0 - risk[cell]) * (1.0 + self.progress_weight * chance), zero_chance(view, risk, cell), cell))
+        scored.sort(key=lambda item: (-item[0], -item[1]))
+        return [cell for _, _, cell in scored]
 
     def safest(self, view: View, counted: Probabilities) -> Decision:
         """The safest cell, ties (within `margin`) to the likeliest safe 0.
@@ -102,20 +126,48 @@ class Guesser:
         may be wrong; the agent's own flags are certain mines and never the safest).
         """
         pool = [cell for cell in counted.mines if view[cell] == HIDDEN] or list(counted.mines)
-        exact = {cell: counted[cell] for cell in pool}
-        risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}  # every hidden cell
+        mines = counted.mines
+        risk = {cell: count / counted.total for cell, count in mines.items()}  # every hidden cell
         lowest = min(risk[cell] for cell in pool)
         candidates = [cell for cell in pool if risk[cell] <= lowest + self.margin + 1e-12]
         if not self.tie_break:
-            best = min(candidates, key=lambda cell: exact[cell])
-            return Decision(Move("open", best), "guess", f"no safe cell: lowest mine probability {percent(exact[best])}", exact[best])
-
-        best = max(candidates, key=lambda cell: (zero_chance(view, risk, cell), -risk[cell]))
-        lowest_text = "the lowest" if exact[best] == min(exact.values()) else f"within {self.margin:.0%} of the lowest"
-        reason = f"no safe cell: mine probability {percent(exact[best])}, {lowest_text}"
+            best = min(candidates, key=lambda cell: mines[cell])
+            return Decision(Move("open", best), "guess", f"no safe cell: lowest mine probability {percent(counted[best])}", counted[best])
+        best = max(representatives(view, candidates), key=lambda cell: (zero_chance(view, risk, cell), -risk[cell]))
+        p = counted[best]
+        lowest_text = "the lowest" if mines[best] == min(mines[cell] for cell in pool) else f"within {self.margin:.0%} of the lowest"
+        reason = f"no safe cell: mine probability {percent(p)}, {lowest_text}"
         if len(candidates) > 1:
             reason += f"; of the {len(candidates)} cells this safe, the likeliest to be a 0 ({zero_chance(view, risk, best):.0%})"
-        return Decision(Move("open", best), "guess", reason, exact[best])
+        return Decision(Move("open", best), "guess", reason, p)
+
+
+def representatives(view: View, cells: list[Cell]) -> list[Cell]:
+    """`cells` without those far from every number (every neighbour hidden, unflagged and
+    next to no number) whose count of neighbours an earlier such cell already had: all
+    hidden cells next to no number have one same probability, so such a cell scores
+    exactly as the earlier one and loses the tie to it."""
+    cols = view.cols
+    flat = [value for row in view.cells for value in row]
+    table = neighbour_indices(view.rows, cols)
+    blocked = bytearray(len(flat))  # 1: revealed, flagged, or next to a number
+    for i, value in enumerate(flat):
+        if value != HIDDEN:
+            blocked[i] = 1
+            if value >= 0:
+                for j in table[i]:
+                    blocked[j] = 1
+    seen: set[int] = set()
+    kept = []
+    for cell in cells:
+        i = cell[0] * cols + cell[1]
+        around = table[i]
+        if not blocked[i] and not any(blocked[j] for j in around):
+            if len(around) in seen:
+                continue
+            seen.add(len(around))
+        kept.append(cell)
+    return kept
 
 
 def zero_chance(view: View, risk: dict[Cell, float], cell: Cell) -> float:

@@ -60,6 +60,13 @@ class ProgressEstimator:
             for i in bits(clue.unknowns):
                 self.touching.setdefault(i, []).append(clue)
 
+    def far(self, cell: Cell) -> int | None:
+        """For a cell whose neighbours are all hidden, unflagged and next to no number, their
+        count (such cells differ by nothing else); None for any other cell."""
+        index = cell[0] * self.cols + cell[1]
+        around = self.masks[index]
+        return around.bit_count() if not around & ~(self.unknown & ~self.clued) else None
+
     def chance(self, cell: Cell) -> float:
         """The estimated chance that opening `cell`, if safe, gives a certain move next."""
         index = cell[0] * self.cols + cell[1]

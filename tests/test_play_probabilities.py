@@ -171,3 +171,15 @@ def test_progress_verdicts_are_sound(size, seed, opened):
             elif verdict and fitting:
                 always_safe = [j for j in range(len(hidden)) if j != place[cell] and all(not x >> j & 1 for x in fitting)]
                 assert always_safe, f"{cell}, k={k}: promised a certain move\n{view.text()}"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_view_csp_is_the_boards_csp(seed):
+    """The fast CSP of a view is exactly build_csp of its Board (variables, constraints, order)."""
+    from solvers.csp import build_csp
+    from play.probability import view_csp
+
+    view = position(9, 9, 10, seed, 3, 2)
+    assert view_csp(view) == build_csp(view.to_board())
+    late = position(6, 7, 8, seed + 100, 6, 3)
+    assert view_csp(late) == build_csp(late.to_board())

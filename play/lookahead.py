@@ -1,0 +1,155 @@
+"""One-move lookahead for guesses: what opening a cell would show, and what it leads to.
+
+For a candidate cell c and each number v it can show, the position "c is safe and
+shows v" is counted exactly: the layouts consistent with the view in which c is safe
+and has v mines around it. Their number over the view's layouts is the exact chance
+of that outcome; in it, a hidden cell safe in every layout is a certain move
+(*progress*), and otherwise the safest cell is the next guess.
+
+Counting is restricted to what the new number touches, so that a what-if costs little:
+
+- the variables are the hidden cells next to a revealed number or to a candidate, and
+  the constraints the revealed numbers (flags are not trusted: flagged cells are
+  variables like any hidden cell, as in `play.probability`). They are propagated and
+  split into components once (`solvers.components.decompose`), each counted by mine
+  number (`solvers.counting.Counter`);
+- a what-if adds "c is safe" and "c's hidden neighbours hold v mines" to the components
+  they touch, which are split and counted again (the counter's cache is kept); every
+  other component keeps its table, and only the product of their mine-number tables
+  enters the new count;
+- the F hidden cells in no constraint take the other mines: a layout of the
+  constrained cells with m mines stands for C(F, M - m) layouts of the board.
+
+The count of each outcome and its progress are exact. The next guess's risk is exact
+for the cells the new number touches and the cells in no constraint; for the cells of
+untouched components it is their probability before the guess (which the new number
+changes only through the global mine count).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from typing import Callable, Iterator
+
+from solvers.board import Cell
+from solvers.components import decompose
+from solvers.counting import Counter, Poly, poly_mul, table_product
+from solvers.csp import CSP, Constraint
+
+from .view import View
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Opening a cell and seeing `value`: `layouts` of the view's layouts give it; in them
+    `progress` (some hidden cell is safe in all of them) and the lowest mine chance of any
+    other hidden cell, `next_risk`."""
+
+    value: int
+    layouts: int
+    progress: bool
+    next_risk: float
+
+
+class Lookahead:
+    """Exact what-if counts for the candidate cells of one view (see the module docstring).
+
+    `risk`: every hidden cell's mine probability on the view (`play.probability`)."""
+
+    def __init__(self, view: View, candidates: list[Cell], risk: dict[Cell, float]) -> None:
+        self.view = view
+        self.risk = risk
+        hidden = set(view.hidden())
+        clues = [cell for cell in view.all_cells() if view[cell] > 0 and any(n in hidden for n in view.neighbours(cell))]
+        touched = {n for cell in clues for n in view.neighbours(cell) if n in hidden}
+        touched |= set(candidates)
+        touched |= {n for cell in candidates for n in view.neighbours(cell) if n in hidden}
+        self.cells = tuple(sorted(touched))
+        self.index = {cell: i for i, cell in enumerate(self.cells)}
+        self.outside = len(hidden) - len(self.cells)
+        base = CSP(self.cells, tuple(Constraint(tuple(self.index[n] for n in view.neighbours(cell) if n in hidden), view[cell], cell) for cell in clues))
+        self.counter = Counter(per_variable=True)
+        dec = decompose(base)
+        if dec is None:
+            raise ValueError("the view has no consistent layout")
+        self.decided = dec.decided
+        self.parts = dec.components
+        self.tables = [self.counter.component(part) for part in self.parts]
+        self.part_of = {var: i for i, part in enumerate(self.parts) for var in part.origin}
+        self.residual = [
+            tuple(Constraint(tuple(part.origin[v] for v in c.scope), c.total, c.cell) for c in part.csp.constraints) for part in self.parts
+        ]
+
+    def size(self, cell: Cell) -> int:
+        """How many variables a what-if on `cell` recounts: those of the components its number touches."""
+        me = self.index[cell]
+        around = [self.index[n] for n in self.view.neighbours(cell) if n in self.index]
+        touched = {self.part_of[var] for var in (me, *around) if var in self.part_of}
+        return sum(len(self.parts[i].origin) for i in touched) + len(around)
+
+    def value(self, cell: Cell, total: int, beat: float = 0.0) -> float:
+        """Two-move survival of opening `cell`: the sum over its outcomes of layouts / `total`
+        (the view's layouts) times 1 with progress, else 1 - next_risk. Stops early, with a
+        value of at most `beat`, once the outcomes left cannot lift it above `beat`."""
+        left = 1.0 - self.risk[cell]
+        value = 0.0
+        for outcome in self.outcomes(cell, stop=lambda: value + left <= beat):
+            share = outcome.layouts / total
+            left -= share
+            value += share * (1.0 if outcome.progress else 1.0 - outcome.next_risk)
+        return value
+
+    def outcomes(self, cell: Cell, stop: Callable[[], bool] = lambda: False) -> Iterator[Outcome]:
+        """Every number `cell` can show (when safe), with its exact count and what follows;
+        no more once `stop()` says so (asked before each count)."""
+        me = self.index[cell]
+        around = [self.index[n] for n in self.view.neighbours(cell) if n in self.index]
+        known = sum(self.decided.get(var, 0) for var in around)
+        open_vars = [var for var in around if var not in self.decided]
+        touched = sorted({self.part_of[var] for var in (me, *open_vars) if var in self.part_of})
+        others: Poly = (1,)
+        untouched_vars: list[int] = []
+        for i, table in enumerate(self.tables):
+            if i not in touched:
+                others = poly_mul(others, table.ways)
+                untouched_vars.extend(self.parts[i].origin)
+        constraints = tuple(c for i in touched for c in self.residual[i])
+        untouched = set(untouched_vars)
+        for value in range(known, known + len(open_vars) + 1):
+            if stop():
+                return
+            extra = (Constraint((me,), 0), Constraint(tuple(open_vars), value - known, cell)) if me not in self.decided else ()
+            outcome = self.what_if(me, value, constraints + extra, others, untouched)
+            if outcome is not None:
+                yield outcome
+
+    def what_if(self, me: int, value: int, constraints: tuple[Constraint, ...], others: Poly, untouched: set[int]) -> Outcome | None:
+        """The exact count with the touched components' `constraints` (new ones included)."""
+        dec = decompose(CSP(self.cells, constraints))
+        if dec is None:
+            return None
+        tables = [self.counter.component(part) for part in dec.components]
+        fresh = {var: x for var, x in dec.decided.items() if var not in self.decided}
+        free = sum(1 for var in dec.free if var not in untouched and var not in self.decided) + self.outside
+        mines_left = self.view.mines - sum(self.decided.values()) - sum(fresh.values())
+        if tables:
+            joint = table_product(tables, True)
+            ways, polys, variables = poly_mul(joint.ways, others), [poly_mul(p, others) for p in joint.mines or ()], joint.variables
+        else:
+            ways, polys, variables = others, [], ()
+        weight = [comb(free, mines_left - m) if 0 <= mines_left - m <= free else 0 for m in range(len(ways))]
+        total = sum(w * x for w, x in zip(weight, ways))
+        if total == 0:
+            return None
+        lowest = min((sum(w * x for w, x in zip(weight, poly)) for poly in polys), default=total)
+        if any(not x for var, x in fresh.items() if var != me):
+            lowest = 0
+        if free:
+            per_free = sum(x * comb(free - 1, mines_left - m - 1) for m, x in enumerate(ways) if 0 <= mines_left - m - 1 <= free - 1)
+            lowest = min(lowest, per_free)
+        progress = lowest == 0
+        next_risk = lowest / total
+        if untouched and not progress:
+            next_risk = min(next_risk, min(self.risk[self.cells[var]] for var in untouched))
+        return Outcome(value, total, progress, next_risk)
