@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 
-from . import commands
+#: The modules of `solvers.commands`, one per subcommand (a test checks the list is complete).
+COMMANDS = ("generate", "grid", "sat", "trace")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m solvers", description="Solve and generate Minesweeper boards.")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{commands.__name__}.{module_info.name}").register(subparsers)
+    for name in COMMANDS:
+        importlib.import_module(f"{__package__}.commands.{name}").register(subparsers)
     return parser
 
 

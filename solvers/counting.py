@@ -34,10 +34,9 @@ from __future__ import annotations
 import operator
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .board import Cell
 from .components import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
@@ -45,6 +44,9 @@ from .csp import CSP
 from .engine import search
 from .recursive import recursion_room
 from .strategies import REFERENCE
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 Poly = tuple[int, ...]
 """Coefficient k: a number of layouts with k mines. Trailing zeros are allowed; () is zero."""
@@ -278,6 +280,8 @@ class SolutionCounts:
 
     def probability(self, var: int) -> Fraction:
         """The exact probability that variable `var` is a mine (0 when there is no solution)."""
+        from fractions import Fraction  # imported here: it costs commands start-up time
+
         return Fraction(self.mines[var], self.total) if self.total else Fraction(0)
 
     def probabilities(self) -> list[Fraction]:

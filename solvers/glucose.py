@@ -10,12 +10,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Collection, Iterator, Sequence
+from typing import TYPE_CHECKING, Collection, Iterator, Sequence
 
-from pysat.formula import CNF
-from pysat.solvers import Solver
+if TYPE_CHECKING:
+    from pysat.formula import CNF
 
-from .engine import Mode, SearchResult, SearchStats
+    from .engine import Mode, SearchResult
 
 #: The SAT solver: Glucose 4.1 in PySAT's naming.
 SOLVER_NAME = "glucose4"
@@ -49,6 +49,8 @@ class SatResult:
 
     def as_search_result(self) -> SearchResult:
         """The same answer in the engine's result type (time only in the statistics)."""
+        from .engine import SearchResult, SearchStats
+
         return SearchResult(self.solutions, self.count, SearchStats(seconds=self.stats.seconds))
 
 
@@ -70,6 +72,8 @@ def solve_cnf(
     read as 0: the result is then projected onto the other variables. With `limit`, the
     enumeration stops after that many models.
     """
+    from pysat.solvers import Solver
+
     started = time.perf_counter()
     stats = SatStats(variables=max(cnf.nv, n_vars), clauses=len(cnf.clauses))
     solutions: list[tuple[int, ...]] = []

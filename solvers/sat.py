@@ -29,24 +29,35 @@ from itertools import combinations
 from math import comb
 from typing import Iterator, Sequence
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import CNF
+from typing import TYPE_CHECKING
 
 from .csp import CSP
-from .engine import Mode
 from .glucose import SatResult, solve_cnf, with_free
+
+if TYPE_CHECKING:
+    from pysat.formula import CNF
+
+    from .engine import Mode
 
 Clause = list[int]
 
-#: PySAT's cardinality encodings that can say "exactly k", by the names we use.
-PYSAT_ENCODINGS: dict[str, int] = {
-    "seqcounter": EncType.seqcounter,
-    "totalizer": EncType.totalizer,
-    "cardnetwork": EncType.cardnetwrk,
-    "sortnetwork": EncType.sortnetwrk,
-    "kmtotalizer": EncType.kmtotalizer,
+#: PySAT's cardinality encodings that can say "exactly k": the names we use, and theirs in
+#: `pysat.card.EncType` (PySAT is imported only when a formula is built: start-up).
+PYSAT_ENCODINGS: dict[str, str] = {
+    "seqcounter": "seqcounter",
+    "totalizer": "totalizer",
+    "cardnetwork": "cardnetwrk",
+    "sortnetwork": "sortnetwrk",
+    "kmtotalizer": "kmtotalizer",
 }
 ENCODINGS: tuple[str, ...] = ("subsets", *PYSAT_ENCODINGS, "auto")
+
+
+def pysat_encoding(name: str) -> int:
+    """PySAT's constant for one of PYSAT_ENCODINGS."""
+    from pysat.card import EncType
+
+    return int(getattr(EncType, PYSAT_ENCODINGS[name]))
 
 #: The default encoding: fastest to read, encode and solve in bench/sat_large.py and on
 #: the course boards (see bench/README.md).
@@ -118,7 +129,9 @@ def _build_template(n: int, k: int, encoding: str) -> Template:
                 f"(limit {MAX_SUBSET_CLAUSES:,}); use another encoding, e.g. cardnetwork"
             )
         return tuple(tuple(c) for c in (*at_least_subsets(lits, k), *at_most_subsets(lits, k))), 0
-    cnf = CardEnc.equals(lits=list(lits), bound=k, top_id=n, encoding=PYSAT_ENCODINGS[encoding])
+    from pysat.card import CardEnc
+
+    cnf = CardEnc.equals(lits=list(lits), bound=k, top_id=n, encoding=pysat_encoding(encoding))
     return tuple(tuple(clause) for clause in cnf.clauses), max(cnf.nv - n, 0)
 
 
@@ -178,6 +191,8 @@ def exactly(lits: Sequence[int], k: int, encoding: str, top: int) -> tuple[list[
 
 def encode(csp: CSP, encoding: str = DEFAULT_ENCODING) -> CNF:
     """The CNF of a CSP: one exactly-k block per constraint, the global count included."""
+    from pysat.formula import CNF
+
     check_encoding(encoding)
     top = len(csp.cells)
     clauses: list[Clause] = []

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from .brute import brute_force
-from .csp import CSP
+from typing import TYPE_CHECKING
+
 from .decomposed import solve_components
-from .engine import Mode, SearchResult, search
-from .recursive import recursive_solve
-from .sat import sat_solve
+from .engine import search
 from .strategies import STRATEGIES
+
+if TYPE_CHECKING:
+    from .csp import CSP
+    from .engine import Mode, SearchResult
 
 #: Every name `solve` accepts: the engine's named strategies, the engine on independent
 #: components ("components": exact counting without enumerating), the seeds' cell-by-cell
@@ -27,10 +29,16 @@ def solve(csp: CSP, method: str = DEFAULT_METHOD, mode: Mode = "all") -> SearchR
         return search(csp, STRATEGIES[method], mode)
     if method == "components":
         return solve_components(csp, mode)
-    if method == "recursive":
+    if method == "recursive":  # the other solvers are imported when asked for (start-up)
+        from .recursive import recursive_solve
+
         return recursive_solve(csp, mode)
     if method == "brute":
+        from .brute import brute_force
+
         return brute_force(csp, mode)
     if method == "sat":
+        from .sat import sat_solve
+
         return sat_solve(csp, mode).as_search_result()
     raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")

@@ -21,6 +21,7 @@ from solvers.sat import (
     ENCODINGS,
     MAX_SUBSET_CLAUSES,
     PYSAT_ENCODINGS,
+    pysat_encoding,
     EncodingError,
     at_least_subsets,
     at_most_subsets,
@@ -79,7 +80,7 @@ def test_pysat_clauses_are_pysats_own(encoding: str) -> None:
     """The cached templates give what CardEnc.equals gives for the same literals and top."""
     lits, top = [7, -2, 11, 4, 9], 30
     clauses, new_top = exactly(lits, 2, encoding, top)
-    direct = CardEnc.equals(lits=lits, bound=2, top_id=top, encoding=PYSAT_ENCODINGS[encoding])
+    direct = CardEnc.equals(lits=lits, bound=2, top_id=top, encoding=pysat_encoding(encoding))
     assert clauses == direct.clauses
     assert new_top == max(direct.nv, top)
 

@@ -11,18 +11,16 @@ The YAML goes to standard output or `--output`, with the exact command in `sourc
 from __future__ import annotations
 
 import argparse
-import random
 import shlex
 import sys
 from pathlib import Path
 
-from rich.console import Console
+from typing import TYPE_CHECKING
 
-from ..board import Board
-from ..generate import hint_problem_set, status_problem_set
-from ..problemfile import Entry, problem_set_yaml
+from . import stderr_console
 
-err = Console(stderr=True, soft_wrap=True)
+if TYPE_CHECKING:
+    from ..board import Board
 
 
 def _command() -> str:
@@ -31,18 +29,20 @@ def _command() -> str:
 
 def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
     """Write the problem set (ids PREFIX-01, ...) and report where."""
+    from ..problemfile import Entry, problem_set_yaml
+
     entries = [Entry(f"{args.prefix}-{i:02d}", board, expect) for i, (board, expect) in enumerate(boards, start=1)]
     text = problem_set_yaml(args.title, entries, source=_command())
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
-        err.print(f"wrote {len(entries)} problems to {args.output}", highlight=False)
+        stderr_console().print(f"wrote {len(entries)} problems to {args.output}")
     else:
         sys.stdout.write(text)
     return 0
 
 
 def _fail(message: str) -> int:
-    err.print(f"[red]error:[/] {message}", highlight=False)
+    stderr_console().print(f"[red]error:[/] {message}")
     return 2
 
 
@@ -53,6 +53,10 @@ def _hints(args: argparse.Namespace) -> int:
     unsolvable = args.count if args.unsolvable_only else args.unsolvable
     if (args.unique_only and args.unsolvable) or (args.unsolvable_only and args.unique):
         return _fail("--unique/--unsolvable counts cannot be combined with --unique-only/--unsolvable-only")
+    import random
+
+    from ..generate import hint_problem_set
+
     try:
         boards = hint_problem_set(
             random.Random(args.seed),
@@ -75,6 +79,10 @@ def _status(args: argparse.Namespace) -> int:
         return _fail("--rows, --cols and --count must be at least 1")
     if not 0 <= args.percent <= 100:
         return _fail("--percent must be between 0 and 100")
+    import random
+
+    from ..generate import status_problem_set
+
     try:
         boards = status_problem_set(
             random.Random(args.seed), args.count, args.rows, args.cols, args.percent, args.unique_only

@@ -13,15 +13,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from rich.console import Console
+from typing import TYPE_CHECKING
 
-from ..board import Board
-from ..csp import CSP, build_csp, layout_of
-from ..engine import SearchResult
-from ..solve import solve
-from ..textformat import BoardFormatError, parse_board
+from . import stderr_console
 
-err = Console(stderr=True, soft_wrap=True)
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..csp import CSP
+    from ..engine import SearchResult
 
 #: --method name -> solvers.solve method: "search" is the engine on independent components.
 GRID_METHODS = {"search": "components", "recursive": "recursive", "brute": "brute", "sat": "sat"}
@@ -32,6 +31,8 @@ NO_SOLUTION = "-1"
 
 def render(board: Board, csp: CSP, values: tuple[int, ...], spaced: bool) -> str:
     """One layout as rows of `x`/`_`, characters joined by a space when `spaced` (seed 004)."""
+    from ..csp import layout_of
+
     joiner = " " if spaced else ""
     grid = layout_of(csp, values, board.rows, board.cols)
     return "\n".join(joiner.join("x" if mine else "_" for mine in row) for row in grid)
@@ -39,11 +40,15 @@ def render(board: Board, csp: CSP, values: tuple[int, ...], spaced: bool) -> str
 
 def read_board(args: argparse.Namespace) -> Board:
     """The grid from FILE or standard input; BoardFormatError/OSError/UnicodeDecodeError when unreadable."""
+    from ..textformat import parse_board
+
     text = Path(args.file).read_text(encoding="utf-8") if args.file else sys.stdin.read()
     return parse_board(text, "inclusive", args.mines)
 
 
 def _answer(csp: CSP, args: argparse.Namespace) -> SearchResult:
+    from ..solve import solve
+
     mode = "count" if args.count else "all" if args.all else "first"
     return solve(csp, GRID_METHODS[args.method], mode)
 
@@ -55,23 +60,25 @@ def _solutions_text(board: Board, csp: CSP, result: SearchResult, spaced: bool) 
 
 
 def _grid(args: argparse.Namespace) -> int:
+    from ..csp import build_csp
+    from ..textformat import BoardFormatError
+
     where = args.file or "standard input"
     try:
         board = read_board(args)
     except OSError as error:
-        err.print(f"[red]error:[/] {where}: {error.strerror}", highlight=False)
+        stderr_console().print(f"[red]error:[/] {where}: {error.strerror}")
         return 2
     except UnicodeDecodeError:
-        err.print(f"[red]error:[/] {where}: not UTF-8 text", highlight=False)
+        stderr_console().print(f"[red]error:[/] {where}: not UTF-8 text")
         return 2
     except BoardFormatError as error:
-        err.print(f"[red]error:[/] {where}: {error}", highlight=False)
+        stderr_console().print(f"[red]error:[/] {where}: {error}")
         return 2
     csp = build_csp(board)
     if args.method == "brute" and len(csp.cells) > BRUTE_LIMIT:
-        err.print(
+        stderr_console().print(
             f"[red]error:[/] brute force would try 2^{len(csp.cells)} layouts; use it on at most {BRUTE_LIMIT} cells",
-            highlight=False,
         )
         return 2
     result = _answer(csp, args)
@@ -86,9 +93,8 @@ def _grid(args: argparse.Namespace) -> int:
     sys.stdout.write("\n".join(out) + "\n")
     if args.stats:
         stats = result.stats
-        err.print(
+        stderr_console().print(
             f"{args.method}: {stats.popped} nodes, {stats.dead_ends} dead ends, {stats.seconds * 1000:.1f} ms",
-            highlight=False,
         )
     return 0
 

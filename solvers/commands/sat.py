@@ -21,25 +21,21 @@ import argparse
 import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Callable
 
-from ..board import Board, board_from_rows
-from ..counting import SolutionCounts, solution_counts
-from ..csp import CSP, build_csp
-from ..sat import (
-    DEFAULT_ENCODING,
-    ENCODINGS,
-    Encoded,
-    EncodingError,
-    SatResult,
-    encode_csp,
-    free_variables,
-    solve_encoded,
-)
+from ..sat import DEFAULT_ENCODING, ENCODINGS
 from ..textformat import BoardFormatError, check_mine_count, parse_token
+from . import stderr_console
 
-err = Console(stderr=True, highlight=False)
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..board import Board
+    from ..counting import SolutionCounts
+    from ..csp import CSP
+    from ..glucose import SatResult
+    from ..sat import Encoded
+
 
 MINE, SAFE, FREE = "*", "s", "?"
 
@@ -79,6 +75,8 @@ def read_seed_board(text: str, mines: int | None = None) -> Board:
     if len(body) > rows:
         raise BoardFormatError(f"line {body[rows][0]}: an extra row; the header says {rows} rows")
     grid = [_row(line, number, row, cols) for row, (number, line) in enumerate(body, start=1)]
+    from ..board import board_from_rows
+
     board = board_from_rows(grid, "classic", mines)
     try:
         check_mine_count(board)
@@ -93,6 +91,8 @@ def render(board: Board, csp: CSP, values: tuple[int, ...]) -> list[str]:
     `csp` is the board's CSP and `values` one of its solutions; a variable in no
     constraint (a cell next to no clue) shows as `?` whatever its value.
     """
+    from ..sat import free_variables
+
     free = set(free_variables(csp))
     shown = {
         cell: FREE if var in free else MINE if value else SAFE
@@ -108,6 +108,8 @@ def render(board: Board, csp: CSP, values: tuple[int, ...]) -> list[str]:
 def stats_table(result: SatResult, encoding: str) -> Table:
     """Glucose's statistics and the formula's size, as a rich table."""
     stats = result.stats
+    from rich.table import Table
+
     table = Table(title="Glucose 4.1 (PySAT)")
     table.add_column("statistic")
     table.add_column("value", justify="right")
@@ -122,6 +124,8 @@ def stats_table(result: SatResult, encoding: str) -> Table:
 def count_table(counts: SolutionCounts) -> Table:
     """The component counter's statistics, as a rich table."""
     stats = counts.stats
+    from rich.table import Table
+
     table = Table(title="Exact count by components")
     table.add_column("statistic")
     table.add_column("value", justify="right")
@@ -152,6 +156,9 @@ def _answer(board: Board, encoded: Encoded, result: SatResult, every: bool) -> l
 
 
 def _sat(args: argparse.Namespace) -> int:
+    from ..csp import build_csp
+    from ..sat import EncodingError, encode_csp
+
     where = args.file if args.file not in (None, "-") else "standard input"
     try:
         board = read_seed_board(_read_input(args.file), args.mines)
@@ -166,21 +173,30 @@ def _sat(args: argparse.Namespace) -> int:
     except (BoardFormatError, EncodingError) as error:
         return _fail(f"{where}: {error}")
     if encoded is None or args.count:
+        from ..counting import solution_counts
+
         counts = solution_counts(csp, per_variable=False)
-        lines, table = [str(counts.total)], count_table(counts)
-    else:
-        result = solve_encoded(encoded, "all" if args.all else "first", project=True)
-        lines, table = _answer(board, encoded, result, args.all), stats_table(result, args.encoding)
+        return _show([str(counts.total)], lambda: count_table(counts), args.stats)
+    from ..sat import solve_encoded
+
+    result = solve_encoded(encoded, "all" if args.all else "first", project=True)
+    return _show(_answer(board, encoded, result, args.all), lambda: stats_table(result, args.encoding), args.stats)
+
+
+def _show(lines: list[str], table: Callable[[], Table], stats: bool) -> int:
+    """Print the answer, then the statistics table when asked for (rich is imported only then)."""
     sys.stdout.write("\n".join(lines) + "\n")
-    if args.stats:
+    if stats:
+        from rich.console import Console
+
         sys.stdout.flush()
-        Console().print(table)
+        Console().print(table())
     return 0
 
 
 def _fail(message: str) -> int:
     """One line on standard error; the exit code for unreadable input."""
-    err.print(f"error: {message}", markup=False, soft_wrap=True)
+    stderr_console().print(f"error: {message}", markup=False)
     return 2
 
 

@@ -6,18 +6,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from rich.console import Console
-
-from ..csp import build_csp
 from ..strategies import STRATEGIES
-from ..textformat import BoardFormatError, parse_board
-from ..trace import add_trace_arguments, export_error, record, trace_options
-from ..trace_view import render_trace, save_export
-
-err = Console(stderr=True)
+from ..trace import add_trace_arguments, export_error
+from . import stderr_console
 
 
 def _trace(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from ..csp import build_csp
+    from ..textformat import BoardFormatError, parse_board
+    from ..trace import record, trace_options
+    from ..trace_view import render_trace, save_export
+
+    err = stderr_console()
     problem = export_error(args.export)
     try:
         text = Path(args.file).read_text(encoding="utf-8") if args.file else sys.stdin.read()
@@ -27,7 +29,7 @@ def _trace(args: argparse.Namespace) -> int:
     except (BoardFormatError, UnicodeDecodeError) as error:
         problem = f"{args.file or 'standard input'}: {error}"
     if problem:
-        err.print(f"[red]error:[/] {problem}", highlight=False)
+        err.print(f"[red]error:[/] {problem}")
         return 2
     csp = build_csp(board)
     trace = record(csp, STRATEGIES[args.strategy], max_steps=args.max_steps)
