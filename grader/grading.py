@@ -24,6 +24,7 @@ from .sandbox.host import Asker, Limits, StudentRaised, Task, WorkerFailure, run
 from .sandbox.isolation import Sandbox, Scope
 from .sathooks import SAT_ENCODING, SAT_HOOKS, SCOPES, sat_problems_task, score_sat_hook, score_sat_problems
 
+SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem it solves
 #: What a task may raise that costs that task only.
 TASK_FAILURES = (HookContractError, StudentRaised)
 
@@ -242,7 +243,9 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     tasks = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in HOOKS]
     tasks += [sat_hook_task(spec.name, item_timeout) for spec in SAT_HOOKS]
     tasks += [problem_task(p, timeout or p.timeout or config.timeout) for p in problems]
-    tasks.append(sat_problems_task(problems, item_timeout))  # its own limit, not the sum over the problems
+    # One limit for the whole SAT item, not the sum of the problems' limits: a hanging hook
+    # costs that item only. Solving each problem through correct clauses takes milliseconds.
+    tasks.append(sat_problems_task(problems, item_timeout + SAT_SECONDS_PER_PROBLEM * len(problems)))
     limits = Limits(memory_mb=config.memory_mb)
     outcomes = run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
     hook_count = len(HOOKS) + len(SAT_HOOKS)

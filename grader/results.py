@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .sandbox.wire import clean_text
+
 
 @dataclass
 class ItemResult:
@@ -21,6 +23,11 @@ class ItemResult:
     seconds: float | None = None
     output: str = ""
     visibility: str = "visible"
+
+    def __post_init__(self) -> None:
+        """Reasons and output may quote student code: made safe to show, once, here."""
+        self.message = clean_text(self.message)
+        self.output = clean_text(self.output)
 
     @property
     def hidden(self) -> bool:

@@ -67,7 +67,7 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> CNF:
             reason = clause_problem(clauses, lits)
             if reason:
                 raise HookContractError(f"{name} {reason}")
-            cnf.extend(clauses)
+            cnf.extend(distinct_clauses(clauses))
     return cnf
 
 
@@ -108,7 +108,8 @@ def sat_problems_task(problems: list[Problem], timeout: float) -> Task:
 
 def clause_problem(clauses: Any, lits: list[int]) -> str | None:
     """Why `clauses` is not a list of clauses over the literals `lits` and their
-    negations, or None."""
+    negations, or None. More than 2**n distinct clauses is refused too: a clause per
+    falsifying assignment is all any constraint over n literals needs."""
     if not isinstance(clauses, list) or not all(isinstance(c, list) for c in clauses):
         return f"must return a list of clauses (lists of ints), got {repr(clauses)[:60]}"
     allowed = set(lits) | {-lit for lit in lits}
@@ -116,7 +117,16 @@ def clause_problem(clauses: Any, lits: list[int]) -> str | None:
         for lit in clause:
             if isinstance(lit, bool) or not isinstance(lit, int) or lit not in allowed:
                 return f"used the literal {lit!r}, which is not one of the literals it was given (or a negation)"
+    distinct = len(distinct_clauses(clauses))
+    if distinct > 2 ** len(lits):
+        return f"returned {distinct} different clauses over {len(lits)} literals; no constraint needs more than {2 ** len(lits)}"
     return None
+
+
+def distinct_clauses(clauses: list[list[int]]) -> list[list[int]]:
+    """The clauses without repeats and without tautologies (a literal and its negation)."""
+    kept = {frozenset(clause) for clause in clauses if not any(-lit in clause for lit in clause)}
+    return [sorted(clause) for clause in kept]
 
 
 def equivalence_problem(spec: SatHookSpec, clauses: list[list[int]], n: int, k: int) -> str | None:
@@ -141,7 +151,8 @@ def score_sat_hook(spec: SatHookSpec, points: float, outcome: dict[str, Any]) ->
         if "error" in result:
             wrong.append(f"n={n}, k={k}: {result['error']}")
             continue
-        reason = clause_problem(result["value"], list(range(1, n + 1))) or equivalence_problem(spec, result["value"], n, k)
+        clauses = result["value"]
+        reason = clause_problem(clauses, list(range(1, n + 1))) or equivalence_problem(spec, distinct_clauses(clauses), n, k)
         if reason:
             wrong.append(reason)
     passed = len(SCOPES) - len(wrong)

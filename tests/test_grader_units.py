@@ -195,3 +195,13 @@ def test_next_hook_to_implement() -> None:
     assert Report("student", [problem]).next_hook_to_implement() is None
     crashed = Report("student", [_hook("constraint_bounds", "ZeroDivisionError: division by zero")])
     assert crashed.next_hook_to_implement() is None
+
+
+def test_sat_answers_are_bounded_before_they_are_checked() -> None:
+    from grader.sathooks import clause_problem, distinct_clauses
+
+    padded = [[1, -1]] * 100_000 + [[1, 2]] * 50 + [[2, 1]]
+    assert distinct_clauses(padded) == [[1, 2]]  # tautologies and repeats cost nothing to check
+    too_many = [[a, b, c] for a in (1, -1) for b in (2, -2) for c in (3, -3)] + [[1], [2]]
+    assert "no constraint needs more than 8" in clause_problem(too_many, [1, 2, 3])
+    assert clause_problem([[1, 4]], [1, 2, 3]) is not None and clause_problem([[]], [1, 2, 3]) is None

@@ -43,6 +43,9 @@ BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child
 FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
 SUBMISSION_FILES = 200  # .py files copied from one submission, at most
 SUBMISSION_BYTES = 5 << 20
+TMP_BYTES = 64 << 20  # the private /tmp under bwrap (a tmpfs: memory the address-space cap does not count)
+#: Folders anyone may write to, where a worker under `user` could leave files behind.
+SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue", "/run/shm", "/var/crash")
 
 
 Scope = Literal["file", "siblings", "folder"]
@@ -169,9 +172,9 @@ def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
         elif os.path.isdir(name):
             argv += ["--ro-bind", name, name]
     for mask in _masked(roots):
-        argv += ["--tmpfs", mask, "--remount-ro", mask]
+        argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
     argv += ["--ro-bind", str(view), "/kit", "--ro-bind", str(submission), "/submission",
-             "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
+             "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
     return argv
 
 
@@ -204,23 +207,30 @@ class Sandbox:
             if scope != "file":
                 _copy_python_files(source.parent, target, recursive=scope == "folder")
             shutil.copyfile(source, target / source.name)
-            _open_for_reading(target)
-            self._copies[key] = target / source.name
+            self._copies[key] = target / source.name  # private (0700): each worker gets its own copy
         return self._copies[key]
 
     def command(self, hooks: Path, reply_fd: int, memory_mb: int, uid: int | None) -> tuple[list[str], dict]:
-        """The worker's command line and the extra arguments for `subprocess.Popen`."""
+        """The worker's command line and the extra arguments for `subprocess.Popen`.
+
+        The worker gets a private folder (its user's alone) holding its own copy of the
+        submission: no other worker, of this student or another, can read it.
+        """
         contained = "1" if self.mode != "none" else "0"
         scratch = Path(tempfile.mkdtemp(prefix="w", dir=self.root / "scratch"))
+        own = scratch / "submission"
+        shutil.copytree(hooks.parent, own)
+        hooks = own / hooks.name
         tail = ["-I", "-S", "-u", "-c", BOOTSTRAP]
         if self.mode == "bwrap":
-            argv = _bwrap_argv(self.python, self.view, hooks.parent) + [
+            argv = _bwrap_argv(self.python, self.view, own) + [
                 self.python, *tail, "/kit", f"/submission/{hooks.name}", str(reply_fd), str(memory_mb), contained]
         else:
             argv = [self.python, *tail, str(self.view), str(hooks), str(reply_fd), str(memory_mb), contained]
         extra: dict = {"cwd": str(scratch), "env": _clean_env(str(scratch))}
         if uid is not None:
-            os.chown(scratch, uid, uid)
+            for path in (scratch, *scratch.rglob("*")):
+                os.chown(path, uid, uid)
             extra.update(user=uid, group=uid, extra_groups=[])
         return argv, extra
 
@@ -255,7 +265,7 @@ try:
     os.kill(-1, signal.SIGKILL)
 except OSError:
     pass
-for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+for folder in sys.argv[1:]:
     try:
         names = os.listdir(folder)
     except OSError:
@@ -278,13 +288,18 @@ for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
     signal.signal(number, signal.SIG_IGN)
 uids = {int(line) for line in sys.stdin}
 for uid in uids:
-    subprocess.run([sys.executable, "-I", "-S", "-c", sys.argv[1]], user=uid, group=uid, extra_groups=[], cwd="/")
+    subprocess.run([sys.executable, "-I", "-S", "-c", *sys.argv[1:]], user=uid, group=uid, extra_groups=[], cwd="/")
 """
 
 
 def sweep(python: str, uid: int) -> None:
-    """As `uid`: kill every process of `uid` (the sweeper itself excepted), remove its files in /tmp."""
-    _run_as(uid, [python, "-I", "-S", "-c", _SWEEP])
+    """As `uid`: kill every process of `uid` (the sweeper itself excepted), and remove what
+    it left in the folders anyone may write to."""
+    _run_as(uid, [python, "-I", "-S", "-c", _SWEEP, *_shared_writable()])
+
+
+def _shared_writable() -> list[str]:
+    return [folder for folder in SHARED_WRITABLE if os.path.isdir(folder) and os.stat(folder).st_mode & 0o002]
 
 
 def _copy_python_files(source: Path, target: Path, recursive: bool) -> None:
@@ -377,7 +392,8 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
             pool = _uid_pool(max(1, workers)) if is_root else None
             guardian = None
             if candidate == "user":
-                guardian = subprocess.Popen([python, "-I", "-S", "-c", _GUARDIAN, _SWEEP], stdin=subprocess.PIPE,
+                guardian = subprocess.Popen([python, "-I", "-S", "-c", _GUARDIAN, _SWEEP, *_shared_writable()],
+                                            stdin=subprocess.PIPE,
                                             start_new_session=True, cwd="/", env=_clean_env("/"))
             return Sandbox(candidate, python, root, pool, guardian)
         reasons[candidate] = why or "unavailable"

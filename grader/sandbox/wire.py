@@ -194,11 +194,12 @@ def read_reply(line: bytes) -> Answer | Raised:
 
 _ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|.?)"
                       r"|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*[\x07\x9c]?")
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def clean_text(text: str, limit: int | None = None) -> str:
-    """`text` without escape sequences or control characters (newlines and tabs stay)."""
+    """`text` without escape sequences, control characters or lone surrogates (newlines
+    and tabs stay)."""
     text = _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
     if limit is not None and len(text) > limit:
         return text[:limit] + f"\n[... {len(text) - limit} more characters cut]"
@@ -211,7 +212,7 @@ class Opaque:
     """A value the worker could not send as data; shown as the worker described it."""
 
     def __init__(self, text: str):
-        self.text = text
+        self.text = clean_text(text, 80)
 
     def __repr__(self) -> str:
         return self.text
