@@ -205,3 +205,18 @@ def test_sat_answers_are_bounded_before_they_are_checked() -> None:
     too_many = [[a, b, c] for a in (1, -1) for b in (2, -2) for c in (3, -3)] + [[1], [2]]
     assert "no constraint needs more than 8" in clause_problem(too_many, [1, 2, 3])
     assert clause_problem([[1, 4]], [1, 2, 3]) is not None and clause_problem([[]], [1, 2, 3]) is None
+
+
+def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
+    from grader.config import AgentGrading
+    from grader.grading import agent_seed, score_agent
+
+    private = AgentGrading(seed=48127730)
+    assert agent_seed(private) == agent_seed(private) != 48127730  # reproducible, and not the seed itself
+    assert agent_seed(AgentGrading(seed=1)) != agent_seed(AgentGrading(seed=2))
+    assert agent_seed(AgentGrading(seed=None)) != agent_seed(AgentGrading(seed=None))  # fresh games each run
+    first = agent_seed(private)
+    outcome = {"status": "ok", "seconds": 1.0, "result": {"wins": 1, "games": 2, "win_rate": 0.5, "ci95": [0.1, 0.9],
+               "errors": [{"game": 1, "seed": first + 1, "reason": "agent raised ValueError"}]}}
+    message = score_agent(private, outcome).message
+    assert "game 2" in message and str(first + 1) not in message

@@ -54,9 +54,10 @@ class Kit:
         return env
 
     def fingerprint(self) -> dict[str, str]:
-        """Every file of the kit and its hash."""
+        """Every file of the kit (what a grading run could reach) and its hash."""
+        files = [p for part in KIT_PARTS for p in sorted((self.root / part).rglob("*")) or [self.root / part]]
         return {str(p.relative_to(self.root)): hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in sorted(self.root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+                for p in files if p.is_file() and "__pycache__" not in p.parts}
 
 
 def _unavailable(mode: str) -> str | None:
