@@ -20,8 +20,8 @@ Counting is restricted to what the new number touches, so that a what-if costs l
 - the F hidden cells in no constraint take the other mines: a layout of the
   constrained cells with m mines stands for C(F, M - m) layouts of the board.
 
-The count of each outcome and its progress are exact. The next guess's risk is exact
-for the cells the new number touches and the cells in no constraint; for the cells of
+The count of each outcome is exact. The next guess's risk (0: progress) is exact for
+the cells the new number touches and the cells in no constraint; for the cells of
 untouched components it is their probability before the guess (which the new number
 changes only through the global mine count).
 """
@@ -74,6 +74,7 @@ class Lookahead:
         if dec is None:
             raise ValueError("the view has no consistent layout")
         self.decided = dec.decided
+        self.known_safe = {var for var, x in dec.decided.items() if not x}
         self.parts = dec.components
         self.tables = [self.counter.component(part) for part in self.parts]
         self.part_of = {var: i for i, part in enumerate(self.parts) for var in part.origin}
@@ -116,10 +117,13 @@ class Lookahead:
                 untouched_vars.extend(self.parts[i].origin)
         constraints = tuple(c for i in touched for c in self.residual[i])
         untouched = set(untouched_vars)
+        if self.decided.get(me) == 1:
+            return  # a mine in every layout: it shows nothing
+        safe = () if me in self.decided else (Constraint((me,), 0),)
         for value in range(known, known + len(open_vars) + 1):
             if stop():
                 return
-            extra = (Constraint((me,), 0), Constraint(tuple(open_vars), value - known, cell)) if me not in self.decided else ()
+            extra = safe + ((Constraint(tuple(open_vars), value - known, cell),) if open_vars else ())
             outcome = self.what_if(me, value, constraints + extra, others, untouched)
             if outcome is not None:
                 yield outcome
@@ -143,13 +147,12 @@ class Lookahead:
         if total == 0:
             return None
         lowest = min((sum(w * x for w, x in zip(weight, poly)) for poly in polys), default=total)
-        if any(not x for var, x in fresh.items() if var != me):
+        if any(not x for var, x in fresh.items() if var != me) or self.known_safe - {me}:
             lowest = 0
         if free:
             per_free = sum(x * comb(free - 1, mines_left - m - 1) for m, x in enumerate(ways) if 0 <= mines_left - m - 1 <= free - 1)
             lowest = min(lowest, per_free)
-        progress = lowest == 0
         next_risk = lowest / total
-        if untouched and not progress:
+        if untouched:  # their layouts are not recounted: their probability before the guess
             next_risk = min(next_risk, min(self.risk[self.cells[var]] for var in untouched))
-        return Outcome(value, total, progress, next_risk)
+        return Outcome(value, total, next_risk == 0, next_risk)

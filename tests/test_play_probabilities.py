@@ -183,3 +183,49 @@ def test_view_csp_is_the_boards_csp(seed):
     assert view_csp(view) == build_csp(view.to_board())
     late = position(6, 7, 8, seed + 100, 6, 3)
     assert view_csp(late) == build_csp(late.to_board())
+
+
+# --- play/lookahead.py: what-if counts equal enumeration ------------------------------------
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4), (5, 5, 4)]), seed=st.integers(0, 10**6), opened=st.integers(0, 3), flags=st.integers(0, 1))
+def test_lookahead_outcomes_equal_enumeration(size, seed, opened, flags):
+    """For every hidden cell c, each number v it can show: the layouts where c is safe and
+    shows v (count), as enumeration gives it, and the lowest mine chance among the other
+    hidden cells (0: progress, a certain move), exact but for cells of components the new
+    number does not touch, which keep their probability from before (as
+    play/lookahead.py says)."""
+    from play.lookahead import Lookahead
+
+    rows, cols, mines = size
+    view = position(rows, cols, mines, seed, opened, flags)
+    hidden = view.hidden()
+    if len(hidden) < 2:
+        return
+    layouts = brute_force_layouts(view)
+    risk = {cell: float(p) for cell, p in brute_force_probabilities(view).items()}
+    place = {cell: i for i, cell in enumerate(hidden)}
+    unopened = [cell for cell in hidden if view[cell] == -1]
+    ahead = Lookahead(view, unopened, risk)
+    for cell in unopened:
+        me = place[cell]
+        near = [place[n] for n in view.neighbours(cell) if n in place]
+        expected = {}
+        for x in layouts:
+            if not x >> me & 1:
+                expected.setdefault(sum(x >> j & 1 for j in near), []).append(x)
+        got = {o.value: o for o in ahead.outcomes(cell)}
+        assert set(got) == set(expected), f"{cell}\n{view.text()}"
+        for value, fitting in expected.items():
+            outcome = got[value]
+            assert outcome.layouts == len(fitting)
+            others = [j for j in range(len(hidden)) if j != me]
+            chances = {hidden[j]: sum(x >> j & 1 for x in fitting) / len(fitting) for j in others}
+            # exact, except in components the new number does not touch: their risk from before
+            around = {ahead.index[n] for n in view.neighbours(cell) if n in ahead.index} | {ahead.index[cell]}
+            touched = {ahead.part_of[var] for var in around if var in ahead.part_of}
+            untouched = {ahead.cells[var] for i, part in enumerate(ahead.parts) if i not in touched for var in part.origin}
+            expected = min(risk[x] if x in untouched else p for x, p in chances.items())
+            assert outcome.progress == (expected == 0), f"{cell} shows {value}\n{view.text()}"
+            assert outcome.next_risk == pytest.approx(expected), f"{cell} shows {value}\n{view.text()}"
