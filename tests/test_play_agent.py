@@ -196,7 +196,7 @@ def test_safest_policy_plays_the_games_of_the_agent_before_progress(name):
     assert sum(r.moves for r in results) == moves
 
 
-def test_progress_policy_is_deterministic_and_differs_from_safest():
+def test_default_policy_is_deterministic_and_differs_from_safest():
     from play.guess import Guesser
     from play.levels import EXPERT
 
@@ -206,13 +206,31 @@ def test_progress_policy_is_deterministic_and_differs_from_safest():
     assert progress != [play_reference(EXPERT, seed, agent=safest) for seed in range(8)]
 
 
-def test_progress_guess_stays_within_the_cutoff_and_prefers_progress():
-    """A 1 in the corner of a 3x4 board with 2 mines: its 3 neighbours are 1/3 each, the 8 far
-    cells 1/8. Among the far cells the ones touching the 1's cells can show a number that
-    settles them; the reason states the cutoff and the progress chance."""
-    view = view_from_text("1 . . .\n. . . .\n. . . .", mines=2)
-    decision = Agent().decide(view)
-    assert decision.layer in ("guess", "endgame")
-    if decision.layer == "guess":
-        assert decision.probability == Fraction(1, 8)
-        assert "as likely to be safe as the safest" in decision.reason and "a certain move next" in decision.reason
+def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
+    """Whenever the default guesser leaves the safest cell, the cell it takes has a higher exact
+    two-move survival (recounted here with play.lookahead) and the reason says so."""
+    from play.guess import Guesser
+    from play.levels import EXPERT
+    from play.lookahead import Lookahead
+    from play.probability import probabilities
+
+    agent, left = Agent(), 0
+    for seed in range(6):
+        game = Game(EXPERT, seed=seed)
+        while not game.over:
+            for decision in agent.decisions(game.view()):
+                if decision.layer == "guess":
+                    view = game.view()
+                    counted = probabilities(view)
+                    safest = Guesser(policy="safest").safest(view, counted).move.cell
+                    if decision.move.cell != safest:
+                        left += 1
+                        assert "one move ahead" in decision.reason
+                        risk = {cell: m / counted.total for cell, m in counted.mines.items()}
+                        ahead = Lookahead(view, [safest, decision.move.cell], risk)
+                        assert ahead.value(decision.move.cell, counted.total) > ahead.value(safest, counted.total)
+                        assert decision.probability == counted[decision.move.cell]
+                game.apply(decision.move)
+                if game.over:
+                    break
+    assert left >= 1
