@@ -49,7 +49,7 @@ class Guesser:
     policy: Policy = "lookahead"
     cutoff: float = 0.9
     progress_weight: float = 0.1
-    lookahead_cells: int = 3
+    lookahead_cells: int = 2
     lookahead_size: int = 0
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
