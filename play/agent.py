@@ -1,4 +1,4 @@
-"""The reference agent: certain moves first, then the safest guess, each with its reason.
+"""The reference agent: certain moves first, then the best guess, each with its reason.
 
 Layers, tried in order; the first that finds something gives the moves:
 
@@ -6,8 +6,9 @@ Layers, tried in order; the first that finds something gives the moves:
 - (a) single clue and (b) subset of two clues (`play.reasoning`), to closure;
 - (c) exact mine probabilities of every hidden cell (`play.probability`): a cell with
   probability 0 is opened, 1 flagged;
-- (d) a guess when nothing is certain (`play.guess`): exact endgame lookahead when few
-  layouts remain, otherwise the safest cell with tie-breaks that favour progress.
+- (d) a guess when nothing is certain (`play.guess`): exact endgame search when few
+  layouts remain, otherwise an exact one-move lookahead between the safest cell and the
+  likeliest to make progress: the one likelier to survive this guess and the next.
 
 `decisions(view)` returns every certain move a layer found (a batch: they stay certain
 whatever order they are played in) or one guess. `decide(view)` is the first of them,

@@ -1,10 +1,10 @@
 """Layer (c) of the agent: the exact mine probability of every hidden cell.
 
 The view becomes the CSP that `build_csp(view.to_board())` gives (one variable per
-hidden cell, one constraint per revealed number, the global mine count last; built
-straight from the view by `view_csp`, which is faster), and `solvers.counting.solution_counts` counts its solutions by independent
-components: enumeration with the engine, off-frontier cells weighted with binomials
-under the global count. Every layout consistent with the view is equally likely (the
+hidden cell, one constraint per revealed number, the global mine count last), built
+straight from the view by `view_csp`, which is faster. `solvers.counting.solution_counts`
+counts its solutions by independent components: enumeration with the engine,
+off-frontier cells weighted with binomials under the global count. Every layout consistent with the view is equally likely (the
 game draws layouts uniformly, see `play.game`), so mines / total is the exact
 probability, kept as a Fraction.
 """
