@@ -1,7 +1,7 @@
 """Grading a whole class: every submission in a folder, a CSV of scores, a summary.
 
 A submission is a `.py` file directly in the folder (the student is its name) or a
-sub-folder holding `hooks.py` (or `assignment/hooks.py`, or a single `.py` file).
+sub-folder (the Python file in it that defines the most hooks is the hooks file).
 Submissions are graded in parallel; one that cannot be graded gets a row with its reason.
 """
 
@@ -24,7 +24,7 @@ from .results import Report
 from .sandbox.host import interrupt
 from .sandbox.isolation import Sandbox, Scope
 from .sandbox.wire import clean_text
-from .submission import resolve_agent
+from .submission import WHAT_TO_SUBMIT, find_in_folder, resolve_agent
 from .problemset import Problem
 from .report import label
 
@@ -50,12 +50,8 @@ def find_submissions(folder: Path) -> list[Submission]:
         elif entry.is_file() and entry.suffix == ".py":
             found.append(Submission(student, entry))
         elif entry.is_dir() and not entry.name.startswith((".", "__")):
-            candidates = [entry / "hooks.py", entry / "assignment" / "hooks.py"]
-            python_files = sorted(entry.glob("*.py"))
-            if len(python_files) == 1:
-                candidates.append(python_files[0])
-            hooks = next((c for c in candidates if c.is_file()), None)
-            found.append(Submission(student, hooks, "" if hooks else "no hooks.py found in the folder", "folder"))
+            hooks = find_in_folder(entry).hooks
+            found.append(Submission(student, hooks, "" if hooks else f"nothing to grade: {WHAT_TO_SUBMIT}", "folder"))
     return found
 
 
@@ -83,8 +79,9 @@ def grade_batch(
             return BatchRow(submission.student, None, submission.problem)
         try:
             hooks = str(submission.hooks.resolve())
-            report = grade(hooks, problems, config, timeout=timeout, agent=resolve_agent(None, hooks), sandbox=sandbox,
-                           scope=submission.scope)
+            folder = submission.hooks.parent if submission.scope == "folder" else None
+            report = grade(hooks, problems, config, timeout=timeout, agent=resolve_agent(None, hooks, folder),
+                           sandbox=sandbox, scope=submission.scope)
         except Exception as error:  # one broken submission never stops the batch
             return BatchRow(submission.student, None, clean_text(f"could not be graded: {error}", 300))
         unloadable = next((i.message for i in report.items if i.message.startswith("cannot load")), "")

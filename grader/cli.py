@@ -34,7 +34,7 @@ from .reference import ReferenceUnavailable, reference_strategies
 from .report import fail
 from .sandbox.host import interrupt
 from .sandbox.isolation import MODES, IsolationUnavailable, Sandbox, open_sandbox
-from .submission import KIT_ROOT, resolve_agent, resolve_solver
+from .submission import KIT_ROOT, WHAT_TO_SUBMIT, resolve_agent, resolve_solver
 from .tracing import compare_command, trace_command
 
 
@@ -85,8 +85,11 @@ def _grade(argv: list[str], console: Console) -> int:
     if args.compare:
         return compare_command(args, problems, console)
     solver = resolve_solver(args.solver)
+    folder = Path(args.solver) if Path(args.solver).is_dir() else None
     if not args.submissions and solver is None:
-        return fail(console, f"--solver {args.solver}: not 'assignment', 'reference' or an existing .py file")
+        if folder is not None:
+            return fail(console, f"--solver {args.solver}: no Python file in it defines the hooks; {WHAT_TO_SUBMIT}")
+        return fail(console, f"--solver {args.solver}: not 'assignment', 'reference', a .py file or a folder holding one")
     if solver == "reference" and not args.submissions:
         reference_strategies()  # a student copy has none: one clear line, not a table of errors
     with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
@@ -96,7 +99,8 @@ def _grade(argv: list[str], console: Console) -> int:
             return trace_command(args, solver, problems, console, sandbox)
         from .grading import grade
 
-        report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver), sandbox)
+        report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
+                       sandbox, "folder" if folder else "siblings")
     show_report(console, report, errors, args.show_hidden)
     if args.json:
         write_json(args.json, report_json(report, errors, args.show_hidden))
@@ -131,7 +135,7 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
 
 def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
     """Grade one submission into results.json, which is written even if grading fails."""
-    from .gradescope import failure_results, gradescope_results
+    from .gradescope import failure_results, gradescope_results, student_failure
     from .grading import grade
     from .report import write_json
 
@@ -140,15 +144,20 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
     graded = False
     try:
         solver = resolve_solver(args.solver)
+        folder = Path(args.solver) if Path(args.solver).is_dir() else None
         if solver is None:
-            raise ValueError(f"no hooks file found ({args.solver})")
+            write_json(output, student_failure(f"Your submission has no Python file that defines the hooks: "
+                                               f"{WHAT_TO_SUBMIT}.", time.perf_counter() - started))
+            console.print(f"wrote {output}: 0 points (no hooks file in {args.solver})")
+            return 0
         problems, errors = load_problems(*args.paths)
         config_path = find_config(args.paths[0], args.config)
         config, config_errors = load_config(config_path)
         if errors or config_errors:  # a broken assignment must not hand out partial grades
             raise ValueError(f"the assignment's own files are broken: {(errors + config_errors)[0]}")
         with _sandbox(args, problems, config_path, console, strict=True) as sandbox:
-            report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver), sandbox)
+            report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
+                           sandbox, "folder" if folder else "siblings")
         results = gradescope_results(report, [], time.perf_counter() - started)
         graded = True
     except Exception as error:  # Gradescope must always get a results.json

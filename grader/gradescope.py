@@ -52,3 +52,9 @@ def failure_results(message: str, seconds: float) -> dict[str, Any]:
         "output": f"The autograder could not grade this submission: {message}. Please tell the course staff.",
         "tests": [],
     }
+
+
+def student_failure(message: str, seconds: float) -> dict[str, Any]:
+    """results.json for a submission that could not be graded through the student's own
+    doing (nothing to grade): zero, and what to submit."""
+    return {"score": 0.0, "execution_time": round(seconds, 3), "output": message, "tests": []}

@@ -240,38 +240,50 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     """
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
     item_timeout = timeout or config.timeout
+    limits = Limits(memory_mb=config.memory_mb)
+    visible = [p for p in problems if not p.hidden]
+    hidden = [p for p in problems if p.hidden]
+    # Visible items first. Hidden problems, and the SAT item (it sees every board), run
+    # last in workers of their own, so nothing printed where a student can see it ever
+    # comes from a process that saw a hidden board.
     tasks = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in HOOKS]
     tasks += [sat_hook_task(spec.name, item_timeout) for spec in SAT_HOOKS]
-    tasks += [problem_task(p, timeout or p.timeout or config.timeout) for p in problems]
+    tasks += [problem_task(p, timeout or p.timeout or config.timeout) for p in visible]
+    outcomes = run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
+    agent_outcome = None
+    if config.agent is not None and agent is not None:
+        from .agentplay import play_agent_games  # needs the game package
+
+        agent_outcome = play_agent_games(agent, config.agent, agent_seed(config.agent), limits, sandbox, scope)
     # One limit for the whole SAT item, not the sum of the problems' limits: a hanging hook
     # costs that item only. Solving each problem through correct clauses takes milliseconds.
-    tasks.append(sat_problems_task(problems, item_timeout + SAT_SECONDS_PER_PROBLEM * len(problems)))
-    limits = Limits(memory_mb=config.memory_mb)
-    outcomes = run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
+    late = [problem_task(p, timeout or p.timeout or config.timeout) for p in hidden]
+    late.append(sat_problems_task(problems, item_timeout + SAT_SECONDS_PER_PROBLEM * len(problems)))
+    late_outcomes = run_solver_tasks(solver, late, jobs, limits, sandbox, scope)
+    if hidden:
+        late_outcomes[-1]["output"] = ""  # it saw the hidden boards: what it printed stays unseen
     hook_count = len(HOOKS) + len(SAT_HOOKS)
-    hook_outcomes, problem_outcomes, sat_outcome = outcomes[:hook_count], outcomes[hook_count:-1], outcomes[-1]
+    hook_outcomes = outcomes[:hook_count]
+    by_problem = dict(zip(map(id, visible + hidden), outcomes[hook_count:] + late_outcomes[:-1]))
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox))
     for spec, outcome in zip(HOOKS, hook_outcomes):
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome))
     for spec, outcome in zip(SAT_HOOKS, hook_outcomes[len(HOOKS):]):
         report.items.append(score_sat_hook(spec, config.hook_points[spec.name], outcome))
     problem_results = [
-        score_problem(problem, outcome, config.points_for(problem.file, problem.points))
-        for problem, outcome in zip(problems, problem_outcomes)
+        score_problem(problem, by_problem[id(problem)], config.points_for(problem.file, problem.points))
+        for problem in problems
     ]
     report.items += problem_results
     counts = [expected_count(p) for p in problems]
-    report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, sat_outcome))
+    report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, late_outcomes[-1]))
     if config.efficiency is not None:
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
     if config.agent is not None:
-        if agent is None:
+        if agent_outcome is None:
             report.items.append(ItemResult("agent", "agent", "error", 0.0, config.agent.points, "no agent file found (--agent FILE)"))
         else:
-            from .agentplay import play_agent_games  # needs the game package
-
-            outcome = play_agent_games(agent, config.agent, agent_seed(config.agent), limits, sandbox, scope)
-            report.items.append(score_agent(config.agent, outcome))
+            report.items.append(score_agent(config.agent, agent_outcome))
     return report
 
 

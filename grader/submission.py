@@ -1,14 +1,71 @@
-"""Which files a grading run reads: the solver's hooks and the playing agent."""
+"""Which files a grading run reads: the solver's hooks and the playing agent.
+
+A submission is found by what it defines, not by its file names: the hooks file is the
+Python file that defines the most hooks, the agent the one that defines `choose_move`.
+Files are read with `ast`, never run, here in the grader.
+"""
 
 from __future__ import annotations
 
+import ast
+from dataclasses import dataclass
 from pathlib import Path
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
+HOOK_NAMES = ("constraint_bounds", "forward_check", "select_variable", "order_values", "at_least_clauses",
+              "at_most_clauses")
+AGENT_NAME = "choose_move"
+MAX_SCANNED = 200  # Python files looked at in one submission folder
+WHAT_TO_SUBMIT = ("submit a .py file defining constraint_bounds, forward_check, select_variable and order_values "
+                  "(and at_least_clauses, at_most_clauses for part 2; choose_move, in its own file or the same one, "
+                  "for part 3)")
+
+
+def defined_names(path: Path) -> set[str]:
+    """The top-level names a Python file defines (functions, assignments, imports); empty
+    when it is not valid Python."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+    except (SyntaxError, ValueError, OSError):
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a submission folder holds: its hooks file and its agent file (either may be None)."""
+
+    hooks: Path | None
+    agent: Path | None
+
+
+def find_in_folder(folder: Path) -> Found:
+    """The hooks file (the most hooks defined; a syntax error still counts as the hooks
+    file when it is the only one) and the agent file of a submission folder."""
+    files = sorted(p for p in folder.rglob("*.py") if p.is_file() and not p.is_symlink()
+                   and "__pycache__" not in p.parts)[:MAX_SCANNED]
+    scored = [(len(defined_names(p) & set(HOOK_NAMES)), p) for p in files]
+    best = max((count for count, _ in scored), default=0)
+    hooks = next((p for count, p in scored if count == best and best > 0), None)
+    if hooks is None and len(files) == 1:
+        hooks = files[0]  # one file that defines nothing recognisable: grade it, its errors explain why
+    agent = next((p for p in files if AGENT_NAME in defined_names(p)), None)
+    return Found(hooks, agent)
 
 
 def resolve_solver(name: str) -> str | None:
-    """"reference", or the path of the hooks file to grade (None when it does not exist)."""
+    """"reference", or the path of the hooks file to grade: `name` itself, the hooks file
+    in the folder `name`, or assignment/hooks.py (None when there is none)."""
     if name == "reference":
         return name
     if name == "assignment":
@@ -16,18 +73,26 @@ def resolve_solver(name: str) -> str | None:
         path = local if local.exists() else KIT_ROOT / "assignment" / "hooks.py"
     else:
         path = Path(name)
+    if path.is_dir():
+        found = find_in_folder(path).hooks
+        return str(found.resolve()) if found else None
     return str(path.resolve()) if path.is_file() and path.suffix == ".py" else None
 
 
-def resolve_agent(explicit: str | None, solver: str) -> str | None:
-    """The agent to play: the one named, the reference's, or one found beside the solver's file."""
+def resolve_agent(explicit: str | None, solver: str, folder: Path | None = None) -> str | None:
+    """The agent to play: the one named, the reference's, the file of a submission
+    `folder` that defines choose_move, or else the solver's file if it defines it, or
+    agent.py beside it."""
     if explicit is not None:
         path = Path(explicit)
         return str(path.resolve()) if path.is_file() else None
     if solver == "reference":
         return "reference"
+    if folder is not None:
+        found = find_in_folder(folder).agent
+        return str(found.resolve()) if found is not None else None
     hooks = Path(solver)
-    if "def choose_move" in hooks.read_text(encoding="utf-8", errors="replace"):
+    if AGENT_NAME in defined_names(hooks):
         return str(hooks)
     beside = hooks.with_name("agent.py")
     return str(beside) if beside.is_file() else None

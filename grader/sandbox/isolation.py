@@ -18,6 +18,7 @@ every process of those users if the grader dies.
 
 from __future__ import annotations
 
+import fcntl
 import glob
 import os
 import pwd
@@ -188,6 +189,7 @@ class Sandbox:
     uids: "queue.Queue[int] | None" = None
     guardian: subprocess.Popen[bytes] | None = None
     note: str = ""  # why a stronger mode was not used
+    locks: list[int] = field(default_factory=list)  # descriptors holding our user ids
     _copies: dict[tuple[str, str], Path] = field(default_factory=dict)
 
     @property
@@ -256,6 +258,8 @@ class Sandbox:
             if self.guardian.stdin is not None:
                 self.guardian.stdin.close()  # the guardian sweeps every id it was given
             self.guardian.wait(timeout=30)
+        for fd in self.locks:  # the ids are free for other graders once their processes are gone
+            os.close(fd)
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -329,20 +333,33 @@ def _write_view(view: Path) -> None:
     _open_for_reading(view)
 
 
-def _uid_pool(count: int) -> "queue.Queue[int]":
+def _uid_pool(count: int, held: list[int]) -> "queue.Queue[int]":
+    """`count` user ids no account and no other grader on this machine uses: each is
+    claimed with a lock file held until this process ends (its descriptor goes in `held`)."""
+    locks = Path(tempfile.gettempdir()) / "grader-user-ids"
+    locks.mkdir(mode=0o700, exist_ok=True)
+    if locks.is_symlink() or locks.stat().st_uid != 0 or locks.stat().st_mode & 0o077:
+        raise IsolationUnavailable(f"{locks} must be a folder of root's alone")
     pool: queue.Queue[int] = queue.Queue()
     uid = FIRST_UID
     while pool.qsize() < count:
         try:
             pwd.getpwuid(uid)
         except KeyError:
-            pool.put(uid)
+            fd = os.open(locks / str(uid), os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # another grader has it
+                os.close(fd)
+            else:
+                held.append(fd)
+                pool.put(uid)
         uid += 1
     return pool
 
 
-def _why_not_user(python: str | None, uid: int, secrets: list[Path]) -> str | None:
-    if os.geteuid() != 0:
+def _why_not_user(python: str | None, uid: int | None, secrets: list[Path]) -> str | None:
+    if os.geteuid() != 0 or uid is None:
         return "user isolation needs the grader to run as root"
     if python is None:
         return "no Python 3.11 or later that an unprivileged user can run (install python3)"
@@ -377,24 +394,31 @@ def open_sandbox(mode: str, secrets: list[Path], workers: int) -> Sandbox:
 
 def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox:
     is_root = os.geteuid() == 0
-    probe_uid = FIRST_UID if is_root else None
+    locks: list[int] = []
+    pool = _uid_pool(max(1, workers) + 1, locks) if is_root else None
+    probe_uid = pool.get() if pool is not None else None  # ours alone: no other grader sweeps it
     reasons: dict[str, str] = {}
     python = python_for(probe_uid)
-    for candidate in (MODES if mode == "auto" else (mode,)):
-        if candidate == "none":
-            note = "; ".join(f"{m}: {why}" for m, why in reasons.items())
-            return Sandbox("none", os.path.realpath(sys.executable), root, note=note)
-        if candidate == "bwrap":
-            why = bwrap_works(python, probe_uid) if python else "no Python 3.11 or later that an unprivileged user can run"
-        else:
-            why = _why_not_user(python, FIRST_UID, secrets)
-        if why is None and python is not None:
-            pool = _uid_pool(max(1, workers)) if is_root else None
-            guardian = None
-            if candidate == "user":
-                guardian = subprocess.Popen([python, "-I", "-S", "-c", _GUARDIAN, _SWEEP, *_shared_writable()],
-                                            stdin=subprocess.PIPE,
-                                            start_new_session=True, cwd="/", env=_clean_env("/"))
-            return Sandbox(candidate, python, root, pool, guardian)
-        reasons[candidate] = why or "unavailable"
+    try:
+        for candidate in (MODES if mode == "auto" else (mode,)):
+            if candidate == "none":
+                note = "; ".join(f"{m}: {why}" for m, why in reasons.items())
+                return Sandbox("none", os.path.realpath(sys.executable), root, note=note, locks=locks)
+            if candidate == "bwrap":
+                why = bwrap_works(python, probe_uid) if python else "no Python 3.11 or later that an unprivileged user can run"
+            else:
+                why = _why_not_user(python, probe_uid, secrets)
+            if why is None and python is not None:
+                guardian = None
+                if candidate == "user":
+                    guardian = subprocess.Popen([python, "-I", "-S", "-c", _GUARDIAN, _SWEEP, *_shared_writable()],
+                                                stdin=subprocess.PIPE, start_new_session=True, cwd="/", env=_clean_env("/"))
+                return Sandbox(candidate, python, root, pool, guardian, locks=locks)
+            reasons[candidate] = why or "unavailable"
+    except BaseException:
+        for fd in locks:
+            os.close(fd)
+        raise
+    for fd in locks:
+        os.close(fd)
     raise IsolationUnavailable(f"--isolation {mode}: {reasons[mode]}")
