@@ -1,10 +1,20 @@
 """`python -m grader gradescope-bundle OUT.zip`: the Gradescope autograder archive.
 
-The zip holds `setup.sh` and `run_autograder` at its root and this kit under `kit/`.
-On Gradescope the zip is unpacked to /autograder/source; `setup.sh` installs the kit in
-a virtual environment, and `run_autograder` grades /autograder/submission and writes
-/autograder/results/results.json. AUTOGRADER_ROOT and AUTOGRADER_PYTHON override the
-root and the interpreter (for testing the scripts outside Gradescope).
+The zip holds `setup.sh` and `run_autograder` at its root and this kit under `kit/`
+(its packages, its pyproject, and the problem folder with hidden problems and the
+grading config). On Gradescope the zip is unpacked to /autograder/source and:
+
+- `setup.sh` (once, as root) finds Python 3.11 or later (installing it with apt-get if it
+  must), installs the kit, not editable, in /autograder/venv, installs bubblewrap when it
+  can, and closes the source and the venv to every other user, so that student code,
+  run as an unprivileged user, can read none of the grading data and write none of it;
+- `run_autograder` (for each submission, as root) grades /autograder/submission into
+  /autograder/results/results.json. Only the grader writes that file; if the grader dies,
+  the script writes a zero with the reason itself and exits non-zero.
+
+AUTOGRADER_ROOT overrides /autograder (for testing the scripts outside Gradescope);
+GRADER_ISOLATION chooses the isolation (default auto: bubblewrap where Gradescope's
+container allows it, else an unprivileged user).
 """
 
 from __future__ import annotations
@@ -13,36 +23,62 @@ import zipfile
 from pathlib import Path
 
 SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once, while building the autograder image.
+# Gradescope runs this once, as root, while it builds the autograder image.
 set -euo pipefail
-apt-get update
-apt-get install -y python3 python3-venv python3-pip
-python3 -m venv /autograder/venv
-/autograder/venv/bin/pip install /autograder/source/kit
+root="${AUTOGRADER_ROOT:-/autograder}"
+find_python() {
+  for name in python3.13 python3.12 python3.11 python3; do
+    if command -v "$name" >/dev/null 2>&1 && "$name" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      command -v "$name"
+      return 0
+    fi
+  done
+  return 1
+}
+python="$(find_python || true)"
+if { [ -z "$python" ] || ! command -v bwrap >/dev/null 2>&1; } && command -v apt-get >/dev/null 2>&1; then
+  apt-get update -qq || true
+  [ -n "$python" ] || apt-get install -y -qq python3.11 python3.11-venv >/dev/null || true
+  apt-get install -y -qq bubblewrap >/dev/null || true
+  python="$(find_python || true)"
+fi
+if [ -z "$python" ]; then
+  echo "setup.sh: this autograder needs Python 3.11 or later with venv; choose the Ubuntu 24.04 base image" >&2
+  exit 1
+fi
+"$python" -m venv "$root/venv"
+"$root/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$root/source/kit"
+# Student code runs as an unprivileged user: it must read and write none of this.
+chmod -R go-rwx "$root/source" "$root/venv"
+mkdir -p "$root/results"
+chmod 755 "$root/results"
+echo "setup.sh: installed the kit with $("$python" --version) in $root/venv; bubblewrap: $(command -v bwrap || echo absent)"
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Gradescope runs this for every submission; it must leave results/results.json behind.
+# Gradescope runs this for every submission. Only the grader writes results.json; if the
+# grader dies, a zero with the reason is written here and the run is marked failed.
 set -uo pipefail
 root="${AUTOGRADER_ROOT:-/autograder}"
-python="${AUTOGRADER_PYTHON:-$root/venv/bin/python}"
+results="$root/results/results.json"
 mkdir -p "$root/results"
-hooks="$(find "$root/submission" -name hooks.py -type f | sort | head -n 1)"
-if [ -z "$hooks" ]; then
-  hooks="$(find "$root/submission" -name '*.py' -type f | sort | head -n 1)"
+rm -f "$results"
+"$root/venv/bin/python" -P -m grader "$root/source/kit/problems/" --solver "$root/submission" \\
+  --isolation "${GRADER_ISOLATION:-auto}" --format gradescope --output "$results"
+status=$?
+if [ "$status" -ne 0 ] && [ ! -s "$results" ]; then
+  printf '{"score": 0.0, "output": "The autograder stopped before it could grade this submission (exit status %s). Please tell the course staff.", "tests": []}\\n' "$status" > "$results"
 fi
-cd "$root/source/kit"
-"$python" -m grader problems/ --solver "${hooks:-no hooks.py was submitted}" \\
-  --format gradescope --output "$root/results/results.json"
-exit 0
+exit "$status"
 """
 
-#: What of the kit goes into the bundle (problems with hidden ones and the grading config).
-KIT_PARTS = ("pyproject.toml", "README.md", "solvers", "grader", "assignment", "play", "problems")
+#: The kit's parts that go into the bundle: its packages, how to install them, and the problems.
+KIT_PARTS = ("pyproject.toml", "README.md", "solvers", "grader", "assignment", "play")
 
 
-def write_bundle(source: Path, out: Path) -> int:
-    """Write the autograder zip for the kit at `source`; how many files it holds."""
+def write_bundle(source: Path, problems: Path, out: Path) -> int:
+    """Write the autograder zip for the kit at `source` with the problem folder
+    `problems`; how many files it holds."""
     count = 0
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in (("setup.sh", SETUP_SH), ("run_autograder", RUN_AUTOGRADER)):
@@ -50,10 +86,10 @@ def write_bundle(source: Path, out: Path) -> int:
             info.external_attr = 0o755 << 16
             archive.writestr(info, text)
             count += 1
-        for part in KIT_PARTS:
-            path = source / part
+        parts = [(source / part, f"kit/{part}") for part in KIT_PARTS] + [(problems, "kit/problems")]
+        for path, name in parts:
             files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
             for file in files:
-                archive.write(file, f"kit/{file.relative_to(source)}")
+                archive.write(file, name if file == path else f"{name}/{file.relative_to(path)}")
                 count += 1
     return count

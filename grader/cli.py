@@ -215,10 +215,19 @@ def _release(argv: list[str], console: Console) -> int:
 def _bundle(argv: list[str], console: Console) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader gradescope-bundle", description="Build the Gradescope autograder zip.")
     parser.add_argument("out", type=Path, metavar="OUT.zip")
+    parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems",
+                        help="the problem folder to grade with (hidden problems and grading.yaml included)")
     args = parser.parse_args(argv)
     from .bundle import write_bundle
 
-    count = write_bundle(KIT_ROOT, args.out)
+    if not (KIT_ROOT / "pyproject.toml").is_file():
+        return fail(console, "gradescope-bundle needs a source checkout of the kit (this one is installed without "
+                             "its pyproject.toml)")
+    if not args.problems.is_dir():
+        return fail(console, f"--problems {args.problems}: not a folder")
+    if not args.out.resolve().parent.is_dir():
+        return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
+    count = write_bundle(KIT_ROOT, args.problems, args.out)
     console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
     return 0
 

@@ -34,3 +34,17 @@ def self_contained(name: str) -> str:
                f"exec({model!r}, _model.__dict__)\n"
                "_sys.modules['model_answer'] = _model\n")
     return prelude + (STUDENT_FILES / f"{name}.py").read_text(encoding="utf-8")
+
+
+GRADESCOPE_VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
+def check_gradescope_spec(results: dict) -> None:
+    """results.json has the shape Gradescope expects."""
+    for key, kind in (("score", (int, float)), ("output", str), ("tests", list)):
+        assert isinstance(results.get(key), kind), (key, results.get(key))
+    for test in results["tests"]:
+        assert {"name", "number", "score", "max_score", "status", "output", "visibility"} <= set(test), test
+        assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
+        assert 0 <= test["score"] <= test["max_score"], test
+        assert test["status"] in ("passed", "failed") and test["visibility"] in GRADESCOPE_VISIBILITIES, test
