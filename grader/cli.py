@@ -201,11 +201,16 @@ def _release(argv: list[str], console: Console) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader release", description="Write the student copy of the kit.")
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems", help="the problem folder to publish")
+    parser.add_argument("--allow-solutions", action="store_true",
+                        help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
     from .release import ReleaseError, write_release
 
+    if not (KIT_ROOT / "pyproject.toml").is_file():
+        return fail(console, "release needs a source checkout of the kit (this one is installed without its "
+                             "pyproject.toml)")
     try:
-        kept = write_release(KIT_ROOT, args.problems, args.out)
+        kept = write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
     except ReleaseError as error:
         return fail(console, str(error))
     console.print(f"wrote the student copy to {args.out} with {kept} public problems")

@@ -9,6 +9,7 @@ grading config.
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from solvers.problemfile import Entry, problem_set_yaml
 
 from .grading import expected_count
 from .problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
+from .submission import AGENT_NAME, HOOK_NAMES
 
 #: The game modules a student copy needs to play its own agent (not the reference agent).
 STUDENT_PLAY = ("__init__.py", "levels.py", "view.py", "game.py", "evaluate.py")
@@ -41,6 +43,30 @@ class ReleaseError(RuntimeError):
     """The release cannot be written (a bad problem file, an existing target...)."""
 
 
+def _is_stub(function: ast.FunctionDef) -> bool:
+    """True when the function only raises NotImplementedError (after its docstring)."""
+    body = function.body[1:] if function.body and isinstance(function.body[0], ast.Expr) \
+        and isinstance(function.body[0].value, ast.Constant) else function.body
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
+def solved_hooks(folder: Path) -> list[str]:
+    """"file: name" for every hook or agent function in `folder` that is not a stub."""
+    found = []
+    for path in sorted(folder.glob("*.py")):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except SyntaxError as error:
+            raise ReleaseError(f"assignment/{path.name} is not valid Python (line {error.lineno})") from None
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in (*HOOK_NAMES, AGENT_NAME) and not _is_stub(node):
+                found.append(f"{path.name}: {node.name}")
+    return found
+
+
 def _public_file(path: Path, target: Path) -> int:
     """Copy one problem file without its hidden problems; how many problems it keeps."""
     problems, errors = load_problem_file(path)
@@ -61,10 +87,18 @@ def _entry(problem: Problem) -> Entry:
     return Entry(problem.id, problem.board, expected_count(problem), points=problem.points, timeout=problem.timeout)
 
 
-def write_release(source: Path, problems_dir: Path, out: Path) -> int:
-    """Write the student copy of the kit at `source` into `out`; how many problems it holds."""
+def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: bool = False) -> int:
+    """Write the student copy of the kit at `source` into `out`; how many problems it holds.
+
+    Refuses (unless `allow_solutions`) when assignment/ holds implemented hooks: they
+    would go to every student.
+    """
     if out.exists() and any(out.iterdir()):
         raise ReleaseError(f"{out} is not empty; choose a new folder")
+    solved = solved_hooks(source / "assignment")
+    if solved and not allow_solutions:
+        raise ReleaseError(f"assignment/ holds implemented hooks ({', '.join(solved)}): students would get them; "
+                           "restore the stubs, or pass --allow-solutions")
     (out / "solvers").mkdir(parents=True)
     for name in STUDENT_SOLVERS:
         shutil.copyfile(source / "solvers" / name, out / "solvers" / name)

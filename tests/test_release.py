@@ -1,0 +1,47 @@
+"""`python -m grader release`: an instructor's solved hooks never reach students by accident."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import STUDENT_FILES
+
+ROOT = Path(__file__).resolve().parents[1]
+KIT_PARTS = ("solvers", "grader", "play", "assignment", "problems", "pyproject.toml", "README.md")
+
+
+def kit_copy(folder: Path) -> Path:
+    for part in KIT_PARTS:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, folder / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copyfile(source, folder / part)
+    return folder
+
+
+def release(kit: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "grader", "release", str(out), *extra], cwd=kit, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(kit)}, timeout=300)
+
+
+def test_solved_hooks_are_not_published_unless_asked(tmp_path: Path) -> None:
+    kit = kit_copy(tmp_path / "kit")
+    shutil.copyfile(STUDENT_FILES / "model_answer.py", kit / "assignment" / "hooks.py")
+    refused = release(kit, tmp_path / "out")
+    assert refused.returncode == 2 and "Traceback" not in refused.stdout + refused.stderr
+    assert "hooks.py: constraint_bounds" in refused.stdout and "--allow-solutions" in refused.stdout
+    assert not (tmp_path / "out").exists()
+    allowed = release(kit, tmp_path / "out", "--allow-solutions")
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+    assert (tmp_path / "out" / "assignment" / "hooks.py").read_text() == (STUDENT_FILES / "model_answer.py").read_text()
+
+
+def test_the_stubs_are_published_as_they_are(tmp_path: Path) -> None:
+    made = release(ROOT, tmp_path / "out")
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert (tmp_path / "out" / "assignment" / "hooks.py").read_text() == (ROOT / "assignment" / "hooks.py").read_text()
