@@ -125,9 +125,11 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
     secrets = [Path(p.file) for p in problems] + ([config] if config else [])
     sandbox = open_sandbox(args.isolation, secrets, workers=max(1, args.jobs) * (2 if strict else 1))
     try:
-        if sandbox.mode == "none" and args.isolation == "auto" and strict:
-            raise IsolationUnavailable(f"no isolation is available for grading a class ({sandbox.note}); install "
-                                       f"bubblewrap, or pass --isolation none knowing that {NONE_RISK.split(', ', 1)[1]}")
+        if sandbox.mode == "none" and strict:
+            if args.isolation == "auto":
+                raise IsolationUnavailable(f"no isolation is available for grading a class ({sandbox.note}); install "
+                                           f"bubblewrap, or pass --isolation none knowing that {NONE_RISK.split(', ', 1)[1]}")
+            console.print(f"warning: {NONE_RISK}", style="yellow", markup=False, highlight=False)
         yield sandbox
     finally:
         sandbox.close()

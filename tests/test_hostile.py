@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
@@ -259,3 +260,31 @@ def test_stopping_the_grader_leaves_no_process_behind(kit: Kit, tmp_path: Path, 
         grader.kill()
         for pid in sleepers(tag):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_class_is_never_graded_without_isolation_unless_asked(tmp_path: Path) -> None:
+    """With no bubblewrap on the PATH and a kit anyone can read, auto has only `none` left:
+    a class is refused with one line; `--isolation none` grades it, with a warning."""
+    open_kit = Path(tempfile.mkdtemp(prefix="open-kit-", dir="/tmp"))
+    try:
+        os.chmod(open_kit, 0o755)
+        for part in KIT_PARTS:
+            source = ROOT / part
+            if source.is_dir():
+                shutil.copytree(source, open_kit / part, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copyfile(source, open_kit / part)
+        folder = tmp_path / "class"
+        attacker(folder, "correct")
+        env = {**Kit("auto", open_kit).env(), "PATH": str(tmp_path / "no-tools")}
+        command = [sys.executable, "-m", "grader", str(open_kit / "problems" / "course.yaml"), "--submissions",
+                   str(folder), "--csv", str(tmp_path / "g.csv")]
+        refused = subprocess.run(command, cwd=open_kit, env=env, capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 2 and "no isolation is available" in refused.stdout, refused.stdout + refused.stderr
+        assert "Traceback" not in refused.stdout + refused.stderr and not (tmp_path / "g.csv").exists()
+        asked = subprocess.run([*command, "--isolation", "none"], cwd=open_kit, env=env, capture_output=True,
+                               text=True, timeout=120)
+        assert asked.returncode == 0 and "warning: with --isolation none" in asked.stdout, asked.stdout + asked.stderr
+        assert (tmp_path / "g.csv").exists()
+    finally:
+        shutil.rmtree(open_kit, ignore_errors=True)
