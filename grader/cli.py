@@ -240,6 +240,10 @@ def _bundle(argv: list[str], console: Console) -> int:
 
 
 def _goldens(argv: list[str], console: Console) -> int:
+    parser = argparse.ArgumentParser(prog="python -m grader goldens",
+                                     description="Rebuild the hook test cases (grader/hook_cases.yaml) from the reference.")
+    parser.parse_args(argv)
+    reference_strategies()  # the student copy has no reference: one clear line
     from .hookcases import CASES_FILE, write_cases
 
     count = write_cases()

@@ -18,5 +18,6 @@ def reference_strategies() -> ModuleType:
     try:
         from solvers import strategies
     except ImportError:
-        raise ReferenceUnavailable("the reference solution is not part of the student copy of the kit") from None
+        raise ReferenceUnavailable("the reference solution is not part of the student copy of the kit (this command "
+                                   "belongs to the instructor's kit)") from None
     return strategies
