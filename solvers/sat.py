@@ -32,7 +32,7 @@ from typing import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from .csp import CSP
-from .glucose import SatResult, solve_cnf, with_free
+from .glucose import SatResult, SatStats, solve_cnf, with_free
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
@@ -263,3 +263,40 @@ def sat_solve(csp: CSP, mode: Mode = "first", encoding: str = DEFAULT_ENCODING) 
     Solutions and counts are the search engine's: one per mine layout of every variable.
     """
     return solve_encoded(encode_csp(csp, encoding), mode)
+
+
+def solve_first(csp: CSP, encoding: str = DEFAULT_ENCODING) -> SatResult:
+    """One solution with Glucose 4.1, free variables read as 0 (seed 002's '?' cells).
+
+    Without a global mine count the board is split first: the fixpoint bound rule decides
+    what it can and Glucose solves the CNF of each independent component on its own
+    (`solvers.components.decompose`), so a large board costs what its components cost
+    (one CNF of a whole 256x256 board takes Glucose 20 s: bench/cliff.py). Statistics
+    add up over the components. With a mine count every cell is linked: one CNF.
+    """
+    from .components import decompose, is_global, lift
+
+    if any(is_global(constraint, csp) for constraint in csp.constraints):
+        return solve_encoded(encode_csp(csp, encoding), "first", project=True)
+    started = time.perf_counter()
+    stats = SatStats()
+    dec = decompose(csp)
+    values = [0] * len(csp.cells)
+    found = dec is not None
+    for var, value in dec.decided.items() if dec is not None else ():
+        values[var] = value
+    for part in dec.components if dec is not None else ():
+        result = solve_encoded(encode_csp(part.csp, encoding), "first", project=True)
+        _add_stats(stats, result.stats)
+        found = bool(result.count)
+        if not found:
+            break
+        lift(part, result.solutions[0], values)
+    stats.seconds = time.perf_counter() - started
+    return SatResult([tuple(values)] if found else [], int(found), stats)
+
+
+def _add_stats(total: SatStats, part: SatStats) -> None:
+    """Add one component's formula size, Glucose counters and times to `total`."""
+    for name in ("variables", "clauses", "conflicts", "decisions", "propagations", "restarts", "encode_seconds", "solve_seconds"):
+        setattr(total, name, getattr(total, name) + getattr(part, name))

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from solvers.board import Board, board_from_rows, clues_for_layout
-from solvers.csp import build_csp
+from solvers.csp import CSP, Constraint, build_csp
 from solvers.sat import ENCODINGS, SatResult, encode_csp, free_variables, sat_solve, solve_encoded
 from solvers.solve import solve
 from solvers.textformat import parse_board
@@ -129,3 +129,52 @@ def test_statistics() -> None:
 def test_solve_method_sat_uses_the_same_path() -> None:
     csp = build_csp(parse_board("2 ? 2\n? 4 ?\n? ? ?"))
     assert sorted(solve(csp, "sat", "all").solutions) == sorted(solve(csp, "fc-mrv", "all").solutions)
+
+
+# --- one solution by components ------------------------------------------------------------
+
+
+def glucose_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the number of CSP variables of every CNF handed to Glucose by solvers.sat."""
+    import solvers.sat
+
+    calls: list[int] = []
+    real = solvers.sat.solve_cnf
+
+    def counting(cnf, n_vars, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(n_vars)
+        return real(cnf, n_vars, *args, **kwargs)
+
+    monkeypatch.setattr(solvers.sat, "solve_cnf", counting)
+    return calls
+
+
+def test_solve_first_gives_glucose_one_component_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from solvers.sat import solve_first
+
+    calls = glucose_calls(monkeypatch)
+    # two independent pairs "exactly one of (0, 1)" and "exactly one of (2, 3)", and a free variable 4
+    csp = CSP(tuple((0, i) for i in range(5)), (Constraint((0, 1), 1, (1, 0)), Constraint((2, 3), 1, (1, 2))))
+    result = solve_first(csp)
+    assert calls == [2, 2]
+    assert result.count == 1 and csp.satisfied_by(result.solutions[0]) and result.solutions[0][4] == 0
+    assert result.stats.variables >= 4 and result.stats.seconds > 0
+
+
+def test_solve_first_with_a_mine_count_is_one_cnf(monkeypatch: pytest.MonkeyPatch) -> None:
+    from solvers.sat import solve_first
+
+    calls = glucose_calls(monkeypatch)
+    csp = CSP(tuple((0, i) for i in range(4)), (Constraint((0, 1), 1, (1, 0)), Constraint((0, 1, 2, 3), 3)))
+    result = solve_first(csp)
+    assert calls == [4] and result.count == 1 and csp.satisfied_by(result.solutions[0])
+
+
+def test_solve_first_without_solution(monkeypatch: pytest.MonkeyPatch) -> None:
+    from solvers.sat import solve_first
+
+    calls = glucose_calls(monkeypatch)
+    decided = CSP(((0, 0), (0, 1)), (Constraint((0, 1), 2, (1, 0)), Constraint((0,), 0, (1, 1))))  # propagation alone
+    assert solve_first(decided).count == 0 and calls == []
+    odd = CSP(tuple((0, i) for i in range(3)), tuple(Constraint(s, 1, (1, k)) for k, s in enumerate(((0, 1), (1, 2), (0, 2)))))
+    assert solve_first(odd).solutions == [] and calls == [3]  # a triangle of "exactly one": Glucose says no

@@ -5,6 +5,10 @@ whitespace-separated tokens, `?` for an unknown cell or a clue 0-8 (classic rule
 counts the mines among its 8 neighbours). Blank lines are skipped; line numbers in error
 messages count every line of the input from 1.
 
+One solution: without `--mines`, the fixpoint bound rule first decides what it can and
+Glucose solves each independent component on its own (`solvers.sat.solve_first`); with
+`--mines`, or with `--all`, the whole board is one CNF.
+
 Output: `Satisfiable!` and the board in the same format, each unknown cell shown as `*`
 (mine) or `s` (safe), or `?` when it is next to no clue (it is then in no constraint and
 may be either); or `Unsatisfiable!`. The exit code is 0 for either answer and 2 for input
@@ -34,7 +38,6 @@ if TYPE_CHECKING:
     from ..counting import SolutionCounts
     from ..csp import CSP
     from ..glucose import SatResult
-    from ..sat import Encoded
 
 
 MINE, SAFE, FREE = "*", "s", "?"
@@ -141,18 +144,29 @@ def _read_input(path: str | None) -> str:
     return data.decode("utf-8")
 
 
-def _answer(board: Board, encoded: Encoded, result: SatResult, every: bool) -> list[str]:
+def _answer(board: Board, csp: CSP, result: SatResult, every: bool) -> list[str]:
     """The printed answer: a verdict, the board(s) and, with --all, a count line."""
+    from ..sat import free_variables
+
     lines = ["Satisfiable!" if result.count else "Unsatisfiable!"]
     for index, values in enumerate(result.solutions):
-        lines += ([""] if index else []) + render(board, encoded.csp, values)
-    free = len(encoded.free)
+        lines += ([""] if index else []) + render(board, csp, values)
+    free = len(free_variables(csp))
     if every:
         count = f"{result.count} solution{'s' if result.count != 1 else ''}"
         if free and result.count:
             count += f" ({result.count << free} counting each of the {free} '?' cells next to no clue as mine or safe)"
         lines += ["", count]
     return lines
+
+
+def _solve(csp: CSP, args: argparse.Namespace) -> SatResult:
+    """Every solution (one CNF, projected on the constrained cells), or one (by components)."""
+    from ..sat import encode_csp, solve_encoded, solve_first
+
+    if args.all:
+        return solve_encoded(encode_csp(csp, args.encoding), "all", project=True)
+    return solve_first(csp, args.encoding)
 
 
 def _sat(args: argparse.Namespace) -> int:
@@ -163,24 +177,21 @@ def _sat(args: argparse.Namespace) -> int:
     try:
         board = read_seed_board(_read_input(args.file), args.mines)
         csp = build_csp(board)
-        encoded = encode_csp(csp, args.encoding) if args.dimacs or not args.count else None
-        if encoded is not None and args.dimacs:
-            Path(args.dimacs).write_text(encoded.dimacs(), encoding="utf-8")
+        if args.dimacs:
+            Path(args.dimacs).write_text(encode_csp(csp, args.encoding).dimacs(), encoding="utf-8")
+        result = None if args.count else _solve(csp, args)
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror}")
     except UnicodeDecodeError:
         return _fail(f"{where}: not UTF-8 text")
     except (BoardFormatError, EncodingError) as error:
         return _fail(f"{where}: {error}")
-    if encoded is None or args.count:
+    if result is None:
         from ..counting import solution_counts
 
         counts = solution_counts(csp, per_variable=False)
         return _show([str(counts.total)], lambda: count_table(counts), args.stats)
-    from ..sat import solve_encoded
-
-    result = solve_encoded(encoded, "all" if args.all else "first", project=True)
-    return _show(_answer(board, encoded, result, args.all), lambda: stats_table(result, args.encoding), args.stats)
+    return _show(_answer(board, csp, result, args.all), lambda: stats_table(result, args.encoding), args.stats)
 
 
 def _show(lines: list[str], table: Callable[[], Table], stats: bool) -> int:
