@@ -5,12 +5,16 @@ domains of the variables not yet assigned. The loop is:
 
 1. pop a node;
 2. forward-check it (optional hook): narrow the domains or declare a dead end;
-3. goal test: every variable has a single value and every constraint holds;
-4. pick an unassigned variable (hook) and push one child per value, in increasing order
-   of preference (hook), so the preferred child is popped first.
+3. goal test: every variable has a single value and every constraint holds (when the
+   strategy's forward check reaches a fixpoint, `Strategy.fixpoint`, the constraints
+   already hold and are not summed again);
+4. pick an unassigned variable (hook);
+5. push one child per value, in increasing order of preference (hook), so the preferred
+   child is popped first.
 
 The strategies are plain functions gathered in a `Strategy`. The engine never prints:
-it counts statistics (fresh for every run) and, when given an observer, reports events.
+`_Run` counts the statistics (fresh for every run) and, when given an observer, reports
+events; with no observer an event costs one test of a None.
 """
 
 from __future__ import annotations

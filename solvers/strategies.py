@@ -150,12 +150,7 @@ def select_mrv(csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
     Singletons therefore come first. Ties go to the variable that appears in the most
     constraints (its degree, `len(csp.constraints_of[var])`), then to the lowest number.
     """
-    degree = csp.constraints_of
-    chosen, fewest, most = -1, 0, 0
-    for var in unassigned:  # a plain loop: 3x faster than min() with a key here
-        size, links = len(domains[var]), len(degree[var])
-        if chosen < 0 or size < fewest or (size == fewest and (links > most or (links == most and var < chosen))):
-            chosen, fewest, most = var, size, links
+    chosen = _mrv(csp, domains, unassigned, 0)
     if chosen < 0:
         raise ValueError("select_mrv needs at least one unassigned variable")
     return chosen
@@ -168,8 +163,25 @@ def select_mrv_undecided(csp: CSP, domains: Domains, unassigned: Sequence[int]) 
     it would only add a one-child node. So branch on the variables with several values,
     ties again by degree, then lowest number; the goal test reads the singletons off.
     """
-    undecided = [var for var in unassigned if len(domains[var]) > 1] or unassigned
-    return select_mrv(csp, domains, undecided)
+    chosen = _mrv(csp, domains, unassigned, 2)
+    return chosen if chosen >= 0 else select_mrv(csp, domains, unassigned)
+
+
+def _mrv(csp: CSP, domains: Domains, unassigned: Sequence[int], least: int) -> int:
+    """MRV among the variables with at least `least` values (-1 when there is none).
+
+    A plain loop: about 3x faster than min() with a key function on this hot path.
+    """
+    degree = csp.constraints_of
+    chosen, fewest, most = -1, 0, 0
+    for var in unassigned:
+        size = len(domains[var])
+        if size < least:
+            continue
+        links = len(degree[var])
+        if chosen < 0 or size < fewest or (size == fewest and (links > most or (links == most and var < chosen))):
+            chosen, fewest, most = var, size, links
+    return chosen
 
 
 def values_ascending(csp: CSP, var: int, domains: Domains) -> list[int]:

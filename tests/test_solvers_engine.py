@@ -526,6 +526,9 @@ def test_select_mrv_matches_its_definition_on_any_order() -> None:
         unassigned = rng.sample(list(csp.variables), rng.randint(1, len(csp.cells)))
         expected = min(unassigned, key=lambda var: (len(domains[var]), -len(degree[var]), var))
         assert select_mrv(csp, domains, unassigned) == expected
+        undecided = [var for var in unassigned if len(domains[var]) > 1] or unassigned
+        expected = min(undecided, key=lambda var: (len(domains[var]), -len(degree[var]), var))
+        assert select_mrv_undecided(csp, domains, unassigned) == expected
     with pytest.raises(ValueError):
         select_mrv(csp, {}, [])
 
