@@ -56,6 +56,11 @@ class Efficiency:
     points: float
     thresholds: tuple[tuple[float, float], ...] = ((1.5, 1.0),)
 
+    def describe(self) -> str:
+        """The thresholds in words: "full points up to 1.5x the model answer's nodes, ..."."""
+        steps = [f"{share:.0%} of the points up to {largest:g}x" for largest, share in sorted(self.thresholds)]
+        return "efficiency: " + ", ".join(steps) + " the model answer's nodes, none above"
+
     def share(self, ratio: float) -> float:
         """The share of the points earned at this node ratio (solver / reference)."""
         for largest, share in sorted(self.thresholds):

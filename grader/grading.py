@@ -6,20 +6,22 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from solvers.csp import build_csp, layout_of
-from solvers.engine import search
+from solvers.engine import Strategy, search
 
 from .checker import layout_problem
+from .divergence import Watcher
 from .config import AgentGrading, Efficiency, GradingConfig
 from .hookcalls import HookContractError, Hooks, LocalAsker, domains_data
 from .hookcases import HOOKS, as_data, board_of, build_cases, load_cases, reference_hooks
 from .problemset import Problem
 from .oracle import count_solutions, has_solution
 from .results import ItemResult, Report
-from .reference import reference_strategies
+from .reference import ReferenceUnavailable, reference_strategies
 from .sandbox.host import Asker, Limits, StudentRaised, Task, WorkerFailure, run_tasks, start_worker, stop_worker
 from .sandbox.isolation import Sandbox, Scope
 from .sathooks import SAT_ENCODING, SAT_HOOKS, SCOPES, sat_problems_task, score_sat_hook, score_sat_problems
@@ -80,16 +82,21 @@ def sat_hook_task(name: str, timeout: float) -> Task:
     return Task(run, timeout)
 
 
-def problem_task(problem: Problem, timeout: float) -> Task:
-    """Search every solution of the problem here, each hook call asked of the solver."""
+def problem_task(problem: Problem, timeout: float, model: Strategy | None = None) -> Task:
+    """Search every solution of the problem here, each hook call asked of the solver; with
+    a `model` strategy, note where the student's answers first part from it."""
     def run(asker: Asker, deadline: float) -> dict[str, Any]:
         board = problem.board
         hooks = Hooks(asker, deadline)
         hooks.use_board(board)
         csp = build_csp(board)
-        result = search(csp, hooks.strategy(), "all")
+        watcher = Watcher(hooks.strategy(), model) if model is not None else None
+        try:
+            result = search(csp, watcher.strategy() if watcher else hooks.strategy(), "all")
+        except TASK_FAILURES as error:  # the failure, and where the search had already parted
+            return {"failed": str(error), "divergence": watcher.first if watcher else None}
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
-        return {"solutions": grids, "stats": result.stats.as_dict()}
+        return {"solutions": grids, "stats": result.stats.as_dict(), "divergence": watcher.first if watcher else None}
 
     return Task(run, timeout)
 
@@ -151,6 +158,11 @@ def score_problem(problem: Problem, outcome: dict[str, Any], points: float | Non
     base = {"kind": "problem", "name": problem.id, "file": problem.file, "max_score": points,
             "seconds": outcome.get("seconds"), "nodes": stats.get("popped"), "output": outcome.get("output", ""),
             "visibility": problem.visibility}
+    divergence = outcome.get("divergence")
+    if divergence is not None:
+        base["cause"] = divergence.describe(problem.id)
+    if outcome["status"] == "ok" and "failed" in outcome:
+        return ItemResult(status="error", score=0.0, message=outcome["failed"], **base)
     if outcome["status"] != "ok":
         return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
     solutions = outcome.get("solutions")
@@ -190,18 +202,34 @@ def reference_nodes(problem: Problem) -> int:
 
 
 def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: list[ItemResult]) -> ItemResult:
-    """The solver's nodes against the reference's, over the problems it solved."""
-    solved = [(p, r) for p, r in zip(problems, results) if r.status == "pass" and r.nodes is not None]
+    """The solver's nodes against the model answer's, over every problem: earned only by a
+    solver that solves them all (a wrong search can be as short as it likes)."""
     base = {"kind": "efficiency", "name": "efficiency", "max_score": efficiency.points}
-    if not solved:
-        return ItemResult(status="fail", score=0.0, message="no problem solved, so no nodes to compare", **base)
-    nodes = sum(r.nodes or 0 for _, r in solved)
-    reference = sum(reference_nodes(p) for p, _ in solved)
+    rule = efficiency.describe()
+    unsolved = [r for r in results if r.status != "pass" or r.nodes is None]
+    if unsolved or not results:
+        why = f"{len(unsolved)} of the {len(results)} problems are not solved" if results else "there is no problem"
+        return ItemResult(status="fail", score=0.0, message=f"{why}, and only a search that solves every problem "
+                          f"earns efficiency points ({rule})", **base)
+    nodes = sum(r.nodes or 0 for r in results)
+    reference = sum(reference_nodes(p) for p in problems)
     ratio = nodes / max(reference, 1)
     share = efficiency.share(ratio)
     score = round(efficiency.points * share, 2)
-    message = f"{nodes} nodes against the reference's {reference} ({ratio:.2f}x) on {len(solved)} solved problems"
+    message = f"{nodes} nodes against the model answer's {reference} ({ratio:.2f}x) on all {len(results)} problems; {rule}"
     return ItemResult(status="pass" if share == 1 else "fail", score=score, message=message, nodes=nodes, **base)
+
+
+NOTHING_FOUND = "no solution found on any board that has one, so a board without a solution earns nothing either"
+
+
+def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]) -> list[ItemResult]:
+    """A "no solution" pass counts only for a solver that also found every solution of
+    some board that has them: otherwise answering nothing everywhere would earn points."""
+    if any(r.status == "pass" and count > 0 for r, count in zip(results, counts)):
+        return results
+    return [replace(r, status="fail", score=0.0, message=NOTHING_FOUND) if r.status == "pass" and count == 0 else r
+            for r, count in zip(results, counts)]
 
 
 def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
@@ -248,7 +276,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     # comes from a process that saw a hidden board.
     tasks = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in HOOKS]
     tasks += [sat_hook_task(spec.name, item_timeout) for spec in SAT_HOOKS]
-    tasks += [problem_task(p, timeout or p.timeout or config.timeout) for p in visible]
+    model = _model_answer()
+    tasks += [problem_task(p, timeout or p.timeout or config.timeout, model) for p in visible]
     outcomes = run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
     agent_outcome = None
     if config.agent is not None and agent is not None:
@@ -257,7 +286,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         agent_outcome = play_agent_games(agent, config.agent, agent_seed(config.agent), limits, sandbox, scope)
     # One limit for the whole SAT item, not the sum of the problems' limits: a hanging hook
     # costs that item only. Solving each problem through correct clauses takes milliseconds.
-    late = [problem_task(p, timeout or p.timeout or config.timeout) for p in hidden]
+    late = [problem_task(p, timeout or p.timeout or config.timeout, model) for p in hidden]
     late.append(sat_problems_task(problems, item_timeout + SAT_SECONDS_PER_PROBLEM * len(problems)))
     late_outcomes = run_solver_tasks(solver, late, jobs, limits, sandbox, scope)
     if hidden:
@@ -274,8 +303,9 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         score_problem(problem, by_problem[id(problem)], config.points_for(problem.file, problem.points))
         for problem in problems
     ]
-    report.items += problem_results
     counts = [expected_count(p) for p in problems]
+    problem_results = no_credit_for_answering_nothing(problem_results, counts)
+    report.items += problem_results
     report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, late_outcomes[-1]))
     if config.efficiency is not None:
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
@@ -285,6 +315,15 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         else:
             report.items.append(score_agent(config.agent, agent_outcome))
     return report
+
+
+def _model_answer() -> Strategy | None:
+    """The model answer of the hooks, to find where a lost search parted from it (None in
+    the student copy, which has no reference)."""
+    try:
+        return reference_strategies().HANDOUT
+    except ReferenceUnavailable:
+        return None
 
 
 def _mode(sandbox: Sandbox | None) -> str:

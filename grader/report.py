@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,7 @@ def student_view(item: ItemResult) -> ItemResult:
     """The item as a student may see it: a hidden problem keeps its status and points only."""
     if not item.hidden:
         return item
-    return replace(item, message=f"details hidden ({item.visibility})", output="")
+    return replace(item, message=f"details hidden ({item.visibility})", output="", cause="")
 
 
 def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False) -> None:
@@ -81,11 +82,15 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     table.add_row("[bold]total[/]", "", f"[bold]{report.score:g}/{report.max_score:g}[/]", "", "")
     console.print(table)
     show_reasons(console, items)
+    show_causes(console, items)
     next_hook = report.next_hook_to_implement()
+    fix = report.most_valuable_fix()
     if next_hook:
         summary = next(spec.summary for spec in (*HOOKS, *SAT_HOOKS) if spec.name == next_hook)
         console.print(f"Next step: implement [bold]{next_hook}[/] in assignment/hooks.py ({summary}); "
                       "its docstring gives the exact contract and an example.")
+    elif fix is not None and not show_hidden_only_losses(items):
+        console.print(f"Next step: fix [bold]{fix[0]}[/] in assignment/hooks.py: up to {fix[1]:g} points depend on it.")
     elif errors:
         console.print(f"[red]{len(errors)} error(s) in the problem files or config above; fix them for a full grade.[/]")
     elif report.score == report.max_score:
@@ -96,18 +101,41 @@ def show_reasons(console: Console, items: list[ItemResult], listed: int = 3) -> 
     """One line per reason for lost points; items sharing a reason share the line."""
     groups: dict[tuple[str, str], list[ItemResult]] = {}
     for item in items:
-        if item.score < item.max_score:
-            groups.setdefault((item.status, item.message), []).append(item)
+        if item.score < item.max_score:  # reasons that differ only in their numbers share a line
+            groups.setdefault((item.status, re.sub(r"\d+", "#", item.message)), []).append(item)
     if groups:
         console.print("[bold]Where points were lost:[/]")
-    for (status, message), members in groups.items():
+    for (status, _), members in groups.items():
         names = ", ".join(label(i) for i in members[:listed])
         if len(members) > listed:
             names += f" and {len(members) - listed} more"
+        message = members[0].message + (" (for the first; the others alike)" if len({m.message for m in members}) > 1 else "")
         console.print(f"  {_status(status)} {escape(names)}: {escape(message)}", highlight=False)
         output = members[0].output.strip()
         if output:
             console.print(f"    printed: {escape(output.splitlines()[0][:120])}", highlight=False)
+
+
+def show_causes(console: Console, items: list[ItemResult]) -> None:
+    """Lost boards grouped by the hook where their search first parted from the model
+    answer's, with the first example and the command that shows it."""
+    groups: dict[str, list[ItemResult]] = {}
+    for item in items:
+        if item.kind == "problem" and item.cause and item.score < item.max_score:
+            groups.setdefault(item.cause.split(" ", 1)[0], []).append(item)
+    if groups:
+        console.print("[bold]Where the search first went wrong:[/]")
+    for hook, members in sorted(groups.items(), key=lambda group: -len(group[1])):
+        first = members[0]
+        boards = "1 board" if len(members) == 1 else f"{len(members)} boards"
+        command = f"python -m grader {first.file} --trace {first.name} --against reference"
+        console.print(Text(f"  {boards}: {first.cause}; see {command}"), highlight=False)
+
+
+def show_hidden_only_losses(items: list[ItemResult]) -> bool:
+    """True when every lost point is on a hidden item (nothing a student can act on)."""
+    lost = [i for i in items if i.score < i.max_score]
+    return bool(lost) and all(i.hidden for i in lost)
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:

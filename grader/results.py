@@ -23,11 +23,13 @@ class ItemResult:
     seconds: float | None = None
     output: str = ""
     visibility: str = "visible"
+    cause: str = ""  # for a lost board: where the student's search first parted from the model answer's
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here."""
         self.message = clean_text(self.message)
         self.output = clean_text(self.output)
+        self.cause = clean_text(self.cause)
 
     @property
     def hidden(self) -> bool:
@@ -40,6 +42,8 @@ class ItemResult:
             data["file"] = self.file
         if self.hidden:
             data["visibility"] = self.visibility
+        if self.cause and self.score < self.max_score:
+            data["cause"] = self.cause
         return data
 
 
@@ -65,3 +69,21 @@ class Report:
             if item.kind == "hook" and "is not implemented yet" in item.message:
                 return item.name
         return None
+
+    def most_valuable_fix(self) -> tuple[str, float] | None:
+        """The hook whose fix gains the most points: what its own tests lost, plus the
+        boards whose search first parted from the model answer in it."""
+        gains: dict[str, float] = {}
+        for item in self.items:
+            lost = item.max_score - item.score
+            if lost <= 0:
+                continue
+            if item.kind == "hook":
+                gains[item.name] = gains.get(item.name, 0.0) + lost
+            elif item.cause:
+                hook = item.cause.split(" ", 1)[0]
+                gains[hook] = gains.get(hook, 0.0) + lost
+        if not gains:
+            return None
+        hook = max(gains, key=lambda name: gains[name])
+        return hook, round(gains[hook], 2)

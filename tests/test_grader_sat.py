@@ -92,7 +92,10 @@ def test_no_solution_claim_is_checked_by_glucose_without_expect(tmp_path: Path) 
     entries = by_id(graded(tmp_path, "claims_none", problems))
     assert entries["solvable"]["status"] == "fail"
     assert "Glucose 4.1 finds one" in entries["solvable"]["message"]
-    assert entries["unsolvable"]["status"] == "pass"
+    # it found no solution anywhere: its "none" on the unsolvable board earns nothing either
+    assert entries["unsolvable"]["status"] == "fail" and "earns nothing" in entries["unsolvable"]["message"]
+    honest = by_id(graded(tmp_path, "correct", problems))
+    assert honest["solvable"]["status"] == "pass" and honest["unsolvable"]["status"] == "pass"
 
 
 def test_check_reports_which_oracle_counted(tmp_path: Path) -> None:
