@@ -1,0 +1,57 @@
+"""Every student gets the score they deserve, and is told why: a broken search earns no
+efficiency points, answering "no solution" everywhere earns nothing, and a lost board
+names the hook where the search first parted from the model answer's."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = Path(__file__).resolve().parent / "student_files"
+EFFICIENCY = "efficiency:\n  points: 4\n  thresholds: [[1.5, 1.0], [3.0, 0.5]]\n"
+
+
+def graded(tmp_path: Path, student: str) -> tuple[dict, str]:
+    """Grade STUDENT on the course boards with an efficiency item; (JSON report, terminal text)."""
+    folder = tmp_path / "problems"
+    folder.mkdir(exist_ok=True)
+    shutil.copyfile(ROOT / "problems" / "course.yaml", folder / "course.yaml")
+    (folder / "grading.yaml").write_text(EFFICIENCY, encoding="utf-8")
+    out = tmp_path / f"{student}.json"
+    run = subprocess.run([sys.executable, "-m", "grader", str(folder), "--solver", str(FILES / f"{student}.py"),
+                          "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"})
+    assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
+    return json.loads(out.read_text(encoding="utf-8")), run.stdout
+
+
+def item(report: dict, name: str) -> dict:
+    return next(e for e in report["hooks"] + report["problems"] + report.get("other", []) if e["id"] == name)
+
+
+def test_a_search_that_finds_nothing_earns_neither_boards_nor_efficiency(tmp_path: Path) -> None:
+    report, shown = graded(tmp_path, "claims_none")
+    assert sum(p["score"] for p in report["problems"]) == 0
+    assert "earns nothing" in item(report, "nctu-1-as-printed")["message"]
+    efficiency = item(report, "efficiency")
+    assert efficiency["score"] == 0 and "only a search that solves every problem" in efficiency["message"]
+    assert "up to 1.5x" in efficiency["message"]  # the thresholds are always stated
+
+
+def test_a_correct_search_earns_full_efficiency_with_its_node_counts(tmp_path: Path) -> None:
+    report, _ = graded(tmp_path, "correct")
+    efficiency = item(report, "efficiency")
+    assert efficiency["score"] == 4 and "(1.00x)" in efficiency["message"] and "nodes against" in efficiency["message"]
+
+
+def test_a_lost_board_names_the_hook_where_the_search_parted(tmp_path: Path) -> None:
+    report, shown = graded(tmp_path, "off_by_one_bounds")
+    lost = [p for p in report["problems"] if p["score"] < p["max_score"]]
+    assert lost and all(p["cause"].startswith("forward_check ") for p in lost), lost
+    assert "Where the search first went wrong" in shown and "--trace nctu-1 --against reference" in shown
+    assert "Next step: fix forward_check" in shown
