@@ -55,3 +55,18 @@ def test_a_lost_board_names_the_hook_where_the_search_parted(tmp_path: Path) -> 
     assert lost and all(p["cause"].startswith("forward_check ") for p in lost), lost
     assert "Where the search first went wrong" in shown and "--trace nctu-1 --against reference" in shown
     assert "Next step: fix forward_check" in shown
+
+
+def against_reference(student: str) -> str:
+    solver = "reference" if student == "reference" else str(FILES / f"{student}.py")
+    run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--trace", "nctu-1", "--against",
+                          "reference", "--solver", solver], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"})
+    assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
+    return run.stdout
+
+
+def test_against_reference_compares_like_with_like() -> None:
+    assert "identical to the reference for all 44 steps" in against_reference("reference")
+    assert "identical to the reference for all 44 steps" in against_reference("correct")
+    assert "First difference at step 1: domains after forward checking" in against_reference("off_by_one_bounds")
