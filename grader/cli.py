@@ -58,6 +58,7 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--isolation", choices=("auto", *MODES), default="auto",
                         help="how student code is isolated: bwrap, user (as root), none (process limits only); "
                              "auto (default) picks the strongest available")
+    parser.add_argument("--case", metavar="HOOK:N", help="run just hook case N of HOOK (as a reason names it) and show it")
     parser.add_argument("--trace", metavar="ID", help="show the search on problem ID step by step")
     parser.add_argument("--against", choices=("reference",), help="with --trace: stop at the first step that differs")
     parser.add_argument("--compare", action="store_true", help="nodes, dead ends and time of each strategy")
@@ -97,6 +98,8 @@ def _grade(argv: list[str], console: Console) -> int:
             return _batch(args, problems, config, console, sandbox)
         if args.trace:
             return trace_command(args, solver, problems, console, sandbox)
+        if args.case:
+            return _one_case(args, solver, config, console, sandbox, "folder" if folder else "siblings")
         from .grading import grade
 
         report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
@@ -105,6 +108,33 @@ def _grade(argv: list[str], console: Console) -> int:
     if args.json:
         write_json(args.json, report_json(report, errors, args.show_hidden))
     return 0 if not errors and report.score == report.max_score else 1
+
+
+def _one_case(args: argparse.Namespace, solver: str, config, console: Console, sandbox: Sandbox | None, scope) -> int:
+    """`--case HOOK:N`: run one hook case with the solver's hooks and show it in full."""
+    from rich.text import Text
+
+    from .grading import hook_task, run_solver_tasks
+    from .hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
+    from .sandbox.host import Limits
+
+    hook, _, number = args.case.partition(":")
+    cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
+    if hook not in HOOK_NAMES or not number.isdigit() or not 1 <= int(number) <= len(cases[hook]):
+        known = ", ".join(f"{name}:1-{len(cases[name])}" for name in HOOK_NAMES)
+        return fail(console, f"--case {args.case}: expected HOOK:N, one of {known}")
+    case = cases[hook][int(number) - 1]
+    outcome = run_solver_tasks(solver, [hook_task(hook, [case], args.timeout or config.timeout)], 1,
+                               Limits(memory_mb=config.memory_mb), sandbox, scope)[0]
+    if outcome["status"] != "ok":
+        return fail(console, f"{hook} case {number}: {outcome['message']}")
+    result = outcome["results"][0]
+    right = "error" not in result and result["value"] == case["expected"]
+    console.print(Text(describe_case(hook, int(number), case, result)), highlight=False)
+    if outcome.get("output", "").strip():
+        console.print(Text("  printed: " + outcome["output"].strip()[:2000]), highlight=False)
+    console.print(Text("right" if right else "wrong", style="green" if right else "red"))
+    return 0 if right else 1
 
 
 NONE_RISK = ("with --isolation none, student code runs with your permissions: it can read the answer key and the "

@@ -17,7 +17,7 @@ from .checker import layout_problem
 from .divergence import Watcher
 from .config import AgentGrading, Efficiency, GradingConfig
 from .hookcalls import HookContractError, Hooks, LocalAsker, domains_data
-from .hookcases import HOOKS, as_data, board_of, build_cases, load_cases, reference_hooks
+from .hookcases import HOOKS, as_data, board_of, build_cases, describe_case, load_cases, reference_hooks
 from .problemset import Problem
 from .oracle import count_solutions, has_solution
 from .results import ItemResult, Report
@@ -114,21 +114,24 @@ def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, 
 
 
 def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outcome: dict[str, Any]) -> ItemResult:
-    """Partial credit: the share of cases whose output equals the reference's."""
+    """Credit by groups of cases: a group counts when every case in it is right (the groups
+    are built so that no input-independent answer gets a group right)."""
     base = {"kind": "hook", "name": spec_name, "max_score": points, "seconds": outcome.get("seconds"), "output": outcome.get("output", "")}
     if outcome["status"] != "ok":
         return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
-    wrong = []
-    for number, (case, result) in enumerate(zip(cases, outcome["results"]), start=1):
-        if "error" in result:
-            wrong.append(f"case {number}: {result['error']}")
-        elif result["value"] != case["expected"]:
-            wrong.append(f"case {number}: {_difference(result['value'], case['expected'])}")
-    passed = len(cases) - len(wrong)
-    score = round(points * passed / len(cases), 2)
+    wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome["results"]), start=1)
+             if "error" in result or result["value"] != case["expected"]]
+    groups = {case.get("group", number) for number, case in enumerate(cases, start=1)}
+    lost = {case.get("group", number) for number, case, _ in wrong}
+    passed = len(groups) - len(lost)
+    score = round(points * passed / len(groups), 2)
+    counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     if not wrong:
-        return ItemResult(status="pass", score=score, message=f"{passed}/{len(cases)} cases", **base)
-    return ItemResult(status="fail", score=score, message=f"{passed}/{len(cases)} cases; {wrong[0]}", **base)
+        return ItemResult(status="pass", score=score, message=counts, **base)
+    number, case, result = wrong[0]
+    message = (f"{counts}; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
+               f"  rerun just this case: --case {spec_name}:{number}")
+    return ItemResult(status="fail", score=score, message=message, **base)
 
 
 def _difference(got: Any, expected: Any, shown: int = 3) -> str:

@@ -138,47 +138,219 @@ def _data(domains: Domains) -> dict[int, list[int]]:
     return {v: list(d) for v, d in domains.items()}
 
 
-def _inputs(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
+def _random_board(rng: random.Random, rule: str = "classic", mines: bool = True) -> Board:
     from solvers.generate import hint_board  # an instructor's tool: not in the student copy
 
-    cases: dict[str, list[dict[str, Any]]] = {name: [] for name in HOOK_NAMES}
-    cases["constraint_bounds"] += [
-        {"scope": [], "domains": {}},
-        {"scope": [0, 1, 2], "domains": {0: [1], 1: [0, 1], 2: [0]}},
-        {"scope": [0, 1], "domains": {0: [], 1: [0, 1]}},
-    ]
-    for index in range(12):
-        rows, cols = rng.choice([(3, 3), (4, 4), (4, 5)])
-        hints = rng.randint(3, rows * cols // 2)
-        mines = rng.randint(1, rows * cols - hints)
-        board, _ = hint_board(rng, rows, cols, hints, mines)
-        if index % 3 == 2:
-            board = Board(board.clues, board.rule, None)
-        csp = build_csp(board)
-        domains = _random_domains(rng, csp, rng.choice([0.0, 0.2, 0.5]))
-        constraint = rng.choice(csp.constraints)
-        cases["constraint_bounds"].append({"scope": list(constraint.scope), "domains": _data({v: domains[v] for v in constraint.scope})})
-        board_fields = _board_fields(board)
-        cases["forward_check"].append({**board_fields, "domains": _data(domains), "assigned": None})
-        unassigned = [v for v in csp.variables if rng.random() < 0.8] or [0]
-        cases["select_variable"].append({**board_fields, "domains": _data(domains), "unassigned": unassigned})
-        var = rng.choice(list(csp.variables))
-        cases["order_values"].append({**board_fields, "var": var, "domains": _data(domains)})
+    rows, cols = rng.choice([(3, 3), (4, 4), (4, 5)])
+    hints = rng.randint(3, rows * cols // 2)
+    board, _ = hint_board(rng, rows, cols, hints, rng.randint(1, rows * cols - hints))
+    if rule == "inclusive":  # the same clues read as 3x3 blocks that count the clue cell too
+        board = Board(board.clues, "inclusive", board.mines)
+    return Board(board.clues, board.rule, board.mines if mines else None)
+
+
+def _find(rng: random.Random, make: Callable[[], dict[str, Any]], holds: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first case `make` builds for which `holds` is true (a seeded search)."""
+    for _ in range(5000):
+        case = make()
+        if holds(case):
+            return case
+    raise RuntimeError("no case found: widen the search")
+
+
+def _reference(hook: str) -> Callable[..., Any]:
+    return reference_hooks()[hook]
+
+
+def _fc_case(rng: random.Random, rule: str = "classic", mines: bool = True, fixed: float = 0.2,
+             assigned: bool = False) -> dict[str, Any]:
+    board = _random_board(rng, rule, mines)
+    csp = build_csp(board)
+    domains = _random_domains(rng, csp, fixed)
+    var = rng.choice(list(csp.variables)) if assigned and csp.variables else None
+    return {**_board_fields(board), "domains": _data(domains), "assigned": var}
+
+
+def _once(case: dict[str, Any]) -> Any:
+    return _reference("forward_check")(*arguments("forward_check", case))
+
+
+def _narrows(case: dict[str, Any]) -> bool:
+    result = _once(case)
+    return result is not None and result != domains_of(case["domains"])
+
+
+def _emptied(case: dict[str, Any]) -> dict[str, Any]:
+    """The case with variable 0's domain emptied."""
+    return {**case, "domains": {**case["domains"], 0: []}}
+
+
+def _named_cases(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
+    """The hand-made cases: each says what it tests ("why"), printed when it fails."""
+    strategies = reference_strategies()
+
+    def one_pass_is_not_fixpoint(case: dict[str, Any]) -> bool:
+        once, fixpoint = _once(case), strategies.forward_check_fixpoint(*arguments("forward_check", case))
+        return once is not None and once != fixpoint
+
+    def global_narrows(case: dict[str, Any]) -> bool:  # the mine count narrows what the clues left
+        csp = csp_of(case)
+        clues_only = type(csp)(csp.cells, csp.constraints[:-1])
+        without = strategies.forward_check_once(clues_only, domains_of(case["domains"]))
+        return without is not None and _once(case) not in (None, without)
+
+    def degree_tie(case: dict[str, Any]) -> bool:
+        csp, domains = csp_of(case), domains_of(case["domains"])
+        smallest = min(len(domains[v]) for v in case["unassigned"])
+        tied = [v for v in case["unassigned"] if len(domains[v]) == smallest]
+        return len({len(csp.constraints_of[v]) for v in tied}) > 1 and _reference("select_variable")(
+            *arguments("select_variable", case)) != min(tied)
+
+    def with_unassigned(fixed: float) -> Callable[[], dict[str, Any]]:
+        def make() -> dict[str, Any]:
+            case = _fc_case(rng, fixed=fixed)
+            case.pop("assigned")
+            return {**case, "unassigned": [v for v in domains_of(case["domains"]) if rng.random() < 0.8] or [0]}
+        return make
+
+    def singletons_of_each_value(case: dict[str, Any]) -> bool:
+        domains = domains_of(case["domains"])
+        return {domains[v] for v in case["unassigned"]} >= {(0,), (1,)}
+
+    def order_case(domain: tuple[int, ...]) -> dict[str, Any]:
+        case = _fc_case(rng, fixed=0.3)
+        case.pop("assigned")
+        var = rng.choice(list(domains_of(case["domains"])))
+        return {**case, "var": var, "domains": {**case["domains"], var: list(domain)}}
+
+    named: dict[str, list[tuple[str, str, dict[str, Any]]]] = {
+        "constraint_bounds": [
+            ("an empty scope", "no variable: the sum is 0 at least and at most", {"scope": [], "domains": {}}),
+            ("an empty domain", "a variable with no value left: no sum is reachable, so (1, 0)",
+             {"scope": [0, 1], "domains": {0: [], 1: [0, 1]}}),
+            ("mixed domains", "low adds each domain's minimum, high each maximum",
+             {"scope": [0, 1, 2], "domains": {0: [1], 1: [0, 1], 2: [0]}}),
+            ("all mines", "every variable is a mine: low = high = the scope's size",
+             {"scope": [3, 4, 5], "domains": {3: [1], 4: [1], 5: [1]}}),
+        ],
+        "forward_check": [
+            ("one pass, not a fixpoint", "ONE pass in order: what a later constraint's narrowing would let an "
+             "earlier one narrow waits for the next call", _find(rng, lambda: _fc_case(rng), one_pass_is_not_fixpoint)),
+            ("an empty domain", "a variable with no value left: some constraint cannot be met, so None",
+             _emptied(_find(rng, lambda: _fc_case(rng), lambda c: bool(c["domains"])))),
+            ("the mine count last", "the global constraint is the last one: it narrows with what the clues left",
+             _find(rng, lambda: _fc_case(rng, fixed=0.5), global_narrows)),
+            ("no mine count", "without a mine count there is no global constraint",
+             _find(rng, lambda: _fc_case(rng, mines=False), _narrows)),
+            ("assigned is given", "`assigned` names the variable just assigned; the pass still checks every constraint",
+             _find(rng, lambda: _fc_case(rng, assigned=True), _narrows)),
+            ("the inclusive rule", "under the inclusive rule a clue counts its own cell too",
+             _find(rng, lambda: _fc_case(rng, rule="inclusive"), _narrows)),
+            ("a dead end", "a clue can no longer be met: None",
+             _find(rng, lambda: _fc_case(rng, fixed=0.5), lambda c: _once(c) is None)),
+            ("nothing to narrow", "no bound meets its total: every domain comes back as it was",
+             _find(rng, lambda: _fc_case(rng, fixed=0.0), lambda c: _once(c) == domains_of(c["domains"]))),
+        ],
+        "select_variable": [
+            ("a degree tie", "equal domain sizes: the variable in more constraints comes first",
+             _find(rng, with_unassigned(0.0), degree_tie)),
+            ("a singleton of each value", "the smallest domain first: a decided variable, whatever its value",
+             _find(rng, with_unassigned(0.4), singletons_of_each_value)),
+        ],
+        "order_values": [
+            ("undecided", "both values: safe (0) before mine (1)", order_case((0, 1))),
+            ("decided safe", "a singleton (0,): only 0 to try", order_case((0,))),
+            ("decided a mine", "a singleton (1,): only 1 to try", order_case((1,))),
+        ],
+    }
+    cases: dict[str, list[dict[str, Any]]] = {}
+    for hook, entries in named.items():
+        cases[hook] = []
+        for name, why, case in entries:
+            if "domains" in case and case.get("board"):  # keys as variables, values as lists
+                case = {**case, "domains": {int(v): list(d) for v, d in case["domains"].items()}}
+            cases[hook].append({"name": name, "why": why, **case})
     return cases
 
 
+def _random_cases(rng: random.Random, count: int = 12) -> dict[str, list[dict[str, Any]]]:
+    """Seeded random cases for every hook: random boards, random partial assignments."""
+    why = "a random board and domains: the hook's rule, as the handout states it"
+    cases: dict[str, list[dict[str, Any]]] = {name: [] for name in HOOK_NAMES}
+    for index in range(count):
+        board = _random_board(rng, mines=index % 3 != 2)
+        csp = build_csp(board)
+        domains = _random_domains(rng, csp, rng.choice([0.0, 0.2, 0.5]))
+        constraint = rng.choice(csp.constraints)
+        named = {"name": f"random {index + 1}", "why": why}
+        cases["constraint_bounds"].append({**named, "scope": list(constraint.scope),
+                                           "domains": _data({v: domains[v] for v in constraint.scope})})
+        fields = {**named, **_board_fields(board), "domains": _data(domains)}
+        cases["forward_check"].append({**fields, "assigned": None})
+        cases["select_variable"].append({**fields, "unassigned": [v for v in csp.variables if rng.random() < 0.8] or [0]})
+        cases["order_values"].append({**fields, "var": rng.choice(list(csp.variables))})
+    return cases
+
+
+#: Answers that ignore the input (or the part of it that matters): no group of cases may
+#: be passed by any of them, so none earns a point.
+TRIVIAL: dict[str, tuple[tuple[str, Callable[..., Any]], ...]] = {
+    "constraint_bounds": (("(0, 0)", lambda scope, domains: (0, 0)), ("(1, 0)", lambda scope, domains: (1, 0)),
+                          ("(0, len(scope))", lambda scope, domains: (0, len(scope)))),
+    "forward_check": (("None", lambda csp, domains, assigned: None),
+                      ("the domains unchanged", lambda csp, domains, assigned: dict(domains))),
+    "select_variable": (("the first unassigned", lambda csp, domains, unassigned: unassigned[0]),
+                        ("the last unassigned", lambda csp, domains, unassigned: unassigned[-1]),
+                        ("variable 0", lambda csp, domains, unassigned: 0)),
+    "order_values": (("[0, 1]", lambda csp, var, domains: [0, 1]), ("[1, 0]", lambda csp, var, domains: [1, 0])),
+}
+
+
+def trivial_passes(hook: str, case: dict[str, Any], answer: Callable[..., Any]) -> bool:
+    """Whether an input-independent `answer` gets `case` right."""
+    try:
+        return as_data(hook, answer(*arguments(hook, case))) == case["expected"]
+    except Exception:
+        return False
+
+
+def _groups(hook: str, cases: list[dict[str, Any]]) -> list[list[int]]:
+    """Cases in groups (indices) such that every trivial answer fails some case of each
+    group: a group counts only when all its cases pass, so a trivial answer earns nothing."""
+    passes = [{label for label, answer in TRIVIAL[hook] if trivial_passes(hook, case, answer)} for case in cases]
+    remaining, groups = list(range(len(cases))), []
+    while remaining:
+        group = [remaining.pop(0)]
+        still = set(passes[group[0]])
+        while still and remaining:
+            best = max(remaining, key=lambda j: len(still - passes[j]))
+            if not still - passes[best]:
+                break
+            remaining.remove(best)
+            group.append(best)
+            still &= passes[best]
+        if still and groups:  # nothing left can close this group: the previous one is closed
+            groups[-1] += group
+        else:
+            groups.append(group)
+    return groups
+
+
 def build_cases(seed: int = GOLDEN_SEED) -> dict[str, list[dict[str, Any]]]:
-    """Every hook's cases with the reference's expected output, as plain data."""
+    """Every hook's cases (the hand-made ones, then seeded random ones) with the
+    reference's expected output and the group each belongs to, as plain data."""
     rng = random.Random(seed)
-    inputs = _inputs(rng)
+    named, random_ones = _named_cases(rng), _random_cases(rng)
     reference = reference_hooks()
-    hooks = {}
+    built: dict[str, list[dict[str, Any]]] = {}
     for spec in HOOKS:
-        hooks[spec.name] = [
-            {**case, "expected": as_data(spec.name, reference[spec.name](*arguments(spec.name, case)))}
-            for case in inputs[spec.name]
-        ]
-    return hooks
+        cases = [{**case, "expected": as_data(spec.name, reference[spec.name](*arguments(spec.name, case)))}
+                 for case in named[spec.name] + random_ones[spec.name]]
+        for number, group in enumerate(_groups(spec.name, cases), start=1):
+            for index in group:
+                cases[index]["group"] = number
+        built[spec.name] = cases
+    return built
 
 
 def write_cases(path: Path = CASES_FILE) -> int:
@@ -198,3 +370,66 @@ def _stored_cases(path: Path) -> dict[str, list[dict[str, Any]]]:
 def load_cases(path: Path = CASES_FILE) -> dict[str, list[dict[str, Any]]]:
     """The stored cases of every hook (read once per process; callers must not modify them)."""
     return _stored_cases(path)
+
+
+# --- a case as a student reads it --------------------------------------------------------
+
+def handout_domain(values: Any) -> str:
+    """A domain as the handout writes it: (0, 1), (1,), ()."""
+    values = list(values)
+    return "(" + ", ".join(map(str, values)) + ("," if len(values) == 1 else "") + ")"
+
+
+def _handout_value(hook: str, value: Any) -> str:
+    if hook == "forward_check" and isinstance(value, dict):
+        return "{" + ", ".join(f"{v}: {handout_domain(d)}" for v, d in sorted(value.items())) + "}"
+    if hook == "constraint_bounds" and isinstance(value, list):
+        return "(" + ", ".join(map(str, value)) + ")"
+    return repr(value)
+
+
+def _domains_line(domains: dict[int, list[int]]) -> str:
+    """Every domain, the common one once: "every variable (0, 1) except 3: (1,), 5: ()"."""
+    if not domains:
+        return "{}"
+    common = max({tuple(d) for d in domains.values()}, key=lambda d: sum(tuple(x) == d for x in domains.values()))
+    others = [f"{v}: {handout_domain(d)}" for v, d in sorted(domains.items()) if tuple(d) != common]
+    if len(others) == len(domains) or len(domains) < 4:
+        return "{" + ", ".join(f"{v}: {handout_domain(d)}" for v, d in sorted(domains.items())) + "}"
+    return f"every variable {handout_domain(common)}" + (" except " + ", ".join(others) if others else "")
+
+
+def first_difference(hook: str, got: Any, expected: Any) -> str:
+    """The first thing that differs, in the handout's notation."""
+    if hook == "forward_check" and isinstance(got, dict) and isinstance(expected, dict):
+        var = next((v for v in sorted(set(got) | set(expected)) if got.get(v) != expected.get(v)), None)
+        if var is not None:
+            return (f"variable {var}: yours {handout_domain(got.get(var, []))}, "
+                    f"expected {handout_domain(expected.get(var, []))}")
+    return f"yours {_handout_value(hook, got)}, expected {_handout_value(hook, expected)}"
+
+
+def _rows(board: str | list[str]) -> list[str]:
+    return board.splitlines() if isinstance(board, str) else list(board)
+
+
+def describe_case(hook: str, number: int, case: dict[str, Any], result: dict[str, Any]) -> str:
+    """A case and what the student's hook did with it, in a few lines."""
+    lines = [f'case {number}, "{case.get("name", "")}": {case.get("why", "")}']
+    if "board" in case:
+        mines = f", {case['mines']} mines" if case.get("mines") is not None else ", no mine count"
+        lines.append(f"  board ({case.get('rule', 'classic')}{mines}): " + " / ".join(_rows(case["board"])))
+    if hook == "constraint_bounds":
+        lines.append(f"  scope: {tuple(case['scope'])}")
+    lines.append(f"  domains: {_domains_line({int(v): d for v, d in case['domains'].items()})}")
+    extra = {"forward_check": "assigned", "select_variable": "unassigned", "order_values": "var"}.get(hook)
+    if extra:
+        lines.append(f"  {extra}: {case.get(extra)}")
+    if "error" in result:
+        lines.append(f"  your hook: {result['error']}")
+    else:
+        lines.append(f"  returned: {_handout_value(hook, result['value'])}")
+        lines.append(f"  expected: {_handout_value(hook, case['expected'])}")
+        if result["value"] != case["expected"] and isinstance(result["value"], dict) and isinstance(case["expected"], dict):
+            lines.append(f"  first difference: {first_difference(hook, result['value'], case['expected'])}")
+    return "\n".join(lines)

@@ -70,3 +70,9 @@ def test_against_reference_compares_like_with_like() -> None:
     assert "identical to the reference for all 44 steps" in against_reference("reference")
     assert "identical to the reference for all 44 steps" in against_reference("correct")
     assert "First difference at step 1: domains after forward checking" in against_reference("off_by_one_bounds")
+
+
+def test_answers_that_ignore_their_input_earn_nothing(tmp_path: Path) -> None:
+    report, shown = graded(tmp_path, "constant_answers")
+    assert report["score"] == 0, [(e["id"], e["score"]) for e in report["hooks"] + report["problems"] if e["score"]]
+    assert "rerun just this case: --case constraint_bounds:" in shown

@@ -140,22 +140,31 @@ def test_returned_nothing_fails() -> None:
 
 # --- score_hook ---
 
-def test_hook_partial_credit() -> None:
-    cases = [{"expected": [0, 0]}, {"expected": [1, 2]}, {"expected": [0, 3]}, {"expected": [1, 0]}]
+def _bounds_case(name: str, expected: list[int], group: int) -> dict:
+    return {"name": name, "why": f"why {name}", "scope": [0, 1], "domains": {0: [0, 1], 1: [1]}, "expected": expected,
+            "group": group}
+
+
+def test_hook_credit_is_by_group_of_cases() -> None:
+    cases = [_bounds_case("a", [0, 0], 1), _bounds_case("b", [1, 2], 1), _bounds_case("c", [0, 3], 2),
+             _bounds_case("d", [1, 0], 2)]
     outcome = {"status": "ok", "results": [{"value": [0, 0]}, {"error": "TypeError: nope"}, {"value": [0, 3]}, {"value": [1, 0]}]}
     result = score_hook("constraint_bounds", 2, cases, outcome)
-    assert (result.status, result.score, result.max_score) == ("fail", 1.5, 2)
-    assert result.message.startswith("3/4 cases; case 2: TypeError: nope")
+    assert (result.status, result.score, result.max_score) == ("fail", 1.0, 2)  # group 1 lost, group 2 right
+    assert result.message.startswith("1/2 groups of cases right (3/4 cases); the first wrong one is case 2, \"b\": why b")
+    assert "scope: (0, 1)" in result.message and "domains: {0: (0, 1), 1: (1,)}" in result.message
+    assert "your hook: TypeError: nope" in result.message and "--case constraint_bounds:2" in result.message
 
 
 def test_hook_domains_are_compared_variable_by_variable() -> None:
-    cases = [{"expected": {0: [1], 1: [0, 1]}}, {"expected": None}]
+    board = {"board": ". 1 .", "rule": "classic", "domains": {0: [0, 1], 1: [0, 1]}, "assigned": None}
+    cases = [{**board, "expected": {0: [1], 1: [0, 1]}, "group": 1}, {**board, "expected": None, "group": 2}]
     outcome = {"status": "ok", "results": [{"value": {0: [1], 1: [0, 1]}}, {"value": None}]}
     assert score_hook("forward_check", 3, cases, outcome).status == "pass"
     wrong = {"status": "ok", "results": [{"value": {0: [0, 1], 1: [0, 1]}}, {"value": None}]}
     result = score_hook("forward_check", 3, cases, wrong)
     assert result.status == "fail" and result.score == 1.5
-    assert "variable 0 got [0, 1], expected [1]" in result.message
+    assert "first difference: variable 0: yours (0, 1), expected (1,)" in result.message
 
 
 def test_hook_error_outcome_scores_zero() -> None:
@@ -220,3 +229,27 @@ def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
                "errors": [{"game": 1, "seed": first + 1, "reason": "agent raised ValueError"}]}}
     message = score_agent(private, outcome).message
     assert "game 2" in message and str(first + 1) not in message
+
+
+def test_no_input_independent_answer_earns_a_point_on_any_hook() -> None:
+    """Every group of stored cases defeats every trivial answer: a constant, None, the
+    domains unchanged, the first (or last) variable, [0, 1]..."""
+    from grader.hookcases import TRIVIAL, trivial_passes
+
+    stored = load_cases()
+    for hook, answers in TRIVIAL.items():
+        cases = stored[hook]
+        assert len({c["group"] for c in cases}) >= 5, hook
+        for label, answer in answers:
+            right = {c["group"] for c in cases if trivial_passes(hook, c, answer)}
+            wrong = {c["group"] for c in cases if not trivial_passes(hook, c, answer)}
+            assert right <= wrong, f"{hook}: {label} gets a whole group right"
+
+
+def test_every_hand_made_case_says_what_it_tests() -> None:
+    stored = load_cases()
+    named = [c for cases in stored.values() for c in cases if not c["name"].startswith("random")]
+    assert len(named) >= 15 and all(len(c["why"]) > 20 for c in named)
+    assert {"one pass, not a fixpoint", "an empty domain", "the mine count last", "no mine count", "assigned is given",
+            "the inclusive rule", "a degree tie", "a singleton of each value", "decided safe", "decided a mine"} <= {
+        c["name"] for c in named}
