@@ -25,7 +25,7 @@ from typing import Iterator
 
 from rich.console import Console
 
-from solvers.trace import add_trace_arguments
+from solvers.trace import STEP_FILTERS, add_trace_arguments
 
 from .config import find_config, load_config
 from .problemset import Problem, load_problems
@@ -58,11 +58,14 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--isolation", choices=("auto", *MODES), default="auto",
                         help="how student code is isolated: bwrap, user (as root), none (process limits only); "
                              "auto (default) picks the strongest available")
+    parser.add_argument("--only", metavar="ITEM[,ITEM]", help="grade just these: hook names, sat_encoding, "
+                        "efficiency, agent, problem ids, or problem files (course.yaml or course); with --trace: "
+                        "the steps to show, all, dead-ends or solutions")
     parser.add_argument("--case", metavar="HOOK:N", help="run just hook case N of HOOK (as a reason names it) and show it")
     parser.add_argument("--trace", metavar="ID", help="show the search on problem ID step by step")
     parser.add_argument("--against", choices=("reference",), help="with --trace: stop at the first step that differs")
     parser.add_argument("--compare", action="store_true", help="nodes, dead ends and time of each strategy")
-    add_trace_arguments(parser)
+    add_trace_arguments(parser, only=False)
     return parser
 
 
@@ -93,6 +96,15 @@ def _grade(argv: list[str], console: Console) -> int:
         return fail(console, f"--solver {args.solver}: not 'assignment', 'reference', a .py file or a folder holding one")
     if solver == "reference" and not args.submissions:
         reference_strategies()  # a student copy has none: one clear line, not a table of errors
+    only = None
+    if args.trace:
+        if (args.only or "all") not in STEP_FILTERS:
+            return fail(console, f"--only {args.only}: with --trace, one of {', '.join(STEP_FILTERS)}")
+        args.only = args.only or "all"
+    elif args.only:
+        only, problems, unknown = select_items(args.only, problems)
+        if unknown:
+            return fail(console, f"--only {args.only}: nothing is called {', '.join(unknown)}")
     with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
             return _batch(args, problems, config, console, sandbox)
@@ -103,11 +115,26 @@ def _grade(argv: list[str], console: Console) -> int:
         from .grading import grade
 
         report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
-                       sandbox, "folder" if folder else "siblings")
+                       sandbox, "folder" if folder else "siblings", only)
     show_report(console, report, errors, args.show_hidden)
     if args.json:
         write_json(args.json, report_json(report, errors, args.show_hidden))
     return 0 if not errors and report.score == report.max_score else 1
+
+
+def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], list[Problem], list[str]]:
+    """--only: the item names asked for, the problems they pick (by id or file), and the
+    names that match nothing."""
+    from .hookcases import HOOK_NAMES
+    from .sathooks import SAT_ENCODING, SAT_HOOKS
+
+    items = {*HOOK_NAMES, *(spec.name for spec in SAT_HOOKS), SAT_ENCODING, "efficiency", "agent"}
+    asked = [name.strip() for name in text.split(",") if name.strip()]
+    def picks(problem: Problem, name: str) -> bool:
+        return name in (problem.id, Path(problem.file).name, Path(problem.file).stem)
+    chosen = [p for p in problems if any(picks(p, name) for name in asked)]
+    unknown = [name for name in asked if name not in items and not any(picks(p, name) for p in problems)]
+    return frozenset(asked), chosen, unknown
 
 
 def _one_case(args: argparse.Namespace, solver: str, config, console: Console, sandbox: Sandbox | None, scope) -> int:

@@ -261,14 +261,19 @@ def agent_seed(grading: AgentGrading) -> int:
 
 def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingConfig(), jobs: int = 1,
           timeout: float | None = None, agent: str | None = None, sandbox: Sandbox | None = None,
-          scope: Scope = "siblings") -> Report:
+          scope: Scope = "siblings", only: frozenset[str] | None = None) -> Report:
     """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`.
 
     Student code runs in `sandbox` workers (`scope`: which of its files they see). The
     grader runs every search here and asks the worker one hook call at a time.
     `timeout` (seconds per item) beats both the problems' own and the config's. With an
     `agent` config section, `agent` ("reference" or a file defining choose_move) is played too.
+    `only`: the names of the items to grade (hooks, sat_encoding, efficiency, agent); the
+    caller picks the problems.
     """
+    def wants(name: str) -> bool:
+        return only is None or name in only
+
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
     item_timeout = timeout or config.timeout
     limits = Limits(memory_mb=config.memory_mb)
@@ -277,42 +282,49 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     # Visible items first. Hidden problems, and the SAT item (it sees every board), run
     # last in workers of their own, so nothing printed where a student can see it ever
     # comes from a process that saw a hidden board.
-    tasks = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in HOOKS]
-    tasks += [sat_hook_task(spec.name, item_timeout) for spec in SAT_HOOKS]
+    hooks = [spec for spec in HOOKS if wants(spec.name)]
+    sat_hooks = [spec for spec in SAT_HOOKS if wants(spec.name)]
+    tasks = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks]
+    tasks += [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks]
     model = _model_answer()
     tasks += [problem_task(p, timeout or p.timeout or config.timeout, model) for p in visible]
     outcomes = run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
     agent_outcome = None
-    if config.agent is not None and agent is not None:
+    if config.agent is not None and agent is not None and wants("agent"):
         from .agentplay import play_agent_games  # needs the game package
 
         agent_outcome = play_agent_games(agent, config.agent, agent_seed(config.agent), limits, sandbox, scope)
     # One limit for the whole SAT item, not the sum of the problems' limits: a hanging hook
     # costs that item only. Solving each problem through correct clauses takes milliseconds.
     late = [problem_task(p, timeout or p.timeout or config.timeout, model) for p in hidden]
-    late.append(sat_problems_task(problems, item_timeout + SAT_SECONDS_PER_PROBLEM * len(problems)))
+    if wants(SAT_ENCODING):
+        late.append(sat_problems_task(problems, item_timeout + SAT_SECONDS_PER_PROBLEM * len(problems)))
     late_outcomes = run_solver_tasks(solver, late, jobs, limits, sandbox, scope)
-    if hidden:
+    if hidden and wants(SAT_ENCODING):
         late_outcomes[-1]["output"] = ""  # it saw the hidden boards: what it printed stays unseen
-    hook_count = len(HOOKS) + len(SAT_HOOKS)
+    sat_outcome = late_outcomes.pop() if wants(SAT_ENCODING) else None
+    hook_count = len(hooks) + len(sat_hooks)
     hook_outcomes = outcomes[:hook_count]
-    by_problem = dict(zip(map(id, visible + hidden), outcomes[hook_count:] + late_outcomes[:-1]))
-    report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox))
-    for spec, outcome in zip(HOOKS, hook_outcomes):
+    by_problem = dict(zip(map(id, visible + hidden), outcomes[hook_count:] + late_outcomes))
+    report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
+                    partial=only is not None)
+    for spec, outcome in zip(hooks, hook_outcomes):
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome))
-    for spec, outcome in zip(SAT_HOOKS, hook_outcomes[len(HOOKS):]):
+    for spec, outcome in zip(sat_hooks, hook_outcomes[len(hooks):]):
         report.items.append(score_sat_hook(spec, config.hook_points[spec.name], outcome))
     problem_results = [
         score_problem(problem, by_problem[id(problem)], config.points_for(problem.file, problem.points))
         for problem in problems
     ]
     counts = [expected_count(p) for p in problems]
-    problem_results = no_credit_for_answering_nothing(problem_results, counts)
+    if only is None:  # a partial run (--only) grades boards alone
+        problem_results = no_credit_for_answering_nothing(problem_results, counts)
     report.items += problem_results
-    report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, late_outcomes[-1]))
-    if config.efficiency is not None:
+    if sat_outcome is not None:
+        report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, sat_outcome))
+    if config.efficiency is not None and wants("efficiency"):
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
-    if config.agent is not None:
+    if config.agent is not None and wants("agent"):
         if agent_outcome is None:
             report.items.append(ItemResult("agent", "agent", "error", 0.0, config.agent.points, "no agent file found (--agent FILE)"))
         else:

@@ -94,7 +94,8 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     elif errors:
         console.print(f"[red]{len(errors)} error(s) in the problem files or config above; fix them for a full grade.[/]")
     elif report.score == report.max_score:
-        console.print("[green]Full marks.[/]")
+        console.print("[green]Full marks on the items graded (a partial run: --only).[/]" if report.partial
+                      else "[green]Full marks.[/]")
 
 
 def show_reasons(console: Console, items: list[ItemResult], listed: int = 3) -> None:

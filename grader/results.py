@@ -54,6 +54,7 @@ class Report:
     solver: str
     items: list[ItemResult] = field(default_factory=list)
     isolation: str = ""  # how the solver's code was isolated: bwrap, user, none, or in-process (reference)
+    partial: bool = False  # only some items were graded (--only)
 
     @property
     def score(self) -> float:

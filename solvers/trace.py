@@ -110,11 +110,16 @@ class TraceOptions:
 EXPORT_SUFFIXES = (".svg", ".html", ".txt")
 
 
-def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options every trace command shares (grader and solvers)."""
+STEP_FILTERS = ("all", "dead-ends", "solutions")
+
+
+def add_trace_arguments(parser: argparse.ArgumentParser, only: bool = True) -> None:
+    """The options every trace command shares (grader and solvers); `only=False` leaves
+    out --only, for a command whose own --only also picks the steps of a trace."""
     group = parser.add_argument_group("traces")
     group.add_argument("--max-steps", type=positive_steps, default=200, metavar="N", help="stop after N popped nodes (default 200)")
-    group.add_argument("--only", choices=("all", "dead-ends", "solutions"), default="all", help="show only these steps")
+    if only:
+        group.add_argument("--only", choices=STEP_FILTERS, default="all", help="show only these steps")
     group.add_argument("--compact", action="store_true", help="one line per node")
     group.add_argument("--tree", action="store_true", help="the search as a tree")
     group.add_argument("--export", type=Path, metavar="FILE", help="also write the trace to FILE (.svg, .html or .txt)")

@@ -76,3 +76,18 @@ def test_answers_that_ignore_their_input_earn_nothing(tmp_path: Path) -> None:
     report, shown = graded(tmp_path, "constant_answers")
     assert report["score"] == 0, [(e["id"], e["score"]) for e in report["hooks"] + report["problems"] if e["score"]]
     assert "rerun just this case: --case constraint_bounds:" in shown
+
+
+def test_only_grades_just_the_named_items(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    run = subprocess.run([sys.executable, "-m", "grader", "problems/", "--solver", str(FILES / "correct.py"),
+                          "--only", "forward_check,nctu-2,generated-status", "--json", str(out)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert [h["id"] for h in report["hooks"]] == ["forward_check"]
+    assert {p["id"] for p in report["problems"]} >= {"nctu-2"} and all(
+        p["id"] == "nctu-2" or p["file"].endswith("generated-status.yaml") for p in report["problems"])
+    assert not report.get("other") and "a partial run" in run.stdout
+    wrong = subprocess.run([sys.executable, "-m", "grader", "problems/", "--only", "nope"], cwd=ROOT, capture_output=True,
+                           text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert wrong.returncode == 2 and "nothing is called nope" in wrong.stdout
