@@ -8,6 +8,8 @@ Submissions are graded in parallel; one that cannot be graded gets a row with it
 from __future__ import annotations
 
 import csv
+import io
+import re
 import statistics
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -26,7 +28,8 @@ from .sandbox.isolation import Sandbox, Scope
 from .sandbox.wire import clean_text
 from .submission import WHAT_TO_SUBMIT, find_in_folder, resolve_agent
 from .problemset import Problem
-from .report import label
+from .problemset import ProblemError
+from .report import label, show_report, student_view
 
 
 @dataclass
@@ -106,16 +109,47 @@ def grade_batch(
 
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
-    """student, score, max_score, then one column per graded item."""
+    """student, score, max_score, one column per graded item, a note, and a short reason
+    per lost item (hidden items say only that they were lost)."""
     template = next((r.report for r in rows if r.report), None)
     item_names = [label(i) for i in template.items] if template else []
     max_score = template.max_score if template else 0.0
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "score", "max_score", *item_names, "note"])
+        writer.writerow(["student", "score", "max_score", *item_names, "note", "lost"])
         for row in rows:
             scores = [i.score for i in row.report.items] if row.report else [0.0] * len(item_names)
-            writer.writerow([csv_text(row.student), row.score, max_score, *scores, csv_text(row.problem)])
+            writer.writerow([csv_text(row.student), row.score, max_score, *scores, csv_text(row.problem),
+                             csv_text(lost_points(row))])
+
+
+def lost_points(row: BatchRow, limit: int = 80) -> str:
+    """"item: first line of its reason" for every item that lost points, joined by " | "."""
+    if row.report is None:
+        return ""
+    lost = [student_view(i) for i in row.report.items if i.score < i.max_score]
+    return " | ".join(f"{label(i)}: {(i.message.splitlines() or [i.status])[0][:limit]}" for i in lost)
+
+
+def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError]) -> int:
+    """One file per student, NAME.md and NAME.html, with the report as the terminal shows
+    it (hidden items masked); how many students got one."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written, used = 0, set()
+    for index, row in enumerate(rows):
+        console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
+        if row.report is None:
+            console.print(Text(f"{row.student}: not graded: {row.problem}"))
+        else:
+            show_report(console, row.report, errors)
+        name = re.sub(r"[^A-Za-z0-9._-]+", "_", row.student).strip("._") or f"student-{index + 1}"
+        name = name if name not in used else f"{name}-{index + 1}"  # two names alike once made safe
+        used.add(name)
+        (folder / f"{name}.md").write_text(f"# Grading report: {row.student}\n\n```text\n{console.export_text(clear=False)}```\n",
+                                           encoding="utf-8")
+        (folder / f"{name}.html").write_text(console.export_html(), encoding="utf-8")
+        written += 1
+    return written
 
 
 def csv_text(text: str) -> str:

@@ -107,7 +107,7 @@ def _grade(argv: list[str], console: Console) -> int:
             return fail(console, f"--only {args.only}: nothing is called {', '.join(unknown)}")
     with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
-            return _batch(args, problems, config, console, sandbox)
+            return _batch(args, problems, config, console, sandbox, errors)
         if args.trace:
             return trace_command(args, solver, problems, console, sandbox)
         if args.case:
@@ -226,16 +226,19 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
     return 0 if graded else 1
 
 
-def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console, sandbox: Sandbox | None) -> int:
-    from .batch import find_submissions, grade_batch, show_summary, write_csv
+def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console, sandbox: Sandbox | None,
+           errors: list) -> int:
+    from .batch import find_submissions, grade_batch, show_summary, write_csv, write_feedback
 
     if not args.submissions.is_dir():
         return fail(console, f"--submissions {args.submissions}: not a folder")
+    feedback = args.csv.with_name(args.csv.stem + "-feedback")
     console.print(f"isolation: {sandbox.mode if sandbox else 'none'}", highlight=False)
     rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console, args.timeout, sandbox)
     write_csv(args.csv, rows)
+    count = write_feedback(feedback, rows, errors)
     show_summary(console, rows)
-    console.print(f"wrote {args.csv}")
+    console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
     return 0
 
 

@@ -73,7 +73,7 @@ def test_class_of_four_gives_one_row_each_and_a_summary(tmp_path: Path) -> None:
     assert "Traceback" not in result.stdout + result.stderr
     header, rows = read_csv(grades)
     items = item_columns(tmp_path)
-    assert header == ["student", "score", "max_score", *items, "note"]
+    assert header == ["student", "score", "max_score", *items, "note", "lost"]
     assert list(rows) == ["ana", "bob", "carol", "dave"]
     full = float(rows["ana"]["max_score"])
     assert full > 0 and {row["max_score"] for row in rows.values()} == {rows["ana"]["max_score"]}
@@ -151,3 +151,17 @@ def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
     flagged = any("duplicate" in row["note"].lower() for row in rows)
     full = float(rows[0]["max_score"])
     assert flagged or sorted(float(row["score"]) for row in rows) == [0.0, full], rows
+
+
+def test_each_student_gets_a_feedback_file_and_the_csv_says_what_was_lost(tmp_path: Path) -> None:
+    folder = submit(tmp_path / "subs", {"ana.py": "correct", "bob.py": "off_by_one_bounds"})
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--timeout", "5")
+    assert result.returncode == 0, result.stdout + result.stderr
+    _, rows = read_csv(grades)
+    assert rows["ana"]["lost"] == "" and rows["bob"]["lost"].startswith("hooks/forward_check: ")
+    feedback = tmp_path / "grades-feedback"
+    bob = (feedback / "bob.md").read_text(encoding="utf-8")
+    assert "Where the search first went wrong" in bob and "--case forward_check:" in bob
+    assert "Full marks." in (feedback / "ana.md").read_text(encoding="utf-8")
+    assert (feedback / "bob.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html>")
