@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from play.evaluate import AgentFailure, evaluate_agent
+from play.evaluate import AgentFailure, play_agent, wilson_interval
+from play.levels import parse_level
 from play.view import Move, View
 
 from .config import AgentGrading
@@ -69,12 +70,21 @@ class RemoteAgent:
 def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits: Limits,
                      sandbox: Sandbox | None, scope: Scope = "siblings") -> dict[str, Any]:
     """Play the configured games, from `first_seed`, with the agent in `source` ("reference"
-    or a file defining choose_move); an outcome like run_tasks'."""
+    or a file defining choose_move); an outcome like run_tasks'. No seed is kept in it:
+    games are numbered, so nothing shown lets a student replay them."""
     started = time.perf_counter()
     agent = RemoteAgent(source, grading.rules, limits, grading.timeout, sandbox, scope)
     output = ""
     try:
-        result = evaluate_agent(agent, grading.level, grading.games, first_seed, grading.rules)
+        level = parse_level(grading.level, grading.rules)
+        games = [play_agent(agent, level, first_seed + index, grading.rules) for index in range(grading.games)]
+        wins = sum(game.won for game in games)
+        lost = [(index, game) for index, game in enumerate(games) if not game.won]
+        result = {"games": len(games), "wins": wins, "win_rate": wins / max(len(games), 1),
+                  "ci95": list(wilson_interval(wins, len(games))),
+                  "errors": [{"game": index, "reason": game.error} for index, game in lost if game.error],
+                  "losses": [{"game": index, "moves": game.moves, "reason": game.error or "opened a mine"}
+                             for index, game in lost]}
     finally:
         output = agent.asker.take_output() if agent.asker is not None else ""
         agent.close()

@@ -81,6 +81,11 @@ class AgentGrading:
     timeout: float = 300.0
     thresholds: tuple[tuple[float, float], ...] = ((0.85, 1.0), (0.70, 0.5))
 
+    def describe(self) -> str:
+        """The thresholds in words."""
+        steps = [f"{share:.0%} of the points from {least:.0%} wins" for least, share in sorted(self.thresholds, reverse=True)]
+        return "grading: " + ", ".join(steps) + ", none below"
+
     def share(self, win_rate: float) -> float:
         """The share of the points earned at this win rate."""
         for least, share in sorted(self.thresholds, reverse=True):

@@ -237,7 +237,8 @@ def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]
 
 def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
     """Points by the win rate's threshold; the reason gives wins, the interval and any errors."""
-    base = {"kind": "agent", "name": "agent", "max_score": grading.points, "seconds": outcome.get("seconds"),
+    name = "agent" if grading.points else "agent (practice, no points)"
+    base = {"kind": "agent", "name": name, "max_score": grading.points, "seconds": outcome.get("seconds"),
             "output": outcome.get("output", "")}
     if outcome["status"] != "ok":
         return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
@@ -245,11 +246,30 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
     share = grading.share(result["win_rate"])
     low, high = result["ci95"]
     message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
-               f"95% CI {low:.1%}-{high:.1%})")
+               f"95% CI {low:.1%}-{high:.1%}); {grading.describe()}")
+    losses = result.get("losses", [])
+    if losses:
+        message += "\n  first losses: " + "; ".join(f"game {loss['game'] + 1} at move {loss['moves'] + 1}: "
+                                                    f"{loss['reason']}" for loss in losses[:3])
     if result["errors"]:
         first = result["errors"][0]
         message += f"; {len(result['errors'])} lost to errors, first (game {first['game'] + 1}): {first['reason']}"
-    return ItemResult(status="pass" if share == 1 else "fail", score=round(grading.points * share, 2), message=message, **base)
+    status = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
+    return ItemResult(status=status, score=round(grading.points * share, 2), message=message, **base)
+
+
+#: With no agent section in the config, a student's written agent plays these games for
+#: information: how it would be graded, for no points.
+PRACTICE = AgentGrading(level="beginner", games=20, points=0.0, timeout=120.0)
+
+
+def agent_is_written(source: str) -> bool:
+    """False for the stub (choose_move only raises NotImplementedError)."""
+    if source == "reference":
+        return True
+    from .release import solved_hooks
+
+    return any(found.endswith(": choose_move") for found in solved_hooks(Path(source).parent, Path(source).name))
 
 
 def agent_seed(grading: AgentGrading) -> int:
@@ -290,10 +310,11 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     tasks += [problem_task(p, timeout or p.timeout or config.timeout, model) for p in visible]
     outcomes = run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
     agent_outcome = None
-    if config.agent is not None and agent is not None and wants("agent"):
+    agent_grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
+    if agent_grading is not None and agent is not None and wants("agent"):
         from .agentplay import play_agent_games  # needs the game package
 
-        agent_outcome = play_agent_games(agent, config.agent, agent_seed(config.agent), limits, sandbox, scope)
+        agent_outcome = play_agent_games(agent, agent_grading, agent_seed(agent_grading), limits, sandbox, scope)
     # One limit for the whole SAT item, not the sum of the problems' limits: a hanging hook
     # costs that item only. Solving each problem through correct clauses takes milliseconds.
     late = [problem_task(p, timeout or p.timeout or config.timeout, model) for p in hidden]
@@ -324,11 +345,11 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, sat_outcome))
     if config.efficiency is not None and wants("efficiency"):
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
-    if config.agent is not None and wants("agent"):
+    if agent_grading is not None and wants("agent"):
         if agent_outcome is None:
-            report.items.append(ItemResult("agent", "agent", "error", 0.0, config.agent.points, "no agent file found (--agent FILE)"))
+            report.items.append(ItemResult("agent", "agent", "error", 0.0, agent_grading.points, "no agent file found (--agent FILE)"))
         else:
-            report.items.append(score_agent(config.agent, agent_outcome))
+            report.items.append(score_agent(agent_grading, agent_outcome))
     return report
 
 

@@ -53,10 +53,11 @@ def _is_stub(function: ast.FunctionDef) -> bool:
     return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
-def solved_hooks(folder: Path) -> list[str]:
-    """"file: name" for every hook or agent function in `folder` that is not a stub."""
+def solved_hooks(folder: Path, pattern: str = "*.py") -> list[str]:
+    """"file: name" for every hook or agent function in `folder` (its files matching
+    `pattern`) that is not a stub."""
     found = []
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.glob(pattern)):
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except SyntaxError as error:

@@ -83,6 +83,9 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     console.print(table)
     show_reasons(console, items)
     show_causes(console, items)
+    for item in items:
+        if item.kind == "agent" and item.score >= item.max_score:  # how the agent did, even with nothing lost
+            console.print(Text(f"{label(item)}: {item.message}"), highlight=False)
     next_hook = report.next_hook_to_implement()
     fix = report.most_valuable_fix()
     if next_hook:

@@ -91,3 +91,16 @@ def test_only_grades_just_the_named_items(tmp_path: Path) -> None:
     wrong = subprocess.run([sys.executable, "-m", "grader", "problems/", "--only", "nope"], cwd=ROOT, capture_output=True,
                            text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert wrong.returncode == 2 and "nothing is called nope" in wrong.stdout
+
+
+def test_a_written_agent_plays_practice_games_when_the_config_has_none(tmp_path: Path) -> None:
+    folder = tmp_path / "student"
+    folder.mkdir()
+    shutil.copyfile(FILES / "model_answer.py", folder / "hooks.py")
+    shutil.copyfile(FILES / "agent_naive.py", folder / "agent.py")
+    run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--solver", str(folder / "hooks.py")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"})
+    assert "agent (practice, no points): won " in run.stdout and "beginner games" in run.stdout, run.stdout
+    assert "first losses: game " in run.stdout and "seed" not in run.stdout.split("agent (practice")[1]
+    assert "Full marks." in run.stdout  # practice games cost nothing
