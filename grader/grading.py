@@ -196,7 +196,18 @@ def score_problem(problem: Problem, outcome: dict[str, Any], points: float | Non
             message = f"found {found} of the {expected} solutions"
         return ItemResult(status="fail", score=0.0, message=message, **base)
     message = {0: "no solution, as expected", 1: "the one solution found"}.get(expected, f"all {expected} solutions found")
+    model = _model_nodes(problem)
+    if model is not None and base["nodes"] is not None:  # for information: not scored unless the config says so
+        message += f" in {base['nodes']} nodes (the model answer: {model})"
     return ItemResult(status="pass", score=points, message=message, **base)
+
+
+def _model_nodes(problem: Problem) -> int | None:
+    """Nodes the model answer pops on the problem, or None in the student copy."""
+    try:
+        return reference_nodes(problem)
+    except ReferenceUnavailable:
+        return None
 
 
 def reference_nodes(problem: Problem) -> int:
