@@ -120,15 +120,59 @@ def _outcome(step: Step, csp: CSP, number: int) -> Text:
     return Text(f"↳ branch on {cell_name(csp.cells[step['var']])}: try {values}")
 
 
-def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0) -> Group:
-    """One popped node in full: headline, the board after forward checking, reasons, outcome."""
+def what_it_did(csp: CSP, before: Domains, after: Domains | None) -> list[Text]:
+    """What a forward check did, in its own terms: the cells it made safe, made mines or
+    emptied, or that it declared a dead end."""
+    if after is None:
+        return [Text("your forward_check returned None: a dead end")]
+    groups: dict[str, list[str]] = {}
+    for var in sorted(after):
+        if tuple(after[var]) != tuple(before.get(var, after[var])):
+            kind = {(0,): "made safe", (1,): "made mines", (): "emptied"}.get(tuple(after[var]), "narrowed")
+            groups.setdefault(kind, []).append(cell_name(csp.cells[var]))
+    if not groups:
+        return [Text("your forward_check changed nothing")]
+    return [Text(f"your forward_check {kind}: {', '.join(cells)}") for kind, cells in groups.items()]
+
+
+def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
+    """Where a forward check's result departs from the bound rule's reasons `rule` (taken
+    from the same domains): a value the rule forces that it ruled out, a dead end the rule
+    does not see, or one it missed."""
+    violated = any(reason.violated for reason in rule)
+    if after is None:
+        return [] if violated else [Text("✗ departs from the bound rule: no constraint is violated here", style="red")]
+    if violated:
+        reason = next(r for r in rule if r.violated)
+        return [Text(f"✗ departs from the bound rule, which finds a dead end: {describe_reason(reason, csp)}", style="red")]
+    lines = []
+    for reason in rule:
+        wrong = [v for v in reason.forced if reason.value not in after.get(v, ())]
+        if wrong:
+            names = ", ".join(cell_name(csp.cells[v]) for v in wrong)
+            should = "mines" if reason.value == 1 else "safe"
+            lines.append(Text(f"✗ departs from the bound rule: {names} should be {should} "
+                              f"({describe_reason(reason, csp)})", style="red"))
+    return lines
+
+
+def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narrate: bool = False) -> Group:
+    """One popped node in full: headline, the board after forward checking, reasons, outcome.
+
+    `narrate`: the step is a student's: say first what its forward check did, then where
+    that departs from the bound rule (the rule's own reasoning is the reference's to give).
+    """
     before = domains_of(step["domains"])
     after = domains_of(step["after"]) if step["after"] is not None else None
     assigned = _assigned(step)
     highlight = step["assignment"][-1][0] if step["assignment"] else None
     parts: list[Any] = [_headline(step, csp), board_grid(board, csp, after or before, assigned, highlight)]
     explain = _explainer()
-    if explain is not None and (after != before or step["outcome"] == "dead-end"):
+    if narrate:
+        parts += what_it_did(csp, before, after)
+        if explain is not None:
+            parts += departures(csp, after, explain(csp, before, None)[0])
+    elif explain is not None and (after != before or step["outcome"] == "dead-end"):
         reasons, unexplained = explain(csp, before, after)
         parts += [Text(describe_reason(r, csp)) for r in reasons]
         if step["outcome"] == "dead-end" and after is None and not any(r.violated for r in reasons):
@@ -277,7 +321,8 @@ def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step]
     console.print(f"[bold]First difference at step {index + 1}: {kind}[/]")
     panels = []
     for title, steps in (("your hooks", mine), ("reference", reference)):
-        body = step_view(steps[index], board, csp) if index < len(steps) else Text("(search already ended)")
+        body = step_view(steps[index], board, csp, narrate=title == "your hooks") if index < len(steps) \
+            else Text("(search already ended)")
         panels.append(Panel(body, title=title))
     console.print(Columns(panels))
     if index < len(mine) and index < len(reference):

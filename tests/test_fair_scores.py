@@ -104,3 +104,13 @@ def test_a_written_agent_plays_practice_games_when_the_config_has_none(tmp_path:
     assert "agent (practice, no points): won " in run.stdout and "beginner games" in run.stdout, run.stdout
     assert "first losses: game " in run.stdout and "seed" not in run.stdout.split("agent (practice")[1]
     assert "Full marks." in run.stdout  # practice games cost nothing
+
+
+def test_the_students_panel_narrates_the_students_hook() -> None:
+    shown = " ".join(against_reference("flips_values").split())
+    mine = shown.split("reference ─")[0]
+    assert "your forward_check made mines: r1c6, r2c5" in mine
+    assert "✗ departs from the bound rule: r1c6, r2c5 should be safe" in mine
+    assert "so these are safe" not in mine.split("✗ departs")[0]  # the rule's reasoning is not put in its mouth
+    dead = " ".join(against_reference("off_by_one_bounds").split())
+    assert "your forward_check returned None: a dead end" in dead and "no constraint is violated here" in dead
