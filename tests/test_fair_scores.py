@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
 EFFICIENCY = "efficiency:\n  points: 4\n  thresholds: [[1.5, 1.0], [3.0, 0.5]]\n"
@@ -114,3 +116,39 @@ def test_the_students_panel_narrates_the_students_hook() -> None:
     assert "so these are safe" not in mine.split("✗ departs")[0]  # the rule's reasoning is not put in its mouth
     dead = " ".join(against_reference("off_by_one_bounds").split())
     assert "your forward_check returned None: a dead end" in dead and "no constraint is violated here" in dead
+
+
+#: Submissions of every kind, each with the score it deserves on problems/course.yaml (19
+#: points: 14 for the hooks, 1 per board, 4 for the SAT item) and the items it loses.
+DESERVED = [
+    ("correct", 19.0, {}),  # the model answer under the student names
+    ("standalone_correct", 19.0, {}),  # written out by hand, another style
+    ("mutates_domains", 19.0, {}),  # changes the dict it was given: costs nothing with the grader's copies
+    ("skips_mine_count", 17.25, {"forward_check"}),  # boards still solved: the goal test sees the count
+    ("fixpoint_loop", 18.0, {"forward_check"}),  # stronger than one pass: the hook test says so, boards pass
+    ("reversed_values", 18.5, {"order_values"}),
+    ("lazy_upper", 16.5, {"forward_check"}),
+    ("adds_values", 14.0, {"forward_check", "nctu-1", "nctu-1-as-printed", "nctu-2"}),
+    ("returns_some_variables", 14.0, {"forward_check", "nctu-1", "nctu-1-as-printed", "nctu-2"}),
+    ("off_by_one_bounds", 13.25, {"forward_check", "nctu-1", "nctu-1-as-printed", "nctu-2"}),
+    ("flips_values", 13.25, {"forward_check", "nctu-1", "nctu-1-as-printed", "nctu-2"}),
+    ("claims_none", 5.0, {"forward_check", "at_least_clauses", "at_most_clauses", "nctu-1", "nctu-1-as-printed",
+                          "nctu-2", "sat_encoding"}),
+    ("constant_answers", 0.0, {"constraint_bounds", "forward_check", "select_variable", "order_values",
+                               "at_least_clauses", "at_most_clauses", "nctu-1", "nctu-1-as-printed", "nctu-2",
+                               "sat_encoding"}),
+]
+
+
+@pytest.mark.parametrize("student, score, lost", DESERVED, ids=[d[0] for d in DESERVED])
+def test_every_kind_of_submission_gets_the_score_it_deserves(tmp_path: Path, student: str, score: float,
+                                                              lost: set[str]) -> None:
+    out = tmp_path / "report.json"
+    run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--solver", str(FILES / f"{student}.py"),
+                          "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    report = json.loads(out.read_text(encoding="utf-8"))
+    entries = report["hooks"] + report["problems"] + report.get("other", [])
+    assert report["score"] == score and report["max_score"] == 19, [(e["id"], e["score"]) for e in entries]
+    assert {e["id"] for e in entries if e["score"] < e["max_score"]} == lost
+    assert all(e["message"] for e in entries if e["score"] < e["max_score"])  # every lost point has its reason
