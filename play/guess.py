@@ -18,9 +18,13 @@
    0, estimated as (1 - p(cell)) times the product of (1 - p(n)) over its hidden
    neighbours n (as if they were independent). Remaining ties: row-major.
 
-Measured with `bench/play_paired.py` (same seeds for both policies, Expert, classic rules):
-the lookahead on 2 cells won 1,217 of seeds 60000-62999 against 1,205 for `safest`,
-on 3 cells 1,218 for a fifth less speed. Earlier measurements (2,000 Expert games per
+Measured with `bench/play_paired.py` (same seeds for both policies, classic rules): the
+lookahead won 7,954 of Expert seeds 0-19999 against 7,696 for `safest` (+1.29 points,
+95% interval +0.86 to +1.72), 7,840 of Intermediate seeds 0-9999 against 7,787 and 9,167
+of Beginner seeds 0-9999 against 9,144. On Expert seeds 60000-62999 it won 1,217 on 2
+cells, 1,218 on 3 (a fifth slower), 1,217 with a progress weight of 0.3 in the ranking,
+and counting a non-progress outcome at 0.85 of its survival won 0.3 points fewer (within
+noise): hence 2 cells, weight 0.1, survival as is. Earlier measurements (2,000 Expert games per
 setting): the endgame search up to 200 layouts won 779 games against 753 without it; up
 to 1,000 layouts no more (774 against 776 on seeds 30000-31999, at half the speed); a
 `margin` of 0.01, 773 against 771 at 0. Hence 200 layouts and margin 0.
