@@ -121,9 +121,9 @@ def test_the_students_panel_narrates_the_students_hook() -> None:
 #: Submissions of every kind, each with the score it deserves on problems/course.yaml (19
 #: points: 14 for the hooks, 1 per board, 4 for the SAT item) and the items it loses.
 DESERVED = [
-    ("correct", 19.0, {}),  # the model answer under the student names
-    ("standalone_correct", 19.0, {}),  # written out by hand, another style
-    ("mutates_domains", 19.0, {}),  # changes the dict it was given: costs nothing with the grader's copies
+    ("correct", 19.0, set()),  # the model answer under the student names
+    ("standalone_correct", 19.0, set()),  # written out by hand, another style
+    ("mutates_domains", 19.0, set()),  # changes the dict it was given: costs nothing with the grader's copies
     ("skips_mine_count", 17.25, {"forward_check"}),  # boards still solved: the goal test sees the count
     ("fixpoint_loop", 18.0, {"forward_check"}),  # stronger than one pass: the hook test says so, boards pass
     ("reversed_values", 18.5, {"order_values"}),
