@@ -52,7 +52,10 @@ class Guesser:
     """The guessing policy. `margin`: how much riskier than the safest cell a candidate
     may be; `endgame_layouts`: largest number of layouts searched exactly;
     `endgame_budget`: most game-tree nodes one search may visit; `tie_break=False`
-    (with `endgame_layouts=0`: seed 003's plain policy) takes the first safest cell, row-major."""
+    (with `endgame_layouts=0`: seed 003's plain policy) takes the first safest cell, row-major.
+    `policy`: "lookahead" (default) or "safest" (the agent before it); for the lookahead,
+    `cutoff` (how safe a ranked cell must be, relative to the safest), `progress_weight`
+    (the ranking's weight of progress) and `lookahead_cells` (cells counted ahead)."""
 
     margin: float = 0.0
     endgame_layouts: int = 200
@@ -62,7 +65,6 @@ class Guesser:
     cutoff: float = 0.9
     progress_weight: float = 0.1
     lookahead_cells: int = 2
-    lookahead_size: int = 0
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""

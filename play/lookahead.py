@@ -37,6 +37,7 @@ from solvers.components import decompose
 from solvers.counting import Counter, Poly, poly_mul, table_product
 from solvers.csp import CSP, Constraint
 
+from .probability import neighbour_indices
 from .view import View
 
 
@@ -60,15 +61,22 @@ class Lookahead:
     def __init__(self, view: View, candidates: list[Cell], risk: dict[Cell, float]) -> None:
         self.view = view
         self.risk = risk
-        hidden = set(view.hidden())
-        clues = [cell for cell in view.all_cells() if view[cell] > 0 and any(n in hidden for n in view.neighbours(cell))]
-        touched = {n for cell in clues for n in view.neighbours(cell) if n in hidden}
-        touched |= set(candidates)
-        touched |= {n for cell in candidates for n in view.neighbours(cell) if n in hidden}
-        self.cells = tuple(sorted(touched))
-        self.index = {cell: i for i, cell in enumerate(self.cells)}
-        self.outside = len(hidden) - len(self.cells)
-        base = CSP(self.cells, tuple(Constraint(tuple(self.index[n] for n in view.neighbours(cell) if n in hidden), view[cell], cell) for cell in clues))
+        cols = view.cols
+        flat = [value for row in view.cells for value in row]
+        table = neighbour_indices(view.rows, cols)
+        clues = [i for i, value in enumerate(flat) if value > 0 and any(flat[j] < 0 for j in table[i])]
+        touched = {j for i in clues for j in table[i] if flat[j] < 0}
+        for r, c in candidates:
+            touched.add(r * cols + c)
+            touched.update(j for j in table[r * cols + c] if flat[j] < 0)
+        order = sorted(touched)  # row-major
+        self.cells = tuple(divmod(i, cols) for i in order)
+        self.index = {cell: var for var, cell in enumerate(self.cells)}
+        number = {i: var for var, i in enumerate(order)}
+        self.outside = sum(1 for value in flat if value < 0) - len(order)
+        base = CSP(
+            self.cells, tuple(Constraint(tuple(number[j] for j in table[i] if flat[j] < 0), flat[i], divmod(i, cols)) for i in clues)
+        )
         self.counter = Counter(per_variable=True)
         dec = decompose(base)
         if dec is None:
@@ -81,13 +89,6 @@ class Lookahead:
         self.residual = [
             tuple(Constraint(tuple(part.origin[v] for v in c.scope), c.total, c.cell) for c in part.csp.constraints) for part in self.parts
         ]
-
-    def size(self, cell: Cell) -> int:
-        """How many variables a what-if on `cell` recounts: those of the components its number touches."""
-        me = self.index[cell]
-        around = [self.index[n] for n in self.view.neighbours(cell) if n in self.index]
-        touched = {self.part_of[var] for var in (me, *around) if var in self.part_of}
-        return sum(len(self.parts[i].origin) for i in touched) + len(around)
 
     def value(self, cell: Cell, total: int, beat: float = 0.0) -> float:
         """Two-move survival of opening `cell`: the sum over its outcomes of layouts / `total`
