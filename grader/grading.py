@@ -266,7 +266,11 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
         first = result["errors"][0]
         message += f"; {len(result['errors'])} lost to errors, first (game {first['game'] + 1}): {first['reason']}"
     status = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
-    return ItemResult(status=status, score=round(grading.points * share, 2), message=message, **base)
+    facts = (("games", f"{result['games']} {grading.level}, {grading.rules} rules"), ("wins", str(result["wins"])),
+             ("win rate", f"{result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%})"),
+             ("grading", grading.describe().removeprefix("grading: ")),
+             *((f"lost game {loss['game'] + 1}", f"at move {loss['moves'] + 1}: {loss['reason']}") for loss in losses[:3]))
+    return ItemResult(status=status, score=round(grading.points * share, 2), message=message, facts=facts, **base)
 
 
 #: With no agent section in the config, a student's written agent plays these games for

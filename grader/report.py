@@ -84,8 +84,13 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     show_reasons(console, items)
     show_causes(console, items)
     for item in items:
-        if item.kind == "agent" and item.score >= item.max_score:  # how the agent did, even with nothing lost
-            console.print(Text(f"{label(item)}: {item.message}"), highlight=False)
+        if item.facts:  # what was measured, as a table (the agent's games)
+            facts = Table(title=Text(label(item)), title_justify="left", show_header=False)
+            facts.add_column(style="bold")
+            facts.add_column()
+            for name, value in item.facts:
+                facts.add_row(Text(name), Text(value))
+            console.print(facts)
     next_hook = report.next_hook_to_implement()
     fix = report.most_valuable_fix()
     if next_hook:

@@ -24,6 +24,7 @@ class ItemResult:
     output: str = ""
     visibility: str = "visible"
     cause: str = ""  # for a lost board: where the student's search first parted from the model answer's
+    facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here."""
