@@ -22,7 +22,7 @@ from .problemset import Problem
 from .oracle import count_solutions, has_solution
 from .results import ItemResult, Report
 from .reference import ReferenceUnavailable, reference_strategies
-from .sandbox.host import Asker, Limits, StudentRaised, Task, WorkerFailure, run_tasks, start_worker, stop_worker
+from .sandbox.host import Asker, Limits, StudentRaised, Task, run_tasks, start_worker, stop_worker
 from .sandbox.isolation import Sandbox, Scope
 from .sathooks import SAT_ENCODING, SAT_HOOKS, SCOPES, sat_problems_task, score_sat_hook, score_sat_problems
 

@@ -5,7 +5,36 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
 STUDENT_FILES = Path(__file__).resolve().parent / "student_files"
+KIT_PARTS = ("solvers", "grader", "play", "assignment", "problems", "pyproject.toml", "README.md")
+
+
+def copy_kit(target: Path) -> Path:
+    """A copy of the kit's packages, problems and project files in `target`."""
+    for part in KIT_PARTS:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, target / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target / part)
+    return target
+
+
+def sleepers(tag: str) -> list[int]:
+    """Live processes whose command line is `sleep TAG` (what `pgrep -f 'sleep TAG'` would see)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if argv[:2] == [b"sleep", tag.encode()] and state not in ("Z", "X"):
+                found.append(int(entry.name))
+    return found
 
 
 def student_copy(folder: Path, name: str, **constants: str) -> Path:

@@ -6,7 +6,6 @@ import csv
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys

@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import student_copy
+from conftest import sleepers, student_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -260,29 +260,6 @@ def test_misbehaving_at_import_errors_every_item(tmp_path: Path, student: str, w
 
 # --- child processes ---------------------------------------------------------------------
 
-def _alive(pid: int) -> bool:
-    """True while `pid` runs (a zombie nobody reaped has ended: its state is Z)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-
-
-def _sleepers(tag: str) -> list[int]:
-    """Live processes whose command line is `sleep TAG` (what `pgrep -f 'sleep TAG'` would see)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                argv = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if argv[:2] == [b"sleep", tag.encode()] and _alive(int(entry.name)):
-                found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.parametrize("mode", ["loop", "return"])
 def test_child_processes_do_not_outlive_the_run(tmp_path: Path, mode: str) -> None:
     tag = f"1000.{uuid.uuid4().int % 10**9:09d}"  # `sleep 1000.xxxxxxxxx`: unique to this run
@@ -292,11 +269,11 @@ def test_child_processes_do_not_outlive_the_run(tmp_path: Path, mode: str) -> No
         result = run_grader(COURSE, "--solver", student, "--json", out, "--timeout", "2")
         assert "Traceback" not in result.stdout + result.stderr, result.stdout
         deadline = time.monotonic() + 3
-        while _sleepers(tag) and time.monotonic() < deadline:
+        while sleepers(tag) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _sleepers(tag) == [], "a child of the student still runs after the grader finished"
+        assert sleepers(tag) == [], "a child of the student still runs after the grader finished"
         bounds = by_id(json.loads(out.read_text(encoding="utf-8")))["constraint_bounds"]
         assert bounds["status"] == ("timeout" if mode == "loop" else "pass"), bounds
     finally:  # never leave a sleeper behind, even when the test fails
-        for pid in _sleepers(tag):
+        for pid in sleepers(tag):
             os.kill(pid, 9)

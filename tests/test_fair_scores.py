@@ -148,6 +148,7 @@ def test_every_kind_of_submission_gets_the_score_it_deserves(tmp_path: Path, stu
     run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--solver", str(FILES / f"{student}.py"),
                           "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in run.stdout + run.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     entries = report["hooks"] + report["problems"] + report.get("other", [])
     assert report["score"] == score and report["max_score"] == 19, [(e["id"], e["score"]) for e in entries]

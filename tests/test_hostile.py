@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import STUDENT_FILES, self_contained
+from conftest import KIT_PARTS, STUDENT_FILES, copy_kit, self_contained, sleepers
 
 ROOT = Path(__file__).resolve().parents[1]
-KIT_PARTS = ("solvers", "grader", "play", "assignment", "problems", "pyproject.toml")
 CONTROL = ("\x1b", "\x07", "\x9b", "\\u001b", "\\u0007", "\\u009b", "\\ud800")  # raw, and as JSON writes them
 
 
@@ -80,12 +79,7 @@ def kit(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         return Kit("bwrap", ROOT)
     closed = tmp_path_factory.mktemp("closed")  # pytest's folders are closed to other users
     os.chmod(closed, 0o700)
-    for part in KIT_PARTS:
-        source = ROOT / part
-        if source.is_dir():
-            shutil.copytree(source, closed / "kit" / part, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copyfile(source, closed / "kit" / part)
+    copy_kit(closed / "kit")
     shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", closed / "kit" / "problems" / "zz-hidden.yaml")
     return Kit("user", closed / "kit")
 
@@ -127,21 +121,6 @@ def class_folder(tmp_path: Path, kit: Kit, attackers: dict[str, tuple[str, dict[
 def read_rows(path: Path) -> dict[str, dict[str, str]]:
     with path.open(encoding="utf-8", newline="") as handle:
         return {row["student"]: row for row in csv.DictReader(handle)}
-
-
-def sleepers(tag: str) -> list[int]:
-    """Live processes running `sleep TAG`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                argv = (entry / "cmdline").read_bytes().split(b"\0")
-                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if argv[:2] == [b"sleep", tag.encode()] and state not in ("Z", "X"):
-                found.append(int(entry.name))
-    return found
 
 
 # --- the attacks -------------------------------------------------------------------------
@@ -268,12 +247,7 @@ def test_a_class_is_never_graded_without_isolation_unless_asked(tmp_path: Path) 
     open_kit = Path(tempfile.mkdtemp(prefix="open-kit-", dir="/tmp"))
     try:
         os.chmod(open_kit, 0o755)
-        for part in KIT_PARTS:
-            source = ROOT / part
-            if source.is_dir():
-                shutil.copytree(source, open_kit / part, ignore=shutil.ignore_patterns("__pycache__"))
-            else:
-                shutil.copyfile(source, open_kit / part)
+        copy_kit(open_kit)
         folder = tmp_path / "class"
         attacker(folder, "correct")
         env = {**Kit("auto", open_kit).env(), "PATH": str(tmp_path / "no-tools")}

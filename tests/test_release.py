@@ -8,29 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import STUDENT_FILES
+from conftest import STUDENT_FILES, copy_kit
 
 ROOT = Path(__file__).resolve().parents[1]
-KIT_PARTS = ("solvers", "grader", "play", "assignment", "problems", "pyproject.toml", "README.md")
-
-
-def kit_copy(folder: Path) -> Path:
-    for part in KIT_PARTS:
-        source = ROOT / part
-        if source.is_dir():
-            shutil.copytree(source, folder / part, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copyfile(source, folder / part)
-    return folder
-
-
 def release(kit: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "grader", "release", str(out), *extra], cwd=kit, capture_output=True,
                           text=True, env={**os.environ, "PYTHONPATH": str(kit)}, timeout=300)
 
 
 def test_solved_hooks_are_not_published_unless_asked(tmp_path: Path) -> None:
-    kit = kit_copy(tmp_path / "kit")
+    kit = copy_kit(tmp_path / "kit")
     shutil.copyfile(STUDENT_FILES / "model_answer.py", kit / "assignment" / "hooks.py")
     refused = release(kit, tmp_path / "out")
     assert refused.returncode == 2 and "Traceback" not in refused.stdout + refused.stderr
