@@ -21,8 +21,10 @@ from .grading import expected_count
 from .problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
 from .submission import AGENT_NAME, HOOK_NAMES
 
-#: The game modules a student copy needs to play its own agent (not the reference agent).
-STUDENT_PLAY = ("__init__.py", "levels.py", "view.py", "game.py", "evaluate.py")
+#: The game modules a student copy needs: the game in the terminal, its bench and the
+#: grader's agent item, with the student's agent (not the reference agent).
+STUDENT_PLAY = ("__init__.py", "__main__.py", "cli.py", "app.py", "advisor.py", "levels.py", "view.py", "game.py",
+                "evaluate.py")
 #: The library modules a student copy needs to run the grader.
 STUDENT_SOLVERS = ("__init__.py", "board.py", "csp.py", "engine.py", "textformat.py", "problemfile.py", "trace.py",
                    "trace_view.py", "glucose.py")

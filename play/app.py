@@ -40,14 +40,13 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from solvers.board import Cell
 
-from .agent import Agent
-from .decision import LAYER_NAMES, Decision
+from .advisor import Advice, load_advisor, load_probabilities
 from .game import Game
 from .levels import LEVELS, Level, RuleSet, check_mines, custom_level
-from .probability import probabilities
 from .view import FLAGGED, HIDDEN, Move
 
 CELL_WIDTH = 3
+NO_ADVISOR = "no agent to ask: write choose_move in assignment/agent.py (the student copy has no reference agent)"
 #: With the overlay on, each cell gets a leading space so that percentages stay apart ("  5% 33%").
 OVERLAY_CELL_WIDTH = 4
 NUMBER_STYLES = {
@@ -137,14 +136,6 @@ def cell_glyph(game: Game, cell: Cell, overlay: dict[Cell, Fraction] | None) -> 
     if value == 0:
         return "   ", ""
     return f" {value} ", NUMBER_STYLES[value]
-
-
-def decision_text(decision: Decision) -> str:
-    """'open row 1, col 1 -- first click: a corner, ...': the move, the layer, the reason,
-    with the layer named once even when the reason starts with it."""
-    layer = LAYER_NAMES[decision.layer]
-    reason = decision.reason.removeprefix(f"{layer}: ")
-    return f"{decision.move} -- {layer}: {reason}"
 
 
 def mark(glyph: str, gap: str, brackets: str) -> str:
@@ -242,9 +233,10 @@ class GameScreen(Screen):
         self.settings = settings
         self.auto_delay = auto_delay
         self.game = Game(settings.level, settings.rules, settings.seed)
-        self.agent = Agent(settings.rules, trust_flags=False)
+        self.advisor = load_advisor(settings.rules)
+        self.probabilities = load_probabilities()
         self.cursor: Cell = (0, 0)
-        self.hint: Decision | None = None
+        self.hint: Advice | None = None
         self.overlay: dict[Cell, Fraction] | None = None
         self.message = "Open a cell: space/enter or click. h: hint, p: probabilities, a: auto-play."
         self.clock = Stopwatch()
@@ -296,7 +288,8 @@ class GameScreen(Screen):
         """Recount the probabilities shown by the overlay (after a move, or when it is turned on)."""
         if self.overlay is not None:
             view = self.game.view()
-            self.overlay = probabilities(view).as_dict() if view.started and not self.game.over else None
+            counted = view.started and not self.game.over and self.probabilities is not None
+            self.overlay = self.probabilities(view) if counted and self.probabilities else None
 
     def refresh_all(self) -> None:
         self.query_one("#message", Static).update(Text(self.message))
@@ -344,11 +337,26 @@ class GameScreen(Screen):
         elif choice == "menu":
             self.action_menu()
 
-    def agent_move(self) -> Decision | None:
+    def advice(self) -> Advice | None:
+        """The advisor's next move, or None (and why, in the status line)."""
+        if self.advisor is None:
+            self.message = NO_ADVISOR
+            return None
+        try:
+            return self.advisor.advise(self.game.view())
+        except Exception as error:  # the student's agent may fail: say so, keep the game
+            self.message = f"your agent failed: {type(error).__name__}: {error}"[:200]
+            self.stop_auto()
+            return None
+
+    def agent_move(self) -> Advice | None:
         """Play the agent's next move (unflagging first when it opens a flagged cell)."""
         if self.game.over:
             return None
-        decision = self.agent.decide(self.game.view())
+        decision = self.advice()
+        if decision is None:
+            self.refresh_all()
+            return None
         move: Move = decision.move
         self.clock.start()
         if move.action == "open" and self.game.shown(move.cell) == FLAGGED:
@@ -356,7 +364,7 @@ class GameScreen(Screen):
         self.game.apply(move)
         self.cursor = move.cell
         self.hint = None
-        self.message = f"agent: {decision_text(decision)}"
+        self.message = f"agent: {decision.text}"
         self.after_move()
         return decision
 
@@ -373,12 +381,15 @@ class GameScreen(Screen):
     def action_hint(self) -> None:
         if self.game.over or self.paused:
             return
-        self.hint = self.agent.decide(self.game.view())
-        self.message = f"hint: {decision_text(self.hint)}"
+        self.hint = self.advice()
+        if self.hint is not None:
+            self.message = f"hint: {self.hint.text}"
         self.refresh_all()
 
     def action_overlay(self) -> None:
-        if self.overlay is not None:
+        if self.probabilities is None:
+            self.message = "exact probabilities come with the full kit (the student copy does not have the counter)"
+        elif self.overlay is not None:
             self.overlay = None
             self.message = "probabilities hidden"
         elif self.game.view().started:

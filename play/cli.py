@@ -12,18 +12,19 @@ Both take `--help` and `--version`; a bad argument prints one line and exits wit
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Iterator, NoReturn, Sequence
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .benchmark import reference_games
 from .evaluate import GameResult, Summary, summarise
 from .levels import RULE_SETS, Level, parse_level
 
@@ -90,6 +91,23 @@ def bench_parser() -> OneLineParser:
     return parser
 
 
+def bench_games(level: Level, args: argparse.Namespace) -> Iterator[GameResult]:
+    """The reference agent's games; in the student copy (no reference agent), the
+    student's own agent's, from assignment/agent.py."""
+    try:
+        from .benchmark import reference_games
+    except ImportError:
+        from .advisor import written_agent
+        from .evaluate import play_agent
+
+        choose_move = written_agent()
+        if choose_move is None:
+            raise UsageError("this copy has no reference agent, and yours is not written yet: "
+                             "implement choose_move in assignment/agent.py") from None
+        return (play_agent(choose_move, level, args.seed + index, args.rules) for index in range(args.games))
+    return reference_games(level, args.games, args.seed, args.rules, args.jobs)
+
+
 def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summary:
     """Play the games with a progress bar; the summary."""
     results: list[GameResult] = []
@@ -102,7 +120,7 @@ def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summa
         TimeRemainingColumn(),
     )
     started = time.perf_counter()
-    games = reference_games(level, args.games, args.seed, args.rules, args.jobs)
+    games = bench_games(level, args)
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task(f"{level.label} ({args.rules})", total=args.games, wins=0)
         for result in games:
@@ -113,7 +131,8 @@ def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summa
 
 def show(summary: Summary, console: Console) -> None:
     low, high = summary.ci95
-    table = Table(title=f"Reference agent: {summary.level}, {summary.rules} rules, seeds {summary.seed}..{summary.seed + summary.games - 1}")
+    whose = "Reference agent" if importlib.util.find_spec("play.agent") else "Your agent (assignment/agent.py)"
+    table = Table(title=f"{whose}: {summary.level}, {summary.rules} rules, seeds {summary.seed}..{summary.seed + summary.games - 1}")
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")

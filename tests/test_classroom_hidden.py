@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -140,6 +141,21 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     lines = [line for line in (reference.stdout + reference.stderr).splitlines() if line.strip()]
     assert len(lines) == 1, lines
     assert lines[0].startswith("error:") and "reference" in lines[0] and "student copy" in lines[0]
+
+    # the handout's other commands: instructor-only ones say so; the game and its bench run
+    goldens = run_grader("goldens", cwd=out)
+    assert goldens.returncode == 2 and "instructor's kit" in goldens.stdout and "Traceback" not in goldens.stderr
+
+    def play(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "play", *args], cwd=out, env=clean_env(out), capture_output=True,
+                              text=True, timeout=120)
+
+    assert play("--help").returncode == 0
+    stub = play("bench", "--games", "2")
+    assert stub.returncode == 2 and "implement choose_move in assignment/agent.py" in stub.stdout + stub.stderr
+    shutil.copyfile(FILES / "agent_naive.py", out / "assignment" / "agent.py")
+    mine = play("bench", "--games", "3", "--level", "beginner")
+    assert mine.returncode == 0 and "Your agent (assignment/agent.py)" in mine.stdout, mine.stdout + mine.stderr
 
 
 def test_release_of_the_course_problems(tmp_path: Path) -> None:

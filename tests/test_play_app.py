@@ -381,3 +381,29 @@ def test_a_long_menu_error_is_shown_whole_at_80x24():
             assert error.region.height == 2 and error.region.bottom <= 24  # ...on two lines, on the screen
 
     run(scenario)
+
+
+def test_without_the_reference_agent_the_game_still_plays_and_says_why_there_is_no_hint(monkeypatch):
+    """The student copy: no reference agent and no counter. Hints and the overlay explain
+    themselves; with the student's own agent written, h and s use it."""
+    import play.app
+    from play.advisor import StudentAdvisor
+    from play.view import Move
+
+    monkeypatch.setattr(play.app, "load_advisor", lambda rules: None)
+    monkeypatch.setattr(play.app, "load_probabilities", lambda: None)
+
+    async def scenario():
+        app = beginner_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("enter", "h")
+            assert "write choose_move in assignment/agent.py" in screen.message
+            await pilot.press("p")
+            assert "full kit" in screen.message
+            screen.advisor = StudentAdvisor(lambda view: Move("open", next(iter(view.hidden()))))
+            await pilot.press("h")
+            assert screen.message.startswith("hint: open row") and "your agent" in screen.message
+
+    run(scenario)
