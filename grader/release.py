@@ -41,6 +41,23 @@ Read `assignment/HANDOUT.md`, implement the hooks in `assignment/hooks.py`, and 
 """
 
 
+STUDENT_PROBLEMS_README = """# The problems your hooks are graded on
+
+Each `.yaml` file here is a set of boards. A board is written as rows of cells: `.` for a
+cell that may hold a mine, a digit for a clue (how many of its neighbours are mines).
+`mines:` gives the total number of mines when the board has one, and `expect:` how many
+mine layouts fit the board: your search must find every one of them (or none, when
+`expect` is 0).
+
+    python -m grader problems/                          # every set
+    python -m grader problems/course.yaml               # one set
+    python -m grader problems/ --only nctu-2            # one board
+    python -m grader problems/course.yaml --trace nctu-2 # your search on it, step by step
+
+Your course may grade more boards than these (hidden ones): they use the same rules.
+"""
+
+
 class ReleaseError(RuntimeError):
     """The release cannot be written (a bad problem file, an existing target...)."""
 
@@ -115,8 +132,7 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
     for path in problem_files(problems_dir):
         if path.name != CONFIG_FILE:
             kept += _public_file(path, out / "problems" / path.name)
-    if (problems_dir / "README.md").is_file():
-        shutil.copyfile(problems_dir / "README.md", out / "problems" / "README.md")
+    (out / "problems" / "README.md").write_text(STUDENT_PROBLEMS_README, encoding="utf-8")
     pyproject = (source / "pyproject.toml").read_text(encoding="utf-8")
     pyproject = pyproject.replace('"solvers.commands", ', "")
     (out / "pyproject.toml").write_text(pyproject, encoding="utf-8")

@@ -32,3 +32,10 @@ def test_the_stubs_are_published_as_they_are(tmp_path: Path) -> None:
     made = release(ROOT, tmp_path / "out")
     assert made.returncode == 0, made.stdout + made.stderr
     assert (tmp_path / "out" / "assignment" / "hooks.py").read_text() == (ROOT / "assignment" / "hooks.py").read_text()
+
+
+def test_the_student_copy_explains_its_problems_to_students(tmp_path: Path) -> None:
+    assert release(ROOT, tmp_path / "out").returncode == 0
+    readme = (tmp_path / "out" / "problems" / "README.md").read_text(encoding="utf-8")
+    assert "python -m grader problems/" in readme and "hidden" in readme
+    assert "grading.yaml" not in readme and "hook_seed" not in readme  # the instructor's document stays home
