@@ -268,6 +268,7 @@ def _release(argv: list[str], console: Console) -> int:
     args = parser.parse_args(argv)
     from .release import ReleaseError, write_release
 
+    reference_strategies()  # only the instructor's kit publishes: the student copy says so in one line
     if not (KIT_ROOT / "pyproject.toml").is_file():
         return fail(console, "release needs a source checkout of the kit (this one is installed without its "
                              "pyproject.toml)")
@@ -287,6 +288,7 @@ def _bundle(argv: list[str], console: Console) -> int:
     args = parser.parse_args(argv)
     from .bundle import write_bundle
 
+    reference_strategies()  # only the instructor's kit publishes: the student copy says so in one line
     if not (KIT_ROOT / "pyproject.toml").is_file():
         return fail(console, "gradescope-bundle needs a source checkout of the kit (this one is installed without "
                              "its pyproject.toml)")

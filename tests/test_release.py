@@ -39,3 +39,32 @@ def test_the_student_copy_explains_its_problems_to_students(tmp_path: Path) -> N
     readme = (tmp_path / "out" / "problems" / "README.md").read_text(encoding="utf-8")
     assert "python -m grader problems/" in readme and "hidden" in readme
     assert "grading.yaml" not in readme and "hook_seed" not in readme  # the instructor's document stays home
+
+
+def scan(kit: Path, tmp_path: Path) -> str:
+    """What tests/scan_for_hooks.py finds in `kit`: functions that do a hook's job."""
+    import json
+
+    from grader.hookcases import load_cases
+
+    found = tmp_path / f"found-{kit.name}.txt"
+    found.write_text("", encoding="utf-8")
+    scratch = tmp_path / f"scratch-{kit.name}"  # whatever the functions write lands here
+    scratch.mkdir()
+    cases = json.dumps(load_cases(), default=list)
+    run = subprocess.run([sys.executable, str(Path(__file__).with_name("scan_for_hooks.py")), str(kit), str(found)],
+                         input=cases, cwd=scratch, capture_output=True, text=True, timeout=900,
+                         env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kit), "COLUMNS": "80"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    return found.read_text(encoding="utf-8")
+
+
+def test_no_module_of_the_student_copy_does_a_hooks_job(tmp_path: Path) -> None:
+    """Every function of every module in the student copy, tried as each search hook on the
+    hook cases: none gets a single group of cases right. The same scan of the full kit
+    finds the reference hooks, so the scan can see them."""
+    out = tmp_path / "copy"
+    assert release(ROOT, out).returncode == 0
+    assert scan(out, tmp_path) == ""
+    full = scan(copy_kit(tmp_path / "full"), tmp_path)
+    assert "solvers.strategies.constraint_bounds gets" in full and "solvers.strategies.forward_check_once gets" in full
