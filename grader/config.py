@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from .hookcases import HOOKS
 from .problemset import CONFIG_FILE, ProblemError
+from .yamlfile import YamlRefused, read_yaml
 from .sathooks import SAT_ENCODING, SAT_ENCODING_POINTS, SAT_HOOKS
 
 DEFAULT_TIMEOUT = 10.0
@@ -224,13 +224,13 @@ def load_config(path: Path | None) -> tuple[GradingConfig, list[ProblemError]]:
     if path is None:
         return GradingConfig(), []
     try:
-        return parse_config(yaml.safe_load(path.read_text(encoding="utf-8"))), []
+        return parse_config(read_yaml(path)[0]), []
     except OSError as error:
         message = f"cannot read the grading config: {error.strerror}"
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        return GradingConfig(), [ProblemError(str(path), f"is not valid YAML: {getattr(error, 'problem', error)}",
-                                              line=mark.line + 1 if mark else None)]
+    except UnicodeDecodeError:
+        message = "is not UTF-8 text"
+    except YamlRefused as refused:
+        return GradingConfig(), [ProblemError(str(path), refused.message, line=refused.line)]
     except ConfigError as error:
         message = str(error)
     return GradingConfig(), [ProblemError(str(path), message)]

@@ -15,6 +15,8 @@ import yaml
 from solvers.board import RULES, Board
 from solvers.textformat import BoardFormatError, check_mine_count, parse_rows
 
+from .yamlfile import YamlRefused, read_yaml
+
 FILE_FIELDS = {"title", "description", "source", "defaults", "problems", "visibility"}
 PROBLEM_FIELDS = {"id", "board", "rule", "mines", "points", "expect", "notes", "timeout", "visibility"}
 DEFAULT_FIELDS = PROBLEM_FIELDS - {"id", "board", "expect", "notes"}
@@ -154,17 +156,13 @@ def load_problem_file(path: Path) -> tuple[list[Problem], list[ProblemError]]:
     """Every valid problem of one YAML file, and one error per invalid one."""
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data, root = read_yaml(path)
     except OSError as error:
         return [], [ProblemError(name, f"cannot read the file: {error.strerror}")]
     except UnicodeDecodeError:
         return [], [ProblemError(name, "is not UTF-8 text")]
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        reason = getattr(error, "problem", None) or str(error).splitlines()[0]
-        return [], [ProblemError(name, f"is not valid YAML: {reason}", line=mark.line + 1 if mark else None)]
+    except YamlRefused as refused:
+        return [], [ProblemError(name, refused.message, line=refused.line)]
     if not isinstance(data, dict) or not isinstance(data.get("problems"), list):
         return [], [ProblemError(name, "needs a top-level 'problems:' list", field="problems")]
     errors = [

@@ -13,13 +13,12 @@ import ast
 import shutil
 from pathlib import Path
 
-import yaml
-
 from solvers.problemfile import Entry, problem_set_yaml
 
 from .grading import expected_count
 from .problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
 from .submission import AGENT_NAME, HOOK_NAMES
+from .yamlfile import read_yaml
 
 #: The game modules a student copy needs: the game in the terminal, its bench and the
 #: grader's agent item, with the student's agent (not the reference agent).
@@ -98,7 +97,7 @@ def _public_file(path: Path, target: Path) -> int:
     if len(public) == len(problems) and all(p.expect is not None for p in problems):
         shutil.copyfile(path, target)
         return len(public)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data, _ = read_yaml(path)  # already read once by load_problem_file: within bounds
     target.write_text(problem_set_yaml(str(data.get("title", path.stem)), [_entry(p) for p in public]), encoding="utf-8")
     return len(public)
 

@@ -463,3 +463,30 @@ def test_problem_error_str_format():
     assert str(ProblemError("f.yaml", "bad", "p1", "board", 7)) == "f.yaml:7: problem 'p1': field 'board': bad"
     assert str(ProblemError("f.yaml", "bad")) == "f.yaml: bad"
     assert str(ProblemError("f.yaml", "bad", field="problems")) == "f.yaml: field 'problems': bad"
+
+
+# --- hostile YAML: bounded before it is built -------------------------------------------
+
+def _laughs(levels: int = 9) -> str:
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels)]
+    return "\n".join(lines) + f"\nproblems: *a{levels - 1}\n"
+
+
+@pytest.mark.parametrize("text, words", [
+    (_laughs(), "anchor or alias"),
+    ("problems: " + "[" * 5000 + "]" * 5000 + "\n", "nested more than 32"),
+    ("problems:\n  - id: x\n    expect: " + "9" * 4400 + "\n    board: |\n      . 1 .\n", "4400 digits"),
+    ("problems:\n  - id: x\n    title: " + "y" * 250_000 + "\n", "characters"),
+    ("problems: []\n" + "# filler\n" * 150_000, "larger than 1 MiB"),
+])
+def test_hostile_yaml_is_one_line_and_the_good_file_beside_it_still_loads(tmp_path: Path, text: str, words: str) -> None:
+    from grader.problemset import load_problems
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text, encoding="utf-8")
+    good = tmp_path / "good.yaml"
+    good.write_text("problems:\n  - id: ok\n    board: |\n      . 1 .\n", encoding="utf-8")
+    problems, errors = load_problems(tmp_path)
+    assert [p.id for p in problems] == ["ok"]
+    assert len(errors) == 1 and words in str(errors[0]) and "bad.yaml" in str(errors[0]), errors
