@@ -105,7 +105,7 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     assert (out / "play" / "evaluate.py").exists() and (out / "assignment" / "agent.py").exists()
     assert not (out / "play" / "agent.py").exists()  # the reference agent stays with the instructor
     released = sorted(p.name for p in (out / "problems").iterdir())
-    assert released == ["hidden.yaml"]
+    assert released == ["README.md", "hidden.yaml"]  # the problems and a README written for students
     text = (out / "problems" / "hidden.yaml").read_text(encoding="utf-8")
     assert "secret" not in text
     for row in SECRET_ROWS:
