@@ -12,7 +12,8 @@ from rich.table import Table
 from rich.text import Text
 
 from .oracle import OracleDisagreement, count_method, count_solutions
-from .problemset import Problem
+from .config import load_config
+from .problemset import Problem, ProblemError
 
 
 @dataclass(frozen=True)
@@ -74,3 +75,16 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
     console.print(table)
     wrong = sum(not r.ok for r in rows)
     console.print(f"{len(rows)} problems checked, {wrong} with a wrong expect.")
+
+
+def config_errors(path: Path | None, problems: list[Problem]) -> list[ProblemError]:
+    """The grading config's mistakes: what loading it finds, and problem sets it weighs
+    that are not among the problem files."""
+    if path is None:
+        return []
+    config, errors = load_config(path)
+    files = {Path(p.file).name for p in problems}
+    errors += [ProblemError(str(path), f"problem_sets names {name!r}, but no problem file has that name "
+                            f"(there are: {', '.join(sorted(files)) or 'none'})", field="problem_sets")
+               for name in config.set_points if name not in files]
+    return errors

@@ -246,11 +246,15 @@ def _check(argv: list[str], console: Console) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader check", description="Validate problem files and count solutions.")
     parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="problem files or folders of them")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+    parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
     args = parser.parse_args(argv)
-    from .checking import check_problems, show_check
+    from .checking import check_problems, config_errors, show_check
     from .report import show_errors, write_json
 
+    if args.json is not None and not args.json.resolve().parent.is_dir():
+        return fail(console, f"--json {args.json}: the folder {args.json.resolve().parent} does not exist")
     problems, errors = load_problems(*args.paths)
+    errors += config_errors(find_config(args.paths[0], args.config), problems)
     show_errors(console, errors)
     rows = check_problems(problems)
     show_check(console, rows)

@@ -133,3 +133,14 @@ def test_bad_config_gives_one_clear_line(tmp_path: Path, config: str, words: lis
     assert naming[0].startswith("error:"), naming
     for word in words:
         assert word in naming[0], naming
+
+
+@pytest.mark.parametrize("config, words", [
+    ("colour: red\n", "colour: unknown setting"),
+    ("problem_sets:\n  cours.yaml: 2\n", "problem_sets names 'cours.yaml', but no problem file has that name"),
+])
+def test_check_validates_the_grading_config_too(tmp_path: Path, config: str, words: str) -> None:
+    folder = course_with(tmp_path, config)
+    result = subprocess.run([sys.executable, "-m", "grader", "check", str(folder)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"})
+    assert result.returncode == 1 and words in result.stdout and "Traceback" not in result.stderr, result.stdout
