@@ -21,7 +21,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NoReturn
 
 from rich.console import Console
 
@@ -39,14 +39,61 @@ from .tracing import compare_command, trace_command
 
 
 
+COMMAND_HELP = """other commands (each with its own --help):
+  check PATH...            validate problem files and grading.yaml, count each board's solutions
+  release OUT_DIR          write the student copy (stubs, handout, public problems, no answers)
+  gradescope-bundle OUT    build the Gradescope autograder zip
+  goldens                  rebuild the hook test cases from the reference"""
+
+
+class UsageError(Exception):
+    """A mistake on the command line (printed as one line, exit status 2)."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose mistakes are one line (`main` prints it), not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (argparse type)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("minesweeper-csp-kit")
+    except PackageNotFoundError:
+        installed = "unknown (not installed)"
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed}")
+
+
 def _grade_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m grader", description="Grade a solver's hooks on problem sets. "
-                                     "Other commands: check, release, gradescope-bundle, goldens.")
+    parser = OneLineParser(prog="python -m grader", description="Grade a solver's hooks on problem sets.",
+                                     epilog=COMMAND_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version(parser)
     parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="problem files or folders of them")
     parser.add_argument("--solver", default="assignment", help="assignment (default), reference, or a hooks .py file")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the report as JSON")
-    parser.add_argument("--timeout", type=float, help="seconds per graded item (beats the problem files and config)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="items graded in parallel (default: cores)")
+    parser.add_argument("--timeout", type=seconds, help="seconds per graded item (beats the problem files and config)")
+    parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, help="items graded in parallel (default: cores)")
     parser.add_argument("--config", type=Path, help="grading config (default: grading.yaml beside the problems)")
     parser.add_argument("--format", choices=("table", "gradescope"), default="table", help="table (default) or gradescope")
     parser.add_argument("--output", type=Path, help="with --format gradescope: where to write results.json")
@@ -75,10 +122,13 @@ def _grade(argv: list[str], console: Console) -> int:
         return fail(console, "--jobs must be at least 1")
     for option, path in (("--json", args.json), ("--output", args.output), ("--export", args.export),
                          ("--csv", args.csv if args.submissions else None)):
-        if path is not None and not path.resolve().parent.is_dir():
-            return fail(console, f"{option} {path}: the folder {path.resolve().parent} does not exist")
+        if path is not None and (why := output_problem(path)):
+            return fail(console, f"{option} {path}: {why}")
     if args.format == "gradescope":
         return _grade_for_gradescope(args, console)
+    missing = [path for path in args.paths if not path.exists()]
+    if missing:
+        return fail(console, f"{missing[0]}: does not exist; nothing was graded")
     problems, errors = load_problems(*args.paths)
     config_path = find_config(args.paths[0], args.config)
     config, config_errors = load_config(config_path)
@@ -164,6 +214,15 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     return 0 if right else 1
 
 
+def output_problem(path: Path) -> str | None:
+    """Why the file `path` cannot be written, or None (checked before any work)."""
+    if path.is_dir():
+        return "is a folder; name a file"
+    if not path.resolve().parent.is_dir():
+        return f"the folder {path.resolve().parent} does not exist"
+    return None
+
+
 NONE_RISK = ("with --isolation none, student code runs with your permissions: it can read the answer key and the "
              "hidden problems, change files and stop the grader")
 
@@ -243,7 +302,8 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config, console: C
 
 
 def _check(argv: list[str], console: Console) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader check", description="Validate problem files and count solutions.")
+    parser = OneLineParser(prog="python -m grader check", description="Validate problem files and count solutions.")
+    add_version(parser)
     parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="problem files or folders of them")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
@@ -264,7 +324,8 @@ def _check(argv: list[str], console: Console) -> int:
 
 
 def _release(argv: list[str], console: Console) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader release", description="Write the student copy of the kit.")
+    parser = OneLineParser(prog="python -m grader release", description="Write the student copy of the kit.")
+    add_version(parser)
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems", help="the problem folder to publish")
     parser.add_argument("--allow-solutions", action="store_true",
@@ -285,7 +346,8 @@ def _release(argv: list[str], console: Console) -> int:
 
 
 def _bundle(argv: list[str], console: Console) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader gradescope-bundle", description="Build the Gradescope autograder zip.")
+    parser = OneLineParser(prog="python -m grader gradescope-bundle", description="Build the Gradescope autograder zip.")
+    add_version(parser)
     parser.add_argument("out", type=Path, metavar="OUT.zip")
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems",
                         help="the problem folder to grade with (hidden problems and grading.yaml included)")
@@ -306,8 +368,9 @@ def _bundle(argv: list[str], console: Console) -> int:
 
 
 def _goldens(argv: list[str], console: Console) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader goldens",
+    parser = OneLineParser(prog="python -m grader goldens",
                                      description="Rebuild the hook test cases (grader/hook_cases.yaml) from the reference.")
+    add_version(parser)
     parser.parse_args(argv)
     reference_strategies()  # the student copy has no reference: one clear line
     from .hookcases import CASES_FILE, write_cases
@@ -334,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(number, _stop_on_signal)
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
-    except (ReferenceUnavailable, OracleDisagreement, IsolationUnavailable) as error:
+    except (ReferenceUnavailable, OracleDisagreement, IsolationUnavailable, UsageError) as error:
         return fail(console, str(error))
     except KeyboardInterrupt as stop:
         interrupt()

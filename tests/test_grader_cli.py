@@ -265,3 +265,29 @@ def test_solver_that_is_not_a_python_file_is_refused(tmp_path: Path) -> None:
     no_traceback(result)
     assert result.returncode == 2
     assert "hooks.txt" in result.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--timeout", "nan"], "positive, finite number of seconds"),
+    (["--timeout", "inf"], "positive, finite number of seconds"),
+    (["--timeout", "-1"], "positive, finite number of seconds"),
+    (["--jobs", "0"], "whole number of at least 1"),
+    (["--json", "/tmp"], "is a folder"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_bad_options_are_one_line_and_nothing_is_graded(args: list[str], words: str) -> None:
+    result = run_grader("problems/course.yaml", "--solver", "reference", *args)
+    assert result.returncode == 2 and "Traceback" not in result.stdout + result.stderr
+    [line] = error_lines(result)
+    assert words in line and "Grading with" not in result.stdout
+
+
+def test_every_command_has_a_version_and_a_help_that_changes_nothing() -> None:
+    before = (ROOT / "grader" / "hook_cases.yaml").read_bytes()
+    for command in ([], ["check"], ["release"], ["gradescope-bundle"], ["goldens"]):
+        version = run_grader(*command, "--version")
+        assert version.returncode == 0 and "0." in version.stdout, command
+        helped = run_grader(*command, "--help")
+        assert helped.returncode == 0 and "usage:" in helped.stdout, command
+    assert "gradescope-bundle OUT" in run_grader("--help").stdout  # the subcommands are listed
+    assert (ROOT / "grader" / "hook_cases.yaml").read_bytes() == before
