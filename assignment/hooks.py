@@ -99,7 +99,7 @@ def order_values(csp: CSP, var: int, domains: Domains) -> list[int]:
     raise NotImplementedError("order_values")
 
 
-# --- Part 2: the SAT encoding (seed 002's exercise; see HANDOUT.md, section 9) ---
+# --- Part 2: the SAT encoding (the SAT exercise; see HANDOUT.md, section 9) ---
 #
 # A literal is a nonzero int: v means "variable v holds a mine", -v means "it does not".
 # A clause is a list of literals, satisfied when at least one of them is true. Use only

@@ -1,1 +1,1 @@
-"""The Minesweeper game (seed 003): rules, the reference agent, the terminal UI, the win-rate benchmark."""
+"""The Minesweeper game: rules, the reference agent, the terminal UI, the win-rate benchmark."""

@@ -52,7 +52,7 @@ class Guesser:
     """The guessing policy. `margin`: how much riskier than the safest cell a candidate
     may be; `endgame_layouts`: largest number of layouts searched exactly;
     `endgame_budget`: most game-tree nodes one search may visit; `tie_break=False`
-    (with `endgame_layouts=0`: seed 003's plain policy) takes the first safest cell, row-major.
+    (with `endgame_layouts=0`: the plain published policy) takes the first safest cell, row-major.
     `policy`: "lookahead" (default) or "safest" (the agent before it); for the lookahead,
     `cutoff` (how safe a ranked cell must be, relative to the safest), `progress_weight`
     (the ranking's weight of progress) and `lookahead_cells` (cells counted ahead)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -291,3 +292,23 @@ def test_every_command_has_a_version_and_a_help_that_changes_nothing() -> None:
         assert helped.returncode == 0 and "usage:" in helped.stdout, command
     assert "gradescope-bundle OUT" in run_grader("--help").stdout  # the subcommands are listed
     assert (ROOT / "grader" / "hook_cases.yaml").read_bytes() == before
+
+
+def test_the_readme_examples_run_as_written_on_the_files_that_ship() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = [line.split("#")[0].split() for line in readme.splitlines() if line.startswith("python -m solvers ")]
+    assert len(commands) >= 3
+    for command in commands:
+        ran = subprocess.run([sys.executable, *command[1:]], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert ran.returncode == 0 and "Traceback" not in ran.stderr, (command, ran.stdout[-500:], ran.stderr[-500:])
+
+
+def test_nothing_a_user_reads_names_the_source_documents() -> None:
+    leaks = []
+    for folder in ("assignment", "grader", "play", "problems"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in (".py", ".md", ".yaml") and re.search(r"seeds? 00[0-4]|\.\./shared", path.read_text("utf-8")):
+                leaks.append(str(path.relative_to(ROOT)))
+    assert not re.search(r"seeds? 00[0-4]|\.\./shared", (ROOT / "README.md").read_text("utf-8"))
+    assert leaks == []
