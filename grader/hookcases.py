@@ -399,18 +399,29 @@ def _domains_line(domains: dict[int, list[int]]) -> str:
     return f"every variable {handout_domain(common)}" + (" except " + ", ".join(others) if others else "")
 
 
-def first_difference(hook: str, got: Any, expected: Any) -> str:
-    """The first thing that differs, in the handout's notation."""
+def first_difference(hook: str, got: Any, expected: Any, case: dict[str, Any] | None = None) -> str:
+    """The first thing that differs, in the handout's notation (with the variable's cell
+    when the case has a board)."""
     if hook == "forward_check" and isinstance(got, dict) and isinstance(expected, dict):
         var = next((v for v in sorted(set(got) | set(expected)) if got.get(v) != expected.get(v)), None)
         if var is not None:
-            return (f"variable {var}: yours {handout_domain(got.get(var, []))}, "
+            where = ""
+            if case is not None and "board" in case:
+                row, col = csp_of(case).cells[var]
+                where = f" (row {row + 1}, col {col + 1})"
+            return (f"variable {var}{where}: yours {handout_domain(got.get(var, []))}, "
                     f"expected {handout_domain(expected.get(var, []))}")
     return f"yours {_handout_value(hook, got)}, expected {_handout_value(hook, expected)}"
 
 
-def _rows(board: str | list[str]) -> list[str]:
-    return board.splitlines() if isinstance(board, str) else list(board)
+def _drawn(case: dict[str, Any]) -> str:
+    """The case's board with its domains, as a trace shows a node (the variable the call
+    is about in brackets)."""
+    from solvers.trace_view import board_grid
+
+    board = board_of(case)
+    domains = {int(v): tuple(d) for v, d in case["domains"].items()}
+    return board_grid(board, build_csp(board), domains, {}, case.get("assigned", case.get("var"))).plain
 
 
 def describe_case(hook: str, number: int, case: dict[str, Any], result: dict[str, Any]) -> str:
@@ -418,7 +429,9 @@ def describe_case(hook: str, number: int, case: dict[str, Any], result: dict[str
     lines = [f'case {number}, "{case.get("name", "")}": {case.get("why", "")}']
     if "board" in case:
         mines = f", {case['mines']} mines" if case.get("mines") is not None else ", no mine count"
-        lines.append(f"  board ({case.get('rule', 'classic')}{mines}): " + " / ".join(_rows(case["board"])))
+        lines.append(f"  board ({case.get('rule', 'classic')}{mines}), as traces draw it (? undecided, ◇ safe, ◆ a mine, "
+                     "✗ no value left, digits are clues):")
+        lines += ["    " + row.rstrip() for row in _drawn(case).splitlines()]
     if hook == "constraint_bounds":
         lines.append(f"  scope: {tuple(case['scope'])}")
     lines.append(f"  domains: {_domains_line({int(v): d for v, d in case['domains'].items()})}")
@@ -431,5 +444,5 @@ def describe_case(hook: str, number: int, case: dict[str, Any], result: dict[str
         lines.append(f"  returned: {_handout_value(hook, result['value'])}")
         lines.append(f"  expected: {_handout_value(hook, case['expected'])}")
         if result["value"] != case["expected"] and isinstance(result["value"], dict) and isinstance(case["expected"], dict):
-            lines.append(f"  first difference: {first_difference(hook, result['value'], case['expected'])}")
+            lines.append(f"  first difference: {first_difference(hook, result['value'], case['expected'], case)}")
     return "\n".join(lines)
