@@ -157,7 +157,7 @@ def test_hook_credit_is_by_group_of_cases() -> None:
 
 
 def test_hook_domains_are_compared_variable_by_variable() -> None:
-    board = {"board": ". 1 .", "rule": "classic", "domains": {0: [0, 1], 1: [0, 1]}, "assigned": None}
+    board = {"board": [". 1 ."], "rule": "classic", "domains": {0: [0, 1], 1: [0, 1]}, "assigned": None}
     cases = [{**board, "expected": {0: [1], 1: [0, 1]}, "group": 1}, {**board, "expected": None, "group": 2}]
     outcome = {"status": "ok", "results": [{"value": {0: [1], 1: [0, 1]}}, {"value": None}]}
     assert score_hook("forward_check", 3, cases, outcome).status == "pass"
