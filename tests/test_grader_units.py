@@ -164,7 +164,7 @@ def test_hook_domains_are_compared_variable_by_variable() -> None:
     wrong = {"status": "ok", "results": [{"value": {0: [0, 1], 1: [0, 1]}}, {"value": None}]}
     result = score_hook("forward_check", 3, cases, wrong)
     assert result.status == "fail" and result.score == 1.5
-    assert "first difference: variable 0: yours (0, 1), expected (1,)" in result.message
+    assert "first difference: variable 0 (row 1, col 1): yours (0, 1), expected (1,)" in result.message
 
 
 def test_hook_error_outcome_scores_zero() -> None:
