@@ -428,7 +428,8 @@ def describe_case(hook: str, number: int, case: dict[str, Any], result: dict[str
     """A case and what the student's hook did with it, in a few lines."""
     lines = [f'case {number}, "{case.get("name", "")}": {case.get("why", "")}']
     if "board" in case:
-        mines = f", {case['mines']} mines" if case.get("mines") is not None else ", no mine count"
+        count = case.get("mines")
+        mines = ", no mine count" if count is None else f", {count} mine{'' if count == 1 else 's'}"
         lines.append(f"  board ({case.get('rule', 'classic')}{mines}), as traces draw it (? undecided, ◇ safe, ◆ a mine, "
                      "✗ no value left, digits are clues):")
         lines += ["    " + row.rstrip() for row in _drawn(case).splitlines()]
