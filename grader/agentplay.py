@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, cast
 
 from play.evaluate import AgentFailure, play_agent, wilson_interval
-from play.levels import parse_level
+from play.levels import RuleSet, parse_level
 from play.view import Move, View
 
 from .config import AgentGrading
@@ -29,6 +29,7 @@ class RemoteAgent:
 
     def __init__(self, source: str, rules: str, limits: Limits, budget: float, sandbox: Sandbox | None, scope: Scope):
         self.deadline = time.monotonic() + budget
+        self.start: Callable[[float], Asker]
         if source == "reference":
             from play.agent import Agent
 
@@ -76,8 +77,9 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
     agent = RemoteAgent(source, grading.rules, limits, grading.timeout, sandbox, scope)
     output = ""
     try:
-        level = parse_level(grading.level, grading.rules)
-        games = [play_agent(agent, level, first_seed + index, grading.rules) for index in range(grading.games)]
+        rules = cast(RuleSet, grading.rules)  # checked when the config was read
+        level = parse_level(grading.level, rules)
+        games = [play_agent(agent, level, first_seed + index, rules) for index in range(grading.games)]
         wins = sum(game.won for game in games)
         lost = [(index, game) for index, game in enumerate(games) if not game.won]
         result = {"games": len(games), "wins": wins, "win_rate": wins / max(len(games), 1),

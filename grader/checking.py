@@ -60,9 +60,9 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
         return
     table = Table(title="Problem check", title_justify="left")
     table.add_column("problem", overflow="fold")
-    for column, justify in (("size", "left"), ("rule", "left"), ("mines", "right"), ("solutions", "right"),
-                            ("by", "left"), ("expect", "right"), ("status", "left")):
-        table.add_column(column, justify=justify, no_wrap=True)
+    right = ("mines", "solutions", "expect")
+    for column in ("size", "rule", "mines", "solutions", "by", "expect", "status"):
+        table.add_column(column, justify="right" if column in right else "left", no_wrap=True)
     for row in rows:
         if row.expect is None:
             status = "[yellow]? no expect[/]"

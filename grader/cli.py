@@ -158,6 +158,7 @@ def _grade(argv: list[str], console: Console) -> int:
     with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
             return _batch(args, problems, config, console, sandbox, errors)
+        assert solver is not None  # checked above: only a class is graded without one
         if args.trace:
             return trace_command(args, solver, problems, console, sandbox)
         if args.case:

@@ -218,7 +218,7 @@ def reference_nodes(problem: Problem) -> int:
 def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: list[ItemResult]) -> ItemResult:
     """The solver's nodes against the model answer's, over every problem: earned only by a
     solver that solves them all (a wrong search can be as short as it likes)."""
-    base = {"kind": "efficiency", "name": "efficiency", "max_score": efficiency.points}
+    base: dict[str, Any] = {"kind": "efficiency", "name": "efficiency", "max_score": efficiency.points}
     rule = efficiency.describe()
     unsolved = [r for r in results if r.status != "pass" or r.nodes is None]
     if unsolved or not results:
@@ -346,8 +346,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
                     partial=only is not None)
     for spec, outcome in zip(hooks, hook_outcomes):
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome))
-    for spec, outcome in zip(sat_hooks, hook_outcomes[len(hooks):]):
-        report.items.append(score_sat_hook(spec, config.hook_points[spec.name], outcome))
+    for sat_spec, outcome in zip(sat_hooks, hook_outcomes[len(hooks):]):
+        report.items.append(score_sat_hook(sat_spec, config.hook_points[sat_spec.name], outcome))
     problem_results = [
         score_problem(problem, by_problem[id(problem)], config.points_for(problem.file, problem.points))
         for problem in problems

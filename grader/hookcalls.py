@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from play.view import ACTIONS, Move, View
 from solvers.board import Board
@@ -88,7 +88,7 @@ class Hooks:
             narrowed[var] = kept
         return narrowed
 
-    def select_variable(self, csp: CSP, domains: Domains, unassigned: list[int]) -> int:
+    def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
         var = self.call("select_variable", domains=domains_data(domains), unassigned=list(unassigned))
         if not _is_int(var) or var not in unassigned:
             raise HookContractError(f"select_variable returned {var!r}, which is not an unassigned variable")

@@ -94,7 +94,8 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     next_hook = report.next_hook_to_implement()
     fix = report.most_valuable_fix()
     if next_hook:
-        summary = next(spec.summary for spec in (*HOOKS, *SAT_HOOKS) if spec.name == next_hook)
+        summaries = {spec.name: spec.summary for spec in HOOKS} | {spec.name: spec.summary for spec in SAT_HOOKS}
+        summary = summaries[next_hook]
         console.print(f"Next step: implement [bold]{next_hook}[/] in assignment/hooks.py ({summary}); "
                       "its docstring gives the exact contract and an example.")
     elif fix is not None and not show_hidden_only_losses(items):

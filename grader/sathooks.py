@@ -76,7 +76,7 @@ def sat_problems_task(problems: list[Problem], timeout: float) -> Task:
     solutions, as grids. The whole item has one time limit: a hook that hangs costs the
     problems not reached yet, and nothing more."""
     def run(asker: Asker, deadline: float) -> dict[str, Any]:
-        hooks, results = Hooks(asker, deadline), []
+        hooks, results = Hooks(asker, deadline), list[dict[str, Any]]()
         for number, problem in enumerate(problems):
             board = problem.board
             csp = build_csp(board)

@@ -65,8 +65,8 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     problem = _find(problems, args.trace)
     if problem is None:
         return fail(console, f"--trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}")
-    if export_error(args.export):
-        return fail(console, export_error(args.export))
+    if (why := export_error(args.export)) is not None:
+        return fail(console, why)
     if problem.hidden and not args.show_hidden:
         return fail(console, f"problem {problem.id!r} is hidden; instructors can add --show-hidden")
     out = Console(record=True) if args.export else console

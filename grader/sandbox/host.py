@@ -338,7 +338,7 @@ def _run_chain(start_worker: Callable[[float], Asker], tasks: list[Task], stop: 
                 asker = None
             except failures as error:
                 outcome = _failed("error", str(error))
-            if outcome.pop("worker_broken", False):  # the task finished without it: replace it
+            if outcome.pop("worker_broken", False) and asker is not None:  # the task finished without it
                 outcome["output"] = asker.take_output()
                 stop(asker)
                 asker = None
