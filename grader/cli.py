@@ -21,22 +21,17 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NoReturn
+from typing import TYPE_CHECKING, Iterator, NoReturn
 
-from rich.console import Console
-
-from solvers.trace import STEP_FILTERS, add_trace_arguments
-
-from .config import find_config, load_config
-from .problemset import Problem, load_problems
-from .oracle import OracleDisagreement
-from .reference import ReferenceUnavailable, reference_strategies
-from .report import fail
-from .sandbox.host import interrupt
-from .sandbox.isolation import MODES, IsolationUnavailable, Sandbox, open_sandbox
+from .errors import UserError
+from .sandbox.isolation import MODES
 from .submission import KIT_ROOT, WHAT_TO_SUBMIT, resolve_agent, resolve_solver
-from .tracing import compare_command, trace_command
 
+if TYPE_CHECKING:  # the commands import what they use when they run: --help and --version stay fast
+    from rich.console import Console
+
+    from .problemset import Problem
+    from .sandbox.isolation import Sandbox
 
 
 COMMAND_HELP = """other commands (each with its own --help):
@@ -46,7 +41,7 @@ COMMAND_HELP = """other commands (each with its own --help):
   goldens                  rebuild the hook test cases from the reference"""
 
 
-class UsageError(Exception):
+class UsageError(UserError):
     """A mistake on the command line (printed as one line, exit status 2)."""
 
 
@@ -86,6 +81,8 @@ def add_version(parser: argparse.ArgumentParser) -> None:
 
 
 def _grade_parser() -> argparse.ArgumentParser:
+    from solvers.trace import add_trace_arguments
+
     parser = OneLineParser(prog="python -m grader", description="Grade a solver's hooks on problem sets.",
                                      epilog=COMMAND_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_version(parser)
@@ -117,9 +114,15 @@ def _grade_parser() -> argparse.ArgumentParser:
 
 
 def _grade(argv: list[str], console: Console) -> int:
-    args = _grade_parser().parse_args(argv)
-    if args.jobs < 1:
-        return fail(console, "--jobs must be at least 1")
+    args = _grade_parser().parse_args(argv)  # first: --help and --version import nothing more
+    from solvers.trace import STEP_FILTERS
+
+    from .config import find_config, load_config
+    from .problemset import load_problems
+    from .reference import reference_strategies
+    from .report import fail, report_json, show_errors, show_report, write_json
+    from .tracing import compare_command, trace_command
+
     for option, path in (("--json", args.json), ("--output", args.output), ("--export", args.export),
                          ("--csv", args.csv if args.submissions else None)):
         if path is not None and (why := output_problem(path)):
@@ -133,8 +136,6 @@ def _grade(argv: list[str], console: Console) -> int:
     config_path = find_config(args.paths[0], args.config)
     config, config_errors = load_config(config_path)
     errors += config_errors
-    from .report import report_json, show_errors, show_report, write_json
-
     show_errors(console, errors)
     if args.compare:
         return compare_command(args, problems, console)
@@ -194,6 +195,7 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
 
     from .grading import hook_task, run_solver_tasks
     from .hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
+    from .report import fail
     from .sandbox.host import Limits
 
     hook, _, number = args.case.partition(":")
@@ -236,6 +238,8 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
     `strict` (a class, Gradescope): falling back to `none` is refused unless asked for.
     Raises IsolationUnavailable with the line to print.
     """
+    from .sandbox.isolation import IsolationUnavailable, open_sandbox
+
     if args.solver == "reference" and not strict:
         yield None
         return
@@ -254,8 +258,10 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
 
 def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
     """Grade one submission into results.json, which is written even if grading fails."""
+    from .config import find_config, load_config
     from .gradescope import failure_results, gradescope_results, student_failure
     from .grading import grade
+    from .problemset import load_problems
     from .report import write_json
 
     output = args.output or Path("results.json")
@@ -288,7 +294,14 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
 
 def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console, sandbox: Sandbox | None,
            errors: list) -> int:
-    from .batch import find_submissions, grade_batch, show_summary, write_csv, write_feedback
+    from .batch import (
+        find_submissions,
+        grade_batch,
+        show_summary,
+        write_csv,
+        write_feedback,
+    )
+    from .report import fail
 
     if not args.submissions.is_dir():
         return fail(console, f"--submissions {args.submissions}: not a folder")
@@ -310,7 +323,9 @@ def _check(argv: list[str], console: Console) -> int:
     parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
     args = parser.parse_args(argv)
     from .checking import check_problems, config_errors, show_check
-    from .report import show_errors, write_json
+    from .config import find_config
+    from .problemset import load_problems
+    from .report import fail, show_errors, write_json
 
     if args.json is not None and not args.json.resolve().parent.is_dir():
         return fail(console, f"--json {args.json}: the folder {args.json.resolve().parent} does not exist")
@@ -332,7 +347,9 @@ def _release(argv: list[str], console: Console) -> int:
     parser.add_argument("--allow-solutions", action="store_true",
                         help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
+    from .reference import reference_strategies
     from .release import ReleaseError, write_release
+    from .report import fail
 
     reference_strategies()  # only the instructor's kit publishes: the student copy says so in one line
     if not (KIT_ROOT / "pyproject.toml").is_file():
@@ -354,6 +371,8 @@ def _bundle(argv: list[str], console: Console) -> int:
                         help="the problem folder to grade with (hidden problems and grading.yaml included)")
     args = parser.parse_args(argv)
     from .bundle import write_bundle
+    from .reference import reference_strategies
+    from .report import fail
 
     reference_strategies()  # only the instructor's kit publishes: the student copy says so in one line
     if not (KIT_ROOT / "pyproject.toml").is_file():
@@ -373,6 +392,7 @@ def _goldens(argv: list[str], console: Console) -> int:
                                      description="Rebuild the hook test cases (grader/hook_cases.yaml) from the reference.")
     add_version(parser)
     parser.parse_args(argv)
+    from .reference import reference_strategies
     reference_strategies()  # the student copy has no reference: one clear line
     from .hookcases import CASES_FILE, write_cases
 
@@ -386,11 +406,15 @@ COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, 
 
 def _stop_on_signal(number: int, frame: object) -> None:
     """SIGTERM and SIGHUP stop grading exactly as Ctrl-C does."""
+    from .sandbox.host import interrupt
+
     interrupt()
     raise KeyboardInterrupt(signal.Signals(number).name)
 
 
 def main(argv: list[str] | None = None) -> int:
+    from rich.console import Console
+
     argv = list(sys.argv[1:] if argv is None else argv)
     console = Console()
     command = COMMANDS.get(argv[0]) if argv else None
@@ -398,9 +422,14 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(number, _stop_on_signal)
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
-    except (ReferenceUnavailable, OracleDisagreement, IsolationUnavailable, UsageError) as error:
+    except UserError as error:
+        from .report import fail
+
         return fail(console, str(error))
     except KeyboardInterrupt as stop:
+        from .report import fail
+        from .sandbox.host import interrupt
+
         interrupt()
         name = stop.args[0] if stop.args and isinstance(stop.args[0], str) else "SIGINT"
         fail(console, f"interrupted ({name}): the workers were stopped and nothing was written")

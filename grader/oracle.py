@@ -16,6 +16,7 @@ from solvers.board import Board
 from solvers.csp import CSP, build_csp
 from solvers.engine import search
 
+from .errors import UserError
 from .reference import reference_strategies
 
 ENGINE_LIMIT = 40  # unknown cells up to which the reference engine is the second opinion
@@ -23,7 +24,7 @@ ENGINE_CROSSCHECK = 2000  # counts up to which the engine enumerates the layouts
 SAT_CROSSCHECK = 2000  # counts up to which Glucose enumerates the layouts as a second opinion
 
 
-class OracleDisagreement(RuntimeError):
+class OracleDisagreement(UserError):
     """Two independent counts of the same board differ: a bug in one of them."""
 
 

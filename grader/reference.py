@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from .errors import UserError
 
-class ReferenceUnavailable(RuntimeError):
+
+class ReferenceUnavailable(UserError):
     """The reference strategies are not installed (a student copy of the kit)."""
 
 

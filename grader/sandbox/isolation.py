@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from ..errors import UserError
+
 MODES = ("bwrap", "user", "none")
 KIT_ROOT = Path(__file__).resolve().parents[2]
 #: What student code may import from the kit: the model (board, CSP, engine), the game's
@@ -52,7 +54,7 @@ SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/d
 Scope = Literal["file", "siblings", "folder"]
 
 
-class IsolationUnavailable(RuntimeError):
+class IsolationUnavailable(UserError):
     """The isolation mode asked for cannot be had here (the message says why)."""
 
 
