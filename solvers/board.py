@@ -99,7 +99,7 @@ def board_from_rows(
 def clues_for_layout(
     mines: Iterable[Cell], rows: int, cols: int, rule: Rule
 ) -> list[list[int]]:
-    """The clue every cell would show for this set of mine cells (seed 000's status grid)."""
+    """The clue every cell would show for this set of mine cells (a status grid)."""
     mine_set = set(mines)
     return [
         [sum(cell in mine_set for cell in counted_cells((r, c), rows, cols, rule)) for c in range(cols)]

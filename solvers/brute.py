@@ -1,4 +1,4 @@
-"""Brute force (seed 000): try every mine layout and keep the ones that meet every clue.
+"""Brute force: try every mine layout and keep the ones that meet every clue.
 
 Only for small boards and as an independent oracle: it costs 2**n layouts (or C(n, k)
 with a mine count of k). Each constraint becomes a bit mask, so a layout is checked by

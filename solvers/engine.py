@@ -1,4 +1,4 @@
-"""The explicit-stack backtracking engine of the course assignment (seed 001).
+"""The explicit-stack backtracking engine of the course assignment.
 
 A node holds the list of (variable, value) assignments made from the root and the
 domains of the variables not yet assigned. The loop is:

@@ -111,7 +111,7 @@ def hint_problem_set(
 def status_problem_set(
     rng: random.Random, count: int, rows: int = 7, cols: int = 7, percent: float = 20, unique_only: bool = False
 ) -> list[tuple[Board, int]]:
-    """`count` status grids (seed 000's generateMineField at density `percent`) with their
+    """`count` status grids (the status-grid generator at density `percent`) with their
     exact solution counts (`solvers.counting`); only grids with one solution when
     `unique_only`.
     """

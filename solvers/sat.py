@@ -1,4 +1,4 @@
-"""The SAT path (seed 002): CNF encodings of the CSP, solved by Glucose 4.1 through PySAT.
+"""The SAT path: CNF encodings of the CSP, solved by Glucose 4.1 through PySAT.
 
 Numbering: CSP variable i is SAT variable i + 1 (true = mine); an encoding may add
 auxiliary variables above those. Every constraint "these cells sum to k" (the clues and,
@@ -247,7 +247,7 @@ def solve_encoded(encoded: Encoded, mode: Mode = "first", project: bool = False)
 
     By default solutions and counts are the search engine's: one per mine layout of every
     variable. With `project`, free variables are read as 0 and solutions differ on the
-    constrained variables only: one per board as seed 002 prints it (free cells as '?').
+    constrained variables only: one per board as the 'R C' format prints it (free cells as '?').
     """
     result = solve_cnf(encoded.cnf, len(encoded.csp.cells), mode, encoded.free)
     if not project:
@@ -266,7 +266,7 @@ def sat_solve(csp: CSP, mode: Mode = "first", encoding: str = DEFAULT_ENCODING) 
 
 
 def solve_first(csp: CSP, encoding: str = DEFAULT_ENCODING) -> SatResult:
-    """One solution with Glucose 4.1, free variables read as 0 (seed 002's '?' cells).
+    """One solution with Glucose 4.1, free variables read as 0 (the '?' cells of the 'R C' format).
 
     Without a global mine count the board is split first: the fixpoint bound rule decides
     what it can and Glucose solves the CNF of each independent component on its own

@@ -3,7 +3,7 @@
 The hooks follow the contracts students implement in `assignment/hooks.py`:
 
 - `constraint_bounds(scope, domains)`: smallest and largest possible sum of the scope;
-- `forward_check_once(csp, domains, assigned)`: one pass of seed 001's bound rule over
+- `forward_check_once(csp, domains, assigned)`: one pass of the handout's bound rule over
   the constraints in order (what the handout asks for);
 - `forward_check_fixpoint(csp, domains, assigned)`: the same rule repeated until nothing
   changes (the reference);
@@ -47,7 +47,7 @@ _UNCHANGED: tuple[int, ...] = ()
 
 
 def _apply_bound_rule(constraint: Constraint, domains: Domains) -> Sequence[int] | None:
-    """Apply seed 001's rule for one constraint, narrowing `domains` in place.
+    """Apply the bound rule for one constraint, narrowing `domains` in place.
 
     Returns the variables whose domain changed, or None when the constraint is violated
     (an empty domain included). Domains are sorted tuples here (as the engine builds

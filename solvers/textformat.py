@@ -1,7 +1,7 @@
 """Reading boards written as text: rows of tokens, '.' or '?' for an unknown cell.
 
 Rows are whitespace- or comma-separated tokens (`. 3 . 1`), or, when no row has a
-separator, one character per cell (`1100111`, seed 000's status grids).
+separator, one character per cell (`1100111`, as status grids are written).
 """
 
 from __future__ import annotations

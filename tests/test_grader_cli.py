@@ -306,7 +306,7 @@ def test_the_readme_examples_run_as_written_on_the_files_that_ship() -> None:
 
 def test_nothing_a_user_reads_names_the_source_documents() -> None:
     leaks = []
-    for folder in ("assignment", "grader", "play", "problems"):
+    for folder in ("assignment", "grader", "play", "problems", "solvers"):
         for path in (ROOT / folder).rglob("*"):
             if path.suffix in (".py", ".md", ".yaml") and re.search(r"seeds? 00[0-4]|\.\./shared", path.read_text("utf-8")):
                 leaks.append(str(path.relative_to(ROOT)))

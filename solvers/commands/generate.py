@@ -1,8 +1,8 @@
 """`python -m solvers generate`: problem sets from planted mine layouts.
 
-- `hints`: classic boards with some clues shown (seed 001's 6x6, 16 hints, 10 mines);
+- `hints`: classic boards with some clues shown (the course's 6x6, 16 hints, 10 mines);
   `--unique-only`, `--unsolvable-only` and `--min-nodes K` (difficulty) filter them.
-- `status`: seed 000's status grids (every cell counts its 3x3 block) for N x M cells at
+- `status`: status grids (every cell counts its 3x3 block) for N x M cells at
   mine density P, with their exact solution counts.
 
 The YAML goes to standard output or `--output`, with the exact command in `source:`.
@@ -102,7 +102,7 @@ def _common(parser: argparse.ArgumentParser, prefix: str, title: str) -> None:
 def register(commands: argparse._SubParsersAction) -> None:
     gen = commands.add_parser("generate", help="generate problem sets from planted mine layouts")
     kinds = gen.add_subparsers(dest="kind", required=True)
-    hints = kinds.add_parser("hints", help="classic boards with some clues shown (seed 001's 6x6, 16 hints, 10 mines)")
+    hints = kinds.add_parser("hints", help="classic boards with some clues shown (the course's 6x6, 16 hints, 10 mines)")
     hints.add_argument("--count", type=int, default=30, help="number of boards (default 30)")
     hints.add_argument("--unique", type=int, default=0, help="how many must have exactly one solution")
     hints.add_argument("--unsolvable", type=int, default=0, help="how many must have none (a clue perturbed, verified)")
@@ -124,7 +124,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     _common(hints, "gen", "Generated boards")
     hints.set_defaults(run=_hints)
 
-    status = kinds.add_parser("status", help="status grids (seed 000): N x M cells, each a mine with probability P%%")
+    status = kinds.add_parser("status", help="status grids: N x M cells, each a mine with probability P%%")
     status.add_argument("--rows", "-N", type=int, default=7, help="N, the number of rows (default 7)")
     status.add_argument("--cols", "-M", type=int, default=7, help="M, the number of columns (default 7)")
     status.add_argument("--percent", "-P", type=float, default=20, help="P, the mine density in percent (default 20)")

@@ -1,4 +1,4 @@
-"""`python -m solvers grid [FILE]`: seeds 000/004's status grid, solved.
+"""`python -m solvers grid [FILE]`: a status grid, solved.
 
 Every number counts the mines in its own cell and its 8 neighbours (the inclusive rule);
 `.` or `?` marks a cell without a number. Rows are digits (`1100111`) or tokens separated
@@ -30,7 +30,7 @@ NO_SOLUTION = "-1"
 
 
 def render(board: Board, csp: CSP, values: tuple[int, ...], spaced: bool) -> str:
-    """One layout as rows of `x`/`_`, characters joined by a space when `spaced` (seed 004)."""
+    """One layout as rows of `x`/`_`, characters joined by a space when `spaced`."""
     from ..csp import layout_of
 
     joiner = " " if spaced else ""
@@ -102,7 +102,7 @@ def _grid(args: argparse.Namespace) -> int:
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "grid",
-        help="solve a status grid (seeds 000/004): every number counts its own 3x3 block",
+        help="solve a status grid: every number counts its own 3x3 block",
         description=__doc__.splitlines()[0],
     )
     parser.add_argument("file", nargs="?", help="the grid: rows of digits 0-9 ('.' for no number); standard input without it")
@@ -116,7 +116,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="search: the engine on independent components (default); recursive: the seeds' cell-by-cell "
         "backtracking; brute: every layout (small grids); sat: Glucose through PySAT",
     )
-    parser.add_argument("--spaced", action="store_true", help="separate the cells of a row by spaces, as seed 004 prints")
+    parser.add_argument("--spaced", action="store_true", help="separate the cells of a row by spaces, as the status-grid generator prints")
     parser.add_argument("--mines", type=int, help="the total number of mines, if known")
     parser.add_argument("--stats", action="store_true", help="print the solver's statistics on standard error")
     parser.set_defaults(run=_grid)

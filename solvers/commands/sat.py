@@ -1,4 +1,4 @@
-"""`python -m solvers sat [FILE]`: seed 002's SAT solver, its input and its output.
+"""`python -m solvers sat [FILE]`: the SAT solver in the 'R C' text format, its input and its output.
 
 Input (FILE, or standard input without it): a first line `R C`, then R rows of C
 whitespace-separated tokens, `?` for an unknown cell or a clue 0-8 (classic rule: a clue
@@ -66,7 +66,7 @@ def _row(line: str, number: int, row: int, cols: int) -> list[int | None]:
 
 
 def read_seed_board(text: str, mines: int | None = None) -> Board:
-    """A classic-rule Board from seed 002's format; BoardFormatError naming the line if bad."""
+    """A classic-rule Board from the 'R C' text format; BoardFormatError naming the line if bad."""
     lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise BoardFormatError("the input is empty: expected a first line 'R C', then R rows of C cells")
@@ -214,7 +214,7 @@ def _fail(message: str) -> int:
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "sat",
-        help="seed 002's SAT solver: 'R C' then rows of '?'/clues; prints a solution with */s/?",
+        help="the SAT solver: 'R C' then rows of '?'/clues; prints a solution with */s/?",
         description=(
             "Solve a classic board with Glucose 4.1 (PySAT). Input: a line 'R C', then R rows of C "
             "tokens ('?' or a clue 0-8). Output: Satisfiable! and the board with * (mine), s (safe), "
