@@ -21,7 +21,15 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, NoReturn
+from typing import TYPE_CHECKING, Iterator
+
+from solvers.cliargs import (
+    OneLineParser,
+    UsageError,
+    add_version,
+    positive_int,
+    seconds,
+)
 
 from .errors import UserError
 from .sandbox.isolation import MODES
@@ -39,45 +47,6 @@ COMMAND_HELP = """other commands (each with its own --help):
   release OUT_DIR          write the student copy (stubs, handout, public problems, no answers)
   gradescope-bundle OUT    build the Gradescope autograder zip
   goldens                  rebuild the hook test cases from the reference"""
-
-
-class UsageError(UserError):
-    """A mistake on the command line (printed as one line, exit status 2)."""
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse whose mistakes are one line (`main` prints it), not a usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
-
-
-def seconds(text: str) -> float:
-    """A positive, finite number of seconds (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """A whole number of at least 1 (argparse type)."""
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return int(text)
-
-
-def add_version(parser: argparse.ArgumentParser) -> None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        installed = version("minesweeper-csp-kit")
-    except PackageNotFoundError:
-        installed = "unknown (not installed)"
-    parser.add_argument("--version", action="version", version=f"%(prog)s {installed}")
 
 
 def _grade_parser() -> argparse.ArgumentParser:
@@ -422,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(number, _stop_on_signal)
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
-    except UserError as error:
+    except (UserError, UsageError) as error:
         from .report import fail
 
         return fail(console, str(error))

@@ -17,52 +17,30 @@ import importlib.util
 import json
 import sys
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Iterator, NoReturn, Sequence
+from typing import Iterator, Sequence
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+
+from solvers.cliargs import (
+    OneLineParser,
+    UsageError,
+    add_version,
+    positive_int,
+    whole,
+)
 
 from .evaluate import GameResult, Summary, summarise
 from .levels import RULE_SETS, Level, parse_level
-
-
-class UsageError(Exception):
-    """A bad command-line argument."""
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse that reports a mistake as an exception (printed as one line by `main`)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def positive(text: str) -> int:
-    value = int(text) if text.lstrip("-").isdigit() else None
-    if value is None or value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
-
-
-def whole(text: str) -> int:
-    if not text.lstrip("-").isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    return int(text)
-
-
-def kit_version() -> str:
-    """The installed kit's version (the game and the bench share it)."""
-    try:
-        return version("minesweeper-csp-kit")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
-
-
-def add_version(parser: OneLineParser) -> None:
-    parser.add_argument("--version", action="version", version=f"%(prog)s {kit_version()}")
 
 
 def game_parser() -> OneLineParser:
@@ -83,10 +61,10 @@ def bench_parser() -> OneLineParser:
     parser = OneLineParser(prog="python -m play bench", description="Win rate of the reference agent on seeded games.")
     add_version(parser)
     parser.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWSxMINES (default: expert)")
-    parser.add_argument("--games", type=positive, default=100, help="number of games (default: 100)")
+    parser.add_argument("--games", type=positive_int, default=100, help="number of games (default: 100)")
     parser.add_argument("--seed", type=whole, default=0, help="seed of the first game; game i uses seed+i (default: 0)")
     parser.add_argument("--rules", default="classic", choices=RULE_SETS, help="first-click rule (default: classic)")
-    parser.add_argument("--jobs", type=positive, default=1, help="worker processes (default: 1)")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default: 1)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the summary as JSON")
     return parser
 
@@ -169,7 +147,11 @@ def bench_main(argv: Sequence[str], console: Console) -> int:
 def game_main(argv: Sequence[str]) -> int:
     """The game: the menu, or straight into the game that --level, --seed or --rules name."""
     args = game_parser().parse_args(argv)
-    from .app import MinesweeperApp, Settings, random_seed  # Textual loads only for the game
+    from .app import (  # Textual loads only for the game
+        MinesweeperApp,
+        Settings,
+        random_seed,
+    )
 
     settings = None
     if argv:

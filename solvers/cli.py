@@ -8,18 +8,24 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from .cliargs import OneLineParser, UsageError, add_version, print_error
+
 #: The modules of `solvers.commands`, one per subcommand (a test checks the list is complete).
 COMMANDS = ("generate", "grid", "sat", "trace")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m solvers", description="Solve and generate Minesweeper boards.")
-    subparsers = parser.add_subparsers(dest="command", required=True)
+    parser = OneLineParser(prog="python -m solvers", description="Solve and generate Minesweeper boards.")
+    add_version(parser)
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for name in COMMANDS:
         importlib.import_module(f"{__package__}.commands.{name}").register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as error:
+        return print_error(str(error))
     return args.run(args)

@@ -272,7 +272,7 @@ def test_solver_that_is_not_a_python_file_is_refused(tmp_path: Path) -> None:
     (["--timeout", "nan"], "positive, finite number of seconds"),
     (["--timeout", "inf"], "positive, finite number of seconds"),
     (["--timeout", "-1"], "positive, finite number of seconds"),
-    (["--jobs", "0"], "whole number of at least 1"),
+    (["--jobs", "0"], "expected a positive whole number"),
     (["--json", "/tmp"], "is a folder"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])

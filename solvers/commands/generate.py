@@ -17,6 +17,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
+from ..cliargs import print_error
 from . import stderr_console
 
 if TYPE_CHECKING:
@@ -35,15 +36,14 @@ def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
     text = problem_set_yaml(args.title, entries, source=_command())
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
-        stderr_console().print(f"wrote {len(entries)} problems to {args.output}")
+        stderr_console().print(f"wrote {len(entries)} problems to {args.output}", markup=False)
     else:
         sys.stdout.write(text)
     return 0
 
 
 def _fail(message: str) -> int:
-    stderr_console().print(f"[red]error:[/] {message}")
-    return 2
+    return print_error(message)
 
 
 def _hints(args: argparse.Namespace) -> int:

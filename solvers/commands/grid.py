@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from typing import TYPE_CHECKING
 
+from ..cliargs import print_error, read_text
 from . import stderr_console
 
 if TYPE_CHECKING:
@@ -42,8 +42,7 @@ def read_board(args: argparse.Namespace) -> Board:
     """The grid from FILE or standard input; BoardFormatError/OSError/UnicodeDecodeError when unreadable."""
     from ..textformat import parse_board
 
-    text = Path(args.file).read_text(encoding="utf-8") if args.file else sys.stdin.read()
-    return parse_board(text, "inclusive", args.mines)
+    return parse_board(read_text(args.file), "inclusive", args.mines)
 
 
 def _answer(csp: CSP, args: argparse.Namespace) -> SearchResult:
@@ -67,20 +66,14 @@ def _grid(args: argparse.Namespace) -> int:
     try:
         board = read_board(args)
     except OSError as error:
-        stderr_console().print(f"[red]error:[/] {where}: {error.strerror}")
-        return 2
+        return print_error(f"{where}: {error.strerror or error}")
     except UnicodeDecodeError:
-        stderr_console().print(f"[red]error:[/] {where}: not UTF-8 text")
-        return 2
+        return print_error(f"{where}: not UTF-8 text")
     except BoardFormatError as error:
-        stderr_console().print(f"[red]error:[/] {where}: {error}")
-        return 2
+        return print_error(f"{where}: {error}")
     csp = build_csp(board)
     if args.method == "brute" and len(csp.cells) > BRUTE_LIMIT:
-        stderr_console().print(
-            f"[red]error:[/] brute force would try 2^{len(csp.cells)} layouts; use it on at most {BRUTE_LIMIT} cells",
-        )
-        return 2
+        return print_error(f"brute force would try 2^{len(csp.cells)} layouts; use it on at most {BRUTE_LIMIT} cells")
     result = _answer(csp, args)
     if args.count:
         out = [str(result.count)]

@@ -27,9 +27,9 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Callable
 
+from ..cliargs import print_error
 from ..sat import DEFAULT_ENCODING, ENCODINGS
 from ..textformat import BoardFormatError, check_mine_count, parse_token
-from . import stderr_console
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -140,6 +140,8 @@ def count_table(counts: SolutionCounts) -> Table:
 
 def _read_input(path: str | None) -> str:
     """The text of FILE, or of standard input without one (or with '-')."""
+    if path in (None, "-") and (sys.stdin is None or sys.stdin.closed):
+        raise OSError("standard input is closed: give a FILE")
     data = sys.stdin.buffer.read() if path in (None, "-") else Path(path).read_bytes()
     return data.decode("utf-8")
 
@@ -181,7 +183,7 @@ def _sat(args: argparse.Namespace) -> int:
             Path(args.dimacs).write_text(encode_csp(csp, args.encoding).dimacs(), encoding="utf-8")
         result = None if args.count else _solve(csp, args)
     except OSError as error:
-        return _fail(f"{error.filename}: {error.strerror}")
+        return _fail(f"{error.filename or where}: {error.strerror or error}")
     except UnicodeDecodeError:
         return _fail(f"{where}: not UTF-8 text")
     except (BoardFormatError, EncodingError) as error:
@@ -207,8 +209,7 @@ def _show(lines: list[str], table: Callable[[], Table], stats: bool) -> int:
 
 def _fail(message: str) -> int:
     """One line on standard error; the exit code for unreadable input."""
-    stderr_console().print(f"error: {message}", markup=False)
-    return 2
+    return print_error(message)
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
+from ..cliargs import print_error, read_text
 from ..strategies import STRATEGIES
 from ..trace import add_trace_arguments, export_error
 from . import stderr_console
@@ -22,15 +21,13 @@ def _trace(args: argparse.Namespace) -> int:
     err = stderr_console()
     problem = export_error(args.export)
     try:
-        text = Path(args.file).read_text(encoding="utf-8") if args.file else sys.stdin.read()
-        board = parse_board(text, args.rule, args.mines)
+        board = parse_board(read_text(args.file), args.rule, args.mines)
     except OSError as error:
-        problem = f"{args.file}: {error.strerror}"
+        problem = f"{args.file or 'standard input'}: {error.strerror or error}"
     except (BoardFormatError, UnicodeDecodeError) as error:
         problem = f"{args.file or 'standard input'}: {error}"
     if problem:
-        err.print(f"[red]error:[/] {problem}")
-        return 2
+        return print_error(problem)
     csp = build_csp(board)
     trace = record(csp, STRATEGIES[args.strategy], max_steps=args.max_steps)
     console = Console(record=bool(args.export))
@@ -38,7 +35,7 @@ def _trace(args: argparse.Namespace) -> int:
     render_trace(console, board, csp, trace.steps, trace.summary(), trace_options(args), title)
     if args.export:
         save_export(console, args.export, title)
-        err.print(f"wrote {args.export}")
+        err.print(f"wrote {args.export}", markup=False)
     return 0
 
 

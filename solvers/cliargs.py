@@ -1,0 +1,79 @@
+"""What the kit's three command lines (`solvers`, `grader`, `play`) share: a parser whose
+mistakes are one line, the number types they accept, `--version`, reading a board from
+a file or standard input, and the one error printer (user text is never read as markup).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+
+class UsageError(Exception):
+    """A mistake on the command line: printed as one line, exit status 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose mistakes raise UsageError (one line) instead of printing usage."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
+def whole(text: str) -> int:
+    """Any whole number (a seed may be negative)."""
+    if not text.strip().lstrip("-").isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(text)
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
+    return value
+
+
+def kit_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("minesweeper-csp-kit")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--version", action="version", version=f"%(prog)s {kit_version()}")
+
+
+def read_text(path: str | None) -> str:
+    """A file's text, or standard input's without a path (or with "-"). OSError with a
+    plain reason when standard input is closed."""
+    if path not in (None, "-"):
+        return Path(path).read_text(encoding="utf-8")
+    if sys.stdin is None or sys.stdin.closed:
+        raise OSError("standard input is closed: give a FILE")
+    return sys.stdin.read()
+
+
+def print_error(message: str) -> int:
+    """'error: MESSAGE' on standard error, user text never read as markup; exit status 2."""
+    from rich.console import Console
+
+    Console(stderr=True).print(f"error: {message}", style="red", markup=False, highlight=False, soft_wrap=True)
+    return 2
