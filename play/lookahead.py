@@ -140,9 +140,9 @@ class Lookahead:
         mines_left = self.view.mines - sum(self.decided.values()) - sum(fresh.values())
         if tables:
             joint = table_product(tables, True)
-            ways, polys, variables = poly_mul(joint.ways, others), [poly_mul(p, others) for p in joint.mines or ()], joint.variables
+            ways, polys = poly_mul(joint.ways, others), [poly_mul(p, others) for p in joint.mines or ()]
         else:
-            ways, polys, variables = others, [], ()
+            ways, polys = others, []
         weight = [comb(free, mines_left - m) if 0 <= mines_left - m <= free else 0 for m in range(len(ways))]
         total = sum(w * x for w, x in zip(weight, ways))
         if total == 0:
