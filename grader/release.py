@@ -25,7 +25,7 @@ from .yamlfile import read_yaml
 STUDENT_PLAY = ("__init__.py", "__main__.py", "cli.py", "app.py", "advisor.py", "levels.py", "view.py", "game.py",
                 "evaluate.py")
 #: The library modules a student copy needs to run the grader.
-STUDENT_SOLVERS = ("__init__.py", "board.py", "csp.py", "engine.py", "textformat.py", "problemfile.py", "trace.py",
+STUDENT_SOLVERS = ("__init__.py", "cliargs.py", "board.py", "csp.py", "engine.py", "textformat.py", "problemfile.py", "trace.py",
                    "trace_view.py", "glucose.py")
 STUDENT_README = """# Minesweeper CSP assignment
 
