@@ -26,7 +26,7 @@ Do not modify the objects you are given: build new ones and return them.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from solvers.csp import CSP, Domains
 
@@ -63,6 +63,7 @@ def forward_check(csp: CSP, domains: Domains, assigned: int | None) -> Domains |
     parent node just assigned (None at the root); this pass does not need it.
 
     Example (one clue: variables 0 and 1 sum to 2):
+        >>> from solvers.csp import CSP, Constraint
         >>> csp = CSP(cells=((0, 0), (0, 1)), constraints=(Constraint((0, 1), 2),))
         >>> forward_check(csp, {0: (0, 1), 1: (0, 1)}, None)
         {0: (1,), 1: (1,)}
@@ -79,7 +80,9 @@ def select_variable(csp: CSP, domains: Domains, unassigned: Sequence[int]) -> in
     singletons come first. Break ties by the largest number of constraints the variable
     appears in (`len(csp.constraints_of[v])`), then by the lowest variable number.
 
-    Example (variable 2 is a singleton, so it goes first):
+    Example (one clue over three variables; variable 2 is a singleton, so it goes first):
+        >>> from solvers.csp import CSP, Constraint
+        >>> csp = CSP(cells=((0, 0), (0, 1), (0, 2)), constraints=(Constraint((0, 1, 2), 1),))
         >>> select_variable(csp, {0: (0, 1), 1: (0, 1), 2: (1,)}, [0, 1, 2])
         2
     """
@@ -90,7 +93,9 @@ def order_values(csp: CSP, var: int, domains: Domains) -> list[int]:
     """The values of `var` to try, most preferred first: the engine pushes them so that
     the first one is popped first. Try a safe cell before a mine: ascending order.
 
-    Example:
+    Example (a board of one unknown cell and no clue):
+        >>> from solvers.csp import CSP
+        >>> csp = CSP(cells=((0, 0),), constraints=())
         >>> order_values(csp, 0, {0: (0, 1)})
         [0, 1]
         >>> order_values(csp, 0, {0: (1,)})

@@ -30,9 +30,10 @@ import math
 import multiprocessing
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # works uninstalled too; with `pip install -e .` it is the same code

@@ -9,8 +9,9 @@ worker is replaced for the next game, within the time allowed for all the games.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from play.evaluate import AgentFailure, play_agent, wilson_interval
 from play.levels import RuleSet, parse_level

@@ -22,14 +22,13 @@ from rich.text import Text
 
 from .config import GradingConfig
 from .grading import grade
+from .problemset import Problem, ProblemError
+from .report import label, show_report, student_view
 from .results import Report
 from .sandbox.host import interrupt
 from .sandbox.isolation import Sandbox, Scope
 from .sandbox.wire import clean_text
 from .submission import WHAT_TO_SUBMIT, find_in_folder, resolve_agent
-from .problemset import Problem
-from .problemset import ProblemError
-from .report import label, show_report, student_view
 
 
 @dataclass

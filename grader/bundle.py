@@ -67,7 +67,8 @@ rm -f "$results"
   --isolation "${GRADER_ISOLATION:-auto}" --format gradescope --output "$results"
 status=$?
 if [ "$status" -ne 0 ] && [ ! -s "$results" ]; then
-  printf '{"score": 0.0, "output": "The autograder stopped before it could grade this submission (exit status %s). Please tell the course staff.", "tests": []}\\n' "$status" > "$results"
+  reason="The autograder stopped before it could grade this submission (exit status $status). Please tell the course staff."
+  printf '{"score": 0.0, "output": "%s", "tests": []}\\n' "$reason" > "$results"
 fi
 exit "$status"
 """

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .oracle import OracleDisagreement, count_method, count_solutions
 from .config import load_config
+from .oracle import OracleDisagreement, count_method, count_solutions
 from .problemset import Problem, ProblemError
 
 

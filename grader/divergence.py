@@ -8,8 +8,9 @@ lost, it names the hook to look at, and where.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from solvers.csp import CSP, Domains
 from solvers.engine import Strategy

@@ -14,14 +14,14 @@ from solvers.csp import build_csp, layout_of
 from solvers.engine import Strategy, search
 
 from .checker import layout_problem
-from .divergence import Watcher
 from .config import AgentGrading, Efficiency, GradingConfig
+from .divergence import Watcher
 from .hookcalls import HookContractError, Hooks, LocalAsker, domains_data
 from .hookcases import HOOKS, as_data, board_of, build_cases, describe_case, load_cases, reference_hooks
-from .problemset import Problem
 from .oracle import count_solutions, has_solution
-from .results import ItemResult, Report
+from .problemset import Problem
 from .reference import ReferenceUnavailable, reference_strategies
+from .results import ItemResult, Report
 from .sandbox.host import Asker, Limits, StudentRaised, Task, run_tasks, start_worker, stop_worker
 from .sandbox.isolation import Sandbox, Scope
 from .sathooks import SAT_ENCODING, SAT_HOOKS, SCOPES, sat_problems_task, score_sat_hook, score_sat_problems

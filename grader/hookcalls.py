@@ -9,9 +9,10 @@ uses only after checking it, and raises HookContractError otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from play.view import ACTIONS, Move, View
 from solvers.board import Board

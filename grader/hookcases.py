@@ -10,10 +10,11 @@ A case is plain data (JSON/YAML): boards as rows of text, domains as {variable: 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 

@@ -172,7 +172,8 @@ def load_problem_file(path: Path) -> tuple[list[Problem], list[ProblemError]]:
     ]
     defaults = data.get("defaults") or {}
     if not isinstance(defaults, dict) or set(defaults) - DEFAULT_FIELDS:
-        errors.append(ProblemError(name, f"must map some of {', '.join(sorted(DEFAULT_FIELDS))} to values", field="defaults", line=_line(_child(root, "defaults"))))
+        errors.append(ProblemError(name, f"must map some of {', '.join(sorted(DEFAULT_FIELDS))} to values", field="defaults",
+                                   line=_line(_child(root, "defaults"))))
         defaults = {}
     if "visibility" in data:  # a file-wide visibility, unless the defaults say otherwise
         defaults = {"visibility": data["visibility"], **defaults}

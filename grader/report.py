@@ -13,10 +13,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .results import ItemResult, Report
 from .hookcases import HOOKS
-from .sathooks import SAT_HOOKS
 from .problemset import ProblemError
+from .results import ItemResult, Report
+from .sathooks import SAT_HOOKS
 
 #: Status words always carry a symbol, so meaning never rests on colour alone.
 STATUS_STYLE = {
@@ -135,7 +135,7 @@ def show_causes(console: Console, items: list[ItemResult]) -> None:
             groups.setdefault(item.cause.split(" ", 1)[0], []).append(item)
     if groups:
         console.print("[bold]Where the search first went wrong:[/]")
-    for hook, members in sorted(groups.items(), key=lambda group: -len(group[1])):
+    for _hook, members in sorted(groups.items(), key=lambda group: -len(group[1])):
         first = members[0]
         boards = "1 board" if len(members) == 1 else f"{len(members)} boards"
         command = f"python -m grader {first.file} --trace {first.name} --against reference"

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solvers.csp import CSP, build_csp, layout_of
 
 from .checker import layout_problem
 from .hookcalls import HookContractError, Hooks
-from .results import ItemResult
 from .problemset import Problem
+from .results import ItemResult
 from .sandbox.host import Asker, StudentRaised, Task, WorkerFailure
 
 if TYPE_CHECKING:

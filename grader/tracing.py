@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-
-from typing import Any
 
 from solvers.csp import build_csp
 from solvers.engine import search

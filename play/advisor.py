@@ -9,9 +9,10 @@ Exact probabilities (the overlay) come from the full kit's counter, likewise.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Protocol
+from typing import Protocol
 
 from solvers.board import Cell
 

@@ -25,12 +25,12 @@ from .decision import Decision, place
 from .guess import Guesser
 from .probability import Probabilities, probabilities
 from .reasoning import Deduction, deduce
-from .view import FLAGGED, HIDDEN, Move, View
+from .view import FLAGGED, HIDDEN, Action, Move, View
 
 
 def explain(view: View, found: Deduction) -> Decision:
     """The Decision for a cell settled by rule (a) or (b)."""
-    action = "flag" if found.mine else "open"
+    action: Action = "flag" if found.mine else "open"
     what = "mines" if found.mine else "safe"
     if found.rule == "single":
         (clue,) = found.clues

@@ -32,7 +32,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
-from textual.geometry import Region, Spacing
+from textual.geometry import Region, Size, Spacing
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -162,10 +162,10 @@ class BoardWidget(Widget):
         super().__init__(id="board")
         self.play = play
 
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         return self.play.game.cols * self.play.cell_width
 
-    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.play.game.rows
 
     def render(self) -> Text:
@@ -548,7 +548,8 @@ class MenuScreen(Screen):
             values = [self.query_one(f"#{name}", Input).value.strip() for name in ("rows", "cols", "mines")]
             if not all(v.isdigit() for v in values):
                 raise ValueError("a custom size needs whole numbers for rows, cols and mines")
-            level = custom_level(*map(int, values), rules)
+            rows, cols, mines = (int(value) for value in values)
+            level = custom_level(rows, cols, mines, rules)
         check_mines(level.cells, level.mines, rules)
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text.lstrip("-").isdigit() else random_seed()

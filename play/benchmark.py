@@ -8,8 +8,8 @@ and `jobs` worker processes play the same games as one.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from .agent import Agent
 from .evaluate import GameResult

@@ -17,8 +17,8 @@ import importlib.util
 import json
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from rich.console import Console
 from rich.progress import (
@@ -40,7 +40,7 @@ from solvers.cliargs import (
 )
 
 from .evaluate import GameResult, Summary, summarise
-from .levels import RULE_SETS, Level, parse_level
+from .levels import RULE_SETS, Level, RuleSet, parse_level
 
 
 def game_parser() -> OneLineParser:
@@ -155,7 +155,7 @@ def game_main(argv: Sequence[str]) -> int:
 
     settings = None
     if argv:
-        rules = args.rules or "classic"
+        rules: RuleSet = args.rules or "classic"
         try:
             level = parse_level(args.level or "beginner", rules)
         except ValueError as error:

@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .game import Game
 from .levels import Level, RuleSet, parse_level

@@ -28,9 +28,9 @@ changes only through the global mine count).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import comb
-from typing import Callable, Iterator
 
 from solvers.board import Cell
 from solvers.components import decompose
@@ -96,7 +96,7 @@ class Lookahead:
         value of at most `beat`, once the outcomes left cannot lift it above `beat`."""
         left = 1.0 - self.risk[cell]
         value = 0.0
-        for outcome in self.outcomes(cell, stop=lambda: value + left <= beat):
+        for outcome in self.outcomes(cell, stop=lambda: value + left <= beat):  # noqa: B023 (reads the running value)
             share = outcome.layouts / total
             left -= share
             value += share * (1.0 if outcome.progress else 1.0 - outcome.next_risk)

@@ -21,7 +21,7 @@ lower bound of the real chance, computed in microseconds per cell.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from solvers.board import Cell
 

@@ -18,9 +18,10 @@ index (bit r * cols + c), which keeps the subset tests cheap.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Literal
+from typing import Literal
 
 from solvers.board import Cell
 

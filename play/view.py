@@ -16,9 +16,10 @@ counted from 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Literal
+from typing import Literal
 
 from solvers.board import Board, Cell, neighbours
 

@@ -6,9 +6,10 @@ This module is the only place that knows which cells a clue counts. Everything e
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Literal, Sequence
+from typing import Literal
 
 Cell = tuple[int, int]
 Rule = Literal["classic", "inclusive"]

@@ -20,9 +20,9 @@ plus any values of the free variables, such that (with a global count) the mines
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Sequence
 
 from .csp import CSP, Constraint, Domains
 from .strategies import forward_check_fixpoint

@@ -33,10 +33,11 @@ from __future__ import annotations
 
 import operator
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from math import comb, prod
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from .board import Cell
 from .components import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
@@ -80,7 +81,7 @@ def monomial(degree: int, coefficient: int = 1) -> Poly:
     return (0,) * degree + (coefficient,)
 
 
-@lru_cache(maxsize=None)
+@cache
 def binomials(n: int) -> Poly:
     """Ways to put j mines on n free variables: C(n, j) for j = 0..n (each row built once)."""
     row = [1]
@@ -324,12 +325,12 @@ def _weights(tables: Sequence[Table], mines_left: int | None) -> list[Poly | int
     suffix.reverse()
     weights: list[Poly | int] = []
     for i, table in enumerate(tables):
-        before, after = prefix[i], suffix[i + 1]
-        weight = []
+        left, right = prefix[i], suffix[i + 1]
+        weight: list[int] = []
         for a in range(len(table.ways)):
             target = mines_left - a
             weight.append(
-                sum(before[j] * after[target - j] for j in range(max(0, target - len(after) + 1), min(len(before), target + 1)))
+                sum(left[j] * right[target - j] for j in range(max(0, target - len(right) + 1), min(len(left), target + 1)))
                 if target >= 0
                 else 0
             )
@@ -346,7 +347,9 @@ def _combine(decomposition: Decomposition, tables: list[Table]) -> tuple[int, li
     if dec.mines_left is None:
         total = prod(t.total for t in pieces)
     else:
-        total = sum(w * x for w, x in zip(weights[0], pieces[0].ways)) if pieces else int(dec.mines_left == 0)
+        first = weights[0] if pieces else ()
+        assert not isinstance(first, int)  # with a mine count every weight is a polynomial
+        total = sum(w * x for w, x in zip(first, pieces[0].ways)) if pieces else int(dec.mines_left == 0)
     mines = [0] * n
     for var, value in dec.decided.items():
         mines[var] = total if value else 0

@@ -64,6 +64,12 @@ class CSP:
         return all(sum(values[v] for v in c.scope) == c.total for c in self.constraints)
 
 
+def _clue(board: Board, cell: Cell) -> int:
+    clue = board.clue(cell)
+    assert clue is not None  # clue_cells() yields only cells with a clue
+    return clue
+
+
 def build_csp(board: Board) -> CSP:
     """The CSP of a board: one variable per mine candidate, one constraint per clue.
 
@@ -73,7 +79,7 @@ def build_csp(board: Board) -> CSP:
     cells = tuple(board.mine_candidates())
     index = {cell: i for i, cell in enumerate(cells)}
     constraints = [
-        Constraint(tuple(index[c] for c in board.counted(cell) if c in index), board.clue(cell), cell)
+        Constraint(tuple(index[c] for c in board.counted(cell) if c in index), _clue(board, cell), cell)
         for cell in board.clue_cells()
     ]
     if board.mines is not None:

@@ -29,8 +29,8 @@ Statistics add the counters of every component search (max stack and depth: the 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Sequence
 from itertools import combinations, islice, product
-from typing import Iterator, Sequence
 
 from .components import Decomposition, Part, decompose, lift
 from .counting import Counter, choose_counts, solution_counts

@@ -20,8 +20,9 @@ events; with no observer an event costs one test of a None.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Literal, NamedTuple, Sequence
+from typing import Literal, NamedTuple
 
 from .csp import CSP, Domains
 
@@ -49,7 +50,7 @@ class Node(NamedTuple):
 
     def view(self) -> Domains:
         """Domains of every variable; an assigned variable has its value as a 1-tuple."""
-        full = {var: (value,) for var, value in self.assignment}
+        full: Domains = {var: (value,) for var, value in self.assignment}
         full.update(self.domains)
         return full
 

@@ -8,9 +8,10 @@ The encodings themselves are in `solvers.sat`.
 from __future__ import annotations
 
 import time
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import TYPE_CHECKING, Collection, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pysat.formula import CNF

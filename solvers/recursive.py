@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Iterator, Sequence
 
 from .csp import CSP
 from .engine import Mode, SearchResult, SearchStats

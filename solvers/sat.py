@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from math import comb
-from typing import Iterator, Sequence
-
 from typing import TYPE_CHECKING
 
 from .csp import CSP
@@ -154,7 +153,7 @@ def _instantiate(template: Template, lits: Sequence[int], top: int) -> tuple[lis
     return [[rename[lit] if lit > 0 else -rename[-lit] for lit in clause] for clause in clauses], top + aux
 
 
-@lru_cache(maxsize=None)
+@cache
 def _auto_encoding(n: int, k: int) -> str:
     """`auto`'s choice for exactly k of n (0 < k < n): the candidate with fewest clauses.
 

@@ -18,7 +18,7 @@ handout's MRV, which assigns singletons first (`select_mrv`).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .csp import CSP, Constraint, Domains
 from .engine import Strategy
@@ -38,9 +38,6 @@ def constraint_bounds(scope: Sequence[int], domains: Domains) -> tuple[int, int]
         low += min(domain)
         high += max(domain)
     return low, high
-
-
-_UNCHANGED: tuple[int, ...] = ()
 
 
 _UNCHANGED: tuple[int, ...] = ()

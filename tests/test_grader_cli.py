@@ -53,7 +53,8 @@ def test_reference_gets_full_marks_on_every_problem_set(tmp_path: Path) -> None:
     assert report["max_score"] > 0
     assert report["score"] == report["max_score"]
     assert report["errors"] == []
-    assert [h["id"] for h in report["hooks"]] == ["constraint_bounds", "forward_check", "select_variable", "order_values", "at_least_clauses", "at_most_clauses"]
+    assert [h["id"] for h in report["hooks"]] == ["constraint_bounds", "forward_check", "select_variable", "order_values",
+                                                  "at_least_clauses", "at_most_clauses"]
     assert len(report["problems"]) >= 40  # every file of problems/ is graded
     for entry in entries(report):
         assert {"id", "status", "score", "max_score", "message"} <= set(entry), entry

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
-from solvers.csp import build_csp
-from solvers.engine import search
-from solvers.strategies import REFERENCE
 from play.agent import Agent
-from play.endgame import Endgame, endgame_plan
 from play.benchmark import play_reference
+from play.endgame import Endgame, endgame_plan
 from play.game import Game
 from play.levels import BEGINNER, INTERMEDIATE, custom_level
 from play.reasoning import deduce
 from play.view import Move, View, view_from_text
+from solvers.csp import build_csp
+from solvers.engine import search
+from solvers.strategies import REFERENCE
 
 
 def moves(decisions):
@@ -94,7 +94,7 @@ def test_endgame_on_a_coin_flip():
 def naive_wins(shows: list[tuple[int, ...]], layouts: frozenset[int]) -> int:
     """The optimal number of won layouts by plain exhaustive search (no shortcuts)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def wins(remaining: frozenset[int], opened: frozenset[int]) -> int:
         if len(remaining) == 1:
             return 1

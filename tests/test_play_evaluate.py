@@ -16,7 +16,6 @@ from play.evaluate import evaluate_agent, summarise, wilson_interval
 from play.levels import BEGINNER
 from play.view import HIDDEN, Move, View
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 

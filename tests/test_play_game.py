@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
-from solvers.board import clues_for_layout, neighbours
-from solvers.csp import build_csp
 from play.game import Game
 from play.levels import BEGINNER, EXPERT, INTERMEDIATE, LEVELS, Level, custom_level, parse_level
 from play.view import FLAGGED, HIDDEN, Move, View, view_from_text
+from solvers.board import clues_for_layout, neighbours
+from solvers.csp import build_csp
 
 
 def numbers(game: Game) -> list[list[int]]:

@@ -17,12 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.board import Cell, neighbours
 from play.agent import Agent
 from play.game import Game
 from play.levels import BEGINNER, custom_level
 from play.probability import probabilities
 from play.view import View
+from solvers.board import Cell, neighbours
 
 
 def brute_force_probabilities(view: View) -> dict[Cell, Fraction]:
@@ -176,8 +176,8 @@ def test_progress_verdicts_are_sound(size, seed, opened):
 @pytest.mark.parametrize("seed", range(6))
 def test_view_csp_is_the_boards_csp(seed):
     """The fast CSP of a view is exactly build_csp of its Board (variables, constraints, order)."""
-    from solvers.csp import build_csp
     from play.probability import view_csp
+    from solvers.csp import build_csp
 
     view = position(9, 9, 10, seed, 3, 2)
     assert view_csp(view) == build_csp(view.to_board())
@@ -189,7 +189,8 @@ def test_view_csp_is_the_boards_csp(seed):
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
-@given(size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4), (5, 5, 4)]), seed=st.integers(0, 10**6), opened=st.integers(0, 3), flags=st.integers(0, 1))
+@given(size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4), (5, 5, 4)]), seed=st.integers(0, 10**6),
+       opened=st.integers(0, 3), flags=st.integers(0, 1))
 def test_lookahead_outcomes_equal_enumeration(size, seed, opened, flags):
     """For every hidden cell c, each number v it can show: the layouts where c is safe and
     shows v (count), as enumeration gives it, and the lowest mine chance among the other

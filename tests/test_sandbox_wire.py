@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grader.batch import csv_text
-from grader.sandbox.wire import (Answer, BadMessage, Raised, Ready, WireSet, clean_text, encode, from_data, read_ready,
-                                 read_reply, to_data)
+from grader.sandbox.wire import Answer, BadMessage, Raised, Ready, WireSet, clean_text, encode, from_data, read_ready, read_reply, to_data
 
 
 @pytest.mark.parametrize("line, words", [

@@ -7,8 +7,8 @@ quantified: Glucose under assumptions fixing the inputs) exactly when k inputs a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from itertools import product
-from typing import Callable, Iterable, Sequence
 
 import pytest
 from pysat.card import CardEnc
@@ -21,13 +21,13 @@ from solvers.sat import (
     ENCODINGS,
     MAX_SUBSET_CLAUSES,
     PYSAT_ENCODINGS,
-    pysat_encoding,
     EncodingError,
     at_least_subsets,
     at_most_subsets,
     encode,
     encode_csp,
     exactly,
+    pysat_encoding,
     subset_clause_count,
 )
 from solvers.textformat import parse_board

@@ -20,9 +20,10 @@ import resource
 import signal
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO
 
 from grader.sandbox.wire import ARGUMENTS, Answer, Raised, Ready, encode, ready_message, reply_message, to_data
 

@@ -21,10 +21,11 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from .isolation import Sandbox
 from .wire import Answer, BadMessage, Raised, Ready, clean_text, encode, read_ready, read_reply
@@ -32,7 +33,7 @@ from .wire import Answer, BadMessage, Raised, Ready, clean_text, encode, read_re
 PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
 POLL_SECONDS = 0.2  # how often a silent worker is checked for death or an interrupt
 
-_live: dict[int, "Worker"] = {}  # pid -> worker, for interrupt() and orphan detection
+_live: dict[int, Worker] = {}  # pid -> worker, for interrupt() and orphan detection
 _live_lock = threading.Lock()
 _stopping = threading.Event()
 
@@ -100,11 +101,11 @@ def _kill_orphans() -> None:
         if not orphans:
             return
         for pid in orphans:
-            for action in (lambda: os.kill(pid, signal.SIGKILL), lambda: os.waitpid(pid, 0)):
-                try:
-                    action()
-                except (ProcessLookupError, ChildProcessError):
-                    pass
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
 
 
 def _describe_exit(code: int | None, wrapped: bool = False) -> str:
@@ -390,7 +391,8 @@ def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[flo
         except WorkerFailure as failure:
             output = worker.take_output()
             worker.stop()
-            raise WorkerFailure("error", failure.message + (f" (it printed: {output.strip()[:200]})" if output.strip() else ""))
+            printed = f" (it printed: {output.strip()[:200]})" if output.strip() else ""
+            raise WorkerFailure("error", failure.message + printed) from None
         return worker
 
     return start

@@ -188,7 +188,7 @@ class Sandbox:
     mode: str
     python: str
     root: Path  # private folder: view/, submissions/, scratch/
-    uids: "queue.Queue[int] | None" = None
+    uids: queue.Queue[int] | None = None
     guardian: subprocess.Popen[bytes] | None = None
     note: str = ""  # why a stronger mode was not used
     locks: list[int] = field(default_factory=list)  # descriptors holding our user ids
@@ -335,7 +335,7 @@ def _write_view(view: Path) -> None:
     _open_for_reading(view)
 
 
-def _uid_pool(count: int, held: list[int]) -> "queue.Queue[int]":
+def _uid_pool(count: int, held: list[int]) -> queue.Queue[int]:
     """`count` user ids no account and no other grader on this machine uses: each is
     claimed with a lock file held until this process ends (its descriptor goes in `held`)."""
     locks = Path(tempfile.gettempdir()) / "grader-user-ids"

@@ -6,14 +6,14 @@ needs; the solvers, PySAT and rich are imported when a command runs.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
-@lru_cache(maxsize=None)
+@cache
 def stderr_console() -> Console:
     """A rich console on standard error, made (and rich imported) on first use."""
     from rich.console import Console

@@ -14,7 +14,6 @@ import argparse
 import shlex
 import sys
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from ..cliargs import print_error

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-
 from typing import TYPE_CHECKING
 
 from ..cliargs import print_error, read_text
@@ -20,7 +19,7 @@ from . import stderr_console
 if TYPE_CHECKING:
     from ..board import Board
     from ..csp import CSP
-    from ..engine import SearchResult
+    from ..engine import Mode, SearchResult
 
 #: --method name -> solvers.solve method: "search" is the engine on independent components.
 GRID_METHODS = {"search": "components", "recursive": "recursive", "brute": "brute", "sat": "sat"}
@@ -48,7 +47,7 @@ def read_board(args: argparse.Namespace) -> Board:
 def _answer(csp: CSP, args: argparse.Namespace) -> SearchResult:
     from ..solve import solve
 
-    mode = "count" if args.count else "all" if args.all else "first"
+    mode: Mode = "count" if args.count else "all" if args.all else "first"
     return solve(csp, GRID_METHODS[args.method], mode)
 
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..cliargs import print_error
 from ..sat import DEFAULT_ENCODING, ENCODINGS

@@ -1,0 +1,47 @@
+"""The house rules, checked like everything else: ruff and mypy clean on the whole tree
+(their settings are in pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_ruff_finds_nothing() -> None:
+    result = run("ruff", "check", "solvers", "grader", "play", "assignment", "bench", "tests")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]
+
+
+def test_mypy_finds_nothing() -> None:
+    result = run("mypy")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]
+
+
+def test_the_hook_stubs_examples_hold_for_the_model_answer() -> None:
+    """Every >>> example in assignment/hooks.py, run with the hooks of a correct student
+    (tests/student_files/model_answer.py) in place of the stubs."""
+    import doctest
+    import importlib.util
+
+    import assignment.hooks as stubs
+
+    spec = importlib.util.spec_from_file_location("model_answer", ROOT / "tests" / "student_files" / "model_answer.py")
+    assert spec is not None and spec.loader is not None
+    model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(model)
+    answers = {name: getattr(model, name) for name in ("constraint_bounds", "forward_check", "select_variable",
+                                                        "order_values", "at_least_clauses", "at_most_clauses")}
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    tests = [t for t in doctest.DocTestFinder().find(stubs) if t.examples]
+    assert len(tests) >= 6
+    for test in tests:
+        test.globs.update(answers)
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
