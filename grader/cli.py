@@ -297,8 +297,8 @@ def _check(argv: list[str], console: Console) -> int:
     from .problemset import load_problems
     from .report import fail, show_errors, write_json
 
-    if args.json is not None and not args.json.resolve().parent.is_dir():
-        return fail(console, f"--json {args.json}: the folder {args.json.resolve().parent} does not exist")
+    if args.json is not None and (why := output_problem(args.json)):
+        return fail(console, f"--json {args.json}: {why}")
     problems, errors = load_problems(*args.paths)
     errors += config_errors(find_config(args.paths[0], args.config), problems)
     show_errors(console, errors)

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cliargs import print_error
+from ..cliargs import positive_int, print_error
 from . import stderr_console
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     gen = commands.add_parser("generate", help="generate problem sets from planted mine layouts")
     kinds = gen.add_subparsers(dest="kind", required=True)
     hints = kinds.add_parser("hints", help="classic boards with some clues shown (the course's 6x6, 16 hints, 10 mines)")
-    hints.add_argument("--count", type=int, default=30, help="number of boards (default 30)")
+    hints.add_argument("--count", type=positive_int, default=30, help="number of boards (default 30)")
     hints.add_argument("--unique", type=int, default=0, help="how many must have exactly one solution")
     hints.add_argument("--unsolvable", type=int, default=0, help="how many must have none (a clue perturbed, verified)")
     hints.add_argument("--unique-only", action="store_true", help="every board must have exactly one solution")
@@ -127,7 +127,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     status.add_argument("--rows", "-N", type=int, default=7, help="N, the number of rows (default 7)")
     status.add_argument("--cols", "-M", type=int, default=7, help="M, the number of columns (default 7)")
     status.add_argument("--percent", "-P", type=float, default=20, help="P, the mine density in percent (default 20)")
-    status.add_argument("--count", type=int, default=10, help="number of grids (default 10)")
+    status.add_argument("--count", type=positive_int, default=10, help="number of grids (default 10)")
     status.add_argument("--unique-only", action="store_true", help="keep only grids with exactly one solution")
     _common(status, "status", "Generated status grids")
     status.set_defaults(run=_status)
