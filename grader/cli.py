@@ -28,6 +28,7 @@ from solvers.cliargs import (
     OneLineParser,
     UsageError,
     add_version,
+    output_problem,
     positive_int,
     seconds,
 )
@@ -185,15 +186,6 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         console.print(Text("  printed: " + outcome["output"].strip()[:2000]), highlight=False)
     console.print(Text("right" if right else "wrong", style="green" if right else "red"))
     return 0 if right else 1
-
-
-def output_problem(path: Path) -> str | None:
-    """Why the file `path` cannot be written, or None (checked before any work)."""
-    if path.is_dir():
-        return "is a folder; name a file"
-    if not path.resolve().parent.is_dir():
-        return f"the folder {path.resolve().parent} does not exist"
-    return None
 
 
 NONE_RISK = ("with --isolation none, student code runs with your permissions: it can read the answer key and the "

@@ -35,6 +35,7 @@ from solvers.cliargs import (
     OneLineParser,
     UsageError,
     add_version,
+    output_problem,
     positive_int,
     whole,
 )
@@ -134,8 +135,8 @@ def bench_main(argv: Sequence[str], console: Console) -> int:
         level = parse_level(args.level, args.rules)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    if args.json and not args.json.parent.is_dir():
-        raise UsageError(f"cannot write {args.json}: no folder {args.json.parent}")
+    if args.json and (why := output_problem(args.json)):
+        raise UsageError(f"--json {args.json}: {why}")
     summary = run_bench(level, args, console)
     show(summary, console)
     if args.json:

@@ -61,6 +61,15 @@ def add_version(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", action="version", version=f"%(prog)s {kit_version()}")
 
 
+def output_problem(path: Path) -> str | None:
+    """Why the file `path` cannot be written, or None: checked before any work is done."""
+    if path.is_dir():
+        return "is a folder; name a file"
+    if not path.resolve().parent.is_dir():
+        return f"the folder {path.resolve().parent} does not exist"
+    return None
+
+
 def read_text(path: str | None) -> str:
     """A file's text, or standard input's without a path (or with "-"). OSError with a
     plain reason when standard input is closed."""

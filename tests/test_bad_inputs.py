@@ -131,14 +131,16 @@ CASES = [
     Case("trace: --max-steps 0", ("solvers", "trace", "--max-steps", "0"), "max-steps", stdin=". 1 .\n"),
     Case("generate: --count 0", ("solvers", "generate", "hints", "--count", "0"), "count"),
     Case("generate: --percent 150", ("solvers", "generate", "status", "--percent", "150"), "percent"),
+    Case("generate: --output a folder", ("solvers", "generate", "hints", "--output", "FOLDER"), "is a folder"),
     Case("solvers: an unknown command", ("solvers", "bogus"), "invalid choice"),
     # --- python -m play ---
     Case("play: an unknown level", ("play", "--level", "godlike"), "level"),
     Case("play: a seed that is not a number", ("play", "--seed", "x"), "whole number"),
     Case("bench: --games 0", ("play", "bench", "--games", "0"), "positive whole number"),
     Case("bench: too many mines", ("play", "bench", "--level", "5x5x30"), "mines"),
-    Case("bench: --json in a missing folder", ("play", "bench", "--games", "1", "--json", "FOLDER/no/x.json"), "no folder"),
+    Case("bench: --json in a missing folder", ("play", "bench", "--games", "1", "--json", "FOLDER/no/x.json"), "does not exist"),
     Case("bench: --rules bogus", ("play", "bench", "--rules", "bogus"), "invalid choice"),
+    Case("bench: --json a folder", ("play", "bench", "--games", "1", "--json", "FOLDER"), "is a folder"),
 ]
 
 

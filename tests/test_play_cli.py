@@ -48,7 +48,7 @@ def test_bench_is_deterministic_and_jobs_do_not_change_the_games(tmp_path):
         (["bench", "--level", "3x3x9"], "do not fit"),
         (["bench", "--level", "5x5x20", "--rules", "opening"], "do not fit"),
         (["bench", "--jobs", "-1"], "positive"),
-        (["bench", "--json", "/no/such/folder/out.json"], "no folder"),
+        (["bench", "--json", "/no/such/folder/out.json"], "does not exist"),
         (["bench", "--frobnicate"], "unrecognized"),
         (["play"], "unknown command"),
         (["--level", "hard"], "unknown level"),

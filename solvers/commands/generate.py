@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cliargs import positive_int, print_error
+from ..cliargs import output_problem, positive_int, print_error
 from . import stderr_console
 
 if TYPE_CHECKING:
@@ -45,7 +45,15 @@ def _fail(message: str) -> int:
     return print_error(message)
 
 
+def _output_error(args: argparse.Namespace) -> str | None:
+    """Why --output cannot be written (checked before any board is made), or None."""
+    why = output_problem(Path(args.output)) if args.output else None
+    return f"--output {args.output}: {why}" if why else None
+
+
 def _hints(args: argparse.Namespace) -> int:
+    if why := _output_error(args):
+        return _fail(why)
     if args.unique_only and args.unsolvable_only:
         return _fail("--unique-only and --unsolvable-only exclude each other")
     unique = args.count if args.unique_only else args.unique
@@ -74,6 +82,8 @@ def _hints(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    if why := _output_error(args):
+        return _fail(why)
     if args.rows < 1 or args.cols < 1 or args.count < 1:
         return _fail("--rows, --cols and --count must be at least 1")
     if not 0 <= args.percent <= 100:
