@@ -562,6 +562,15 @@ class MenuScreen(Screen):
         """Enter in a text field (rows, cols, mines, seed) starts the game, as the Start button does."""
         self.start()
 
+    def on_key(self, event: events.Key) -> None:
+        """Enter on a closed drop-down (level, rules) starts the game too; space or the
+        arrow keys open it."""
+        focused = self.focused
+        if event.key == "enter" and isinstance(focused, Select) and not focused.expanded:
+            event.stop()
+            event.prevent_default()
+            self.start()
+
     def start(self) -> None:
         """Start the chosen game, or say in one line what is wrong with the choice."""
         try:

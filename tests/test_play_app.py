@@ -407,3 +407,33 @@ def test_without_the_reference_agent_the_game_still_plays_and_says_why_there_is_
             assert screen.message.startswith("hint: open row") and "your agent" in screen.message
 
     run(scenario)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("field", ["level", "rules"])
+def test_enter_on_a_closed_drop_down_starts_the_game(size, field):
+    async def scenario():
+        app = MinesweeperApp(auto_delay=0.005)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            menu = app.screen
+            menu.query_one(f"#{field}", Select).focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.screen.game.level == BEGINNER
+
+    run(scenario)
+
+
+def test_space_still_opens_a_drop_down():
+    async def scenario():
+        app = MinesweeperApp(auto_delay=0.005)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            select = app.screen.query_one("#level", Select)
+            select.focus()
+            await pilot.press("space")
+            await pilot.pause()
+            assert select.expanded and isinstance(app.screen, MenuScreen)
+
+    run(scenario)
