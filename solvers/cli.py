@@ -20,6 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for name in COMMANDS:
         importlib.import_module(f"{__package__}.commands.{name}").register(subparsers)
+    for command in subparsers.choices.values():
+        add_version(command)
     return parser
 
 

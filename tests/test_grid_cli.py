@@ -179,3 +179,10 @@ def test_every_solvers_command_has_a_version() -> None:
     ran = subprocess.run([sys.executable, "-m", "solvers", "--version"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert ran.returncode == 0 and ran.stdout.startswith("python -m solvers ")
+
+
+@pytest.mark.parametrize("command", ["grid", "sat", "trace", "generate"])
+def test_every_solvers_subcommand_has_a_version(command: str) -> None:
+    ran = subprocess.run([sys.executable, "-m", "solvers", command, "--version"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert ran.returncode == 0 and ran.stdout.startswith(f"python -m solvers {command} ")
