@@ -140,6 +140,9 @@ def _grade(argv: list[str], console: Console) -> int:
         report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
                        sandbox, "folder" if folder else "siblings", only)
     show_report(console, report, errors, args.show_hidden)
+    if args.agent and config.agent is None:  # say what --agent did without an agent section
+        console.print("note: grading.yaml has no agent section, so --agent plays practice games for no points "
+                      "(once its choose_move is written)", markup=False, highlight=False)
     if args.json:
         write_json(args.json, report_json(report, errors, args.show_hidden))
     return 0 if not errors and report.score == report.max_score else 1

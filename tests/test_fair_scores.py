@@ -154,3 +154,10 @@ def test_every_kind_of_submission_gets_the_score_it_deserves(tmp_path: Path, stu
     assert report["score"] == score and report["max_score"] == 19, [(e["id"], e["score"]) for e in entries]
     assert {e["id"] for e in entries if e["score"] < e["max_score"]} == lost
     assert all(e["message"] for e in entries if e["score"] < e["max_score"])  # every lost point has its reason
+
+
+def test_agent_without_an_agent_section_says_what_it_does() -> None:
+    run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--solver", str(FILES / "correct.py"),
+                          "--agent", "assignment/agent.py"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"})
+    assert "no agent section, so --agent plays practice games for no points" in run.stdout
