@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import threading
@@ -135,6 +136,7 @@ class Worker:
         output_read, output_write = os.pipe()
         self.uid = sandbox.take_uid()
         argv, extra = sandbox.command(hooks, reply_write, limits.memory_mb, self.uid)
+        self.scratch = Path(extra["cwd"])  # the worker's private folder, removed when it stops
         try:
             with _live_lock:
                 self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
@@ -280,6 +282,7 @@ class Worker:
             if self.sandbox.mode == "none":
                 _kill_orphans()  # anything that left the group: a new session, a double fork
         self.sandbox.release_uid(self.uid)  # under `user`: every process of that user
+        shutil.rmtree(self.scratch, ignore_errors=True)  # nothing of it for the next worker with that id
         for fd in (self.replies, self.output):
             os.close(fd)
         try:
