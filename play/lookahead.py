@@ -12,7 +12,7 @@ Counting is restricted to what the new number touches, so that a what-if costs l
   the constraints the revealed numbers (flags are not trusted: flagged cells are
   variables like any hidden cell, as in `play.probability`). They are propagated and
   split into components once (`solvers.components.decompose`), each counted by mine
-  number (`solvers.counting.Counter`);
+  number (`solvers.counting.ComponentCounter`);
 - a what-if adds "c is safe" and "c's hidden neighbours hold v mines" to the components
   they touch, which are split and counted again (the counter's cache is kept); every
   other component keeps its table, and only the product of their mine-number tables
@@ -34,7 +34,7 @@ from math import comb
 
 from solvers.board import Cell
 from solvers.components import decompose
-from solvers.counting import Counter, Poly, poly_mul, table_product
+from solvers.counting import ComponentCounter, Poly, poly_mul, table_product
 from solvers.csp import CSP, Constraint
 
 from .probability import neighbour_indices
@@ -77,7 +77,7 @@ class Lookahead:
         base = CSP(
             self.cells, tuple(Constraint(tuple(number[j] for j in table[i] if flat[j] < 0), flat[i], divmod(i, cols)) for i in clues)
         )
-        self.counter = Counter(per_variable=True)
+        self.counter = ComponentCounter(per_variable=True)
         dec = decompose(base)
         if dec is None:
             raise ValueError("the view has no consistent layout")

@@ -175,7 +175,7 @@ class CountStats:
 
 
 @dataclass
-class Counter:
+class ComponentCounter:
     """Counts the layouts of components, by number of mines, with a sub-problem cache.
 
     `leaf_size`: components with at most this many variables are enumerated with the
@@ -369,7 +369,7 @@ def solution_counts(csp: CSP, per_variable: bool = True, leaf_size: int = LEAF_S
     With `per_variable=False` only `total` is computed (faster) and `mines` is empty.
     """
     started = time.perf_counter()
-    counter = Counter(per_variable, leaf_size)
+    counter = ComponentCounter(per_variable, leaf_size)
     n = len(csp.cells)
     dec = decompose(csp)
     if dec is None:

@@ -16,7 +16,7 @@ Modes:
   count M, free variables take the mines left over, lowest-numbered first; when that does
   not fit, each component's possible mine counts are counted (`solvers.counting`), one
   number per component is chosen (smallest first, so the result is deterministic) and
-  the counter builds a layout with that many mines from its tables (`Counter.witness`).
+  the counter builds a layout with that many mines from its tables (`ComponentCounter.witness`).
 - "all": the cartesian product of the components' solutions and the free variables'
   layouts, mines added up against the global count as it goes (`iter_solutions` streams;
   `solve_components` keeps at most `limit`).
@@ -33,7 +33,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, islice, product
 
 from .components import Decomposition, Part, decompose, lift
-from .counting import Counter, choose_counts, solution_counts
+from .counting import ComponentCounter, choose_counts, solution_counts
 from .csp import CSP
 from .engine import Mode, SearchResult, SearchStats, search
 from .recursive import SAFE_FIRST, recursion_room, recursive_solve
@@ -86,7 +86,7 @@ def first_solution(dec: Decomposition, stats: SearchStats) -> tuple[int, ...] | 
     if dec.mines_left is not None:
         spare = dec.mines_left - sum(map(sum, found))
         if not 0 <= spare <= len(dec.free):
-            counter = Counter(per_variable=False)
+            counter = ComponentCounter(per_variable=False)
             with recursion_room(4 * len(values)):
                 tables = [counter.component(part).ways for part in dec.components]
                 counts = choose_counts(tables, len(dec.free), dec.mines_left)
@@ -103,7 +103,7 @@ def first_solution(dec: Decomposition, stats: SearchStats) -> tuple[int, ...] | 
     return tuple(values)
 
 
-def _witness(counter: Counter, part: Part, mines: int) -> tuple[int, ...]:
+def _witness(counter: ComponentCounter, part: Part, mines: int) -> tuple[int, ...]:
     """A solution of `part` (local order) with exactly `mines` mines, which its table says exists."""
     layout = counter.witness(part, mines)
     assert layout is not None, "the component's table promised a layout with this many mines"
