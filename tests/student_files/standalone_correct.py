@@ -1,4 +1,6 @@
-"""A correct student who wrote every hook without the reference (works in the student copy)."""
+"""A correct student who wrote every hook on their own, in a style of their own (index
+picks on sorted domains, a sort for MRV, "at most k" as "at least n - k" of the
+negations), importing nothing but the standard library (works in the student copy)."""
 
 from __future__ import annotations
 
@@ -6,47 +8,43 @@ from itertools import combinations
 
 
 def constraint_bounds(scope, domains):
-    low = high = 0
-    for var in scope:
-        domain = domains[var]
-        if not domain:
-            return 1, 0
-        low += min(domain)
-        high += max(domain)
-    return low, high
+    chosen = [domains[var] for var in scope]
+    if any(len(domain) == 0 for domain in chosen):
+        return 1, 0
+    return sum(domain[0] for domain in chosen), sum(domain[-1] for domain in chosen)
 
 
 def forward_check(csp, domains, assigned):
-    narrowed = dict(domains)
-    for constraint in csp.constraints:
-        low, high = constraint_bounds(constraint.scope, narrowed)
-        if low > constraint.total or high < constraint.total:
+    result = {var: tuple(domain) for var, domain in domains.items()}
+    for index in range(len(csp.constraints)):
+        scope, total = csp.constraints[index].scope, csp.constraints[index].total
+        low, high = constraint_bounds(scope, result)
+        if not low <= total <= high:
             return None
-        if low == constraint.total or high == constraint.total:
-            keep = min if low == constraint.total else max
-            for var in constraint.scope:
-                if len(narrowed[var]) > 1:
-                    narrowed[var] = (keep(narrowed[var]),)
-    return narrowed
+        if total in (low, high):
+            end = 0 if total == low else -1
+            for var in scope:
+                if len(result[var]) > 1:
+                    result[var] = (result[var][end],)
+    return result
 
 
 def select_variable(csp, domains, unassigned):
-    return min(unassigned, key=lambda v: (len(domains[v]), -len(csp.constraints_of[v]), v))
+    ranked = sorted(unassigned, key=lambda var: (len(domains[var]), -len(csp.constraints_of[var]), var))
+    return ranked[0]
 
 
 def order_values(csp, var, domains):
-    return sorted(domains[var])
+    return [value for value in (0, 1) if value in domains[var]]
 
 
 def at_least_clauses(lits, k):
-    if k > len(lits):
-        return [[]]
     if k <= 0:
         return []
+    if k > len(lits):
+        return [[]]
     return [list(group) for group in combinations(lits, len(lits) - k + 1)]
 
 
 def at_most_clauses(lits, k):
-    if k < 0:
-        return [[]]
-    return [[-lit for lit in group] for group in combinations(lits, k + 1)]
+    return at_least_clauses([-lit for lit in lits], len(lits) - k)
