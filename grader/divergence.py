@@ -15,6 +15,8 @@ from typing import Any
 from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
 
+from .hookcases import handout_domain
+
 
 @dataclass(frozen=True)
 class Divergence:
@@ -29,17 +31,14 @@ class Divergence:
         return f"{self.hook} {self.detail} {where} of {board}"
 
 
-def _domain(values: Any) -> str:
-    return "(" + ", ".join(map(str, values)) + ("," if len(values) == 1 else "") + ")"
-
-
 def _forward_check_detail(got: Domains | None, expected: Domains | None) -> str:
     if got is None:
         return "returned None (a dead end) where no constraint is violated yet"
     if expected is None:
         return "missed a dead end (the model answer returns None)"
     var = next(v for v in sorted(expected) if tuple(got.get(v, ())) != tuple(expected[v]))
-    return f"gave variable {var} the domain {_domain(got.get(var, ()))} where the model answer gives {_domain(expected[var])}"
+    return (f"gave variable {var} the domain {handout_domain(got.get(var, ()))} "
+            f"where the model answer gives {handout_domain(expected[var])}")
 
 
 class Watcher:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -43,25 +44,34 @@ def _case_arguments(hook: str, case: dict[str, Any]) -> dict[str, Any]:
     return {"var": case["var"], **args}
 
 
-def hook_task(name: str, cases: list[dict[str, Any]], timeout: float) -> Task:
-    """Ask hook `name` every case; each case gives {"value": data} or {"error": why}.
+def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> dict[str, Any]:
+    """Each question's answer, {"value": data} or {"error": why}. A fatal failure (not
+    implemented, an exit, out of memory) ends the task."""
+    results: list[dict[str, Any]] = []
+    for question in questions:
+        try:
+            results.append({"value": ask(question)})
+        except StudentRaised as raised:
+            if raised.fatal:
+                raise
+            results.append({"error": raised.message})
+        except TypeError as wrong:  # as_data: not what the contract allows
+            results.append({"error": str(wrong)})
+    return {"results": results}
 
-    Only the inputs go out: the expected outputs never leave the grader.
-    """
+
+def hook_task(name: str, cases: list[dict[str, Any]], timeout: float) -> Task:
+    """Ask hook `name` every case. Only the inputs go out: the expected outputs never
+    leave the grader."""
     def run(asker: Asker, deadline: float) -> dict[str, Any]:
-        hooks, results = Hooks(asker, deadline), []
-        for case in cases:
-            try:
-                if "board" in case:
-                    hooks.use_board(board_of(case))
-                results.append({"value": as_data(name, hooks.call(name, **_case_arguments(name, case)))})
-            except StudentRaised as raised:
-                if raised.fatal:
-                    raise
-                results.append({"error": raised.message})
-            except TypeError as wrong:  # as_data: not what the contract allows
-                results.append({"error": str(wrong)})
-        return {"results": results}
+        hooks = Hooks(asker, deadline)
+
+        def ask(case: dict[str, Any]) -> Any:
+            if "board" in case:
+                hooks.use_board(board_of(case))
+            return as_data(name, hooks.call(name, **_case_arguments(name, case)))
+
+        return _answers(cases, ask)
 
     return Task(run, timeout)
 
@@ -69,15 +79,8 @@ def hook_task(name: str, cases: list[dict[str, Any]], timeout: float) -> Task:
 def sat_hook_task(name: str, timeout: float) -> Task:
     """Ask for the clauses of every small scope (n literals 1..n, each k)."""
     def run(asker: Asker, deadline: float) -> dict[str, Any]:
-        hooks, results = Hooks(asker, deadline), []
-        for n, k in SCOPES:
-            try:
-                results.append({"value": hooks.clauses(name, list(range(1, n + 1)), k)})
-            except StudentRaised as raised:
-                if raised.fatal:
-                    raise
-                results.append({"error": raised.message})
-        return {"results": results}
+        hooks = Hooks(asker, deadline)
+        return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
 
     return Task(run, timeout)
 
@@ -132,21 +135,6 @@ def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outco
     message = (f"{counts}; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
                f"  rerun just this case: --case {spec_name}:{number}")
     return ItemResult(status="fail", score=score, message=message, **base)
-
-
-def _difference(got: Any, expected: Any, shown: int = 3) -> str:
-    """What differs, readably: for domains, the first few variables that differ."""
-    if isinstance(got, dict) and isinstance(expected, dict):
-        differing = [v for v in sorted(set(got) | set(expected)) if got.get(v) != expected.get(v)]
-        parts = [f"variable {v} got {got.get(v)}, expected {expected.get(v)}" for v in differing[:shown]]
-        more = f" (+{len(differing) - shown} more)" if len(differing) > shown else ""
-        return "; ".join(parts) + more
-    return f"returned {_short(got)}, expected {_short(expected)}"
-
-
-def _short(value: Any, limit: int = 120) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def expected_count(problem: Problem) -> int:

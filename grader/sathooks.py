@@ -61,11 +61,10 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> CNF:
             cnf.extend(counter.clauses)
             continue
         for name in ("at_least_clauses", "at_most_clauses"):
-            clauses = hooks.clauses(name, lits, constraint.total)
-            reason = clause_problem(clauses, lits)
+            clauses, reason = usable_clauses(hooks.clauses(name, lits, constraint.total), lits)
             if reason:
                 raise HookContractError(f"{name} {reason}")
-            cnf.extend(distinct_clauses(clauses))
+            cnf.extend(clauses)
     return cnf
 
 
@@ -104,27 +103,23 @@ def sat_problems_task(problems: list[Problem], timeout: float) -> Task:
     return Task(run, timeout)
 
 
-def clause_problem(clauses: Any, lits: list[int]) -> str | None:
-    """Why `clauses` is not a list of clauses over the literals `lits` and their
-    negations, or None. More than 2**n distinct clauses is refused too: a clause per
-    falsifying assignment is all any constraint over n literals needs."""
+def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str | None]:
+    """The clauses without repeats or tautologies (a literal and its negation), and why
+    they cannot be used, or None: they must be lists of the literals `lits` and their
+    negations, and at most 2**n distinct ones (a clause per falsifying assignment is all
+    any constraint over n literals needs)."""
     if not isinstance(clauses, list) or not all(isinstance(c, list) for c in clauses):
-        return f"must return a list of clauses (lists of ints), got {repr(clauses)[:60]}"
+        return [], f"must return a list of clauses (lists of ints), got {repr(clauses)[:60]}"
     allowed = set(lits) | {-lit for lit in lits}
     for clause in clauses:
         for lit in clause:
             if isinstance(lit, bool) or not isinstance(lit, int) or lit not in allowed:
-                return f"used the literal {lit!r}, which is not one of the literals it was given (or a negation)"
-    distinct = len(distinct_clauses(clauses))
-    if distinct > 2 ** len(lits):
-        return f"returned {distinct} different clauses over {len(lits)} literals; no constraint needs more than {2 ** len(lits)}"
-    return None
-
-
-def distinct_clauses(clauses: list[list[int]]) -> list[list[int]]:
-    """The clauses without repeats and without tautologies (a literal and its negation)."""
-    kept = {frozenset(clause) for clause in clauses if not any(-lit in clause for lit in clause)}
-    return [sorted(clause) for clause in kept]
+                return [], f"used the literal {lit!r}, which is not one of the literals it was given (or a negation)"
+    distinct = [sorted(kept) for kept in {frozenset(c) for c in clauses if not any(-lit in c for lit in c)}]
+    if len(distinct) > 2 ** len(lits):
+        return [], (f"returned {len(distinct)} different clauses over {len(lits)} literals; "
+                    f"no constraint needs more than {2 ** len(lits)}")
+    return distinct, None
 
 
 def equivalence_problem(spec: SatHookSpec, clauses: list[list[int]], n: int, k: int) -> str | None:
@@ -149,8 +144,8 @@ def score_sat_hook(spec: SatHookSpec, points: float, outcome: dict[str, Any]) ->
         if "error" in result:
             wrong.append(f"n={n}, k={k}: {result['error']}")
             continue
-        clauses = result["value"]
-        reason = clause_problem(clauses, list(range(1, n + 1))) or equivalence_problem(spec, distinct_clauses(clauses), n, k)
+        clauses, reason = usable_clauses(result["value"], list(range(1, n + 1)))
+        reason = reason or equivalence_problem(spec, clauses, n, k)
         if reason:
             wrong.append(reason)
     passed = len(SCOPES) - len(wrong)
