@@ -13,7 +13,7 @@ calls are repeated until they have taken 0.2 s (at most 15) and the median is ke
 Paths, in one run, board by board:
 
 - **components**: `solve_components(csp, "first")`, the reference of the ratios;
-- **solve()**: `solvers.solve.solve(csp, mode="first")` with its default method, as a
+- **solve()**: `answerkey.methods.solve(csp, mode="first")` with its default method, as a
   library user calls it;
 - **sat**: `solve_first(csp)`, what `python -m solvers sat` runs: the bound rule to a
   fixpoint, then Glucose 4.1 on each independent component;
@@ -45,12 +45,12 @@ if str(ROOT) not in sys.path:  # works uninstalled too
 
 from scale_boards import classic_board, fits  # noqa: E402
 
+from answerkey.components.solve import solve_components  # noqa: E402
+from answerkey.methods import solve  # noqa: E402
+from answerkey.sat import sat_solve, solve_first  # noqa: E402
 from solvers.csp import CSP, build_csp  # noqa: E402
-from solvers.decomposed import solve_components  # noqa: E402
 from solvers.engine import SearchResult  # noqa: E402
 from solvers.glucose import SatResult  # noqa: E402
-from solvers.sat import sat_solve, solve_first  # noqa: E402
-from solvers.solve import solve  # noqa: E402
 from solvers.textformat import parse_board  # noqa: E402
 
 Solver = Callable[[CSP], SearchResult | SatResult]
@@ -60,7 +60,7 @@ ENGINE_CHILD = """
 import sys, time
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.strategies import REFERENCE
+from answerkey.strategies import REFERENCE
 from solvers.textformat import parse_board
 started = time.process_time()
 result = search(build_csp(parse_board(sys.stdin.read())), REFERENCE, "first")

@@ -48,7 +48,7 @@ PROBLEMS = "problems:\n  - id: four-hints\n    mines: 10\n    expect: 211530\n  
 )
 COUNTER_ONLY = """
 import sys, time
-from solvers.counting import count_solutions
+from answerkey.components.count import count_solutions
 from solvers.csp import build_csp
 from solvers.textformat import parse_board
 csp = build_csp(parse_board(open(sys.argv[1]).read(), "classic", 10))
@@ -59,15 +59,15 @@ ENGINE_PEER = """
 import sys
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.strategies import REFERENCE
+from answerkey.strategies import REFERENCE
 from solvers.textformat import parse_board
 print(search(build_csp(parse_board(open(sys.argv[1]).read(), "classic", 10)), REFERENCE, "count").count)
 """
 GLUCOSE_PEER = """
 import sys
-from solvers.commands.sat import read_seed_board
+from answerkey.commands.sat import read_seed_board
 from solvers.csp import build_csp
-from solvers.sat import sat_solve
+from answerkey.sat import sat_solve
 print(sat_solve(build_csp(read_seed_board(open(sys.argv[1]).read())), "count").count)
 """
 

@@ -30,13 +30,13 @@ if str(ROOT) not in sys.path:  # works uninstalled too; with `pip install -e .` 
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from answerkey.sat import encode, sat_solve  # noqa: E402
+from answerkey.strategies import REFERENCE, STRATEGIES  # noqa: E402
 from grader.problemset import load_problems  # noqa: E402
 from solvers.brute import brute_force  # noqa: E402
 from solvers.csp import CSP, build_csp  # noqa: E402
 from solvers.engine import SearchResult, search  # noqa: E402
 from solvers.glucose import SatResult, solve_cnf  # noqa: E402
-from solvers.sat import encode, sat_solve  # noqa: E402
-from solvers.strategies import REFERENCE, STRATEGIES  # noqa: E402
 
 COURSE = ROOT / "problems" / "course.yaml"
 TARGET_MS = 0.5

@@ -48,9 +48,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # works uninstalled too
     sys.path.insert(0, str(ROOT))
 
+from answerkey.strategies import HANDOUT, REFERENCE  # noqa: E402
 from solvers.csp import CSP, build_csp  # noqa: E402
 from solvers.engine import search  # noqa: E402
-from solvers.strategies import HANDOUT, REFERENCE  # noqa: E402
 from solvers.textformat import parse_board  # noqa: E402
 
 BOARDS = (ROOT / "problems" / "course.yaml", ROOT / "problems" / "generated-6x6.yaml")

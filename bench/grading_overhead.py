@@ -32,7 +32,7 @@ from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENT = ROOT / "tests" / "student_files" / "model_answer.py"
-KIT_PARTS = ("solvers", "grader", "play", "assignment", "problems", "pyproject.toml")
+KIT_PARTS = ("solvers", "grader", "play", "assignment", "answerkey", "problems", "pyproject.toml")
 
 
 def closed_kit(folder: Path) -> Path:

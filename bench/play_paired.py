@@ -9,7 +9,7 @@ Run from the repository root::
 Game i uses seed --seed + i (classic rules, first click in the top-left corner). Each
 seed is played by both agents in the same worker, one after the other:
 
-- `new`: `play.agent.Agent` with its default guesser (`play.guess.Guesser()`), or with
+- `new`: `answerkey.agent.agent.Agent` with its default guesser (`answerkey.agent.guess.Guesser()`), or with
   the fields given by --new (KEY=VALUE,... of `Guesser`);
 - `baseline`: the agent before the progress guesses, `Guesser(policy="safest")` (the
   safest cell, likeliest-0 tie-break, exact endgame under 200 layouts), or --baseline.
@@ -39,10 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # works uninstalled too; with `pip install -e .` it is the same code
     sys.path.insert(0, str(ROOT))
 
-from play.agent import Agent  # noqa: E402
-from play.benchmark import play_reference  # noqa: E402
+from answerkey.agent.agent import Agent  # noqa: E402
+from answerkey.agent.benchmark import play_reference  # noqa: E402
+from answerkey.agent.guess import Guesser  # noqa: E402
 from play.evaluate import Z95, GameResult, wilson_interval  # noqa: E402
-from play.guess import Guesser  # noqa: E402
 from play.levels import LEVELS, Level  # noqa: E402
 
 BASELINE = Guesser(policy="safest")

@@ -9,8 +9,8 @@ Run from the repository root::
 For each level (classic rules: the first click is safe; the agent's first click is a
 corner), games use seeds S..S+N-1. Two agents play the same seeds:
 
-- `reference`: the agent of `play.agent` (rules (a)/(b), exact probabilities (c), guesses
-  (d): the exact endgame search, else the one-move lookahead of `play.guess`);
+- `reference`: the agent of `answerkey.agent.agent` (rules (a)/(b), exact probabilities (c), guesses
+  (d): the exact endgame search, else the one-move lookahead of `answerkey.agent.guess`);
 - `plain` (the peer): the same certain layers, but guesses take the first cell of lowest
   probability and nothing else (seed 003's policy), on the first --peer-games seeds.
 
@@ -38,9 +38,9 @@ from rich.console import Console  # noqa: E402
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from play.benchmark import reference_games  # noqa: E402
+from answerkey.agent.benchmark import reference_games  # noqa: E402
+from answerkey.agent.guess import Guesser  # noqa: E402
 from play.evaluate import GameResult, Summary, summarise  # noqa: E402
-from play.guess import Guesser  # noqa: E402
 from play.levels import EXPERT, LEVELS, Level  # noqa: E402
 
 #: The targets of issue 15 (win rate per level, Expert games per second on one core).

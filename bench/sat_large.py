@@ -32,12 +32,12 @@ if str(ROOT) not in sys.path:  # works uninstalled too
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from answerkey.commands.sat import read_seed_board  # noqa: E402
+from answerkey.sat import ENCODINGS, encode_csp, sat_solve, solve_encoded  # noqa: E402
+from answerkey.strategies import REFERENCE  # noqa: E402
 from solvers.board import Board, clues_for_layout  # noqa: E402
-from solvers.commands.sat import read_seed_board  # noqa: E402
 from solvers.csp import CSP, build_csp  # noqa: E402
 from solvers.engine import Popped, search  # noqa: E402
-from solvers.sat import ENCODINGS, encode_csp, sat_solve, solve_encoded  # noqa: E402
-from solvers.strategies import REFERENCE  # noqa: E402
 
 TARGET_S = 0.3
 #: Stop repeating an encoding once its runs have taken this long (the slow ones).

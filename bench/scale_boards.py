@@ -44,12 +44,12 @@ if str(ROOT) not in sys.path:  # works uninstalled too
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from answerkey.components.count import SolutionCounts, solution_counts  # noqa: E402
+from answerkey.components.solve import solve_components  # noqa: E402
+from answerkey.generate import game_position, plant_mines, status_grid  # noqa: E402
+from answerkey.sat import sat_solve  # noqa: E402
 from solvers.board import Board, Rule, board_from_rows, clues_for_layout  # noqa: E402
-from solvers.counting import SolutionCounts, solution_counts  # noqa: E402
 from solvers.csp import build_csp  # noqa: E402
-from solvers.decomposed import solve_components  # noqa: E402
-from solvers.generate import game_position, plant_mines, status_grid  # noqa: E402
-from solvers.sat import sat_solve  # noqa: E402
 from solvers.textformat import parse_board  # noqa: E402
 
 COMPONENTS = "components"

@@ -32,7 +32,7 @@ class RemoteAgent:
         self.deadline = time.monotonic() + budget
         self.start: Callable[[float], Asker]
         if source == "reference":
-            from play.agent import Agent
+            from answerkey.agent.agent import Agent
 
             choose = Agent(rules).choose_move
             self.start = lambda timeout: LocalAsker({"choose_move": choose})

@@ -287,7 +287,11 @@ def _check(argv: list[str], console: Console) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
     args = parser.parse_args(argv)
-    from .checking import check_problems, config_errors, show_check
+    from .reference import require_answer_key
+
+    require_answer_key("python -m grader check")  # it counts with the answer key's counter
+    from answerkey.checking import check_problems, config_errors, show_check
+
     from .config import find_config
     from .problemset import load_problems
     from .report import fail, show_errors, write_json
@@ -312,11 +316,12 @@ def _release(argv: list[str], console: Console) -> int:
     parser.add_argument("--allow-solutions", action="store_true",
                         help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
-    from .reference import reference_strategies
-    from .release import ReleaseError, write_release
+    from .reference import require_answer_key
     from .report import fail
 
-    reference_strategies()  # only the instructor's kit publishes: the student copy says so in one line
+    require_answer_key("python -m grader release")
+    from answerkey.release import ReleaseError, write_release
+
     if not (KIT_ROOT / "pyproject.toml").is_file():
         return fail(console, "release needs a source checkout of the kit (this one is installed without its "
                              "pyproject.toml)")
@@ -335,11 +340,12 @@ def _bundle(argv: list[str], console: Console) -> int:
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems",
                         help="the problem folder to grade with (hidden problems and grading.yaml included)")
     args = parser.parse_args(argv)
-    from .bundle import write_bundle
-    from .reference import reference_strategies
+    from .reference import require_answer_key
     from .report import fail
 
-    reference_strategies()  # only the instructor's kit publishes: the student copy says so in one line
+    require_answer_key("python -m grader gradescope-bundle")
+    from answerkey.bundle import write_bundle
+
     if not (KIT_ROOT / "pyproject.toml").is_file():
         return fail(console, "gradescope-bundle needs a source checkout of the kit (this one is installed without "
                              "its pyproject.toml)")
@@ -357,8 +363,9 @@ def _goldens(argv: list[str], console: Console) -> int:
                                      description="Rebuild the hook test cases (grader/hook_cases.yaml) from the reference.")
     add_version(parser)
     parser.parse_args(argv)
-    from .reference import reference_strategies
-    reference_strategies()  # the student copy has no reference: one clear line
+    from .reference import require_answer_key
+
+    require_answer_key("python -m grader goldens")
     from .hookcases import CASES_FILE, write_cases
 
     count = write_cases()

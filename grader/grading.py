@@ -19,9 +19,8 @@ from .config import AgentGrading, Efficiency, GradingConfig
 from .divergence import Watcher
 from .hookcalls import HookContractError, Hooks, LocalAsker, domains_data
 from .hookcases import HOOKS, as_data, board_of, build_cases, describe_case, load_cases, reference_hooks
-from .oracle import count_solutions, has_solution
 from .problemset import Problem
-from .reference import ReferenceUnavailable, reference_strategies
+from .reference import ReferenceUnavailable, count_solutions, has_solution, reference_strategies
 from .results import ItemResult, Report
 from .sandbox.host import Asker, Limits, StudentRaised, Task, run_tasks, start_worker, stop_worker
 from .sandbox.isolation import Sandbox, Scope
@@ -267,12 +266,17 @@ PRACTICE = AgentGrading(level="beginner", games=20, points=0.0, timeout=120.0)
 
 
 def agent_is_written(source: str) -> bool:
-    """False for the stub (choose_move only raises NotImplementedError)."""
+    """False for the stub (choose_move only raises NotImplementedError); True for a file
+    that does not parse (its grading then says why)."""
     if source == "reference":
         return True
-    from .release import solved_hooks
+    from .submission import solved_hooks
 
-    return any(found.endswith(": choose_move") for found in solved_hooks(Path(source).parent, Path(source).name))
+    try:
+        found = solved_hooks(Path(source).parent, Path(source).name)
+    except SyntaxError:
+        return True
+    return any(name.endswith(": choose_move") for name in found)
 
 
 def agent_seed(grading: AgentGrading) -> int:

@@ -33,7 +33,7 @@ class HookSpec:
     """A student hook: its name in assignment/hooks.py, the reference's name, and its weight."""
 
     name: str
-    reference: str  # the model answer's name in solvers/strategies.py
+    reference: str  # the model answer's name in answerkey/strategies.py
     points: float
     summary: str
 
@@ -51,7 +51,7 @@ HOOK_NAMES = tuple(h.name for h in HOOKS)
 def reference_hooks() -> dict[str, Callable[..., Any]]:
     """The model answer of every hook (the SAT exercise's too), by the student's hook name."""
     strategies = reference_strategies()
-    from solvers.sat import at_least_subsets, at_most_subsets
+    from answerkey.sat import at_least_subsets, at_most_subsets
 
     hooks = {spec.name: getattr(strategies, spec.reference) for spec in HOOKS}
     hooks["at_least_clauses"] = lambda lits, k: list(at_least_subsets(lits, k))
@@ -140,7 +140,7 @@ def _data(domains: Domains) -> dict[int, list[int]]:
 
 
 def _random_board(rng: random.Random, rule: str = "classic", mines: bool = True) -> Board:
-    from solvers.generate import hint_board  # an instructor's tool: not in the student copy
+    from answerkey.generate import hint_board  # an instructor's tool: not in the student copy
 
     rows, cols = rng.choice([(3, 3), (4, 4), (4, 5)])
     hints = rng.randint(3, rows * cols // 2)

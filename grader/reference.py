@@ -1,25 +1,67 @@
-"""The reference answers, which the student copy of the kit (`python -m grader release`) leaves out.
+"""The grader's one door to the answer key (the `answerkey` package), which the student
+copy of the kit leaves out.
 
-Everything in the grader that needs them asks here, so a student copy fails with one
-clear sentence instead of an ImportError.
+Everything in the grader that needs the reference asks here, so that a student copy
+says in one line that a command belongs to the instructor's kit instead of raising an
+ImportError. A student copy never needs to: its problem files carry every `expect`, and
+`grader/hook_cases.yaml` carries the expected output of every hook case.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+from solvers.board import Board
+from solvers.cliargs import instructor_only
 
 from .errors import UserError
 
+if TYPE_CHECKING:
+    from solvers.trace_view import Explainer
+
 
 class ReferenceUnavailable(UserError):
-    """The reference strategies are not installed (a student copy of the kit)."""
+    """The answer key is not installed (a student copy of the kit)."""
+
+
+def require_answer_key(what: str) -> None:
+    """Return when the answer key is installed; else ReferenceUnavailable saying that
+    `what` belongs to the instructor's kit."""
+    why = instructor_only(what)
+    if why is not None:
+        raise ReferenceUnavailable(why)
 
 
 def reference_strategies() -> ModuleType:
-    """`solvers.strategies`, or ReferenceUnavailable in a student copy."""
-    try:
-        from solvers import strategies
-    except ImportError:
-        raise ReferenceUnavailable("the reference solution is not part of the student copy of the kit (this command "
-                                   "belongs to the instructor's kit)") from None
+    """`answerkey.strategies`: the reference hooks and the named strategies."""
+    require_answer_key("the reference solution")
+    from answerkey import strategies
+
     return strategies
+
+
+def reference_explainer() -> Explainer | None:
+    """The bound rule's explanations for traces, or None in a student copy (its traces
+    show what each step did, without the rule's reasons)."""
+    if instructor_only("explanations") is not None:
+        return None
+    from answerkey.explain import explain
+
+    return explain
+
+
+def count_solutions(board: Board) -> int:
+    """The exact number of layouts of a board whose file gives no `expect`."""
+    require_answer_key("counting the solutions of a problem without `expect`")
+    from answerkey.oracle import count_solutions as count
+
+    return count(board)
+
+
+def has_solution(board: Board) -> bool:
+    """Whether any layout fits a board whose file gives no `expect` (Glucose 4.1)."""
+    require_answer_key("checking a no-solution claim on a problem without `expect`")
+    from answerkey.oracle import has_solution as solvable
+
+    return solvable(board)

@@ -96,3 +96,28 @@ def resolve_agent(explicit: str | None, solver: str, folder: Path | None = None)
         return str(hooks)
     beside = hooks.with_name("agent.py")
     return str(beside) if beside.is_file() else None
+
+
+def _is_stub(function: ast.FunctionDef) -> bool:
+    """True when the function only raises NotImplementedError (after its docstring)."""
+    body = function.body[1:] if function.body and isinstance(function.body[0], ast.Expr) \
+        and isinstance(function.body[0].value, ast.Constant) else function.body
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
+def solved_hooks(folder: Path, pattern: str = "*.py") -> list[str]:
+    """"file: name" for every hook or agent function in `folder` (its files matching
+    `pattern`) that is not a stub; SyntaxError naming the file when one does not parse."""
+    found = []
+    for path in sorted(folder.glob(pattern)):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except SyntaxError as error:
+            raise SyntaxError(f"{path.name} is not valid Python (line {error.lineno})") from None
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in (*HOOK_NAMES, AGENT_NAME) and not _is_stub(node):
+                found.append(f"{path.name}: {node.name}")
+    return found

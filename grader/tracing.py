@@ -23,7 +23,7 @@ from solvers.trace import Recorder, Trace, TraceLimit, export_error, record, tra
 from .grading import TASK_FAILURES, run_solver_tasks
 from .hookcalls import Hooks
 from .problemset import Problem
-from .reference import reference_strategies
+from .reference import reference_explainer, reference_strategies
 from .report import fail
 from .sandbox.host import Asker, Limits, Task, WorkerFailure
 from .sandbox.isolation import Sandbox
@@ -79,9 +79,9 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     title = f"{problem.id} with {'the reference' if solver == 'reference' else Path(solver).name}"
     if args.against:
         reference = record(csp, reference_strategies().HANDOUT, max_steps=args.max_steps)
-        render_divergence(out, board, csp, steps, reference.steps)
+        render_divergence(out, board, csp, steps, reference.steps, reference_explainer())
     else:
-        render_trace(out, board, csp, steps, summary, trace_options(args), title)
+        render_trace(out, board, csp, steps, summary, trace_options(args), title, reference_explainer())
     if outcome["status"] != "ok":
         out.print(Text(f"! the search stopped: {outcome.get('message', outcome['status'])}", style="red"))
     if args.export:

@@ -3,7 +3,8 @@
 The full kit's advisor is the reference agent, with its layer and reason for every move.
 The student copy has no reference agent: there the advisor is the student's own
 `choose_move` (assignment/agent.py) once it is written, and there is none before.
-Exact probabilities (the overlay) come from the full kit's counter, likewise.
+Exact probabilities (the overlay) come from the full kit's counter, likewise. Both live
+in the answer key (`answerkey.agent`), which this module asks for in one place.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from solvers.board import Cell
+from solvers.cliargs import instructor_only
 
 from .view import Move, View
 
@@ -35,8 +37,8 @@ class ReferenceAdvisor:
     """The reference agent: the move, its layer and its reason."""
 
     def __init__(self, rules: str):
-        from .agent import Agent
-        from .decision import LAYER_NAMES
+        from answerkey.agent.agent import Agent
+        from answerkey.agent.decision import LAYER_NAMES
 
         self.agent, self.layers = Agent(rules, trust_flags=False), LAYER_NAMES
 
@@ -69,19 +71,23 @@ def written_agent() -> Callable[[View], Move] | None:
     return choose_move
 
 
+def has_reference_agent() -> bool:
+    """True in the instructor's kit, whose answer key holds the reference agent."""
+    return instructor_only("the reference agent") is None
+
+
 def load_advisor(rules: str) -> Advisor | None:
     """The reference agent if this kit has it, else the student's written agent, else None."""
-    try:
+    if has_reference_agent():
         return ReferenceAdvisor(rules)
-    except ImportError:
-        choose_move = written_agent()
-        return StudentAdvisor(choose_move) if choose_move is not None else None
+    choose_move = written_agent()
+    return StudentAdvisor(choose_move) if choose_move is not None else None
 
 
 def load_probabilities() -> Callable[[View], dict[Cell, Fraction]] | None:
     """Every hidden cell's exact mine probability, where the full kit's counter exists."""
-    try:
-        from .probability import probabilities
-    except ImportError:
+    if not has_reference_agent():
         return None
+    from answerkey.agent.probability import probabilities
+
     return lambda view: probabilities(view).as_dict()

@@ -12,8 +12,6 @@ Both take `--help` and `--version`; a bad argument prints one line and exits wit
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import sys
 import time
@@ -73,18 +71,19 @@ def bench_parser() -> OneLineParser:
 def bench_games(level: Level, args: argparse.Namespace) -> Iterator[GameResult]:
     """The reference agent's games; in the student copy (no reference agent), the
     student's own agent's, from assignment/agent.py."""
-    try:
-        from .benchmark import reference_games
-    except ImportError:
-        from .advisor import written_agent
-        from .evaluate import play_agent
+    from .advisor import has_reference_agent, written_agent
 
-        choose_move = written_agent()
-        if choose_move is None:
-            raise UsageError("this copy has no reference agent, and yours is not written yet: "
-                             "implement choose_move in assignment/agent.py") from None
-        return (play_agent(choose_move, level, args.seed + index, args.rules) for index in range(args.games))
-    return reference_games(level, args.games, args.seed, args.rules, args.jobs)
+    if has_reference_agent():
+        from answerkey.agent.benchmark import reference_games
+
+        return reference_games(level, args.games, args.seed, args.rules, args.jobs)
+    from .evaluate import play_agent
+
+    choose_move = written_agent()
+    if choose_move is None:
+        raise UsageError("this copy has no reference agent, and yours is not written yet: "
+                         "implement choose_move in assignment/agent.py")
+    return (play_agent(choose_move, level, args.seed + index, args.rules) for index in range(args.games))
 
 
 def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summary:
@@ -110,7 +109,9 @@ def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summa
 
 def show(summary: Summary, console: Console) -> None:
     low, high = summary.ci95
-    whose = "Reference agent" if importlib.util.find_spec("play.agent") else "Your agent (assignment/agent.py)"
+    from .advisor import has_reference_agent
+
+    whose = "Reference agent" if has_reference_agent() else "Your agent (assignment/agent.py)"
     table = Table(title=f"{whose}: {summary.level}, {summary.rules} rules, seeds {summary.seed}..{summary.seed + summary.games - 1}")
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")

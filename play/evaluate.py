@@ -7,7 +7,7 @@ the reason is kept. The win rate comes with a 95% Wilson score interval.
 
 This module needs only the game (`play.game`, `play.levels`, `play.view`), not the
 reference agent, so a student copy of the kit can ship it without the agent's code;
-the reference agent's runs are in `play.benchmark`.
+the reference agent's runs are in `answerkey.agent.benchmark`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """`python -m solvers`: one-off solving and generating from the command line.
 
-Each subcommand lives in its own module under `solvers/commands/`.
+Each subcommand lives in its own module under `answerkey/commands/`: they solve with the
+reference strategies, so they belong to the instructor's kit, and a student copy (the
+kit without its answer key) says so in one line.
 """
 
 from __future__ import annotations
@@ -8,9 +10,9 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from .cliargs import OneLineParser, UsageError, add_version, print_error
+from .cliargs import OneLineParser, UsageError, add_version, instructor_only, print_error
 
-#: The modules of `solvers.commands`, one per subcommand (a test checks the list is complete).
+#: The modules of `answerkey.commands`, one per subcommand (a test checks the list is complete).
 COMMANDS = ("generate", "grid", "sat", "trace")
 
 
@@ -19,13 +21,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_version(parser)
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for name in COMMANDS:
-        importlib.import_module(f"{__package__}.commands.{name}").register(subparsers)
+        importlib.import_module(f"answerkey.commands.{name}").register(subparsers)
     for command in subparsers.choices.values():
         add_version(command)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    if why := instructor_only("python -m solvers"):
+        return print_error(why)
     try:
         args = build_parser().parse_args(argv)
     except UsageError as error:

@@ -1,6 +1,7 @@
 """What the kit's three command lines (`solvers`, `grader`, `play`) share: a parser whose
 mistakes are one line, the number types they accept, `--version`, reading a board from
-a file or standard input, and the one error printer (user text is never read as markup).
+a file or standard input, the one error printer (user text is never read as markup), and
+the one question whether this copy of the kit holds the answer key.
 """
 
 from __future__ import annotations
@@ -46,6 +47,16 @@ def seconds(text: str) -> float:
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
     return value
+
+
+def instructor_only(what: str) -> str | None:
+    """None when the answer key (the `answerkey` package) is installed; otherwise the one
+    line telling a student copy's user that `what` belongs to the instructor's kit."""
+    from importlib.util import find_spec
+
+    if find_spec("answerkey") is not None:
+        return None
+    return f"{what} belongs to the instructor's kit: this student copy has no answer key"
 
 
 def kit_version() -> str:

@@ -2,7 +2,7 @@
 
 CSP variable i is SAT variable i + 1 (true = mine). Solutions are enumerated with
 blocking clauses over the CSP variables only, never an encoding's auxiliary variables.
-The encodings themselves are in `solvers.sat`.
+The encodings themselves are in `answerkey.sat`.
 """
 
 from __future__ import annotations

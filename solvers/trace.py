@@ -10,7 +10,7 @@ trace recorded in the grader's worker process can be rendered in the grader):
      "solution": [values...]}            # with "solution"
 
 `domains` is every variable's domain when the node is popped (assigned variables as
-1-tuples). Rendering lives in `solvers.trace_view`; explanations in `solvers.explain`.
+1-tuples). Rendering lives in `solvers.trace_view`; explanations in `answerkey.explain`.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ colours by itself when output is piped or NO_COLOR is set.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +32,10 @@ SYMBOLS = {
 }
 
 
-def _explainer():
-    """`solvers.explain.explain`, or None in a student copy (it needs the reference rule)."""
-    try:
-        from .explain import explain
-    except ImportError:
-        return None
-    return explain
+#: Explains a forward check by the bound rule: (reasons, variables narrowed with no
+#: reason), from the CSP and the domains before and after. The answer key has one
+#: (`answerkey.explain.explain`); a student copy shows its traces without reasons.
+Explainer = Callable[[CSP, Domains, "Domains | None"], tuple[list[Any], list[int]]]
 
 
 def cell_name(cell: Cell) -> str:
@@ -156,7 +154,8 @@ def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
     return lines
 
 
-def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narrate: bool = False) -> Group:
+def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narrate: bool = False,
+              explain: Explainer | None = None) -> Group:
     """One popped node in full: headline, the board after forward checking, reasons, outcome.
 
     `narrate`: the step is a student's: say first what its forward check did, then where
@@ -167,7 +166,6 @@ def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narr
     assigned = _assigned(step)
     highlight = step["assignment"][-1][0] if step["assignment"] else None
     parts: list[Any] = [_headline(step, csp), board_grid(board, csp, after or before, assigned, highlight)]
-    explain = _explainer()
     if narrate:
         parts += what_it_did(csp, before, after)
         if explain is not None:
@@ -234,7 +232,7 @@ def summary_table(summary: dict[str, Any]) -> Table:
 
 
 def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], summary: dict[str, Any],
-                 options: TraceOptions = TraceOptions(), title: str = "") -> None:
+                 options: TraceOptions = TraceOptions(), title: str = "", explain: Explainer | None = None) -> None:
     """Print a trace: steps (full, compact or as a tree, filtered), then the summary."""
     if title:
         console.rule(Text(title))
@@ -247,7 +245,7 @@ def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], su
         for step, number in _numbered(steps):
             if wanted is not None and step["outcome"] != wanted:
                 continue
-            console.print(compact_line(step, csp, number) if options.compact else step_view(step, board, csp, number))
+            console.print(compact_line(step, csp, number) if options.compact else step_view(step, board, csp, number, explain=explain))
             if not options.compact:
                 console.print()
     console.print(summary_table(summary))
@@ -282,12 +280,11 @@ def first_difference(mine: list[Step], reference: list[Step]) -> tuple[int, str]
     return None
 
 
-def why_reference(kind: str, mine: Step, reference: Step, csp: CSP) -> list[str]:
+def why_reference(kind: str, mine: Step, reference: Step, csp: CSP, explain: Explainer | None = None) -> list[str]:
     """Sentences explaining the reference's decision at a divergence."""
     before = domains_of(reference["domains"])
     if kind in ("domains after forward checking", "outcome"):
         after = domains_of(reference["after"]) if reference["after"] is not None else None
-        explain = _explainer()
         reasons, _ = explain(csp, before, after) if explain else ([], [])
         lines = [describe_reason(r, csp) for r in reasons] or ["the bound rule narrows nothing here"]
         if mine["after"] is not None:
@@ -311,7 +308,8 @@ def why_reference(kind: str, mine: Step, reference: Step, csp: CSP) -> list[str]
     return [f"your search has {kind} different from the reference's"]
 
 
-def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step], reference: list[Step]) -> bool:
+def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step], reference: list[Step],
+                      explain: Explainer | None = None) -> bool:
     """Show the first step where `mine` and `reference` differ; False when they never do."""
     found = first_difference(mine, reference)
     if found is None:
@@ -321,11 +319,11 @@ def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step]
     console.print(f"[bold]First difference at step {index + 1}: {kind}[/]")
     panels = []
     for title, steps in (("your hooks", mine), ("reference", reference)):
-        body = step_view(steps[index], board, csp, narrate=title == "your hooks") if index < len(steps) \
+        body = step_view(steps[index], board, csp, narrate=title == "your hooks", explain=explain) if index < len(steps) \
             else Text("(search already ended)")
         panels.append(Panel(body, title=title))
     console.print(Columns(panels))
     if index < len(mine) and index < len(reference):
-        for line in why_reference(kind, mine[index], reference[index], csp):
+        for line in why_reference(kind, mine[index], reference[index], csp, explain):
             console.print(line, highlight=False)
     return True

@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENT_FILES = Path(__file__).resolve().parent / "student_files"
-KIT_PARTS = ("solvers", "grader", "play", "assignment", "problems", "pyproject.toml", "README.md")
+KIT_PARTS = ("solvers", "grader", "play", "assignment", "answerkey", "problems", "pyproject.toml", "README.md")
 
 
 def copy_kit(target: Path) -> Path:

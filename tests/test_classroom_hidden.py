@@ -115,7 +115,7 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     assert {p["id"]: p.get("expect") for p in data["problems"]} == {"open-1": 1, "open-2": 2}
 
     # inside the copy, only the copy is importable: no reference anywhere
-    probe = subprocess.run([sys.executable, "-c", "import solvers.strategies"], cwd=out, env=clean_env(out),
+    probe = subprocess.run([sys.executable, "-c", "import answerkey.strategies"], cwd=out, env=clean_env(out),
                            capture_output=True, text=True, timeout=60)
     assert probe.returncode != 0 and "ModuleNotFoundError" in probe.stderr
 

@@ -2,7 +2,7 @@
 
 Every student file is graded by the real CLI in a subprocess (`python -m grader ...`),
 and the statuses and messages are read from its --json report. The hooks a file does not
-misbehave in are the reference ones, re-exported from solvers.strategies.
+misbehave in are the reference ones, re-exported from answerkey.strategies.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-import grader.oracle as oracle
+import answerkey.oracle as oracle
 import solvers.glucose
 from solvers.board import Board
 from solvers.cli import main
@@ -45,9 +45,9 @@ def test_sat_count_stats_describe_the_count(monkeypatch: pytest.MonkeyPatch, cap
 
 
 def test_grid_count_never_enumerates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import solvers.decomposed
+    import answerkey.components.solve
 
-    monkeypatch.setattr(solvers.decomposed, "iter_solutions", no_enumeration)
+    monkeypatch.setattr(answerkey.components.solve, "iter_solutions", no_enumeration)
     # '.' rows around a row of 3s: every cell of the middle row is its own clue-free mine candidate
     grid = "\n".join([". " * 20, "3 . " * 10, ". " * 20])
     count = int(run(monkeypatch, capsys, grid, "grid", "--count"))

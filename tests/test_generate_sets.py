@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from answerkey.components.count import count_solutions
+from answerkey.generate import game_position, hint_problem_set, measure, status_problem_set
 from grader.problemset import load_problem_file
 from solvers.board import clues_for_layout
 from solvers.brute import brute_force
 from solvers.cli import main
-from solvers.counting import count_solutions
 from solvers.csp import build_csp
-from solvers.generate import game_position, hint_problem_set, measure, status_problem_set
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader.oracle import ENGINE_LIMIT, count_method, count_solutions, has_solution
+from answerkey.generate import status_grid
+from answerkey.oracle import ENGINE_LIMIT, count_method, count_solutions, has_solution
 from grader.sathooks import SAT_HOOKS, SCOPES, equivalence_problem, score_sat_hook
-from solvers.generate import status_grid
 from solvers.textformat import parse_board
 
 ROOT = Path(__file__).resolve().parents[1]

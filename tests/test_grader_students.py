@@ -1,7 +1,7 @@
 """Grading real (mis)behaving student hook files from tests/student_files/.
 
 Each file is a complete hooks module; the parts that are not meant to be broken re-use the
-reference hooks of solvers/strategies.py. Statuses are read from the --json report.
+reference hooks of answerkey/strategies.py. Statuses are read from the --json report.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The reference agent (play/agent.py and its layers): rules, reasons, guesses, endgame, games."""
+"""The reference agent (answerkey/agent/agent.py and its layers): rules, reasons, guesses, endgame, games."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ from functools import cache
 
 import pytest
 
-from play.agent import Agent
-from play.benchmark import play_reference
-from play.endgame import Endgame, endgame_plan
+from answerkey.agent.agent import Agent
+from answerkey.agent.benchmark import play_reference
+from answerkey.agent.endgame import Endgame, endgame_plan
+from answerkey.agent.reasoning import deduce
+from answerkey.strategies import REFERENCE
 from play.game import Game
 from play.levels import BEGINNER, INTERMEDIATE, custom_level
-from play.reasoning import deduce
 from play.view import Move, View, view_from_text
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.strategies import REFERENCE
 
 
 def moves(decisions):
@@ -185,7 +185,7 @@ BEFORE_PROGRESS = {
 
 @pytest.mark.parametrize("name", sorted(BEFORE_PROGRESS))
 def test_safest_policy_plays_the_games_of_the_agent_before_progress(name):
-    from play.guess import Guesser
+    from answerkey.agent.guess import Guesser
     from play.levels import LEVELS
 
     games, wins, guesses, moves = BEFORE_PROGRESS[name]
@@ -197,7 +197,7 @@ def test_safest_policy_plays_the_games_of_the_agent_before_progress(name):
 
 
 def test_default_policy_is_deterministic_and_differs_from_safest():
-    from play.guess import Guesser
+    from answerkey.agent.guess import Guesser
     from play.levels import EXPERT
 
     progress = [play_reference(EXPERT, seed) for seed in range(8)]
@@ -208,11 +208,11 @@ def test_default_policy_is_deterministic_and_differs_from_safest():
 
 def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
     """Whenever the default guesser leaves the safest cell, the cell it takes has a higher exact
-    two-move survival (recounted here with play.lookahead) and the reason says so."""
-    from play.guess import Guesser
+    two-move survival (recounted here with answerkey.agent.lookahead) and the reason says so."""
+    from answerkey.agent.guess import Guesser
+    from answerkey.agent.lookahead import Lookahead
+    from answerkey.agent.probability import probabilities
     from play.levels import EXPERT
-    from play.lookahead import Lookahead
-    from play.probability import probabilities
 
     agent, left = Agent(), 0
     for seed in range(6):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from answerkey.agent.agent import Agent
+from answerkey.agent.benchmark import play_reference, reference_games
 from assignment import agent as student
-from play.agent import Agent
-from play.benchmark import play_reference, reference_games
 from play.evaluate import evaluate_agent, summarise, wilson_interval
 from play.levels import BEGINNER
 from play.view import HIDDEN, Move, View

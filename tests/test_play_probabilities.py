@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from play.agent import Agent
+from answerkey.agent.agent import Agent
+from answerkey.agent.probability import probabilities
 from play.game import Game
 from play.levels import BEGINNER, custom_level
-from play.probability import probabilities
 from play.view import View
 from solvers.board import Cell, neighbours
 
@@ -122,7 +122,7 @@ def test_off_frontier_cells_use_the_global_count():
     assert counted.as_dict() == brute_force_probabilities(view)
 
 
-# --- play/progress.py: the progress estimate is never wrong about what it claims ------------
+# --- answerkey/agent/progress.py: the progress estimate is never wrong about what it claims ------------
 
 
 def brute_force_layouts(view: View) -> list[int]:
@@ -144,8 +144,8 @@ def test_progress_verdicts_are_sound(size, seed, opened):
     when no layout has c safe with k mines among its unknown neighbours, and True only when,
     in the layouts where c is safe with k mines around, some other hidden cell is always
     safe (a certain move, as the enumeration of every layout shows)."""
-    from play.progress import ProgressEstimator
-    from play.reasoning import bits
+    from answerkey.agent.progress import ProgressEstimator
+    from answerkey.agent.reasoning import bits
 
     rows, cols, mines = size
     view = position(rows, cols, mines, seed, opened, 0)
@@ -176,7 +176,7 @@ def test_progress_verdicts_are_sound(size, seed, opened):
 @pytest.mark.parametrize("seed", range(6))
 def test_view_csp_is_the_boards_csp(seed):
     """The fast CSP of a view is exactly build_csp of its Board (variables, constraints, order)."""
-    from play.probability import view_csp
+    from answerkey.agent.probability import view_csp
     from solvers.csp import build_csp
 
     view = position(9, 9, 10, seed, 3, 2)
@@ -185,7 +185,7 @@ def test_view_csp_is_the_boards_csp(seed):
     assert view_csp(late) == build_csp(late.to_board())
 
 
-# --- play/lookahead.py: what-if counts equal enumeration ------------------------------------
+# --- answerkey/agent/lookahead.py: what-if counts equal enumeration ------------------------------------
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
@@ -196,8 +196,8 @@ def test_lookahead_outcomes_equal_enumeration(size, seed, opened, flags):
     shows v (count), as enumeration gives it, and the lowest mine chance among the other
     hidden cells (0: progress, a certain move), exact but for cells of components the new
     number does not touch, which keep their probability from before (as
-    play/lookahead.py says)."""
-    from play.lookahead import Lookahead
+    answerkey/agent/lookahead.py says)."""
+    from answerkey.agent.lookahead import Lookahead
 
     rows, cols, mines = size
     view = position(rows, cols, mines, seed, opened, flags)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from answerkey.strategies import REFERENCE
 from grader.problemset import Problem, ProblemError, load_problem_file, load_problems
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.strategies import REFERENCE
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = ROOT / "problems"

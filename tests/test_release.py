@@ -67,4 +67,4 @@ def test_no_module_of_the_student_copy_does_a_hooks_job(tmp_path: Path) -> None:
     assert release(ROOT, out).returncode == 0
     assert scan(out, tmp_path) == ""
     full = scan(copy_kit(tmp_path / "full"), tmp_path)
-    assert "solvers.strategies.constraint_bounds gets" in full and "solvers.strategies.forward_check_once gets" in full
+    assert "answerkey.strategies.constraint_bounds gets" in full and "answerkey.strategies.forward_check_once gets" in full

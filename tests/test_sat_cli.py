@@ -1,4 +1,4 @@
-"""`python -m solvers sat` (solvers/commands/sat.py), run as a user runs it.
+"""`python -m solvers sat` (answerkey/commands/sat.py), run as a user runs it.
 
 The five instances of seed 002's README, DIMACS output, and unreadable input.
 """
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from pysat.formula import CNF
 
+from answerkey.commands.sat import read_seed_board
+from answerkey.methods import solve
 from solvers.board import clues_for_layout
-from solvers.commands.sat import read_seed_board
 from solvers.csp import build_csp
 from solvers.glucose import solve_cnf
-from solvers.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""The CNF encodings of "exactly k of n" (solvers/sat.py), checked exhaustively.
+"""The CNF encodings of "exactly k of n" (answerkey/sat.py), checked exhaustively.
 
 For every encoding, every n in 0..8 and every k in -1..n+1, every assignment of the n
 input literals must extend to a model of the clauses (auxiliary variables existentially
@@ -15,9 +15,7 @@ from pysat.card import CardEnc
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from solvers.csp import CSP, Constraint, build_csp
-from solvers.glucose import SOLVER_NAME
-from solvers.sat import (
+from answerkey.sat import (
     ENCODINGS,
     MAX_SUBSET_CLAUSES,
     PYSAT_ENCODINGS,
@@ -30,6 +28,8 @@ from solvers.sat import (
     pysat_encoding,
     subset_clause_count,
 )
+from solvers.csp import CSP, Constraint, build_csp
+from solvers.glucose import SOLVER_NAME
 from solvers.textformat import parse_board
 
 

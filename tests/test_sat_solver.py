@@ -1,4 +1,4 @@
-"""Glucose 4.1 through PySAT (solvers/sat.py) against the search engine on random boards.
+"""Glucose 4.1 through PySAT (answerkey/sat.py) against the search engine on random boards.
 
 Counts come from blocking clauses over the CSP variables only, so for every encoding
 they must equal the reference engine's (`solve(csp, "fc-mrv", "count")`).
@@ -10,10 +10,10 @@ import random
 
 import pytest
 
+from answerkey.methods import solve
+from answerkey.sat import ENCODINGS, SatResult, encode_csp, free_variables, sat_solve, solve_encoded
 from solvers.board import Board, board_from_rows, clues_for_layout
 from solvers.csp import CSP, Constraint, build_csp
-from solvers.sat import ENCODINGS, SatResult, encode_csp, free_variables, sat_solve, solve_encoded
-from solvers.solve import solve
 from solvers.textformat import parse_board
 
 
@@ -135,22 +135,22 @@ def test_solve_method_sat_uses_the_same_path() -> None:
 
 
 def glucose_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Record the number of CSP variables of every CNF handed to Glucose by solvers.sat."""
-    import solvers.sat
+    """Record the number of CSP variables of every CNF handed to Glucose by answerkey.sat."""
+    import answerkey.sat
 
     calls: list[int] = []
-    real = solvers.sat.solve_cnf
+    real = answerkey.sat.solve_cnf
 
     def counting(cnf, n_vars, *args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(n_vars)
         return real(cnf, n_vars, *args, **kwargs)
 
-    monkeypatch.setattr(solvers.sat, "solve_cnf", counting)
+    monkeypatch.setattr(answerkey.sat, "solve_cnf", counting)
     return calls
 
 
 def test_solve_first_gives_glucose_one_component_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    from solvers.sat import solve_first
+    from answerkey.sat import solve_first
 
     calls = glucose_calls(monkeypatch)
     # two independent pairs "exactly one of (0, 1)" and "exactly one of (2, 3)", and a free variable 4
@@ -162,7 +162,7 @@ def test_solve_first_gives_glucose_one_component_at_a_time(monkeypatch: pytest.M
 
 
 def test_solve_first_with_a_mine_count_is_one_cnf(monkeypatch: pytest.MonkeyPatch) -> None:
-    from solvers.sat import solve_first
+    from answerkey.sat import solve_first
 
     calls = glucose_calls(monkeypatch)
     csp = CSP(tuple((0, i) for i in range(4)), (Constraint((0, 1), 1, (1, 0)), Constraint((0, 1, 2, 3), 3)))
@@ -171,7 +171,7 @@ def test_solve_first_with_a_mine_count_is_one_cnf(monkeypatch: pytest.MonkeyPatc
 
 
 def test_solve_first_without_solution(monkeypatch: pytest.MonkeyPatch) -> None:
-    from solvers.sat import solve_first
+    from answerkey.sat import solve_first
 
     calls = glucose_calls(monkeypatch)
     decided = CSP(((0, 0), (0, 1)), (Constraint((0, 1), 2, (1, 0)), Constraint((0,), 0, (1, 1))))  # propagation alone

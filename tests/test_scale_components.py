@@ -13,18 +13,18 @@ from math import comb
 
 import pytest
 
+from answerkey.components.count import Table, count_solutions, poly_mul, solution_counts, table_product
+from answerkey.components.solve import first_solution, iter_solutions, solve_components
+from answerkey.components.split import decompose, is_global, split
+from answerkey.generate import game_position
+from answerkey.methods import METHODS, solve
+from answerkey.recursive import SAFE_FIRST, SEED_ORDER, recursive_solve
+from answerkey.sat import sat_solve
+from answerkey.strategies import REFERENCE
 from solvers.board import MAX_CLUE, RULES, Board, board_from_rows, clues_for_layout
 from solvers.brute import brute_force
-from solvers.components import decompose, is_global, split
-from solvers.counting import Table, count_solutions, poly_mul, solution_counts, table_product
 from solvers.csp import CSP, Constraint, build_csp
-from solvers.decomposed import first_solution, iter_solutions, solve_components
 from solvers.engine import SearchStats, search
-from solvers.generate import game_position
-from solvers.recursive import SAFE_FIRST, SEED_ORDER, recursive_solve
-from solvers.sat import sat_solve
-from solvers.solve import METHODS, solve
-from solvers.strategies import REFERENCE
 
 MAX_VARIABLES = 14
 

@@ -14,10 +14,10 @@ from itertools import product
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
+from answerkey.methods import METHODS, solve
 from solvers.board import MAX_CLUE, RULES, Board, Cell, board_from_rows, clues_for_layout
 from solvers.brute import brute_force
 from solvers.csp import build_csp
-from solvers.solve import METHODS, solve
 
 MAX_VARIABLES = 16
 #: Boards with more solutions than this are skipped: enumerating tens of thousands of

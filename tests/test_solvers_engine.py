@@ -1,4 +1,4 @@
-"""The stack engine and the reference hooks (solvers/engine.py, solvers/strategies.py)."""
+"""The stack engine and the reference hooks (solvers/engine.py, answerkey/strategies.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.problemset import load_problem_file
-from solvers.board import clues_for_layout
-from solvers.brute import brute_force
-from solvers.csp import CSP, Constraint, build_csp
-from solvers.engine import Branched, DeadEnd, Node, Popped, Pruned, Solved, Strategy, search
-from solvers.solve import METHODS, solve
-from solvers.strategies import (
+from answerkey.methods import METHODS, solve
+from answerkey.strategies import (
     FC_FIXPOINT,
     FC_ONCE,
     PLAIN,
@@ -29,6 +24,11 @@ from solvers.strategies import (
     select_mrv_undecided,
     values_ascending,
 )
+from grader.problemset import load_problem_file
+from solvers.board import clues_for_layout
+from solvers.brute import brute_force
+from solvers.csp import CSP, Constraint, build_csp
+from solvers.engine import Branched, DeadEnd, Node, Popped, Pruned, Solved, Strategy, search
 from solvers.textformat import parse_board
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -535,7 +535,7 @@ def test_select_mrv_matches_its_definition_on_any_order() -> None:
 
 def test_solve_defaults_to_the_component_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """`solve(csp)` goes by components (no cliff on large boards), not the whole-board engine."""
-    import solvers.solve as solve_module
+    import answerkey.methods as solve_module
 
     calls = []
     monkeypatch.setattr(solve_module, "solve_components", lambda csp, mode: calls.append(mode) or "by components")

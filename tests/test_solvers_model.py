@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from answerkey.methods import METHODS, solve
+from answerkey.strategies import REFERENCE
 from solvers.board import (
     MAX_CLUE,
     RULES,
@@ -15,8 +17,6 @@ from solvers.board import (
 )
 from solvers.csp import Constraint, build_csp, layout_of
 from solvers.engine import search
-from solvers.solve import METHODS, solve
-from solvers.strategies import REFERENCE
 from solvers.textformat import parse_board
 
 # --- neighbours / counted_cells ---------------------------------------------------------

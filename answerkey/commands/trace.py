@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..cliargs import print_error, read_text
-from ..strategies import STRATEGIES
-from ..trace import add_trace_arguments, export_error
-from . import stderr_console
+from answerkey.commands import stderr_console
+from answerkey.strategies import STRATEGIES
+from solvers.cliargs import print_error, read_text
+from solvers.trace import add_trace_arguments, export_error
 
 
 def _trace(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from ..csp import build_csp
-    from ..textformat import BoardFormatError, parse_board
-    from ..trace import record, trace_options
-    from ..trace_view import render_trace, save_export
+    from answerkey.explain import explain
+    from solvers.csp import build_csp
+    from solvers.textformat import BoardFormatError, parse_board
+    from solvers.trace import record, trace_options
+    from solvers.trace_view import render_trace, save_export
 
     err = stderr_console()
     problem = export_error(args.export)
@@ -32,7 +33,7 @@ def _trace(args: argparse.Namespace) -> int:
     trace = record(csp, STRATEGIES[args.strategy], max_steps=args.max_steps)
     console = Console(record=bool(args.export))
     title = f"{args.file or 'board'} with {args.strategy}"
-    render_trace(console, board, csp, trace.steps, trace.summary(), trace_options(args), title)
+    render_trace(console, board, csp, trace.steps, trace.summary(), trace_options(args), title, explain)
     if args.export:
         save_export(console, args.export, title)
         err.print(f"wrote {args.export}", markup=False)

@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cliargs import output_problem, positive_int, print_error
-from . import stderr_console
+from answerkey.commands import stderr_console
+from solvers.cliargs import output_problem, positive_int, print_error
 
 if TYPE_CHECKING:
-    from ..board import Board
+    from solvers.board import Board
 
 
 def _command() -> str:
@@ -29,7 +29,7 @@ def _command() -> str:
 
 def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
     """Write the problem set (ids PREFIX-01, ...) and report where."""
-    from ..problemfile import Entry, problem_set_yaml
+    from solvers.problemfile import Entry, problem_set_yaml
 
     entries = [Entry(f"{args.prefix}-{i:02d}", board, expect) for i, (board, expect) in enumerate(boards, start=1)]
     text = problem_set_yaml(args.title, entries, source=_command())
@@ -62,7 +62,7 @@ def _hints(args: argparse.Namespace) -> int:
         return _fail("--unique/--unsolvable counts cannot be combined with --unique-only/--unsolvable-only")
     import random
 
-    from ..generate import hint_problem_set
+    from answerkey.generate import hint_problem_set
 
     try:
         boards = hint_problem_set(
@@ -90,7 +90,7 @@ def _status(args: argparse.Namespace) -> int:
         return _fail("--percent must be between 0 and 100")
     import random
 
-    from ..generate import status_problem_set
+    from answerkey.generate import status_problem_set
 
     try:
         boards = status_problem_set(

@@ -6,7 +6,7 @@ counts the mines among its 8 neighbours). Blank lines are skipped; line numbers 
 messages count every line of the input from 1.
 
 One solution: without `--mines`, the fixpoint bound rule first decides what it can and
-Glucose solves each independent component on its own (`solvers.sat.solve_first`); with
+Glucose solves each independent component on its own (`answerkey.sat.solve_first`); with
 `--mines`, or with `--all`, the whole board is one CNF.
 
 Output: `Satisfiable!` and the board in the same format, each unknown cell shown as `*`
@@ -15,7 +15,7 @@ may be either); or `Unsatisfiable!`. The exit code is 0 for either answer and 2 
 that cannot be read (one line on standard error).
 
 `--count` prints the exact number of mine layouts without enumerating them: the
-component counter of `solvers.counting` (big integers, the global mine count convolved
+component counter of `answerkey.components.count` (big integers, the global mine count convolved
 in), not Glucose, which could only block one model after another.
 """
 
@@ -27,17 +27,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cliargs import print_error
-from ..sat import DEFAULT_ENCODING, ENCODINGS
-from ..textformat import BoardFormatError, check_mine_count, parse_token
+from answerkey.sat import DEFAULT_ENCODING, ENCODINGS
+from solvers.cliargs import print_error
+from solvers.textformat import BoardFormatError, check_mine_count, parse_token
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from ..board import Board
-    from ..counting import SolutionCounts
-    from ..csp import CSP
-    from ..glucose import SatResult
+    from answerkey.components.count import SolutionCounts
+    from solvers.board import Board
+    from solvers.csp import CSP
+    from solvers.glucose import SatResult
 
 
 MINE, SAFE, FREE = "*", "s", "?"
@@ -78,7 +78,7 @@ def read_seed_board(text: str, mines: int | None = None) -> Board:
     if len(body) > rows:
         raise BoardFormatError(f"line {body[rows][0]}: an extra row; the header says {rows} rows")
     grid = [_row(line, number, row, cols) for row, (number, line) in enumerate(body, start=1)]
-    from ..board import board_from_rows
+    from solvers.board import board_from_rows
 
     board = board_from_rows(grid, "classic", mines)
     try:
@@ -94,7 +94,7 @@ def render(board: Board, csp: CSP, values: tuple[int, ...]) -> list[str]:
     `csp` is the board's CSP and `values` one of its solutions; a variable in no
     constraint (a cell next to no clue) shows as `?` whatever its value.
     """
-    from ..sat import free_variables
+    from answerkey.sat import free_variables
 
     free = set(free_variables(csp))
     shown = {
@@ -148,7 +148,7 @@ def _read_input(path: str | None) -> str:
 
 def _answer(board: Board, csp: CSP, result: SatResult, every: bool) -> list[str]:
     """The printed answer: a verdict, the board(s) and, with --all, a count line."""
-    from ..sat import free_variables
+    from answerkey.sat import free_variables
 
     lines = ["Satisfiable!" if result.count else "Unsatisfiable!"]
     for index, values in enumerate(result.solutions):
@@ -164,7 +164,7 @@ def _answer(board: Board, csp: CSP, result: SatResult, every: bool) -> list[str]
 
 def _solve(csp: CSP, args: argparse.Namespace) -> SatResult:
     """Every solution (one CNF, projected on the constrained cells), or one (by components)."""
-    from ..sat import encode_csp, solve_encoded, solve_first
+    from answerkey.sat import encode_csp, solve_encoded, solve_first
 
     if args.all:
         return solve_encoded(encode_csp(csp, args.encoding), "all", project=True)
@@ -172,8 +172,8 @@ def _solve(csp: CSP, args: argparse.Namespace) -> SatResult:
 
 
 def _sat(args: argparse.Namespace) -> int:
-    from ..csp import build_csp
-    from ..sat import EncodingError, encode_csp
+    from answerkey.sat import EncodingError, encode_csp
+    from solvers.csp import build_csp
 
     where = args.file if args.file not in (None, "-") else "standard input"
     try:
@@ -189,7 +189,7 @@ def _sat(args: argparse.Namespace) -> int:
     except (BoardFormatError, EncodingError) as error:
         return _fail(f"{where}: {error}")
     if result is None:
-        from ..counting import solution_counts
+        from answerkey.components.count import solution_counts
 
         counts = solution_counts(csp, per_variable=False)
         return _show([str(counts.total)], lambda: count_table(counts), args.stats)

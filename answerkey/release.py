@@ -1,10 +1,10 @@
 """`python -m grader release OUT_DIR`: the copy of the kit students get.
 
-It holds the hook stubs and the handout, the public problems only (every one with its
-`expect`, so no reference is needed to grade), the grader, and the part of the solver
-library the grader needs. It leaves out the reference answers (solvers/strategies.py, the
-subset encoding, the reference agent), the instructor's tools, hidden problems and the
-grading config.
+It is the kit without its answer key: every package but `answerkey` (the reference
+hooks and agent, the SAT encodings, the instructor's tools), the public problems only
+(each with its `expect`, computed here, so that nothing needs the answer key to grade),
+the hook cases with their expected outputs as `grader/hook_cases.yaml` stores them, and a
+README for students. Hidden problems and the grading config stay behind.
 """
 
 from __future__ import annotations
@@ -13,20 +13,14 @@ import ast
 import shutil
 from pathlib import Path
 
+from grader.grading import expected_count
+from grader.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
+from grader.submission import solved_hooks
+from grader.yamlfile import read_yaml
 from solvers.problemfile import Entry, problem_set_yaml
 
-from .grading import expected_count
-from .problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
-from .submission import AGENT_NAME, HOOK_NAMES
-from .yamlfile import read_yaml
+from .kit import student_packages
 
-#: The game modules a student copy needs: the game in the terminal, its bench and the
-#: grader's agent item, with the student's agent (not the reference agent).
-STUDENT_PLAY = ("__init__.py", "__main__.py", "cli.py", "app.py", "advisor.py", "levels.py", "view.py", "game.py",
-                "evaluate.py")
-#: The library modules a student copy needs to run the grader.
-STUDENT_SOLVERS = ("__init__.py", "cliargs.py", "board.py", "csp.py", "engine.py", "textformat.py", "problemfile.py", "trace.py",
-                   "trace_view.py", "glucose.py")
 STUDENT_README = """# Minesweeper CSP assignment
 
 Set up (Python 3.11), then grade your hooks:
@@ -61,31 +55,6 @@ class ReleaseError(RuntimeError):
     """The release cannot be written (a bad problem file, an existing target...)."""
 
 
-def _is_stub(function: ast.FunctionDef) -> bool:
-    """True when the function only raises NotImplementedError (after its docstring)."""
-    body = function.body[1:] if function.body and isinstance(function.body[0], ast.Expr) \
-        and isinstance(function.body[0].value, ast.Constant) else function.body
-    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
-        return False
-    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
-    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
-
-
-def solved_hooks(folder: Path, pattern: str = "*.py") -> list[str]:
-    """"file: name" for every hook or agent function in `folder` (its files matching
-    `pattern`) that is not a stub."""
-    found = []
-    for path in sorted(folder.glob(pattern)):
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except SyntaxError as error:
-            raise ReleaseError(f"assignment/{path.name} is not valid Python (line {error.lineno})") from None
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and node.name in (*HOOK_NAMES, AGENT_NAME) and not _is_stub(node):
-                found.append(f"{path.name}: {node.name}")
-    return found
-
-
 def _public_file(path: Path, target: Path) -> int:
     """Copy one problem file without its hidden problems; how many problems it keeps."""
     problems, errors = load_problem_file(path)
@@ -114,26 +83,21 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
     """
     if out.exists() and any(out.iterdir()):
         raise ReleaseError(f"{out} is not empty; choose a new folder")
-    solved = solved_hooks(source / "assignment")
+    try:
+        solved = solved_hooks(source / "assignment")
+    except SyntaxError as error:
+        raise ReleaseError(f"assignment/{error}") from None
     if solved and not allow_solutions:
         raise ReleaseError(f"assignment/ holds implemented hooks ({', '.join(solved)}): students would get them; "
                            "restore the stubs, or pass --allow-solutions")
-    (out / "solvers").mkdir(parents=True)
-    for name in STUDENT_SOLVERS:
-        shutil.copyfile(source / "solvers" / name, out / "solvers" / name)
-    (out / "play").mkdir()
-    for name in STUDENT_PLAY:
-        shutil.copyfile(source / "play" / name, out / "play" / name)
-    shutil.copytree(source / "grader", out / "grader", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(source / "assignment", out / "assignment", ignore=shutil.ignore_patterns("__pycache__"))
+    for package in student_packages(source):
+        shutil.copytree(source / package, out / package, ignore=shutil.ignore_patterns("__pycache__"))
     (out / "problems").mkdir()
     kept = 0
     for path in problem_files(problems_dir):
         if path.name != CONFIG_FILE:
             kept += _public_file(path, out / "problems" / path.name)
     (out / "problems" / "README.md").write_text(STUDENT_PROBLEMS_README, encoding="utf-8")
-    pyproject = (source / "pyproject.toml").read_text(encoding="utf-8")
-    pyproject = pyproject.replace('"solvers.commands", ', "")
-    (out / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    shutil.copyfile(source / "pyproject.toml", out / "pyproject.toml")  # it finds the packages that are there
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
     return kept

@@ -1,14 +1,14 @@
 """Layer (d) of the agent: which cell to open when no cell is certain.
 
 1. Endgame: when at most `endgame_layouts` layouts remain, list them and search the
-   game tree exactly (`play.endgame`): open the cell that wins the most layouts.
+   game tree exactly (`answerkey.agent.endgame`): open the cell that wins the most layouts.
 2. Otherwise (policy `lookahead`, the default) a one-move lookahead on two cells:
    - the safest cell, ties to the likeliest safe 0 (`safest` below);
    - the best other cell by a cheap ranking: among the cells at least `cutoff` (90%)
      as likely to be safe as the safest, the highest (1 - p) * (1 + 0.1 * progress),
-     where progress is `play.progress`'s estimate of the chance that the number the
+     where progress is `answerkey.agent.progress`'s estimate of the chance that the number the
      cell shows settles a neighbour at once.
-   For both, every number the cell can show is counted exactly (`play.lookahead`): the
+   For both, every number the cell can show is counted exactly (`answerkey.agent.lookahead`): the
    chance of surviving this guess and the next, where a certain move next counts as
    survived and otherwise the next guess is the safest cell then. The higher wins; a
    tie keeps the safest cell.
@@ -35,14 +35,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from answerkey.agent.decision import Decision, percent
+from answerkey.agent.endgame import endgame_plan
+from answerkey.agent.lookahead import Lookahead
+from answerkey.agent.probability import Probabilities, neighbour_indices
+from answerkey.agent.progress import ProgressEstimator
+from play.view import HIDDEN, Move, View
 from solvers.board import Cell
-
-from .decision import Decision, percent
-from .endgame import endgame_plan
-from .lookahead import Lookahead
-from .probability import Probabilities, neighbour_indices
-from .progress import ProgressEstimator
-from .view import HIDDEN, Move, View
 
 Policy = Literal["safest", "lookahead"]
 
@@ -82,7 +81,7 @@ class Guesser:
         return self.safest(view, counted)
 
     def lookahead(self, view: View, counted: Probabilities) -> Decision:
-        """Two-move survival, counted exactly (`play.lookahead`) for `lookahead_cells` cells:
+        """Two-move survival, counted exactly (`answerkey.agent.lookahead`) for `lookahead_cells` cells:
         the safest cell (as `safest` picks it) and the best others by `ranking`. A cell's
         value is the sum over the numbers it can show of P(safe and shows v) times 1 when a
         certain move follows, else 1 - the risk of the next guess. The highest value wins;
@@ -112,7 +111,7 @@ class Guesser:
 
     def ranking(self, view: View, counted: Probabilities, risk: dict[Cell, float]) -> list[Cell]:
         """Cells at least `cutoff` times as likely to be safe as the safest, best first by
-        (1 - p) * (1 + progress_weight * progress) (progress: `play.progress`), then by the
+        (1 - p) * (1 + progress_weight * progress) (progress: `answerkey.agent.progress`), then by the
         likeliest 0, then row-major. Of the cells far from every number, which differ only by
         their count of hidden neighbours, only the first `lookahead_cells` of each count."""
         pool = [cell for cell in counted.mines if view[cell] == HIDDEN] or list(counted.mines)

@@ -1,4 +1,4 @@
-"""Solving a CSP component by component: the "components" method of `solvers.solve`.
+"""Solving a CSP component by component: the "components" method of `answerkey.methods`.
 
 `decompose` (fixpoint forward checking, then independent components) turns one large
 search into several small ones, each solved on its own and then put together:
@@ -14,13 +14,13 @@ Modes:
 
 - "first": the first solution of every component; free variables are safe. With a global
   count M, free variables take the mines left over, lowest-numbered first; when that does
-  not fit, each component's possible mine counts are counted (`solvers.counting`), one
+  not fit, each component's possible mine counts are counted (`answerkey.components.count`), one
   number per component is chosen (smallest first, so the result is deterministic) and
   the counter builds a layout with that many mines from its tables (`ComponentCounter.witness`).
 - "all": the cartesian product of the components' solutions and the free variables'
   layouts, mines added up against the global count as it goes (`iter_solutions` streams;
   `solve_components` keeps at most `limit`).
-- "count": `solvers.counting.solution_counts`, exact, without enumerating (popped: the
+- "count": `answerkey.components.count.solution_counts`, exact, without enumerating (popped: the
   counter's branching nodes plus the engine's nodes on small components).
 
 Statistics add the counters of every component search (max stack and depth: the largest).
@@ -32,12 +32,12 @@ import time
 from collections.abc import Iterator, Sequence
 from itertools import combinations, islice, product
 
-from .components import Decomposition, Part, decompose, lift
-from .counting import ComponentCounter, choose_counts, solution_counts
-from .csp import CSP
-from .engine import Mode, SearchResult, SearchStats, search
-from .recursive import SAFE_FIRST, recursion_room, recursive_solve
-from .strategies import REFERENCE
+from answerkey.components.count import ComponentCounter, choose_counts, solution_counts
+from answerkey.components.split import Decomposition, Part, decompose, lift
+from answerkey.recursive import SAFE_FIRST, recursion_room, recursive_solve
+from answerkey.strategies import REFERENCE
+from solvers.csp import CSP
+from solvers.engine import Mode, SearchResult, SearchStats, search
 
 
 def _add(stats: SearchStats, other: SearchStats) -> None:

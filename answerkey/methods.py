@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .decomposed import solve_components
-from .engine import search
-from .strategies import STRATEGIES
+from answerkey.components.solve import solve_components
+from answerkey.strategies import STRATEGIES
+from solvers.engine import search
 
 if TYPE_CHECKING:
-    from .csp import CSP
-    from .engine import Mode, SearchResult
+    from solvers.csp import CSP
+    from solvers.engine import Mode, SearchResult
 
 #: Every name `solve` accepts: the engine's named strategies, the engine on independent
 #: components ("components": exact counting without enumerating), the seeds' cell-by-cell
@@ -30,15 +30,15 @@ def solve(csp: CSP, method: str = DEFAULT_METHOD, mode: Mode = "all") -> SearchR
     if method == "components":
         return solve_components(csp, mode)
     if method == "recursive":  # the other solvers are imported when asked for (start-up)
-        from .recursive import recursive_solve
+        from answerkey.recursive import recursive_solve
 
         return recursive_solve(csp, mode)
     if method == "brute":
-        from .brute import brute_force
+        from solvers.brute import brute_force
 
         return brute_force(csp, mode)
     if method == "sat":
-        from .sat import sat_solve
+        from answerkey.sat import sat_solve
 
         return sat_solve(csp, mode).as_search_result()
     raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")

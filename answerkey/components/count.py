@@ -17,7 +17,7 @@ constraints, and free cells touched by no clue.
 
 How it is computed:
 
-1. `solvers.components.decompose`: fixpoint forward checking, then the undecided
+1. `answerkey.components.split.decompose`: fixpoint forward checking, then the undecided
    variables split into independent components (the global count ignored).
 2. Each component gets a `Table`: for every k, how many of its layouts have k mines
    (`ways[k]`), and for each of its variables how many of those have it as a mine.
@@ -39,12 +39,12 @@ from functools import cache
 from math import comb, prod
 from typing import TYPE_CHECKING
 
-from .board import Cell
-from .components import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
-from .csp import CSP
-from .engine import search
-from .recursive import recursion_room
-from .strategies import REFERENCE
+from answerkey.components.split import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
+from answerkey.recursive import recursion_room
+from answerkey.strategies import REFERENCE
+from solvers.board import Cell
+from solvers.csp import CSP
+from solvers.engine import search
 
 if TYPE_CHECKING:
     from fractions import Fraction

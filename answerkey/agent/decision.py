@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from play.view import Move
 from solvers.board import Cell
-
-from .view import Move
 
 Layer = Literal["first", "single", "subset", "count", "guess", "endgame"]
 

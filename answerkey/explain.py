@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .csp import CSP, Constraint, Domains
-from .strategies import constraint_bounds
+from answerkey.strategies import constraint_bounds
+from solvers.csp import CSP, Constraint, Domains
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Independent answers about a board: how many layouts fit, and does any?
 
-Every board is counted by the exact component counter (`solvers.counting`: independent
+Every board is counted by the exact component counter (`answerkey.components.count`: independent
 components, big integers), which never enumerates the layouts. When the count is small
 enough to enumerate, a second, independent method recounts it, and the two must agree:
 the reference engine on boards with at most ENGINE_LIMIT unknown cells, Glucose 4.1 on
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from answerkey import strategies
+from answerkey.components.count import count_solutions as count_by_components
+from answerkey.sat import sat_solve
+from grader.errors import UserError
 from solvers.board import Board
 from solvers.csp import CSP, build_csp
 from solvers.engine import search
-
-from .errors import UserError
-from .reference import reference_strategies
 
 ENGINE_LIMIT = 40  # unknown cells up to which the reference engine is the second opinion
 ENGINE_CROSSCHECK = 2000  # counts up to which the engine enumerates the layouts as a second opinion
@@ -41,9 +42,6 @@ def count_method(board: Board) -> str:
 @lru_cache(maxsize=4096)
 def count_solutions(board: Board) -> int:
     """The exact number of mine layouts that fit the board."""
-    reference_strategies()  # the counter builds on the reference strategies
-    from solvers.counting import count_solutions as count_by_components
-
     csp = build_csp(board)
     count = count_by_components(csp)
     second = _second_opinion(csp, count)
@@ -57,16 +55,12 @@ def _second_opinion(csp: CSP, count: int) -> tuple[str, int] | None:
     if len(csp.cells) <= ENGINE_LIMIT:
         if count > ENGINE_CROSSCHECK:
             return None
-        return "the reference engine", search(csp, reference_strategies().REFERENCE, "count").count
+        return "the reference engine", search(csp, strategies.REFERENCE, "count").count
     if count > SAT_CROSSCHECK:
         return None
-    from solvers.sat import sat_solve
-
     return "Glucose", sat_solve(csp, "count").count
 
 
 def has_solution(board: Board) -> bool:
     """Whether any layout fits, asked of Glucose 4.1."""
-    from solvers.sat import sat_solve
-
     return sat_solve(build_csp(board), "first").count > 0

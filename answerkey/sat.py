@@ -30,13 +30,13 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING
 
-from .csp import CSP
-from .glucose import SatResult, SatStats, solve_cnf, with_free
+from solvers.csp import CSP
+from solvers.glucose import SatResult, SatStats, solve_cnf, with_free
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
 
-    from .engine import Mode
+    from solvers.engine import Mode
 
 Clause = list[int]
 
@@ -269,11 +269,11 @@ def solve_first(csp: CSP, encoding: str = DEFAULT_ENCODING) -> SatResult:
 
     Without a global mine count the board is split first: the fixpoint bound rule decides
     what it can and Glucose solves the CNF of each independent component on its own
-    (`solvers.components.decompose`), so a large board costs what its components cost
+    (`answerkey.components.split.decompose`), so a large board costs what its components cost
     (one CNF of a whole 256x256 board takes Glucose 20 s: bench/cliff.py). Statistics
     add up over the components. With a mine count every cell is linked: one CNF.
     """
-    from .components import decompose, is_global, lift
+    from answerkey.components.split import decompose, is_global, lift
 
     if any(is_global(constraint, csp) for constraint in csp.constraints):
         return solve_encoded(encode_csp(csp, encoding), "first", project=True)

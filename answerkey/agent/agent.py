@@ -3,10 +3,10 @@
 Layers, tried in order; the first that finds something gives the moves:
 
 - first click: under `classic` rules a corner (row 1, col 1), under `opening` the centre;
-- (a) single clue and (b) subset of two clues (`play.reasoning`), to closure;
-- (c) exact mine probabilities of every hidden cell (`play.probability`): a cell with
+- (a) single clue and (b) subset of two clues (`answerkey.agent.reasoning`), to closure;
+- (c) exact mine probabilities of every hidden cell (`answerkey.agent.probability`): a cell with
   probability 0 is opened, 1 flagged;
-- (d) a guess when nothing is certain (`play.guess`): exact endgame search when few
+- (d) a guess when nothing is certain (`answerkey.agent.guess`): exact endgame search when few
   layouts remain, otherwise an exact one-move lookahead between the safest cell and the
   likeliest to make progress: the one likelier to survive this guess and the next.
 
@@ -19,13 +19,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from answerkey.agent.decision import Decision, place
+from answerkey.agent.guess import Guesser
+from answerkey.agent.probability import Probabilities, probabilities
+from answerkey.agent.reasoning import Deduction, deduce
+from play.view import FLAGGED, HIDDEN, Action, Move, View
 from solvers.board import Cell
-
-from .decision import Decision, place
-from .guess import Guesser
-from .probability import Probabilities, probabilities
-from .reasoning import Deduction, deduce
-from .view import FLAGGED, HIDDEN, Action, Move, View
 
 
 def explain(view: View, found: Deduction) -> Decision:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
-from .board import Board, Cell, Rule, board_from_rows, clues_for_layout, neighbours
-from .counting import count_solutions as count_exactly
-from .csp import build_csp
-from .engine import search
-from .strategies import REFERENCE
+from answerkey.components.count import count_solutions as count_exactly
+from answerkey.strategies import REFERENCE
+from solvers.board import Board, Cell, Rule, board_from_rows, clues_for_layout, neighbours
+from solvers.csp import build_csp
+from solvers.engine import search
 
 
 def plant_mines(rng: random.Random, rows: int, cols: int, mines: int) -> set[Cell]:
@@ -112,7 +112,7 @@ def status_problem_set(
     rng: random.Random, count: int, rows: int = 7, cols: int = 7, percent: float = 20, unique_only: bool = False
 ) -> list[tuple[Board, int]]:
     """`count` status grids (the status-grid generator at density `percent`) with their
-    exact solution counts (`solvers.counting`); only grids with one solution when
+    exact solution counts (`answerkey.components.count`); only grids with one solution when
     `unique_only`.
     """
     chosen: list[tuple[Board, int]] = []

@@ -13,15 +13,15 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ..cliargs import print_error, read_text
-from . import stderr_console
+from answerkey.commands import stderr_console
+from solvers.cliargs import print_error, read_text
 
 if TYPE_CHECKING:
-    from ..board import Board
-    from ..csp import CSP
-    from ..engine import Mode, SearchResult
+    from solvers.board import Board
+    from solvers.csp import CSP
+    from solvers.engine import Mode, SearchResult
 
-#: --method name -> solvers.solve method: "search" is the engine on independent components.
+#: --method name -> answerkey.methods method: "search" is the engine on independent components.
 GRID_METHODS = {"search": "components", "recursive": "recursive", "brute": "brute", "sat": "sat"}
 #: Brute force tries 2**n layouts; refuse beyond this many cells.
 BRUTE_LIMIT = 24
@@ -30,7 +30,7 @@ NO_SOLUTION = "-1"
 
 def render(board: Board, csp: CSP, values: tuple[int, ...], spaced: bool) -> str:
     """One layout as rows of `x`/`_`, characters joined by a space when `spaced`."""
-    from ..csp import layout_of
+    from solvers.csp import layout_of
 
     joiner = " " if spaced else ""
     grid = layout_of(csp, values, board.rows, board.cols)
@@ -39,13 +39,13 @@ def render(board: Board, csp: CSP, values: tuple[int, ...], spaced: bool) -> str
 
 def read_board(args: argparse.Namespace) -> Board:
     """The grid from FILE or standard input; BoardFormatError/OSError/UnicodeDecodeError when unreadable."""
-    from ..textformat import parse_board
+    from solvers.textformat import parse_board
 
     return parse_board(read_text(args.file), "inclusive", args.mines)
 
 
 def _answer(csp: CSP, args: argparse.Namespace) -> SearchResult:
-    from ..solve import solve
+    from answerkey.methods import solve
 
     mode: Mode = "count" if args.count else "all" if args.all else "first"
     return solve(csp, GRID_METHODS[args.method], mode)
@@ -58,8 +58,8 @@ def _solutions_text(board: Board, csp: CSP, result: SearchResult, spaced: bool) 
 
 
 def _grid(args: argparse.Namespace) -> int:
-    from ..csp import build_csp
-    from ..textformat import BoardFormatError
+    from solvers.csp import build_csp
+    from solvers.textformat import BoardFormatError
 
     where = args.file or "standard input"
     try:

@@ -10,9 +10,9 @@ Counting is restricted to what the new number touches, so that a what-if costs l
 
 - the variables are the hidden cells next to a revealed number or to a candidate, and
   the constraints the revealed numbers (flags are not trusted: flagged cells are
-  variables like any hidden cell, as in `play.probability`). They are propagated and
-  split into components once (`solvers.components.decompose`), each counted by mine
-  number (`solvers.counting.ComponentCounter`);
+  variables like any hidden cell, as in `answerkey.agent.probability`). They are propagated and
+  split into components once (`answerkey.components.split.decompose`), each counted by mine
+  number (`answerkey.components.count.ComponentCounter`);
 - a what-if adds "c is safe" and "c's hidden neighbours hold v mines" to the components
   they touch, which are split and counted again (the counter's cache is kept); every
   other component keeps its table, and only the product of their mine-number tables
@@ -32,13 +32,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import comb
 
+from answerkey.agent.probability import neighbour_indices
+from answerkey.components.count import ComponentCounter, Poly, poly_mul, table_product
+from answerkey.components.split import decompose
+from play.view import View
 from solvers.board import Cell
-from solvers.components import decompose
-from solvers.counting import ComponentCounter, Poly, poly_mul, table_product
 from solvers.csp import CSP, Constraint
-
-from .probability import neighbour_indices
-from .view import View
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,7 @@ class Outcome:
 class Lookahead:
     """Exact what-if counts for the candidate cells of one view (see the module docstring).
 
-    `risk`: every hidden cell's mine probability on the view (`play.probability`)."""
+    `risk`: every hidden cell's mine probability on the view (`answerkey.agent.probability`)."""
 
     def __init__(self, view: View, candidates: list[Cell], risk: dict[Cell, float]) -> None:
         self.view = view

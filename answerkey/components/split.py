@@ -2,7 +2,7 @@
 
 Two undecided variables are connected when some clue constraint holds both. The global
 mine count is left out when splitting: it joins every variable, and the counting code
-(`solvers.counting`) puts it back exactly by convolving per-component tables.
+(`answerkey.components.count`) puts it back exactly by convolving per-component tables.
 
 A `Decomposition` of a CSP is:
 
@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
-from .csp import CSP, Constraint, Domains
-from .strategies import forward_check_fixpoint
+from answerkey.strategies import forward_check_fixpoint
+from solvers.csp import CSP, Constraint, Domains
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .csp import CSP, Constraint, Domains
-from .engine import Strategy
+from solvers.csp import CSP, Constraint, Domains
+from solvers.engine import Strategy
 
 
 def constraint_bounds(scope: Sequence[int], domains: Domains) -> tuple[int, int]:

@@ -2,7 +2,7 @@
 
 The view becomes the CSP that `build_csp(view.to_board())` gives (one variable per
 hidden cell, one constraint per revealed number, the global mine count last), built
-straight from the view by `view_csp`, which is faster. `solvers.counting.solution_counts`
+straight from the view by `view_csp`, which is faster. `answerkey.components.count.solution_counts`
 counts its solutions by independent components: enumeration with the engine,
 off-frontier cells weighted with binomials under the global count. Every layout consistent with the view is equally likely (the
 game draws layouts uniformly, see `play.game`), so mines / total is the exact
@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from answerkey.components.count import SolutionCounts, solution_counts
+from play.view import View, neighbour_table
 from solvers.board import Cell
-from solvers.counting import SolutionCounts, solution_counts
 from solvers.csp import CSP, Constraint
-
-from .view import View, neighbour_table
 
 
 @dataclass(frozen=True)

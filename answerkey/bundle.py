@@ -22,6 +22,8 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from .kit import kit_packages
+
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, while it builds the autograder image.
 set -euo pipefail
@@ -73,8 +75,8 @@ fi
 exit "$status"
 """
 
-#: The kit's parts that go into the bundle: its packages, how to install them, and the problems.
-KIT_PARTS = ("pyproject.toml", "README.md", "solvers", "grader", "assignment", "play")
+#: The files beside the kit's packages that go into the bundle: how to install them.
+INSTALL_FILES = ("pyproject.toml", "README.md")
 
 
 def write_bundle(source: Path, problems: Path, out: Path) -> int:
@@ -87,7 +89,8 @@ def write_bundle(source: Path, problems: Path, out: Path) -> int:
             info.external_attr = 0o755 << 16
             archive.writestr(info, text)
             count += 1
-        parts = [(source / part, f"kit/{part}") for part in KIT_PARTS] + [(problems, "kit/problems")]
+        parts = [(source / part, f"kit/{part}") for part in (*INSTALL_FILES, *kit_packages(source))]
+        parts.append((problems, "kit/problems"))
         for path, name in parts:
             files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
             for file in files:

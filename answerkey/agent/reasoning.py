@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from play.view import FLAGGED, View, neighbour_table
 from solvers.board import Cell
-
-from .view import FLAGGED, View, neighbour_table
 
 Rule = Literal["single", "subset"]
 

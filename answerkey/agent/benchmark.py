@@ -11,11 +11,11 @@ import multiprocessing
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .agent import Agent
-from .evaluate import GameResult
-from .game import Game
-from .guess import Guesser
-from .levels import Level, RuleSet
+from answerkey.agent.agent import Agent
+from answerkey.agent.guess import Guesser
+from play.evaluate import GameResult
+from play.game import Game
+from play.levels import Level, RuleSet
 
 
 def play_reference(level: Level, seed: int, rules: RuleSet = "classic", agent: Agent | None = None) -> GameResult:

@@ -25,12 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from answerkey.strategies import REFERENCE
+from play.view import View
 from solvers.board import Cell
 from solvers.csp import CSP
 from solvers.engine import search
-from solvers.strategies import REFERENCE
-
-from .view import View
 
 
 class OutOfBudget(Exception):

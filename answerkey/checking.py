@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .config import load_config
-from .oracle import OracleDisagreement, count_method, count_solutions
-from .problemset import Problem, ProblemError
+from answerkey.oracle import OracleDisagreement, count_method, count_solutions
+from grader.config import load_config
+from grader.problemset import Problem, ProblemError
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ to 1. For each k left, c's new clue "U holds k mines" gives a certain move when
   between max(0, k - |U - W|, n - |W - U|) and min(|U & W|, k, n); when that lower
   bound already equals k the cells of U - W are safe, when it equals n those of W - U.
 
-This is rule (b) of `play.reasoning` and one step of rule (a), for the one new clue.
+This is rule (b) of `answerkey.agent.reasoning` and one step of rule (a), for the one new clue.
 Progress found by the count layer or by longer chains is not seen: the estimate is a
 lower bound of the real chance, computed in microseconds per cell.
 """
@@ -23,10 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from answerkey.agent.reasoning import Clue, bits, hidden_masks, neighbour_masks, residual_clues
+from play.view import View
 from solvers.board import Cell
-
-from .reasoning import Clue, bits, hidden_masks, neighbour_masks, residual_clues
-from .view import View
 
 
 def poisson_binomial(chances: list[float]) -> list[float]:

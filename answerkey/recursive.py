@@ -10,11 +10,11 @@ constraint is thereby checked completely once all its cells are assigned.
 - `recursive_solve(csp)`: the seeds' baseline. Tries a mine first, then no mine, as the
   seeds do; no propagation, no variable ordering.
 - `recursive_solve(csp, values=SAFE_FIRST, propagate=True)`: after each assignment, the
-  bound rule of `solvers.strategies` applied through the counters: a constraint needing
+  bound rule of `answerkey.strategies` applied through the counters: a constraint needing
   0 more mines makes its other cells safe, one needing as many mines as it has cells
   left makes them mines, until nothing changes. Undone from a trail on backtracking, so
   a node costs the constraints it touches, not the size of the CSP: this is what
-  `solvers.decomposed` runs on large components.
+  `answerkey.components.solve` runs on large components.
 
 Statistics follow the engine's: a node is one call, expanded when it tries values, a
 dead end for each refused value; `max_stack` is the deepest recursion.
@@ -27,8 +27,8 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from .csp import CSP
-from .engine import Mode, SearchResult, SearchStats
+from solvers.csp import CSP
+from solvers.engine import Mode, SearchResult, SearchStats
 
 #: The seeds try a mine first.
 SEED_ORDER: tuple[int, ...] = (1, 0)

@@ -1,0 +1,1 @@
+"""The reference agent: certain moves, exact probabilities, guesses and the endgame, in layers."""
