@@ -1,19 +1,19 @@
 """`python -m grader release OUT_DIR`: the copy of the kit students get.
 
 It is the kit without its answer key: every package but `answerkey` (the reference
-hooks and agent, the SAT encodings, the instructor's tools), the public problems only
-(each with its `expect`, computed here, so that nothing needs the answer key to grade),
-the hook cases with their expected outputs as `grader/hook_cases.yaml` stores them, and a
-README for students. Hidden problems and the grading config stay behind.
+hooks and agent, the SAT encodings, the instructor's tools), the public problems only,
+each with its `expect`, the hook cases with their expected outputs (both computed here
+from the reference, so that nothing needs the answer key at grading time), and a README
+for students. Hidden problems and the grading config stay behind.
 """
 
 from __future__ import annotations
 
-import ast
 import shutil
 from pathlib import Path
 
 from grader.grading import expected_count
+from grader.hookcases import CASES_FILE, write_cases
 from grader.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
 from grader.submission import solved_hooks
 from grader.yamlfile import read_yaml
@@ -92,6 +92,7 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
                            "restore the stubs, or pass --allow-solutions")
     for package in student_packages(source):
         shutil.copytree(source / package, out / package, ignore=shutil.ignore_patterns("__pycache__"))
+    write_cases(out / "grader" / CASES_FILE.name)  # the hook cases' expected outputs, from this reference
     (out / "problems").mkdir()
     kept = 0
     for path in problem_files(problems_dir):
