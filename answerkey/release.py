@@ -10,14 +10,14 @@ for students. Hidden problems and the grading config stay behind.
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from grader.grading import expected_count
 from grader.hookcases import CASES_FILE, write_cases
-from grader.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files
+from grader.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files, problem_set_yaml
 from grader.submission import solved_hooks
 from grader.yamlfile import read_yaml
-from solvers.problemfile import Entry, problem_set_yaml
 
 from .kit import student_packages
 
@@ -67,12 +67,12 @@ def _public_file(path: Path, target: Path) -> int:
         shutil.copyfile(path, target)
         return len(public)
     data, _ = read_yaml(path)  # already read once by load_problem_file: within bounds
-    target.write_text(problem_set_yaml(str(data.get("title", path.stem)), [_entry(p) for p in public]), encoding="utf-8")
+    target.write_text(problem_set_yaml(str(data.get("title", path.stem)), [_with_expect(p) for p in public]), encoding="utf-8")
     return len(public)
 
 
-def _entry(problem: Problem) -> Entry:
-    return Entry(problem.id, problem.board, expected_count(problem), points=problem.points, timeout=problem.timeout)
+def _with_expect(problem: Problem) -> Problem:
+    return replace(problem, expect=expected_count(problem))
 
 
 def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: bool = False) -> int:

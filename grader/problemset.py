@@ -1,4 +1,5 @@
-"""Loading instructors' YAML problem sets, with one clear error per mistake.
+"""The instructors' YAML problem sets (problems/README.md): reading them, with one clear
+error per mistake, and writing them. `Problem` is the one record of both directions.
 
 Files are read with PyYAML's safe loader only. A bad problem is reported (file, problem
 id, field, line) and skipped; the other problems of the file still load.
@@ -37,6 +38,7 @@ class Problem:
     line: int | None = None
     timeout: float | None = None
     visibility: str = "visible"
+    notes: str | None = None
 
     @property
     def hidden(self) -> bool:
@@ -142,7 +144,9 @@ def _build_problem(path: str, raw: Any, node: yaml.Node | None, defaults: dict[s
     visibility = fields.get("visibility", "visible")
     if visibility not in VISIBILITIES:
         raise _Invalid(f"must be one of {', '.join(VISIBILITIES)}, got {visibility!r}", "visibility", _line(_child(node, "visibility")))
-    return Problem(path, str(raw["id"]), board, expect, points, _line(node), timeout, visibility)
+    notes = raw.get("notes")
+    return Problem(path, str(raw["id"]), board, expect, points, _line(node), timeout, visibility,
+                   None if notes is None else str(notes))
 
 
 def _number(value: Any, field: str, node: yaml.Node | None, positive: bool = False) -> float:
@@ -219,3 +223,35 @@ def load_problems(*paths: Path) -> tuple[list[Problem], list[ProblemError]]:
             problems += found
             errors += wrong
     return problems, errors
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def problem_set_yaml(title: str, problems: list[Problem], source: str | None = None) -> str:
+    """The YAML text of a problem set, which `load_problem_file` reads back as `problems`
+    (but for `file` and `line`). Rule and mine count are written per problem; points,
+    timeout and visibility only when they are not the defaults."""
+    lines = [f"title: {_quote(title)}"]
+    if source:
+        lines.append(f"source: {_quote(source)}")
+    lines.append("problems:")
+    for problem in problems:
+        lines.append(f"  - id: {_quote(problem.id)}")
+        if problem.notes:
+            lines.append(f"    notes: {_quote(problem.notes)}")
+        lines.append(f"    rule: {problem.board.rule}")
+        if problem.board.mines is not None:
+            lines.append(f"    mines: {problem.board.mines}")
+        if problem.expect is not None:
+            lines.append(f"    expect: {problem.expect}")
+        if problem.points != 1.0:
+            lines.append(f"    points: {problem.points:g}")
+        if problem.timeout is not None:
+            lines.append(f"    timeout: {problem.timeout:g}")
+        if problem.hidden:
+            lines.append(f"    visibility: {problem.visibility}")
+        lines.append("    board: |")
+        lines += [f"      {row}" for row in problem.board.rows_text()]
+    return "\n".join(lines) + "\n"

@@ -490,3 +490,25 @@ def test_hostile_yaml_is_one_line_and_the_good_file_beside_it_still_loads(tmp_pa
     problems, errors = load_problems(tmp_path)
     assert [p.id for p in problems] == ["ok"]
     assert len(errors) == 1 and words in str(errors[0]) and "bad.yaml" in str(errors[0]), errors
+
+
+# --- writing: one record type, read back as written ------------------------------------
+
+
+def test_a_written_problem_set_reads_back_as_the_same_problems(tmp_path: Path) -> None:
+    """problem_set_yaml and load_problem_file are inverses on every field the format has
+    (ids and notes with quotes and backslashes, both rules, mines, points, timeout, hidden)."""
+    from dataclasses import replace
+
+    from grader.problemset import problem_set_yaml
+
+    shipped, errors = load_problems(PROBLEMS / "course.yaml")
+    assert not errors
+    written = [replace(shipped[0], id='odd "id" \\ one', notes='a "quoted" note \\ here', points=2.5, timeout=3.0),
+               replace(shipped[1], visibility="hidden", expect=None),
+               replace(shipped[2], board=replace(shipped[2].board, rule="inclusive", mines=None))]
+    path = tmp_path / "set.yaml"
+    path.write_text(problem_set_yaml("a title with \"quotes\"", written, source="a test"), encoding="utf-8")
+    read, errors = load_problem_file(path)
+    assert errors == []
+    assert [replace(p, file="", line=None) for p in read] == [replace(p, file="", line=None) for p in written]

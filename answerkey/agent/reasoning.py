@@ -26,7 +26,7 @@ from typing import Literal
 from play.view import FLAGGED, View, neighbour_table
 from solvers.board import Cell
 
-Rule = Literal["single", "subset"]
+DeductionRule = Literal["single", "subset"]  # rule (a) or (b) of the handout; a board's counting rule is solvers.board.Rule
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Deduction:
 
     cell: Cell
     mine: bool
-    rule: Rule
+    rule: DeductionRule
     clues: tuple[Cell, ...]
 
 
@@ -108,7 +108,7 @@ class Deducer:
     def cell(self, index: int) -> Cell:
         return divmod(index, self.cols)
 
-    def settle(self, mask: int, mine: bool, rule: Rule, clues: tuple[int, ...]) -> None:
+    def settle(self, mask: int, mine: bool, rule: DeductionRule, clues: tuple[int, ...]) -> None:
         """Record every cell of `mask` not settled yet as a mine or safe."""
         fresh = mask & ~(self.mines | self.safe)
         if not fresh:

@@ -29,13 +29,14 @@ def _command() -> str:
 
 def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
     """Write the problem set (ids PREFIX-01, ...) and report where."""
-    from solvers.problemfile import Entry, problem_set_yaml
+    from grader.problemset import Problem, problem_set_yaml
 
-    entries = [Entry(f"{args.prefix}-{i:02d}", board, expect) for i, (board, expect) in enumerate(boards, start=1)]
-    text = problem_set_yaml(args.title, entries, source=_command())
+    where = args.output or "<stdout>"
+    problems = [Problem(where, f"{args.prefix}-{i:02d}", board, expect) for i, (board, expect) in enumerate(boards, start=1)]
+    text = problem_set_yaml(args.title, problems, source=_command())
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
-        stderr_console().print(f"wrote {len(entries)} problems to {args.output}", markup=False)
+        stderr_console().print(f"wrote {len(problems)} problems to {args.output}", markup=False)
     else:
         sys.stdout.write(text)
     return 0
