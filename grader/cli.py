@@ -40,8 +40,10 @@ from .submission import KIT_ROOT, WHAT_TO_SUBMIT, resolve_agent, resolve_solver
 if TYPE_CHECKING:  # the commands import what they use when they run: --help and --version stay fast
     from rich.console import Console
 
-    from .problemset import Problem
-    from .sandbox.isolation import Sandbox
+    from .config import GradingConfig
+    from .problemset import Problem, ProblemError
+    from .results import Report
+    from .sandbox.isolation import Sandbox, Scope
 
 
 COMMAND_HELP = """other commands (each with its own --help):
@@ -85,24 +87,19 @@ def _grade_parser() -> argparse.ArgumentParser:
 
 
 def _grade(argv: list[str], console: Console) -> int:
+    """Grade one solver (or a class with --submissions): read, select, grade, report."""
     args = _grade_parser().parse_args(argv)  # first: --help and --version import nothing more
-    from solvers.trace import STEP_FILTERS
-
     from .config import find_config, load_config
     from .problemset import load_problems
-    from .reference import reference_strategies
-    from .report import fail, report_json, show_errors, show_report, write_json
-    from .tracing import compare_command, trace_command
+    from .report import show_errors
+    from .tracing import compare_command
 
-    for option, path in (("--json", args.json), ("--output", args.output), ("--export", args.export),
-                         ("--csv", args.csv if args.submissions else None)):
-        if path is not None and (why := output_problem(path)):
-            return fail(console, f"{option} {path}: {why}")
+    _check_outputs(args)
     if args.format == "gradescope":
         return _grade_for_gradescope(args, console)
     missing = [path for path in args.paths if not path.exists()]
     if missing:
-        return fail(console, f"{missing[0]}: does not exist; nothing was graded")
+        raise UsageError(f"{missing[0]}: does not exist; nothing was graded")
     problems, errors = load_problems(*args.paths)
     config_path = find_config(args.paths[0], args.config)
     config, config_errors = load_config(config_path)
@@ -110,35 +107,75 @@ def _grade(argv: list[str], console: Console) -> int:
     show_errors(console, errors)
     if args.compare:
         return compare_command(args, problems, console)
-    solver = resolve_solver(args.solver)
-    folder = Path(args.solver) if Path(args.solver).is_dir() else None
-    if not args.submissions and solver is None:
-        if folder is not None:
-            return fail(console, f"--solver {args.solver}: no Python file in it defines the hooks; {WHAT_TO_SUBMIT}")
-        return fail(console, f"--solver {args.solver}: not 'assignment', 'reference', a .py file or a folder holding one")
-    if solver == "reference" and not args.submissions:
-        reference_strategies()  # a student copy has none: one clear line, not a table of errors
-    only = None
-    if args.trace:
-        if (args.only or "all") not in STEP_FILTERS:
-            return fail(console, f"--only {args.only}: with --trace, one of {', '.join(STEP_FILTERS)}")
-        args.only = args.only or "all"
-    elif args.only:
-        only, problems, unknown = select_items(args.only, problems)
-        if unknown:
-            return fail(console, f"--only {args.only}: nothing is called {', '.join(unknown)}")
+    solver, folder = _graded_solver(args)
+    only, problems = _selection(args, problems)
     with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
             return _batch(args, problems, config, console, sandbox, errors)
-        assert solver is not None  # checked above: only a class is graded without one
+        assert solver is not None  # _graded_solver refuses a missing one unless a class is graded
+        scope: Scope = "folder" if folder else "siblings"
         if args.trace:
+            from .tracing import trace_command
+
             return trace_command(args, solver, problems, console, sandbox)
         if args.case:
-            return _one_case(args, solver, config, console, sandbox, "folder" if folder else "siblings")
+            return _one_case(args, solver, config, console, sandbox, scope)
         from .grading import grade
 
         report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
-                       sandbox, "folder" if folder else "siblings", only)
+                       sandbox, scope, only)
+    return _show_grades(args, config, report, errors, console)
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """UsageError when a file the run would write cannot be written."""
+    for option, path in (("--json", args.json), ("--output", args.output), ("--export", args.export),
+                         ("--csv", args.csv if args.submissions else None)):
+        if path is not None and (why := output_problem(path)):
+            raise UsageError(f"{option} {path}: {why}")
+
+
+def _graded_solver(args: argparse.Namespace) -> tuple[str | None, Path | None]:
+    """The solver --solver names, and its folder when it is one; UsageError when it names
+    nothing gradable (None only when a class is graded with --submissions)."""
+    solver = resolve_solver(args.solver)
+    folder = Path(args.solver) if Path(args.solver).is_dir() else None
+    if args.submissions:
+        return solver, folder
+    if solver is None and folder is not None:
+        raise UsageError(f"--solver {args.solver}: no Python file in it defines the hooks; {WHAT_TO_SUBMIT}")
+    if solver is None:
+        raise UsageError(f"--solver {args.solver}: not 'assignment', 'reference', a .py file or a folder holding one")
+    if solver == "reference":
+        from .reference import reference_strategies
+
+        reference_strategies()  # a student copy has none: one clear line, not a table of errors
+    return solver, folder
+
+
+def _selection(args: argparse.Namespace, problems: list[Problem]) -> tuple[frozenset[str] | None, list[Problem]]:
+    """The items --only grades (None: all) and the problems left. With --trace, --only
+    filters the trace's steps instead, and every problem stays."""
+    from solvers.trace import STEP_FILTERS
+
+    if args.trace:
+        if (args.only or "all") not in STEP_FILTERS:
+            raise UsageError(f"--only {args.only}: with --trace, one of {', '.join(STEP_FILTERS)}")
+        args.only = args.only or "all"
+        return None, problems
+    if not args.only:
+        return None, problems
+    only, problems, unknown = select_items(args.only, problems)
+    if unknown:
+        raise UsageError(f"--only {args.only}: nothing is called {', '.join(unknown)}")
+    return only, problems
+
+
+def _show_grades(args: argparse.Namespace, config: GradingConfig, report: Report, errors: list[ProblemError],
+                 console: Console) -> int:
+    """Print the report (and write its JSON); 0 only for full marks without errors."""
+    from .report import report_json, show_report, write_json
+
     show_report(console, report, errors, args.show_hidden)
     if args.agent and config.agent is None:  # say what --agent did without an agent section
         console.print("note: grading.yaml has no agent section, so --agent plays practice games for no points "

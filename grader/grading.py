@@ -151,42 +151,61 @@ def score_problem(problem: Problem, outcome: dict[str, Any], points: float | Non
     divergence = outcome.get("divergence")
     if divergence is not None:
         base["cause"] = divergence.describe(problem.id)
-    if outcome["status"] == "ok" and "failed" in outcome:
-        return ItemResult(status="error", score=0.0, message=outcome["failed"], **base)
-    if outcome["status"] != "ok":
-        return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
-    solutions = outcome.get("solutions")
-    if not isinstance(solutions, list):
-        return ItemResult(status="fail", score=0.0, message="returned nothing", **base)
-    seen: dict[str, int] = {}
-    for number, grid in enumerate(solutions, start=1):
-        reason = layout_problem(problem.board, grid)
-        if reason:
-            return ItemResult(status="fail", score=0.0, message=f"solution {number} {reason}", **base)
-        key = repr(grid)
-        if key in seen:
-            return ItemResult(status="fail", score=0.0, message=f"solution {number} repeats solution {seen[key]}", **base)
-        seen[key] = number
-    found = len(solutions)
-    if found == 0 and problem.expect is None:  # a "no solution" claim: ask Glucose
-        expected = 1 if has_solution(problem.board) else 0
-        if expected:
-            return ItemResult(status="fail", score=0.0, message="claims there is no solution, but Glucose 4.1 finds one", **base)
-    else:
-        expected = expected_count(problem)
-    if found != expected:
-        if found == 0:
-            message = f"claims there is no solution, but the board has {expected}"
-        elif expected == 0:
-            message = f"found {found} solutions on a board that has none"
-        else:
-            message = f"found {found} of the {expected} solutions"
-        return ItemResult(status="fail", score=0.0, message=message, **base)
-    message = {0: "no solution, as expected", 1: "the one solution found"}.get(expected, f"all {expected} solutions found")
+    failure = _run_failure(outcome) or _solutions_failure(problem, outcome.get("solutions"))
+    if failure is not None:
+        status, reason = failure
+        return ItemResult(status=status, score=0.0, message=reason, **base)
+    found = len(outcome["solutions"])  # exactly the board's solutions: checked above
+    message = {0: "no solution, as expected", 1: "the one solution found"}.get(found, f"all {found} solutions found")
     model = _model_nodes(problem)
     if model is not None and base["nodes"] is not None:  # for information: not scored unless the config says so
         message += f" in {base['nodes']} nodes (the model answer: {model})"
     return ItemResult(status="pass", score=points, message=message, **base)
+
+
+def _run_failure(outcome: dict[str, Any]) -> tuple[str, str] | None:
+    """(status, reason) when the search did not run to its end; None when it did."""
+    if outcome["status"] != "ok":
+        return outcome["status"], outcome.get("message", "")
+    if "failed" in outcome:
+        return "error", outcome["failed"]
+    return None
+
+
+def _solutions_failure(problem: Problem, solutions: Any) -> tuple[str, str] | None:
+    """("fail", reason) unless `solutions` are exactly the board's solutions, each once."""
+    if not isinstance(solutions, list):
+        return "fail", "returned nothing"
+    reason = _bad_layout(problem, solutions) or _wrong_count(problem, len(solutions))
+    return None if reason is None else ("fail", reason)
+
+
+def _bad_layout(problem: Problem, solutions: list[Any]) -> str | None:
+    """Why the first wrong or repeated layout is wrong; None when all are valid and distinct."""
+    seen: dict[str, int] = {}
+    for number, grid in enumerate(solutions, start=1):
+        reason = layout_problem(problem.board, grid)
+        if reason:
+            return f"solution {number} {reason}"
+        key = repr(grid)
+        if key in seen:
+            return f"solution {number} repeats solution {seen[key]}"
+        seen[key] = number
+    return None
+
+
+def _wrong_count(problem: Problem, found: int) -> str | None:
+    """Why `found` distinct valid layouts are not all of them; None when they are."""
+    if found == 0 and problem.expect is None:  # a "no solution" claim: ask Glucose
+        return "claims there is no solution, but Glucose 4.1 finds one" if has_solution(problem.board) else None
+    expected = expected_count(problem)
+    if found == expected:
+        return None
+    if found == 0:
+        return f"claims there is no solution, but the board has {expected}"
+    if expected == 0:
+        return f"found {found} solutions on a board that has none"
+    return f"found {found} of the {expected} solutions"
 
 
 def _model_nodes(problem: Problem) -> int | None:

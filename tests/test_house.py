@@ -15,7 +15,7 @@ def run(*command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_finds_nothing() -> None:
-    result = run("ruff", "check", "solvers", "grader", "play", "assignment", "bench", "tests")
+    result = run("ruff", "check", "solvers", "grader", "play", "assignment", "answerkey", "bench", "tests")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]
 
 
