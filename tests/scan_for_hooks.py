@@ -46,9 +46,7 @@ def expected(hook, case):
 
 
 functions = []
-for package in ("solvers", "grader", "play", "assignment"):
-    if not (root / package).is_dir():
-        continue
+for package in sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file()):  # every package there is
     for info in pkgutil.walk_packages([str(root / package)], prefix=f"{package}."):
         try:
             module = importlib.import_module(info.name)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from answerkey.explain import explain
 from answerkey.strategies import FC_FIXPOINT, HANDOUT, PLAIN, REFERENCE
 from solvers.csp import CSP, Constraint, build_csp
 from solvers.engine import Branched, DeadEnd, Popped, Pruned, Solved, search
@@ -26,7 +27,7 @@ SMALL = parse_board("1 . 3 .\n1 . . .\n1 2 . .", "classic", 3)
 def _render(steps, summary, options=TraceOptions(), board=SMALL) -> str:
     console = Console(width=100, record=True, color_system=None, force_terminal=False)
     csp = build_csp(board)
-    render_trace(console, board, csp, steps, summary, options)
+    render_trace(console, board, csp, steps, summary, options, explain=explain)
     return console.export_text()
 
 
@@ -112,7 +113,7 @@ def test_divergence_stops_at_the_first_different_decision() -> None:
     index, kind = first_difference(mine, reference)
     assert index == 0 and kind == "domains after forward checking"
     console = Console(width=120, record=True, color_system=None)
-    assert render_divergence(console, SMALL, csp, mine, reference)
+    assert render_divergence(console, SMALL, csp, mine, reference, explain)
     text = console.export_text()
     assert "your hooks" in text and "reference" in text and "First difference at step 1" in text
     assert not render_divergence(Console(file=open(os.devnull, "w")), SMALL, csp, reference, reference)
@@ -124,7 +125,7 @@ def test_choice_divergence_explains_mrv() -> None:
     mine = [dict(step) for step in reference]
     mine[0] = {**mine[0], "var": 2}
     console = Console(width=120, record=True, color_system=None)
-    render_divergence(console, SMALL, csp, mine, reference)
+    render_divergence(console, SMALL, csp, mine, reference, explain)
     assert "MRV: fewest values first" in console.export_text()
 
 
@@ -159,3 +160,12 @@ def test_plain_output_when_piped_or_no_color(tmp_path: Path) -> None:
                   env_extra={"NO_COLOR": "1"})
     assert "\x1b[" not in result.stdout  # no escape codes: symbols carry the meaning
     assert "●" in result.stdout or "◆" in result.stdout
+
+
+def test_without_an_explainer_a_trace_shows_no_reasons() -> None:
+    """A student copy has no answer key: the same trace, without the bound rule's reasons."""
+    trace = record(build_csp(SMALL), HANDOUT)
+    console = Console(width=100, record=True, color_system=None, force_terminal=False)
+    render_trace(console, SMALL, build_csp(SMALL), trace.steps, trace.summary())
+    text = console.export_text()
+    assert "bounds [" not in text and "r2c2" in text
