@@ -4,28 +4,18 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import re
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-from conftest import self_contained
+from conftest import run_grader, self_contained
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
 COURSE = ROOT / "problems" / "course.yaml"
 SEARCH_ITEMS = ["hooks/constraint_bounds", "hooks/forward_check", "hooks/select_variable", "hooks/order_values",
                 "course/nctu-1", "course/nctu-1-as-printed", "course/nctu-2"]
-
-
-def run_grader(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
-    env.update(PYTHONPATH=str(ROOT), COLUMNS="200")
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=180)
 
 
 def submit(folder: Path, layout: dict[str, str | None]) -> Path:

@@ -8,26 +8,17 @@ into chunks whose workers are restarted mid-chunk.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
 PROBLEMS = ROOT / "problems"
 #: What must not depend on the number of jobs (everything but "seconds").
 COMPARED = ("kind", "id", "file", "status", "score", "max_score", "message", "nodes", "visibility")
-
-
-def run_grader(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
-    env.update(PYTHONPATH=str(ROOT), COLUMNS="200")
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=180)
 
 
 def report_for(tmp_path: Path, student: str, jobs: int) -> dict:

@@ -15,23 +15,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import no_traceback, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_grader(*args: str | Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
-    """`python -m grader ARGS` from the repository root; Rich sees a plain `columns`-wide pipe."""
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
-    env["COLUMNS"] = str(columns)
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *map(str, args)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
-
-
-def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
 
 
 def error_lines(result: subprocess.CompletedProcess[str]) -> list[str]:
@@ -230,7 +216,7 @@ def test_markup_like_problem_id_is_shown_verbatim(tmp_path: Path, command: list[
     problems = tmp_path / "ids.yaml"
     problems.write_text('problems:\n  - id: "[/oops]"\n    expect: 1\n    board: |\n      ? 1 ? 2 ?\n', encoding="utf-8")
     args = ["check", problems] if command == ["check"] else [problems, *command]
-    result = run_grader(*args, columns=200)
+    result = run_grader(*args)
     no_traceback(result)
     assert result.returncode == 0
     assert "[/oops]" in result.stdout

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from conftest import by_id, grade_json, run_grader
 
 from grader.oracle import ENGINE_LIMIT, count_method, count_solutions, has_solution
 from grader.sathooks import SAT_HOOKS, SCOPES, equivalence_problem, score_sat_hook
@@ -17,22 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 STUDENTS = ROOT / "tests" / "student_files"
 
 
-def run_grader(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    env.update(PYTHONPATH=str(ROOT), COLUMNS="120")
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
-
-
 def graded(tmp_path: Path, student: str, problems: str | Path = "problems/course.yaml") -> dict:
-    out = tmp_path / f"{student}.json"
-    result = run_grader(problems, "--solver", STUDENTS / f"{student}.py", "--json", out)
-    assert "Traceback" not in result.stdout + result.stderr
-    return json.loads(out.read_text(encoding="utf-8"))
-
-
-def by_id(report: dict) -> dict[str, dict]:
-    return {e["id"]: e for e in report["hooks"] + report["problems"] + report.get("other", [])}
+    _, report = grade_json(problems, STUDENTS / f"{student}.py", tmp_path / f"{student}.json", timeout=300)
+    return report
 
 
 def test_correct_encoding_gets_every_point(tmp_path: Path) -> None:
