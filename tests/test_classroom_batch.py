@@ -128,7 +128,7 @@ def test_batch_honours_timeout(tmp_path: Path) -> None:
 def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
     """A file `ana.py` and a folder `ana/` are two submissions: each row carries its own grade.
 
-    (The broken one must never be shown with the correct one's full marks.)
+    (The broken one must never be shown with the correct one's full marks, nor the correct one with its zero.)
     """
     folder = submit(tmp_path / "subs", {"ana.py": "correct_reexport", "ana/hooks.py": "import_raises"})
     grades = tmp_path / "grades.csv"
@@ -137,9 +137,11 @@ def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
     with grades.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 2
-    flagged = any("duplicate" in row["note"].lower() for row in rows)
+    assert [row["student"] for row in rows] == ["ana", "ana"], rows  # both under the name, neither flagged
     full = float(rows[0]["max_score"])
-    assert flagged or sorted(float(row["score"]) for row in rows) == [0.0, full], rows
+    graded = sorted((float(row["score"]), row["note"]) for row in rows)
+    assert [score for score, _ in graded] == [0.0, full], rows
+    assert graded[0][1].startswith("cannot load hooks.py: KeyError") and graded[1][1] == "", rows
 
 
 def test_each_student_gets_a_feedback_file_and_the_csv_says_what_was_lost(tmp_path: Path) -> None:

@@ -158,4 +158,7 @@ def test_plain_output_when_piped_or_no_color(tmp_path: Path) -> None:
     result = _cli("grader", "problems/course.yaml", "--trace", "nctu-2", "--solver", "reference",
                   env_extra={"NO_COLOR": "1"})
     assert "\x1b[" not in result.stdout  # no escape codes: symbols carry the meaning
-    assert "●" in result.stdout or "◆" in result.stdout
+    legend = "legend: ● mine (assigned)  ○ safe (assigned)  ◆ mine by forward checking  ◇ safe by forward checking"
+    assert legend in result.stdout
+    drawn = result.stdout.replace(legend, "")
+    assert "●" in drawn and "◆" in drawn  # nctu-2's search both assigns mines and forces them
