@@ -76,7 +76,8 @@ def cannot_load(student: str, *words: str) -> Outcome:
 OUTCOMES = [
     # -- right answers, however written
     case("correct", "the model answer under the student names",
-         Outcome(19.0, {}, printed=("Full marks.",), returncode=0)),
+         Outcome(19.0, {}, {"sat_encoding": ("3/3 problems solved through your clauses",)}, printed=("Full marks.",),
+                 returncode=0)),
     case("standalone_correct", "written out by hand, another style", Outcome(19.0, {}, returncode=0)),
     case("mutates_domains", "changes the dict it was given: costs nothing with the grader's copies",
          Outcome(19.0, {}, returncode=0)),
@@ -97,6 +98,11 @@ OUTCOMES = [
                                                          kept={"forward_check": 0.25})),
     case("flips_values", "forward checking makes safe cells mines",
          Outcome(13.25, {"forward_check": "fail", "boards": "fail"}, kept={"forward_check": 0.25})),
+    case("sat_off_by_one", "at_least_clauses one off: the assignment named; part 1 graded on its own",
+         Outcome(15.62, {"at_least_clauses": "fail", "sat_encoding": "fail"},
+                 {"at_least_clauses": ("your clauses reject the assignment with true literals",),
+                  "sat_encoding": ("1/3 problems solved through your clauses",)},
+                 kept={"at_least_clauses": 1.29, "sat_encoding": 1.33})),
     case("claims_none", "a search that finds nothing",
          Outcome(5.0, {"forward_check": "fail", "boards": "fail", "sat": "error"})),
     case("constant_answers", "answers that ignore their input earn nothing",
@@ -129,7 +135,8 @@ OUTCOMES = [
     case("crash", "an exception: named with the student's line",
          Outcome(6.0, {"select_variable": "fail", "boards": "error", "sat": "error"},
                  {"select_variable": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}"),
-                  "boards": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}")})),
+                  "boards": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}"),
+                  "at_least_clauses": ("no function named at_least_clauses",)})),  # no SAT hooks: named
     case("deep_helper", "an exception deep in a helper: the student's line, no grader internals",
          Outcome(14.0, {"select_variable": "fail", "boards": "error"},
                  {"select_variable": ("StatisticsError", "deep_helper.py, line {line of DEEP_LINE}, in _average"),
