@@ -88,7 +88,7 @@ def test_violent_students_never_stop_the_batch(tmp_path: Path) -> None:
         "b_segv.py": "segfault_bounds",
         "c_memory/hooks.py": "huge_alloc",
         "d_correct.py": "correct_reexport",
-        "e_syntax/assignment/hooks.py": "syntax_error",
+        "e_syntax/assignment/hooks.py": "syntax",
     })
     grades = tmp_path / "grades.csv"
     result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "2")

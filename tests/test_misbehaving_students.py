@@ -79,6 +79,7 @@ OUTCOMES = [
          Outcome(19.0, {}, {"sat_encoding": ("3/3 problems solved through your clauses",)}, printed=("Full marks.",),
                  returncode=0)),
     case("standalone_correct", "written out by hand, another style", Outcome(19.0, {}, returncode=0)),
+    case("correct_reexport", "the model answer's hooks re-exported", Outcome(19.0, {}, printed=("Full marks.",), returncode=0)),
     case("mutates_domains", "changes the dict it was given: costs nothing with the grader's copies",
          Outcome(19.0, {}, returncode=0)),
     # -- wrong answers: points lost where they went wrong, with the reason
@@ -98,6 +99,9 @@ OUTCOMES = [
                                                          kept={"forward_check": 0.25})),
     case("flips_values", "forward checking makes safe cells mines",
          Outcome(13.25, {"forward_check": "fail", "boards": "fail"}, kept={"forward_check": 0.25})),
+    case("parallel_buggy", "its other bugs need other boards: on these only forward_check's half rule costs points",
+         Outcome(8.5, {"forward_check": "fail", "sat": "error"}, {"sat": ("no function named at_",)}, kept={"forward_check": 0.5},
+                 printed=("Next step: fix forward_check",))),
     case("sat_off_by_one", "at_least_clauses one off: the assignment named; part 1 graded on its own",
          Outcome(15.62, {"at_least_clauses": "fail", "sat_encoding": "fail"},
                  {"at_least_clauses": ("your clauses reject the assignment with true literals",),
