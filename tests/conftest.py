@@ -1,4 +1,4 @@
-"""Shared test helpers: student files as a grader sees them."""
+"""Shared test helpers: the grader run as a subprocess, and student files as a grader sees them."""
 
 from __future__ import annotations
 
@@ -48,10 +48,10 @@ def json_report(path: Path, result: subprocess.CompletedProcess[str] | None = No
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def grade_json(problems: str | Path, solver: str | Path, out: Path, *extra: str | Path,
-               **run: object) -> tuple[subprocess.CompletedProcess[str], dict]:
+def grade_json(problems: str | Path, solver: str | Path, out: Path, *extra: str | Path, timeout: float = 180,
+               columns: int = 200) -> tuple[subprocess.CompletedProcess[str], dict]:
     """Grade `solver` on `problems` with `--json out` (then `extra`); the run, with no traceback, and its report."""
-    result = run_grader(problems, "--solver", solver, "--json", out, *extra, **run)  # type: ignore[arg-type]
+    result = run_grader(problems, "--solver", solver, "--json", out, *extra, timeout=timeout, columns=columns)
     no_traceback(result)
     return result, json_report(out, result)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -10,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_grader
+from conftest import grade_json, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -40,9 +39,7 @@ def course_with(tmp_path: Path, config: str) -> Path:
 
 
 def grade(folder: Path, student: str, out: Path, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    result = run_grader(folder, "--solver", FILES / f"{student}.py", "--json", out, *extra)
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
-    return result, json.loads(out.read_text(encoding="utf-8"))
+    return grade_json(folder, FILES / f"{student}.py", out, *extra)
 
 
 def efficiency_of(report: dict) -> dict:

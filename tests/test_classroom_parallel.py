@@ -7,12 +7,11 @@ into chunks whose workers are restarted mid-chunk.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import run_grader
+from conftest import grade_json
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -23,9 +22,8 @@ COMPARED = ("kind", "id", "file", "status", "score", "max_score", "message", "no
 
 def report_for(tmp_path: Path, student: str, jobs: int) -> dict:
     out = tmp_path / f"{student}-{jobs}.json"
-    result = run_grader(PROBLEMS, "--solver", FILES / f"{student}.py", "--jobs", str(jobs), "--timeout", "2", "--json", out)
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
-    return json.loads(out.read_text(encoding="utf-8"))
+    _, report = grade_json(PROBLEMS, FILES / f"{student}.py", out, "--jobs", str(jobs), "--timeout", "2")
+    return report
 
 
 def comparable(report: dict) -> dict:
