@@ -1,13 +1,64 @@
-"""Shared test helpers: student files as a grader sees them."""
+"""Shared test helpers: the grader run as a subprocess, and student files as a grader sees them."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENT_FILES = Path(__file__).resolve().parent / "student_files"
 KIT_PARTS = ("solvers", "grader", "play", "assignment", "answerkey", "problems", "pyproject.toml", "README.md")
+COURSE = ROOT / "problems" / "course.yaml"
+
+#: Variables that would make Rich write colours or redraw as if on a terminal.
+TERMINAL_VARIABLES = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+
+
+def grader_env(*pythonpath: Path | str, columns: int = 200, **extra: str) -> dict[str, str]:
+    """This environment as a grader run sees it: Rich writes to a plain `columns`-wide pipe, and
+    PYTHONPATH holds `pythonpath` (the kit at ROOT unless told) and nothing else."""
+    env = {k: v for k, v in os.environ.items() if k not in (*TERMINAL_VARIABLES, "PYTHONPATH")}
+    env.update(PYTHONPATH=os.pathsep.join(map(str, pythonpath or (ROOT,))), COLUMNS=str(columns), **extra)
+    return env
+
+
+def run_grader(*args: str | Path, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 180,
+               columns: int = 200) -> subprocess.CompletedProcess[str]:
+    """`python -m grader ARGS` in a subprocess from `cwd`, its output captured as text.
+
+    `env` defaults to grader_env(columns=columns): the kit at ROOT, no terminal.
+    """
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=cwd,
+                          env=grader_env(columns=columns) if env is None else env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
+    """The run ended without a Python traceback (a grader bug) on either stream."""
+    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+def json_report(path: Path, result: subprocess.CompletedProcess[str] | None = None) -> dict:
+    """The --json report at `path` (`result`, the run that should have written it, explains its absence)."""
+    assert path.is_file(), "no JSON report" + (f"; the grader said:\n{result.stdout}\n{result.stderr}" if result else "")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def grade_json(problems: str | Path, solver: str | Path, out: Path, *extra: str | Path, timeout: float = 180,
+               columns: int = 200) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """Grade `solver` on `problems` with `--json out` (then `extra`); the run, with no traceback, and its report."""
+    result = run_grader(problems, "--solver", solver, "--json", out, *extra, timeout=timeout, columns=columns)
+    no_traceback(result)
+    return result, json_report(out, result)
+
+
+def by_id(report: dict) -> dict[str, dict]:
+    """Every graded item of a --json report by id: hooks, problems, then the other items."""
+    return {e["id"]: e for e in report["hooks"] + report["problems"] + report.get("other", [])}
 
 
 def copy_kit(target: Path) -> Path:
@@ -74,6 +125,8 @@ def check_gradescope_spec(results: dict) -> None:
         assert isinstance(results.get(key), kind), (key, results.get(key))
     for test in results["tests"]:
         assert {"name", "number", "score", "max_score", "status", "output", "visibility"} <= set(test), test
+        assert isinstance(test["name"], str) and test["name"] and isinstance(test["number"], str), test
+        assert isinstance(test["output"], str), test
         assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
         assert 0 <= test["score"] <= test["max_score"], test
         assert test["status"] in ("passed", "failed") and test["visibility"] in GRADESCOPE_VISIBILITIES, test

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from conftest import grade_json, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -31,13 +29,6 @@ efficiency:
 THRESHOLDS = [(1.5, 1.0), (3.0, 0.5)]
 
 
-def run_grader(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
-    env.update(PYTHONPATH=str(ROOT), COLUMNS="200")
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-
-
 def course_with(tmp_path: Path, config: str) -> Path:
     """A folder holding problems/course.yaml and this grading.yaml."""
     folder = tmp_path / "problems"
@@ -48,9 +39,7 @@ def course_with(tmp_path: Path, config: str) -> Path:
 
 
 def grade(folder: Path, student: str, out: Path, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    result = run_grader(folder, "--solver", FILES / f"{student}.py", "--json", out, *extra)
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
-    return result, json.loads(out.read_text(encoding="utf-8"))
+    return grade_json(folder, FILES / f"{student}.py", out, *extra)
 
 
 def efficiency_of(report: dict) -> dict:
@@ -141,6 +130,5 @@ def test_bad_config_gives_one_clear_line(tmp_path: Path, config: str, words: lis
 ])
 def test_check_validates_the_grading_config_too(tmp_path: Path, config: str, words: str) -> None:
     folder = course_with(tmp_path, config)
-    result = subprocess.run([sys.executable, "-m", "grader", "check", str(folder)], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"})
+    result = run_grader("check", folder, columns=300)
     assert result.returncode == 1 and words in result.stdout and "Traceback" not in result.stderr, result.stdout

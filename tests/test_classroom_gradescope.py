@@ -5,43 +5,13 @@ from the grader itself (the autograder zip is tested in test_gradescope_bundle.p
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from conftest import check_gradescope_spec, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
 COURSE = ROOT / "problems" / "course.yaml"
-VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "PYTHONPATH")}
-    env.update(COLUMNS="200", **extra)
-    return env
-
-
-def run_grader(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=cwd, env=clean_env(PYTHONPATH=str(ROOT)),
-                          capture_output=True, text=True, timeout=180)
-
-
-def check_spec(results: dict) -> None:
-    """The shape Gradescope expects."""
-    for key, kind in (("score", (int, float)), ("execution_time", (int, float)), ("output", str), ("tests", list)):
-        assert isinstance(results.get(key), kind), (key, results.get(key))
-    assert results["execution_time"] >= 0
-    for test in results["tests"]:
-        assert {"name", "number", "score", "max_score", "status", "output", "visibility"} <= set(test), test
-        assert isinstance(test["name"], str) and test["name"]
-        assert isinstance(test["number"], str)
-        assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
-        assert 0 <= test["score"] <= test["max_score"], test
-        assert test["status"] in ("passed", "failed"), test
-        assert isinstance(test["output"], str)
-        assert test["visibility"] in VISIBILITIES, test
 
 
 def test_results_json_follows_the_spec(tmp_path: Path) -> None:
@@ -49,7 +19,8 @@ def test_results_json_follows_the_spec(tmp_path: Path) -> None:
     result = run_grader(COURSE, "--solver", FILES / "lazy_upper.py", "--format", "gradescope", "--output", output)
     assert result.returncode == 0, result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
-    check_spec(results)
+    check_gradescope_spec(results)
+    assert isinstance(results.get("execution_time"), (int, float)) and results["execution_time"] >= 0, results
     tests = results["tests"]
     search_items = ["hooks/constraint_bounds", "hooks/forward_check", "hooks/select_variable", "hooks/order_values",
                     "course/nctu-1", "course/nctu-1-as-printed", "course/nctu-2"]
@@ -70,7 +41,8 @@ def test_results_json_is_written_when_the_solver_is_missing(tmp_path: Path) -> N
     assert result.returncode == 0  # the student's own doing: graded, as zero, with what to submit
     assert "Traceback" not in result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
-    check_spec(results)
+    check_gradescope_spec(results)
+    assert isinstance(results.get("execution_time"), (int, float)) and results["execution_time"] >= 0, results
     assert results["score"] == 0
     assert "no Python file that defines the hooks" in results["output"] and "submit a .py file defining" in results["output"]
     assert "course staff" not in results["output"]
@@ -83,7 +55,8 @@ def test_results_json_is_written_when_the_problems_are_missing(tmp_path: Path) -
     assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
-    check_spec(results)
+    check_gradescope_spec(results)
+    assert isinstance(results.get("execution_time"), (int, float)) and results["execution_time"] >= 0, results
     # A broken assignment hands out no partial grade: 0, the reason, and a word to the staff.
     assert results["score"] == 0 and results["tests"] == []
     assert "no-such-problems" in results["output"] and "course staff" in results["output"]

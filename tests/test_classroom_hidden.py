@@ -8,13 +8,13 @@ hidden_peek.py fails both hidden boards and prints their clues (PEEK ...).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import yaml
+from conftest import grader_env, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -25,18 +25,9 @@ SECRET_REASON = "claims there is no solution"
 SECRET_ROWS = ["1 . . . . 0", ". . . . 1 1", ". 2 2 2 1 .", "3 . 4 . . ."]
 
 
-def clean_env(pythonpath: Path = ROOT) -> dict[str, str]:
-    """The environment for the kit at `pythonpath`; a student copy sees nothing of the full kit."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "PYTHONPATH")}
-    paths = [pythonpath] if pythonpath == ROOT else [pythonpath, FILES / "only_this_copy"]
-    env.update(PYTHONPATH=os.pathsep.join(map(str, paths)), COLUMNS="200")
-    return env
-
-
-def run_grader(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=cwd, env=clean_env(cwd),
-                          capture_output=True, text=True, timeout=180)
+def copy_env(copy: Path) -> dict[str, str]:
+    """The environment for the student copy of the kit at `copy`: it sees nothing of the full kit."""
+    return grader_env(copy, FILES / "only_this_copy")
 
 
 def assert_no_secrets(text: str) -> None:
@@ -115,12 +106,12 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     assert {p["id"]: p.get("expect") for p in data["problems"]} == {"open-1": 1, "open-2": 2}
 
     # inside the copy, only the copy is importable: no reference anywhere
-    probe = subprocess.run([sys.executable, "-c", "import answerkey.strategies"], cwd=out, env=clean_env(out),
+    probe = subprocess.run([sys.executable, "-c", "import answerkey.strategies"], cwd=out, env=copy_env(out),
                            capture_output=True, text=True, timeout=60)
     assert probe.returncode != 0 and "ModuleNotFoundError" in probe.stderr
 
     stubbed_json = out / "stubs.json"
-    stubbed = run_grader("problems/", "--json", stubbed_json, cwd=out)
+    stubbed = run_grader("problems/", "--json", stubbed_json, cwd=out, env=copy_env(out))
     assert stubbed.returncode == 1, stubbed.stdout + stubbed.stderr
     assert "Traceback" not in stubbed.stdout + stubbed.stderr
     report = json.loads(stubbed_json.read_text(encoding="utf-8"))
@@ -129,25 +120,25 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     assert "Next step: implement constraint_bounds" in " ".join(stubbed.stdout.split())
 
     correct_json = out / "correct.json"
-    correct = run_grader("problems/", "--solver", FILES / "standalone_correct.py", "--json", correct_json, cwd=out)
+    correct = run_grader("problems/", "--solver", FILES / "standalone_correct.py", "--json", correct_json, cwd=out, env=copy_env(out))
     assert correct.returncode == 0, correct.stdout + correct.stderr
     report = json.loads(correct_json.read_text(encoding="utf-8"))
     assert report["score"] == report["max_score"] > 0
     assert [p["status"] for p in report["problems"]] == ["pass", "pass"]
     assert "Full marks." in correct.stdout
 
-    reference = run_grader("problems/", "--solver", "reference", cwd=out)
+    reference = run_grader("problems/", "--solver", "reference", cwd=out, env=copy_env(out))
     assert reference.returncode != 0
     lines = [line for line in (reference.stdout + reference.stderr).splitlines() if line.strip()]
     assert len(lines) == 1, lines
     assert lines[0].startswith("error:") and "reference" in lines[0] and "student copy" in lines[0]
 
     # the handout's other commands: instructor-only ones say so; the game and its bench run
-    goldens = run_grader("goldens", cwd=out)
+    goldens = run_grader("goldens", cwd=out, env=copy_env(out))
     assert goldens.returncode == 2 and "instructor's kit" in goldens.stdout and "Traceback" not in goldens.stderr
 
     def play(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "play", *args], cwd=out, env=clean_env(out), capture_output=True,
+        return subprocess.run([sys.executable, "-m", "play", *args], cwd=out, env=copy_env(out), capture_output=True,
                               text=True, timeout=120)
 
     assert play("--help").returncode == 0

@@ -7,14 +7,11 @@ into chunks whose workers are restarted mid-chunk.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import grade_json
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -23,18 +20,10 @@ PROBLEMS = ROOT / "problems"
 COMPARED = ("kind", "id", "file", "status", "score", "max_score", "message", "nodes", "visibility")
 
 
-def run_grader(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
-    env.update(PYTHONPATH=str(ROOT), COLUMNS="200")
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=180)
-
-
 def report_for(tmp_path: Path, student: str, jobs: int) -> dict:
     out = tmp_path / f"{student}-{jobs}.json"
-    result = run_grader(PROBLEMS, "--solver", FILES / f"{student}.py", "--jobs", str(jobs), "--timeout", "2", "--json", out)
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
-    return json.loads(out.read_text(encoding="utf-8"))
+    _, report = grade_json(PROBLEMS, FILES / f"{student}.py", out, "--jobs", str(jobs), "--timeout", "2")
+    return report
 
 
 def comparable(report: dict) -> dict:

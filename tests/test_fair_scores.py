@@ -4,14 +4,10 @@ names the hook where the search first parted from the model answer's."""
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
+from conftest import grade_json, no_traceback, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -25,11 +21,8 @@ def graded(tmp_path: Path, student: str) -> tuple[dict, str]:
     shutil.copyfile(ROOT / "problems" / "course.yaml", folder / "course.yaml")
     (folder / "grading.yaml").write_text(EFFICIENCY, encoding="utf-8")
     out = tmp_path / f"{student}.json"
-    run = subprocess.run([sys.executable, "-m", "grader", str(folder), "--solver", str(FILES / f"{student}.py"),
-                          "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"})
-    assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
-    return json.loads(out.read_text(encoding="utf-8")), run.stdout
+    run, report = grade_json(folder, FILES / f"{student}.py", out, timeout=300, columns=300)
+    return report, run.stdout
 
 
 def item(report: dict, name: str) -> dict:
@@ -61,10 +54,8 @@ def test_a_lost_board_names_the_hook_where_the_search_parted(tmp_path: Path) -> 
 
 def against_reference(student: str) -> str:
     solver = "reference" if student == "reference" else str(FILES / f"{student}.py")
-    run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--trace", "nctu-1", "--against",
-                          "reference", "--solver", solver], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"})
-    assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
+    run = run_grader("problems/course.yaml", "--trace", "nctu-1", "--against", "reference", "--solver", solver)
+    no_traceback(run)
     return run.stdout
 
 
@@ -82,16 +73,13 @@ def test_answers_that_ignore_their_input_earn_nothing(tmp_path: Path) -> None:
 
 def test_only_grades_just_the_named_items(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
-    run = subprocess.run([sys.executable, "-m", "grader", "problems/", "--solver", str(FILES / "correct.py"),
-                          "--only", "forward_check,nctu-2,generated-status", "--json", str(out)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    report = json.loads(out.read_text(encoding="utf-8"))
+    run, report = grade_json("problems/", FILES / "correct.py", out, "--only", "forward_check,nctu-2,generated-status",
+                             timeout=300)
     assert [h["id"] for h in report["hooks"]] == ["forward_check"]
     assert {p["id"] for p in report["problems"]} >= {"nctu-2"} and all(
         p["id"] == "nctu-2" or p["file"].endswith("generated-status.yaml") for p in report["problems"])
     assert not report.get("other") and "a partial run" in run.stdout
-    wrong = subprocess.run([sys.executable, "-m", "grader", "problems/", "--only", "nope"], cwd=ROOT, capture_output=True,
-                           text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    wrong = run_grader("problems/", "--only", "nope", timeout=60)
     assert wrong.returncode == 2 and "nothing is called nope" in wrong.stdout
 
 
@@ -100,9 +88,7 @@ def test_a_written_agent_plays_practice_games_when_the_config_has_none(tmp_path:
     folder.mkdir()
     shutil.copyfile(FILES / "model_answer.py", folder / "hooks.py")
     shutil.copyfile(FILES / "agent_naive.py", folder / "agent.py")
-    run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--solver", str(folder / "hooks.py")],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"})
+    run = run_grader("problems/course.yaml", "--solver", folder / "hooks.py", timeout=300)
     table = run.stdout.split("agent (practice, no points)")[-1]
     assert "20 beginner, classic rules" in table and "win rate" in table and "95% interval" in table, run.stdout
     assert "lost game 1" in table and "opened a mine" in table and "seed" not in table
@@ -119,45 +105,7 @@ def test_the_students_panel_narrates_the_students_hook() -> None:
     assert "your forward_check returned None: a dead end" in dead and "no constraint is violated here" in dead
 
 
-#: Submissions of every kind, each with the score it deserves on problems/course.yaml (19
-#: points: 14 for the hooks, 1 per board, 4 for the SAT item) and the items it loses.
-DESERVED = [
-    ("correct", 19.0, set()),  # the model answer under the student names
-    ("standalone_correct", 19.0, set()),  # written out by hand, another style
-    ("mutates_domains", 19.0, set()),  # changes the dict it was given: costs nothing with the grader's copies
-    ("skips_mine_count", 17.25, {"forward_check"}),  # boards still solved: the goal test sees the count
-    ("fixpoint_loop", 18.0, {"forward_check"}),  # stronger than one pass: the hook test says so, boards pass
-    ("reversed_values", 18.5, {"order_values"}),
-    ("lazy_upper", 16.5, {"forward_check"}),
-    ("adds_values", 14.0, {"forward_check", "nctu-1", "nctu-1-as-printed", "nctu-2"}),
-    ("returns_some_variables", 14.0, {"forward_check", "nctu-1", "nctu-1-as-printed", "nctu-2"}),
-    ("off_by_one_bounds", 13.25, {"forward_check", "nctu-1", "nctu-1-as-printed", "nctu-2"}),
-    ("flips_values", 13.25, {"forward_check", "nctu-1", "nctu-1-as-printed", "nctu-2"}),
-    ("claims_none", 5.0, {"forward_check", "at_least_clauses", "at_most_clauses", "nctu-1", "nctu-1-as-printed",
-                          "nctu-2", "sat_encoding"}),
-    ("constant_answers", 0.0, {"constraint_bounds", "forward_check", "select_variable", "order_values",
-                               "at_least_clauses", "at_most_clauses", "nctu-1", "nctu-1-as-printed", "nctu-2",
-                               "sat_encoding"}),
-]
-
-
-@pytest.mark.parametrize("student, score, lost", DESERVED, ids=[d[0] for d in DESERVED])
-def test_every_kind_of_submission_gets_the_score_it_deserves(tmp_path: Path, student: str, score: float,
-                                                              lost: set[str]) -> None:
-    out = tmp_path / "report.json"
-    run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--solver", str(FILES / f"{student}.py"),
-                          "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert "Traceback" not in run.stdout + run.stderr
-    report = json.loads(out.read_text(encoding="utf-8"))
-    entries = report["hooks"] + report["problems"] + report.get("other", [])
-    assert report["score"] == score and report["max_score"] == 19, [(e["id"], e["score"]) for e in entries]
-    assert {e["id"] for e in entries if e["score"] < e["max_score"]} == lost
-    assert all(e["message"] for e in entries if e["score"] < e["max_score"])  # every lost point has its reason
-
-
 def test_agent_without_an_agent_section_says_what_it_does() -> None:
-    run = subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", "--solver", str(FILES / "correct.py"),
-                          "--agent", "assignment/agent.py"], cwd=ROOT, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"})
+    run = run_grader("problems/course.yaml", "--solver", FILES / "correct.py", "--agent", "assignment/agent.py",
+                     timeout=300, columns=300)
     assert "no agent section, so --agent plays practice games for no points" in run.stdout

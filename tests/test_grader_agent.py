@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from conftest import no_traceback, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENTS = ROOT / "tests" / "student_files"
@@ -20,11 +20,8 @@ def grade(tmp_path: Path, *args: str | Path, config: str = CONFIG) -> tuple[subp
     shutil.copy(ROOT / "problems" / "course.yaml", folder)
     (folder / "grading.yaml").write_text(config, encoding="utf-8")
     out = tmp_path / "report.json"
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    env.update(PYTHONPATH=str(ROOT), COLUMNS="150")
-    result = subprocess.run([sys.executable, "-m", "grader", folder, *map(str, args), "--json", out], cwd=ROOT,
-                            env=env, capture_output=True, text=True, timeout=300)
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+    result = run_grader(folder, *args, "--json", out, timeout=300, columns=150)
+    no_traceback(result)
     return result, json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
 
 

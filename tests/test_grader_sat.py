@@ -3,60 +3,22 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from answerkey.generate import status_grid
+from conftest import by_id, grade_json, run_grader
+
 from answerkey.oracle import ENGINE_LIMIT, count_method, count_solutions, has_solution
 from grader.sathooks import SAT_HOOKS, SCOPES, equivalence_problem, score_sat_hook
+from answerkey.generate import status_grid
 from solvers.textformat import parse_board
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENTS = ROOT / "tests" / "student_files"
 
 
-def run_grader(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    env.update(PYTHONPATH=str(ROOT), COLUMNS="120")
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
-
-
 def graded(tmp_path: Path, student: str, problems: str | Path = "problems/course.yaml") -> dict:
-    out = tmp_path / f"{student}.json"
-    result = run_grader(problems, "--solver", STUDENTS / f"{student}.py", "--json", out)
-    assert "Traceback" not in result.stdout + result.stderr
-    return json.loads(out.read_text(encoding="utf-8"))
-
-
-def by_id(report: dict) -> dict[str, dict]:
-    return {e["id"]: e for e in report["hooks"] + report["problems"] + report.get("other", [])}
-
-
-def test_correct_encoding_gets_every_point(tmp_path: Path) -> None:
-    entries = by_id(graded(tmp_path, "correct"))
-    for name in ("at_least_clauses", "at_most_clauses", "sat_encoding"):
-        assert entries[name]["status"] == "pass" and entries[name]["score"] == entries[name]["max_score"], entries[name]
-    assert "3/3 problems solved through your clauses" in entries["sat_encoding"]["message"]
-
-
-def test_off_by_one_encoding_loses_points_with_the_assignment_named(tmp_path: Path) -> None:
-    entries = by_id(graded(tmp_path, "sat_off_by_one"))
-    at_least = entries["at_least_clauses"]
-    assert at_least["status"] == "fail" and 0 < at_least["score"] < at_least["max_score"]
-    assert "your clauses reject the assignment with true literals" in at_least["message"]
-    assert entries["at_most_clauses"]["status"] == "pass"
-    sat = entries["sat_encoding"]
-    assert sat["status"] == "fail" and sat["score"] < sat["max_score"]
-    assert entries["select_variable"]["status"] == "pass"  # part 1 is graded on its own
-
-
-def test_stubs_name_the_missing_sat_hooks(tmp_path: Path) -> None:
-    entries = by_id(graded(tmp_path, "crash"))
-    assert "no function named at_least_clauses" in entries["at_least_clauses"]["message"]
-    assert entries["sat_encoding"]["status"] == "error"
+    _, report = grade_json(problems, STUDENTS / f"{student}.py", tmp_path / f"{student}.json", timeout=300)
+    return report
 
 
 def test_equivalence_check_finds_the_first_bad_assignment() -> None:

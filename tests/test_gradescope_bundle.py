@@ -15,13 +15,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import STUDENT_FILES, check_gradescope_spec, self_contained
+from conftest import STUDENT_FILES, check_gradescope_spec, run_grader, self_contained
 
 from solvers.csp import build_csp
 
@@ -56,9 +55,7 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Autograder:
     shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", problems / "hidden.yaml")
     (problems / "grading.yaml").write_text(f"hook_seed: {HOOK_SEED}\ntimeout: 10\n", encoding="utf-8")
     archive = work / "autograder.zip"
-    built = subprocess.run([sys.executable, "-m", "grader", "gradescope-bundle", str(archive),
-                            "--problems", str(problems)], cwd=ROOT, capture_output=True, text=True,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    built = run_grader("gradescope-bundle", archive, "--problems", problems, timeout=600)
     assert built.returncode == 0, built.stdout + built.stderr
     root = work / "autograder"
     with zipfile.ZipFile(archive) as bundle:
@@ -139,7 +136,7 @@ def test_only_the_grader_writes_results_and_the_autograder_never_changes(autogra
     before = fingerprint(autograder.root)
     results, run = run_autograder(autograder, isolation, {"hooks.py": student})
     assert results["score"] != 999 and results["tests"], results  # written by the grader
-    assert results["score"] in (0, full(results)), results["output"]  # correct hooks, or a file that never loaded
+    assert results["score"] == full(results), results["output"]  # the model answer's hooks: the attack costs nothing
     assert fingerprint(autograder.root) == before
 
 

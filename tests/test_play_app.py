@@ -12,7 +12,7 @@ import pytest
 from textual.errors import NoWidget
 from textual.widgets import Button, Input, Select
 
-from play.app import BoardWidget, EndScreen, GameScreen, MenuScreen, MinesweeperApp, PauseScreen, Settings, cell_glyph
+from play.app import BoardWidget, EndScreen, GameScreen, MenuScreen, MinesweeperApp, PauseScreen, Settings, cell_glyph, probability_text
 from play.levels import BEGINNER, EXPERT, custom_level
 from play.view import FLAGGED, HIDDEN
 
@@ -82,12 +82,15 @@ def test_hint_shows_the_move_and_its_reason_and_the_overlay_shows_probabilities(
             await pilot.pause()
             message = str(screen.query_one("#message").render())
             assert message.startswith("hint: ") and screen.hint is not None
-            assert any(words in message for words in ("(a) single clue", "(b) subset", "(c) exact count", "probability"))
+            # seed 3 after the first click: no cell is safe for sure, so the hint is the safest guess
+            assert message.startswith("hint: open row 1, col 9 -- (d) safest guess: no safe cell: mine probability 11.7%"), message
             await pilot.press("p")
             await pilot.pause()
             assert screen.overlay and all(cell in screen.overlay for cell in screen.game.view().hidden())
             board = str(screen.query_one(BoardWidget).render())
-            assert "%" in board or " S " in board or " M " in board
+            drawn = {probability_text(p) for p in screen.overlay.values()}
+            assert drawn == {"12%", "33%"}  # seed 3 after the hinted move: no hidden cell is certain yet
+            assert all(text in board for text in drawn) and " S " not in board and " M " not in board, board
 
     run(scenario)
 
@@ -283,7 +286,9 @@ def test_clicks_find_their_cell_with_the_overlay_on():
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("field", ["rows", "cols", "mines", "seed"])
-def test_enter_in_a_menu_field_starts_the_game(size, field):
+def test_enter_in_a_menu_field_starts_the_game(size, field, monkeypatch):
+    monkeypatch.setattr("play.app.random_seed", lambda: 7)  # what a blank seed field gets
+
     async def scenario():
         app = MinesweeperApp(auto_delay=0.005)
         async with app.run_test(size=size) as pilot:
@@ -296,7 +301,7 @@ def test_enter_in_a_menu_field_starts_the_game(size, field):
             await pilot.press(*(["4", "2"] if field == "seed" else []), "enter")
             await pilot.pause()
             assert isinstance(app.screen, GameScreen) and app.screen.game.level == custom_level(6, 7, 5)
-            assert field != "seed" or app.screen.game.seed == 42
+            assert app.screen.game.seed == (42 if field == "seed" else 7)
 
     run(scenario)
 

@@ -8,12 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import STUDENT_FILES, copy_kit
+from conftest import STUDENT_FILES, copy_kit, grader_env, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 def release(kit: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "grader", "release", str(out), *extra], cwd=kit, capture_output=True,
-                          text=True, env={**os.environ, "PYTHONPATH": str(kit)}, timeout=300)
+    return run_grader("release", out, *extra, cwd=kit, env=grader_env(kit), timeout=300)
 
 
 def test_solved_hooks_are_not_published_unless_asked(tmp_path: Path) -> None:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from rich.console import Console
 
-from answerkey.explain import explain
-from answerkey.strategies import FC_FIXPOINT, HANDOUT, PLAIN, REFERENCE
 from solvers.csp import CSP, Constraint, build_csp
 from solvers.engine import Branched, DeadEnd, Popped, Pruned, Solved, search
+from answerkey.strategies import FC_FIXPOINT, HANDOUT, PLAIN, REFERENCE
 from solvers.textformat import parse_board
 from solvers.trace import TraceOptions, record
+from answerkey.explain import explain
 from solvers.trace_view import first_difference, render_divergence, render_trace
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,7 +159,10 @@ def test_plain_output_when_piped_or_no_color(tmp_path: Path) -> None:
     result = _cli("grader", "problems/course.yaml", "--trace", "nctu-2", "--solver", "reference",
                   env_extra={"NO_COLOR": "1"})
     assert "\x1b[" not in result.stdout  # no escape codes: symbols carry the meaning
-    assert "●" in result.stdout or "◆" in result.stdout
+    legend = "legend: ● mine (assigned)  ○ safe (assigned)  ◆ mine by forward checking  ◇ safe by forward checking"
+    assert legend in result.stdout
+    drawn = result.stdout.replace(legend, "")
+    assert "●" in drawn and "◆" in drawn  # nctu-2's search both assigns mines and forces them
 
 
 def test_without_an_explainer_a_trace_shows_no_reasons() -> None:

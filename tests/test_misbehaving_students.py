@@ -1,0 +1,304 @@
+"""Grading real (mis)behaving students (tests/student_files/*.py) with the real CLI.
+
+Every student file is graded by `python -m grader ... --json` in a subprocess, and the
+statuses, scores and messages are read from its report. The hooks a file does not
+misbehave in are the model answer's. OUTCOMES is the table of students graded on
+problems/course.yaml, one row a student, each with the whole outcome it must get; the
+tests after it are the misbehaviours that need more than one grading run or other boards.
+(Attacks on the machine itself, under bubblewrap or a separate user, are in test_hostile.py.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import COURSE, STUDENT_FILES, by_id, grade_json, run_grader, sleepers, student_copy
+
+#: The points of each item of problems/course.yaml, in the report's order: 12 for the hooks, 1 a board, 4 for SAT.
+MAX_SCORES = {"constraint_bounds": 2, "forward_check": 3, "select_variable": 2, "order_values": 1, "at_least_clauses": 2,
+              "at_most_clauses": 2, "nctu-1": 1, "nctu-1-as-printed": 1, "nctu-2": 1, "sat_encoding": 4}
+HOOK_IDS = ["constraint_bounds", "forward_check", "select_variable", "order_values", "at_least_clauses", "at_most_clauses"]
+COURSE_IDS = ["nctu-1", "nctu-1-as-printed", "nctu-2"]
+#: Names for several items at once in an Outcome.
+GROUPS = {
+    "boards": COURSE_IDS,
+    "sat": ["at_least_clauses", "at_most_clauses", "sat_encoding"],  # what a file with no SAT hooks loses
+    "all": [*HOOK_IDS, *COURSE_IDS, "sat_encoding"],
+}
+#: Paths that would betray grader internals in a message meant for a student.
+INTERNALS = ("grader/", "grader\\", "worker.py", "sandbox.py", "engine.py", "solvers/", "statistics.py", "Traceback")
+
+
+def line_of(student: str, marker: str) -> int:
+    """The 1-based line of tests/student_files/STUDENT.py holding `marker`."""
+    lines = (STUDENT_FILES / f"{student}.py").read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, start=1) if marker in line)
+
+
+def grade(tmp_path: Path, student: str, *extra: str | Path,
+          problems: Path = COURSE) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """Grade tests/student_files/STUDENT.py on `problems` with --timeout 2; the run and its JSON report."""
+    return grade_json(problems, STUDENT_FILES / f"{student}.py", tmp_path / f"{student}.json", "--timeout", "2", *extra)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What grading a student on problems/course.yaml gives (19 points: MAX_SCORES).
+    Items are named by id or by a GROUPS name."""
+
+    score: float
+    lost: dict[str, str]  # every item that loses points, and its status; all others pass with full marks
+    words: dict[str, tuple[str, ...]] = field(default_factory=dict)  # words its message holds ("{line of M}": the number of the line holding M)
+    kept: dict[str, float] = field(default_factory=dict)  # the points a losing item still earns (else 0)
+    printed: tuple[str, ...] = ()  # words on the terminal, whitespace aside
+    returncode: int = 1
+    seconds: float | None = None  # the whole run takes less
+
+
+def case(student: str, why: str, outcome: Outcome) -> object:
+    return pytest.param(student, outcome, id=f"{student}: {why}")
+
+
+def cannot_load(student: str, *words: str) -> Outcome:
+    """A file that does not load: every item is an error that says why, and the terminal says so too."""
+    said = (f"cannot load {student}.py", *words)
+    return Outcome(0.0, {"all": "error"}, {"all": said}, printed=said[:1], seconds=30)
+
+
+OUTCOMES = [
+    # -- right answers, however written
+    case("correct", "the model answer under the student names",
+         Outcome(19.0, {}, {"sat_encoding": ("3/3 problems solved through your clauses",)}, printed=("Full marks.",),
+                 returncode=0)),
+    case("standalone_correct", "written out by hand, another style", Outcome(19.0, {}, returncode=0)),
+    case("correct_reexport", "the model answer's hooks re-exported", Outcome(19.0, {}, printed=("Full marks.",), returncode=0)),
+    case("mutates_domains", "changes the dict it was given: costs nothing with the grader's copies",
+         Outcome(19.0, {}, returncode=0)),
+    # -- wrong answers: points lost where they went wrong, with the reason
+    case("lazy_fc", "forward checking too weak: hook points lost, every board solved",
+         Outcome(16.5, {"forward_check": "fail"}, {"forward_check": ("expected",)}, kept={"forward_check": 0.5})),
+    case("skips_mine_count", "boards still solved: the goal test sees the count",
+         Outcome(17.25, {"forward_check": "fail"}, kept={"forward_check": 1.25})),
+    case("fixpoint_loop", "stronger than one pass: the hook test says so, boards pass",
+         Outcome(18.0, {"forward_check": "fail"}, kept={"forward_check": 2.0})),
+    case("reversed_values", "mine before safe", Outcome(18.5, {"order_values": "fail"}, kept={"order_values": 0.5})),
+    case("lazy_upper", "an upper bound never narrowed", Outcome(16.5, {"forward_check": "fail"}, kept={"forward_check": 0.5})),
+    case("adds_values", "forward checking adds values: wrong answers on the boards",
+         Outcome(14.0, {"forward_check": "fail", "boards": "fail"}, kept={"forward_check": 1.0})),
+    case("returns_some_variables", "forward checking drops variables: an error on the boards",
+         Outcome(14.0, {"forward_check": "fail", "boards": "error"}, kept={"forward_check": 1.0})),
+    case("off_by_one_bounds", "bounds one off", Outcome(13.25, {"forward_check": "fail", "boards": "fail"},
+                                                         kept={"forward_check": 0.25})),
+    case("flips_values", "forward checking makes safe cells mines",
+         Outcome(13.25, {"forward_check": "fail", "boards": "fail"}, kept={"forward_check": 0.25})),
+    case("parallel_buggy", "its other bugs need other boards: on these only forward_check's half rule costs points",
+         Outcome(8.5, {"forward_check": "fail", "sat": "error"}, {"sat": ("no function named at_",)}, kept={"forward_check": 0.5},
+                 printed=("Next step: fix forward_check",))),
+    case("sat_off_by_one", "at_least_clauses one off: the assignment named; part 1 graded on its own",
+         Outcome(15.62, {"at_least_clauses": "fail", "sat_encoding": "fail"},
+                 {"at_least_clauses": ("your clauses reject the assignment with true literals",),
+                  "sat_encoding": ("1/3 problems solved through your clauses",)},
+                 kept={"at_least_clauses": 1.29, "sat_encoding": 1.33})),
+    case("claims_none", "a search that finds nothing",
+         Outcome(5.0, {"forward_check": "fail", "boards": "fail", "sat": "error"})),
+    case("constant_answers", "answers that ignore their input earn nothing",
+         Outcome(0.0, {"constraint_bounds": "fail", "forward_check": "fail", "select_variable": "fail", "order_values": "fail",
+                       "boards": "fail", "sat": "error"})),
+    case("mutates_csp", "empties its own CSP: the grader's is untouched, so its goal test rejects the layouts",
+         Outcome(13.0, {"forward_check": "fail", "boards": "fail"},
+                 {"nctu-1": ("claims there is no solution",), "nctu-2": ("claims there is no solution",)})),
+    # -- wrong return types
+    case("wrong_types", "a str for a pair of ints, values not in the domain",
+         Outcome(5.0, {"constraint_bounds": "fail", "order_values": "fail", "boards": "error", "sat": "error"},
+                 {"constraint_bounds": ("pair of ints", "'low and high'"), "order_values": ("[7, 8]",),
+                  "boards": ("order_values returned [7, 8]",)})),
+    case("returns_set", "a set for a variable",
+         Outcome(14.0, {"select_variable": "fail", "boards": "error"},
+                 {"select_variable": ("variable number (int)", "{"),
+                  "boards": ("select_variable returned {", "not an unassigned variable")})),
+    case("returns_generator", "a generator for a dict of domains",
+         Outcome(13.0, {"forward_check": "fail", "boards": "error"},
+                 {"forward_check": ("dict of domains", "generator"), "boards": ("forward_check must return None or a dict",)})),
+    case("missing", "hooks not written are named",
+         Outcome(2.0, {"forward_check": "error", "select_variable": "error", "order_values": "error", "boards": "error",
+                       "sat": "error"},
+                 {"forward_check": ("no function named forward_check",), "select_variable": ("no function named select_variable",),
+                  "order_values": ("no function named order_values",), "boards": ("no function named forward_check",),
+                  "at_least_clauses": ("no function named at_least_clauses",),
+                  "at_most_clauses": ("no function named at_most_clauses",),
+                  "sat_encoding": ("no function named at_least_clauses",)})),
+    # -- exceptions, loops, exits, signals, memory
+    case("crash", "an exception: named with the student's line",
+         Outcome(6.0, {"select_variable": "fail", "boards": "error", "sat": "error"},
+                 {"select_variable": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}"),
+                  "boards": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}"),
+                  "at_least_clauses": ("no function named at_least_clauses",)})),  # no SAT hooks: named
+    case("deep_helper", "an exception deep in a helper: the student's line, no grader internals",
+         Outcome(14.0, {"select_variable": "fail", "boards": "error"},
+                 {"select_variable": ("StatisticsError", "deep_helper.py, line {line of DEEP_LINE}, in _average"),
+                  "boards": ("StatisticsError", "deep_helper.py, line {line of DEEP_LINE}, in _average")},
+                 printed=("deep_helper.py, line {line of DEEP_LINE}, in _average",))),
+    case("loop_bounds", "an endless loop times out and the next items are graded",
+         Outcome(17.0, {"constraint_bounds": "timeout"}, {"constraint_bounds": ("no answer within 2 s",)}, seconds=20)),
+    case("exits", "os._exit in a hook ends the worker with its code",
+         Outcome(6.0, {"select_variable": "error", "boards": "error", "sat": "error"},
+                 {"select_variable": ("the process running it ended (exit code 3)",),
+                  "boards": ("the process running it ended (exit code 3)",)})),
+    case("os_exit_bounds", "os._exit ends the worker; later items get a fresh one",
+         Outcome(17.0, {"constraint_bounds": "error"}, {"constraint_bounds": ("the process running it ended (exit code 7)",)})),
+    case("sys_exit", "sys.exit is an error that names sys.exit",
+         Outcome(14.0, {"select_variable": "error", "boards": "error"},
+                 {"select_variable": ("called sys.exit(3)",), "boards": ("called sys.exit(3)",)})),
+    case("segfault_bounds", "death by signal is named",
+         Outcome(17.0, {"constraint_bounds": "error"}, {"constraint_bounds": ("killed by signal SIGSEGV",)})),
+    case("huge_alloc", "a huge allocation is a MemoryError and the grader survives to print its table",
+         Outcome(17.0, {"constraint_bounds": "error"}, {"constraint_bounds": ("MemoryError",)}, printed=("total",), seconds=30)),
+    # -- misbehaving at import time: every item is an error
+    case("syntax", "does not parse", cannot_load("syntax", "SyntaxError", "line {line of def constraint_bounds(scope, domains)}")),
+    case("at_import", "raises at import", cannot_load("at_import", "RuntimeError", "setup went wrong", "line {line of raise RuntimeError}")),
+    case("import_raises", "raises in a helper called at import",
+         cannot_load("import_raises", "KeyError", "'weight'", "line {line of IMPORT_RAISE_LINE}, in _build_table")),
+    case("imports_grader", "importing the grader is refused",
+         cannot_load("imports_grader", "student code may not import the grader", "imports_grader.py, line {line of IMPORT_LINE}")),
+    case("import_loops", "never finishes loading",
+         Outcome(0.0, {"all": "error"}, {"all": ("the file did not finish loading in time",)},
+                 printed=("did not finish loading",), seconds=30)),
+    case("import_os_exit", "ends its process while loading",
+         Outcome(0.0, {"all": "error"}, {"all": ("the process ended while loading", "exit code 9")},
+                 printed=("the process ended while loading",), seconds=30)),
+]
+
+
+def items(name: str) -> list[str]:
+    return GROUPS.get(name, [name])
+
+
+@pytest.mark.parametrize("student, outcome", OUTCOMES)
+def test_every_student_gets_the_outcome_it_deserves(tmp_path: Path, student: str, outcome: Outcome) -> None:
+    def filled(words: tuple[str, ...]) -> list[str]:
+        return [re.sub(r"\{line of (.+?)\}", lambda m: str(line_of(student, m[1])), word) for word in words]
+
+    started = time.monotonic()
+    result, report = grade(tmp_path, student)
+    if outcome.seconds is not None:
+        assert time.monotonic() - started < outcome.seconds
+    assert result.returncode == outcome.returncode, result.stdout
+    assert [h["id"] for h in report["hooks"]] == HOOK_IDS and [p["id"] for p in report["problems"]] == COURSE_IDS
+    entries = by_id(report)
+    assert {name: e["max_score"] for name, e in entries.items()} == MAX_SCORES and list(entries) == list(MAX_SCORES)
+    lost = {name: status for key, status in outcome.lost.items() for name in items(key)}
+    assert report["score"] == outcome.score and report["max_score"] == 19, [(e["id"], e["score"]) for e in entries.values()]
+    assert {name: e["status"] for name, e in entries.items() if e["score"] < e["max_score"]} == lost
+    for name, entry in entries.items():
+        if name in lost:
+            assert entry["score"] == outcome.kept.get(name, 0) and entry["message"], entry  # every lost point has its reason
+        else:
+            assert entry["status"] == "pass" and entry["score"] == entry["max_score"], entry
+        for internal in INTERNALS:
+            assert internal not in entry["message"], (internal, entry)
+    for key, words in outcome.words.items():
+        for name in items(key):
+            for word in filled(words):
+                assert word in entries[name]["message"], (word, entries[name])
+    for word in filled(outcome.printed):
+        assert word in " ".join(result.stdout.split()), result.stdout  # the terminal tells the student too
+
+
+# --- beyond one run on the course boards ---------------------------------------------------
+
+def test_an_endless_loop_costs_only_the_boards_it_loops_on(tmp_path: Path) -> None:
+    """loops.py's forward_check never returns when the board has a mine count."""
+    problems = tmp_path / "loops.yaml"
+    problems.write_text(
+        "problems:\n"
+        "  - id: counted\n    mines: 2\n    expect: 1\n    board: |\n      ? 1 ? 2 ?\n"
+        "  - id: uncounted\n    expect: 1\n    board: |\n      ? 1 ? 2 ?\n",
+        encoding="utf-8",
+    )
+    started = time.monotonic()
+    result, report = grade(tmp_path, "loops", problems=problems)
+    elapsed = time.monotonic() - started
+    assert elapsed < 30, f"grading took {elapsed:.1f} s"
+    assert result.returncode == 1
+    hooks = {h["id"]: h for h in report["hooks"]}
+    assert hooks["forward_check"]["status"] == "timeout" and hooks["forward_check"]["score"] == 0
+    assert "2 s" in hooks["forward_check"]["message"]
+    # items before and after the endless loop are graded as usual
+    for name in ("constraint_bounds", "select_variable", "order_values"):
+        assert hooks[name]["status"] == "pass", hooks[name]
+    assert {p["id"]: p["status"] for p in report["problems"]} == {"counted": "timeout", "uncounted": "pass"}
+
+
+def test_outcomes_do_not_depend_on_jobs(tmp_path: Path) -> None:
+    def statuses(jobs: str) -> list[tuple[str, str, float]]:
+        _, report = grade(tmp_path, "exits", "--jobs", jobs)
+        return [(e["id"], e["status"], e["score"]) for e in report["hooks"] + report["problems"]]
+
+    assert statuses("1") == statuses("3")
+
+
+def test_expected_answers_never_reach_student_code(tmp_path: Path) -> None:
+    """The worker gets the hook cases' inputs only: peeking at the grader's frames finds nothing."""
+    _, peeking = grade(tmp_path, "peeks")
+    _, guessing = grade(tmp_path, "guesses")  # the same stand-ins, no peeking
+    scores = {h["id"]: h["score"] for h in peeking["hooks"]}
+    assert scores == {h["id"]: h["score"] for h in guessing["hooks"]}
+    assert not any(h["status"] == "pass" for h in peeking["hooks"])
+
+
+def test_replacing_the_engine_in_its_own_process_changes_nothing(tmp_path: Path) -> None:
+    """The search runs in the grader: a fake engine in the student's process is never used."""
+    _, honest = grade(tmp_path, "correct")
+    result, report = grade(tmp_path, "fake_search")
+    assert result.returncode == 0 and report["score"] == report["max_score"]
+    assert [p["nodes"] for p in report["problems"]] == [p["nodes"] for p in honest["problems"]]
+
+
+def test_printing_megabytes_costs_only_the_flooding_items_and_output_stays_small(tmp_path: Path) -> None:
+    result, report = grade(tmp_path, "chatty")
+    entries = by_id(report)
+    # select_variable prints 6 MB a call: every item that calls it three times floods past the bound
+    for name in ("select_variable", "nctu-1", "nctu-2"):
+        assert entries[name]["status"] == "error" and "printed more than 16 MiB" in entries[name]["message"], entries[name]
+    for name in ("constraint_bounds", "forward_check", "order_values", "at_least_clauses", "at_most_clauses"):
+        assert entries[name]["status"] == "pass", entries[name]  # 10 MB printed at import is drained, not fatal
+    # two nodes on the as-printed board stay under the bound, but with no board that has a
+    # solution solved, its "no solution" earns nothing
+    assert "earns nothing" in entries["nctu-1-as-printed"]["message"]
+    assert len(result.stdout) < 200_000 and len(result.stderr) < 200_000
+    assert (tmp_path / "chatty.json").stat().st_size < 200_000
+    assert "x" * 5000 not in result.stdout
+    # Gradescope shows what a test printed: cut, and said to be cut
+    results_json = tmp_path / "results.json"
+    gs = run_grader(COURSE, "--solver", STUDENT_FILES / "chatty.py", "--format", "gradescope", "--output", results_json)
+    assert gs.returncode == 0 and len(gs.stdout) < 200_000, gs.stdout[-2000:]
+    assert results_json.stat().st_size < 200_000
+    results = json.loads(results_json.read_text(encoding="utf-8"))
+    select = next(t for t in results["tests"] if t["name"] == "hooks/select_variable")
+    assert select["status"] == "failed"
+    assert len(select["output"]) <= 4000 and "more characters cut" in select["output"], select["output"][-200:]
+
+
+@pytest.mark.parametrize("mode", ["loop", "return"])
+def test_child_processes_do_not_outlive_the_run(tmp_path: Path, mode: str) -> None:
+    tag = f"1000.{uuid.uuid4().int % 10**9:09d}"  # `sleep 1000.xxxxxxxxx`: unique to this run
+    student = student_copy(tmp_path / "student", "spawns_sleeper", SLEEP=tag, MODE=mode)
+    try:
+        _, report = grade_json(COURSE, student, tmp_path / "report.json", "--timeout", "2")
+        deadline = time.monotonic() + 3
+        while sleepers(tag) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sleepers(tag) == [], "a child of the student still runs after the grader finished"
+        bounds = by_id(report)["constraint_bounds"]
+        assert bounds["status"] == ("timeout" if mode == "loop" else "pass"), bounds
+    finally:  # never leave a sleeper behind, even when the test fails
+        for pid in sleepers(tag):
+            os.kill(pid, 9)
