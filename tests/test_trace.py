@@ -9,12 +9,12 @@ from pathlib import Path
 
 from rich.console import Console
 
+from answerkey.explain import explain
+from answerkey.strategies import FC_FIXPOINT, HANDOUT, PLAIN, REFERENCE
 from solvers.csp import CSP, Constraint, build_csp
 from solvers.engine import Branched, DeadEnd, Popped, Pruned, Solved, search
-from answerkey.strategies import FC_FIXPOINT, HANDOUT, PLAIN, REFERENCE
 from solvers.textformat import parse_board
 from solvers.trace import TraceOptions, record
-from answerkey.explain import explain
 from solvers.trace_view import first_difference, render_divergence, render_trace
 
 ROOT = Path(__file__).resolve().parents[1]
