@@ -12,8 +12,8 @@ from rich.table import Table
 from rich.text import Text
 
 from answerkey.oracle import OracleDisagreement, count_method, count_solutions
-from grader.config import load_config
-from grader.problemset import Problem, ProblemError
+from grader.inputs.config import load_config
+from grader.inputs.problemset import Problem, ProblemError
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from grader.grading import expected_count
-from grader.hookcases import CASES_FILE, write_cases
-from grader.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files, problem_set_yaml
-from grader.submission import solved_hooks
-from grader.yamlfile import read_yaml
+from grader.inputs.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files, problem_set_yaml
+from grader.inputs.submission import solved_hooks
+from grader.inputs.yamlfile import read_yaml
+from grader.scoring.grading import expected_count
+from grader.scoring.hookcases import CASES_FILE, write_cases
 
 from .kit import student_packages
 

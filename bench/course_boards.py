@@ -32,7 +32,7 @@ from rich.table import Table  # noqa: E402
 
 from answerkey.sat import encode, sat_solve  # noqa: E402
 from answerkey.strategies import REFERENCE, STRATEGIES  # noqa: E402
-from grader.problemset import load_problems  # noqa: E402
+from grader.inputs.problemset import load_problems  # noqa: E402
 from solvers.brute import brute_force  # noqa: E402
 from solvers.csp import CSP, build_csp  # noqa: E402
 from solvers.engine import SearchResult, search  # noqa: E402

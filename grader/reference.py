@@ -4,7 +4,7 @@ copy of the kit leaves out.
 Everything in the grader that needs the reference asks here, so that a student copy
 says in one line that a command belongs to the instructor's kit instead of raising an
 ImportError. A student copy never needs to: its problem files carry every `expect`, and
-`grader/hook_cases.yaml` carries the expected output of every hook case.
+`grader/scoring/hook_cases.yaml` carries the expected output of every hook case.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from grader.errors import UserError
 from solvers.board import Board
 from solvers.cliargs import instructor_only
-
-from .errors import UserError
 
 if TYPE_CHECKING:
     from solvers.trace_view import Explainer

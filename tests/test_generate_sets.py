@@ -10,7 +10,7 @@ import pytest
 
 from answerkey.components.count import count_solutions
 from answerkey.generate import game_position, hint_problem_set, measure, status_problem_set
-from grader.problemset import load_problem_file
+from grader.inputs.problemset import load_problem_file
 from solvers.board import clues_for_layout
 from solvers.brute import brute_force
 from solvers.cli import main

@@ -9,7 +9,7 @@ from conftest import by_id, grade_json, run_grader
 
 from answerkey.generate import status_grid
 from answerkey.oracle import ENGINE_LIMIT, count_method, count_solutions, has_solution
-from grader.sathooks import SAT_HOOKS, SCOPES, equivalence_problem, score_sat_hook
+from grader.scoring.sathooks import SAT_HOOKS, SCOPES, equivalence_problem, score_sat_hook
 from solvers.textformat import parse_board
 
 ROOT = Path(__file__).resolve().parents[1]

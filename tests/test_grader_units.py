@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import yaml
 
-from grader.checker import layout_problem
-from grader.grading import ItemResult, Report, score_hook, score_problem
-from grader.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, load_cases
-from grader.problemset import Problem
+from grader.inputs.problemset import Problem
+from grader.scoring.grading import ItemResult, Report, score_hook, score_problem
+from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, load_cases
+from grader.scoring.layouts import layout_problem
 from solvers.board import board_from_rows
 
 # A 2x3 board whose only clue, 2 at row 2, column 3, counts the cells at
@@ -177,7 +177,7 @@ def test_hook_error_outcome_scores_zero() -> None:
 def test_stored_hook_cases_are_fresh() -> None:
     stored = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
     fresh = build_cases()
-    assert fresh == stored["hooks"], "grader/hook_cases.yaml is stale: run `python -m grader goldens`"
+    assert fresh == stored["hooks"], "grader/scoring/hook_cases.yaml is stale: run `python -m grader goldens`"
     assert load_cases() == fresh
     assert list(fresh) == list(HOOK_NAMES)
     assert all(fresh[name] for name in HOOK_NAMES)
@@ -207,7 +207,7 @@ def test_next_hook_to_implement() -> None:
 
 
 def test_sat_answers_are_bounded_before_they_are_checked() -> None:
-    from grader.sathooks import usable_clauses
+    from grader.scoring.sathooks import usable_clauses
 
     padded = [[1, -1]] * 100_000 + [[1, 2]] * 50 + [[2, 1]]
     assert usable_clauses(padded, [1, 2]) == ([[1, 2]], None)  # tautologies and repeats cost nothing to check
@@ -217,8 +217,8 @@ def test_sat_answers_are_bounded_before_they_are_checked() -> None:
 
 
 def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
-    from grader.config import AgentGrading
-    from grader.grading import agent_seed, score_agent
+    from grader.inputs.config import AgentGrading
+    from grader.scoring.grading import agent_seed, score_agent
 
     private = AgentGrading(seed=48127730)
     assert agent_seed(private) == agent_seed(private) != 48127730  # reproducible, and not the seed itself
@@ -234,7 +234,7 @@ def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
 def test_no_input_independent_answer_earns_a_point_on_any_hook() -> None:
     """Every group of stored cases defeats every trivial answer: a constant, None, the
     domains unchanged, the first (or last) variable, [0, 1]..."""
-    from grader.hookcases import TRIVIAL, trivial_passes
+    from grader.scoring.hookcases import TRIVIAL, trivial_passes
 
     stored = load_cases()
     for hook, answers in TRIVIAL.items():

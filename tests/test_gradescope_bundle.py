@@ -145,7 +145,7 @@ def test_nothing_hidden_reaches_what_a_student_sees(autograder: Autograder, isol
     assert results["score"] == full(results)
     visible = results["output"] + "".join(t["output"] + t["name"] for t in results["tests"] if t["visibility"] == "visible")
     assert "SEEN" in visible  # what it printed on visible items is shown...
-    from grader.problemset import load_problem_file
+    from grader.inputs.problemset import load_problem_file
 
     problems, _ = load_problem_file(autograder_problem(autograder))
     for problem in (p for p in problems if p.hidden):

@@ -1,4 +1,4 @@
-"""The shipped problem sets and the YAML loader's errors (grader/problemset.py)."""
+"""The shipped problem sets and the YAML loader's errors (grader/inputs/problemset.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from answerkey.strategies import REFERENCE
-from grader.problemset import Problem, ProblemError, load_problem_file, load_problems
+from grader.inputs.problemset import Problem, ProblemError, load_problem_file, load_problems
 from solvers.csp import build_csp
 from solvers.engine import search
 
@@ -481,7 +481,7 @@ def _laughs(levels: int = 9) -> str:
     ("problems: []\n" + "# filler\n" * 150_000, "larger than 1 MiB"),
 ])
 def test_hostile_yaml_is_one_line_and_the_good_file_beside_it_still_loads(tmp_path: Path, text: str, words: str) -> None:
-    from grader.problemset import load_problems
+    from grader.inputs.problemset import load_problems
 
     bad = tmp_path / "bad.yaml"
     bad.write_text(text, encoding="utf-8")
@@ -500,7 +500,7 @@ def test_a_written_problem_set_reads_back_as_the_same_problems(tmp_path: Path) -
     (ids and notes with quotes and backslashes, both rules, mines, points, timeout, hidden)."""
     from dataclasses import replace
 
-    from grader.problemset import problem_set_yaml
+    from grader.inputs.problemset import problem_set_yaml
 
     shipped, errors = load_problems(PROBLEMS / "course.yaml")
     assert not errors

@@ -44,7 +44,7 @@ def scan(kit: Path, tmp_path: Path) -> str:
     """What tests/scan_for_hooks.py finds in `kit`: functions that do a hook's job."""
     import json
 
-    from grader.hookcases import load_cases
+    from grader.scoring.hookcases import load_cases
 
     found = tmp_path / f"found-{kit.name}.txt"
     found.write_text("", encoding="utf-8")

@@ -24,7 +24,7 @@ from answerkey.strategies import (
     select_mrv_undecided,
     values_ascending,
 )
-from grader.problemset import load_problem_file
+from grader.inputs.problemset import load_problem_file
 from solvers.board import clues_for_layout
 from solvers.brute import brute_force
 from solvers.csp import CSP, Constraint, build_csp

@@ -29,7 +29,7 @@ def _command() -> str:
 
 def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
     """Write the problem set (ids PREFIX-01, ...) and report where."""
-    from grader.problemset import Problem, problem_set_yaml
+    from grader.inputs.problemset import Problem, problem_set_yaml
 
     where = args.output or "<stdout>"
     problems = [Problem(where, f"{args.prefix}-{i:02d}", board, expect) for i, (board, expect) in enumerate(boards, start=1)]

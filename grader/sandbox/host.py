@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from .isolation import Sandbox
-from .wire import Answer, BadMessage, Raised, Ready, clean_text, encode, read_ready, read_reply
+from grader.sandbox.isolation import Sandbox
+from grader.sandbox.wire import Answer, BadMessage, Raised, Ready, clean_text, encode, read_ready, read_reply
 
 PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
 POLL_SECONDS = 0.2  # how often a silent worker is checked for death or an interrupt

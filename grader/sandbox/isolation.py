@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from ..errors import UserError
+from grader.errors import UserError
 
 MODES = ("bwrap", "user", "none")
 KIT_ROOT = Path(__file__).resolve().parents[2]

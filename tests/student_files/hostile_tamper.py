@@ -6,7 +6,7 @@ import os
 
 from model_answer import *  # noqa: F401,F403
 
-TARGETS = ["{{KIT}}/solvers/engine.py", "{{KIT}}/grader/hook_cases.yaml", "{{KIT}}/problems/course.yaml",
+TARGETS = ["{{KIT}}/solvers/engine.py", "{{KIT}}/grader/scoring/hook_cases.yaml", "{{KIT}}/problems/course.yaml",
            "{{KIT}}/problems/grading.yaml", "/kit/solvers/engine.py", "/kit/solvers/csp.py"]
 for path in TARGETS:
     try:

@@ -2,7 +2,7 @@
 
 from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
 
-import grader.checker  # IMPORT_LINE
+import grader.scoring.layouts  # IMPORT_LINE
 
 forward_check = forward_check_once
 select_variable = select_mrv

@@ -24,6 +24,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.errors import UserError
+from grader.inputs.submission import KIT_ROOT, WHAT_TO_SUBMIT, resolve_agent, resolve_solver
+from grader.sandbox.isolation import MODES
 from solvers.cliargs import (
     OneLineParser,
     UsageError,
@@ -33,17 +36,13 @@ from solvers.cliargs import (
     seconds,
 )
 
-from .errors import UserError
-from .sandbox.isolation import MODES
-from .submission import KIT_ROOT, WHAT_TO_SUBMIT, resolve_agent, resolve_solver
-
 if TYPE_CHECKING:  # the commands import what they use when they run: --help and --version stay fast
     from rich.console import Console
 
-    from .config import GradingConfig
-    from .problemset import Problem, ProblemError
-    from .results import Report
-    from .sandbox.isolation import Sandbox, Scope
+    from grader.inputs.config import GradingConfig
+    from grader.inputs.problemset import Problem, ProblemError
+    from grader.reports.results import Report
+    from grader.sandbox.isolation import Sandbox, Scope
 
 
 COMMAND_HELP = """other commands (each with its own --help):
@@ -89,10 +88,10 @@ def _grade_parser() -> argparse.ArgumentParser:
 def _grade(argv: list[str], console: Console) -> int:
     """Grade one solver (or a class with --submissions): read, select, grade, report."""
     args = _grade_parser().parse_args(argv)  # first: --help and --version import nothing more
-    from .config import find_config, load_config
-    from .problemset import load_problems
-    from .report import show_errors
-    from .tracing import compare_command
+    from grader.commands.tracing import compare_command
+    from grader.inputs.config import find_config, load_config
+    from grader.inputs.problemset import load_problems
+    from grader.reports.report import show_errors
 
     _check_outputs(args)
     if args.format == "gradescope":
@@ -115,12 +114,12 @@ def _grade(argv: list[str], console: Console) -> int:
         assert solver is not None  # _graded_solver refuses a missing one unless a class is graded
         scope: Scope = "folder" if folder else "siblings"
         if args.trace:
-            from .tracing import trace_command
+            from grader.commands.tracing import trace_command
 
             return trace_command(args, solver, problems, console, sandbox)
         if args.case:
             return _one_case(args, solver, config, console, sandbox, scope)
-        from .grading import grade
+        from grader.scoring.grading import grade
 
         report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
                        sandbox, scope, only)
@@ -147,7 +146,7 @@ def _graded_solver(args: argparse.Namespace) -> tuple[str | None, Path | None]:
     if solver is None:
         raise UsageError(f"--solver {args.solver}: not 'assignment', 'reference', a .py file or a folder holding one")
     if solver == "reference":
-        from .reference import reference_strategies
+        from grader.reference import reference_strategies
 
         reference_strategies()  # a student copy has none: one clear line, not a table of errors
     return solver, folder
@@ -174,7 +173,7 @@ def _selection(args: argparse.Namespace, problems: list[Problem]) -> tuple[froze
 def _show_grades(args: argparse.Namespace, config: GradingConfig, report: Report, errors: list[ProblemError],
                  console: Console) -> int:
     """Print the report (and write its JSON); 0 only for full marks without errors."""
-    from .report import report_json, show_report, write_json
+    from grader.reports.report import report_json, show_report, write_json
 
     show_report(console, report, errors, args.show_hidden)
     if args.agent and config.agent is None:  # say what --agent did without an agent section
@@ -188,8 +187,8 @@ def _show_grades(args: argparse.Namespace, config: GradingConfig, report: Report
 def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], list[Problem], list[str]]:
     """--only: the item names asked for, the problems they pick (by id or file), and the
     names that match nothing."""
-    from .hookcases import HOOK_NAMES
-    from .sathooks import SAT_ENCODING, SAT_HOOKS
+    from grader.scoring.hookcases import HOOK_NAMES
+    from grader.scoring.sathooks import SAT_ENCODING, SAT_HOOKS
 
     items = {*HOOK_NAMES, *(spec.name for spec in SAT_HOOKS), SAT_ENCODING, "efficiency", "agent"}
     asked = [name.strip() for name in text.split(",") if name.strip()]
@@ -204,10 +203,10 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     """`--case HOOK:N`: run one hook case with the solver's hooks and show it in full."""
     from rich.text import Text
 
-    from .grading import hook_task, run_solver_tasks
-    from .hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
-    from .report import fail
-    from .sandbox.host import Limits
+    from grader.reports.report import fail
+    from grader.sandbox.host import Limits
+    from grader.scoring.grading import hook_task, run_solver_tasks
+    from grader.scoring.hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
 
     hook, _, number = args.case.partition(":")
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
@@ -240,7 +239,7 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
     `strict` (a class, Gradescope): falling back to `none` is refused unless asked for.
     Raises IsolationUnavailable with the line to print.
     """
-    from .sandbox.isolation import IsolationUnavailable, open_sandbox
+    from grader.sandbox.isolation import IsolationUnavailable, open_sandbox
 
     if args.solver == "reference" and not strict:
         yield None
@@ -260,11 +259,11 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
 
 def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
     """Grade one submission into results.json, which is written even if grading fails."""
-    from .config import find_config, load_config
-    from .gradescope import failure_results, gradescope_results, student_failure
-    from .grading import grade
-    from .problemset import load_problems
-    from .report import write_json
+    from grader.inputs.config import find_config, load_config
+    from grader.inputs.problemset import load_problems
+    from grader.reports.gradescope import failure_results, gradescope_results, student_failure
+    from grader.reports.report import write_json
+    from grader.scoring.grading import grade
 
     output = args.output or Path("results.json")
     started = time.perf_counter()
@@ -296,14 +295,14 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
 
 def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console, sandbox: Sandbox | None,
            errors: list) -> int:
-    from .batch import (
+    from grader.commands.batch import (
         find_submissions,
         grade_batch,
         show_summary,
         write_csv,
         write_feedback,
     )
-    from .report import fail
+    from grader.reports.report import fail
 
     if not args.submissions.is_dir():
         return fail(console, f"--submissions {args.submissions}: not a folder")
@@ -324,14 +323,13 @@ def _check(argv: list[str], console: Console) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
     args = parser.parse_args(argv)
-    from .reference import require_answer_key
+    from grader.reference import require_answer_key
 
     require_answer_key("python -m grader check")  # it counts with the answer key's counter
     from answerkey.checking import check_problems, config_errors, show_check
-
-    from .config import find_config
-    from .problemset import load_problems
-    from .report import fail, show_errors, write_json
+    from grader.inputs.config import find_config
+    from grader.inputs.problemset import load_problems
+    from grader.reports.report import fail, show_errors, write_json
 
     if args.json is not None and (why := output_problem(args.json)):
         return fail(console, f"--json {args.json}: {why}")
@@ -353,8 +351,8 @@ def _release(argv: list[str], console: Console) -> int:
     parser.add_argument("--allow-solutions", action="store_true",
                         help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
-    from .reference import require_answer_key
-    from .report import fail
+    from grader.reference import require_answer_key
+    from grader.reports.report import fail
 
     require_answer_key("python -m grader release")
     from answerkey.release import ReleaseError, write_release
@@ -377,8 +375,8 @@ def _bundle(argv: list[str], console: Console) -> int:
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems",
                         help="the problem folder to grade with (hidden problems and grading.yaml included)")
     args = parser.parse_args(argv)
-    from .reference import require_answer_key
-    from .report import fail
+    from grader.reference import require_answer_key
+    from grader.reports.report import fail
 
     require_answer_key("python -m grader gradescope-bundle")
     from answerkey.bundle import write_bundle
@@ -397,13 +395,13 @@ def _bundle(argv: list[str], console: Console) -> int:
 
 def _goldens(argv: list[str], console: Console) -> int:
     parser = OneLineParser(prog="python -m grader goldens",
-                                     description="Rebuild the hook test cases (grader/hook_cases.yaml) from the reference.")
+                                     description="Rebuild the hook test cases (grader/scoring/hook_cases.yaml) from the reference.")
     add_version(parser)
     parser.parse_args(argv)
-    from .reference import require_answer_key
+    from grader.reference import require_answer_key
 
     require_answer_key("python -m grader goldens")
-    from .hookcases import CASES_FILE, write_cases
+    from grader.scoring.hookcases import CASES_FILE, write_cases
 
     count = write_cases()
     console.print(f"wrote {count} hook test cases to {CASES_FILE}")
@@ -415,7 +413,7 @@ COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, 
 
 def _stop_on_signal(number: int, frame: object) -> None:
     """SIGTERM and SIGHUP stop grading exactly as Ctrl-C does."""
-    from .sandbox.host import interrupt
+    from grader.sandbox.host import interrupt
 
     interrupt()
     raise KeyboardInterrupt(signal.Signals(number).name)
@@ -432,12 +430,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
     except (UserError, UsageError) as error:
-        from .report import fail
+        from grader.reports.report import fail
 
         return fail(console, str(error))
     except KeyboardInterrupt as stop:
-        from .report import fail
-        from .sandbox.host import interrupt
+        from grader.reports.report import fail
+        from grader.sandbox.host import interrupt
 
         interrupt()
         name = stop.args[0] if stop.args and isinstance(stop.args[0], str) else "SIGINT"

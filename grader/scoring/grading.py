@@ -11,20 +11,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from grader.inputs.config import AgentGrading, Efficiency, GradingConfig
+from grader.inputs.problemset import Problem
+from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_strategies
+from grader.reports.results import ItemResult, Report
+from grader.sandbox.host import Asker, Limits, StudentRaised, Task, run_tasks, start_worker, stop_worker
+from grader.sandbox.isolation import Sandbox, Scope
+from grader.scoring.divergence import Watcher
+from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker, domains_data
+from grader.scoring.hookcases import HOOKS, as_data, board_of, build_cases, describe_case, load_cases, reference_hooks
+from grader.scoring.layouts import layout_problem
+from grader.scoring.sathooks import SAT_ENCODING, SAT_HOOKS, SCOPES, sat_problems_task, score_sat_hook, score_sat_problems
 from solvers.csp import build_csp, layout_of
 from solvers.engine import Strategy, search
-
-from .checker import layout_problem
-from .config import AgentGrading, Efficiency, GradingConfig
-from .divergence import Watcher
-from .hookcalls import HookContractError, Hooks, LocalAsker, domains_data
-from .hookcases import HOOKS, as_data, board_of, build_cases, describe_case, load_cases, reference_hooks
-from .problemset import Problem
-from .reference import ReferenceUnavailable, count_solutions, has_solution, reference_strategies
-from .results import ItemResult, Report
-from .sandbox.host import Asker, Limits, StudentRaised, Task, run_tasks, start_worker, stop_worker
-from .sandbox.isolation import Sandbox, Scope
-from .sathooks import SAT_ENCODING, SAT_HOOKS, SCOPES, sat_problems_task, score_sat_hook, score_sat_problems
 
 SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem it solves
 #: What a task may raise that costs that task only.
@@ -289,7 +288,7 @@ def agent_is_written(source: str) -> bool:
     that does not parse (its grading then says why)."""
     if source == "reference":
         return True
-    from .submission import solved_hooks
+    from grader.inputs.submission import solved_hooks
 
     try:
         found = solved_hooks(Path(source).parent, Path(source).name)
@@ -338,7 +337,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     agent_outcome = None
     agent_grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
     if agent_grading is not None and agent is not None and wants("agent"):
-        from .agentplay import play_agent_games  # needs the game package
+        from grader.scoring.agentplay import play_agent_games  # needs the game package
 
         agent_outcome = play_agent_games(agent, agent_grading, agent_seed(agent_grading), limits, sandbox, scope)
     # One limit for the whole SAT item, not the sum of the problems' limits: a hanging hook

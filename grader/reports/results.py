@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .sandbox.wire import clean_text
+from grader.sandbox.wire import clean_text
 
 
 @dataclass

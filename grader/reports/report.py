@@ -13,10 +13,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .hookcases import HOOKS
-from .problemset import ProblemError
-from .results import ItemResult, Report
-from .sathooks import SAT_HOOKS
+from grader.inputs.problemset import ProblemError
+from grader.reports.results import ItemResult, Report
+from grader.scoring.hookcases import HOOKS
+from grader.scoring.sathooks import SAT_HOOKS
 
 #: Status words always carry a symbol, so meaning never rests on colour alone.
 STATUS_STYLE = {

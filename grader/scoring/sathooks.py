@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
+from grader.inputs.problemset import Problem
+from grader.reports.results import ItemResult
+from grader.sandbox.host import Asker, StudentRaised, Task, WorkerFailure
+from grader.scoring.hookcalls import HookContractError, Hooks
+from grader.scoring.layouts import layout_problem
 from solvers.csp import CSP, build_csp, layout_of
-
-from .checker import layout_problem
-from .hookcalls import HookContractError, Hooks
-from .problemset import Problem
-from .results import ItemResult
-from .sandbox.host import Asker, StudentRaised, Task, WorkerFailure
 
 if TYPE_CHECKING:
     from pysat.formula import CNF

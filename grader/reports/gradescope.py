@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .problemset import ProblemError
-from .report import label
-from .results import Report
+from grader.inputs.problemset import ProblemError
+from grader.reports.report import label
+from grader.reports.results import Report
 
 OUTPUT_LIMIT = 4000  # characters of a test's output
 

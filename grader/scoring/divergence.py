@@ -12,10 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from grader.scoring.hookcases import handout_domain
 from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
-
-from .hookcases import handout_domain
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
+from grader.inputs.config import AgentGrading
+from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, start_worker, stop_worker
+from grader.sandbox.isolation import Sandbox, Scope
+from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from play.evaluate import AgentFailure, play_agent, wilson_interval
 from play.levels import RuleSet, parse_level
 from play.view import Move, View
-
-from .config import AgentGrading
-from .hookcalls import HookContractError, Hooks, LocalAsker
-from .sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, start_worker, stop_worker
-from .sandbox.isolation import Sandbox, Scope
 
 MOVE_TIMEOUT = 10.0  # seconds for one move
 

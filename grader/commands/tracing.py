@@ -16,17 +16,16 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from grader.inputs.problemset import Problem
+from grader.reference import reference_explainer, reference_strategies
+from grader.reports.report import fail
+from grader.sandbox.host import Asker, Limits, Task, WorkerFailure
+from grader.sandbox.isolation import Sandbox
+from grader.scoring.grading import TASK_FAILURES, run_solver_tasks
+from grader.scoring.hookcalls import Hooks
 from solvers.csp import build_csp
 from solvers.engine import search
 from solvers.trace import Recorder, Trace, TraceLimit, export_error, record, trace_options
-
-from .grading import TASK_FAILURES, run_solver_tasks
-from .hookcalls import Hooks
-from .problemset import Problem
-from .reference import reference_explainer, reference_strategies
-from .report import fail
-from .sandbox.host import Asker, Limits, Task, WorkerFailure
-from .sandbox.isolation import Sandbox
 
 COMPARED = ("plain", "fc-once", "fc-fixpoint", "fc-mrv")
 

@@ -18,11 +18,10 @@ from typing import Any
 
 import yaml
 
+from grader.reference import reference_strategies
 from solvers.board import Board
 from solvers.csp import CSP, Domains, build_csp
 from solvers.textformat import parse_rows
-
-from .reference import reference_strategies
 
 CASES_FILE = Path(__file__).with_name("hook_cases.yaml")
 GOLDEN_SEED = 2026

@@ -14,14 +14,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from grader.sandbox.child import Answerer
+from grader.sandbox.host import Asker, StudentRaised
+from grader.sandbox.wire import Raised, from_data
 from play.view import ACTIONS, Move, View
 from solvers.board import Board
 from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
-
-from .sandbox.child import Answerer
-from .sandbox.host import Asker, StudentRaised
-from .sandbox.wire import Raised, from_data
 
 
 class HookContractError(Exception):

@@ -13,10 +13,9 @@ from typing import Any
 
 import yaml
 
+from grader.inputs.yamlfile import YamlRefused, read_yaml
 from solvers.board import RULES, Board
 from solvers.textformat import BoardFormatError, check_mine_count, parse_rows
-
-from .yamlfile import YamlRefused, read_yaml
 
 FILE_FIELDS = {"title", "description", "source", "defaults", "problems", "visibility"}
 PROBLEM_FIELDS = {"id", "board", "rule", "mines", "points", "expect", "notes", "timeout", "visibility"}

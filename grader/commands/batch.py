@@ -20,15 +20,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .config import GradingConfig
-from .grading import grade
-from .problemset import Problem, ProblemError
-from .report import label, show_report, student_view
-from .results import Report
-from .sandbox.host import interrupt
-from .sandbox.isolation import Sandbox, Scope
-from .sandbox.wire import clean_text
-from .submission import WHAT_TO_SUBMIT, find_in_folder, resolve_agent
+from grader.inputs.config import GradingConfig
+from grader.inputs.problemset import Problem, ProblemError
+from grader.inputs.submission import WHAT_TO_SUBMIT, find_in_folder, resolve_agent
+from grader.reports.report import label, show_report, student_view
+from grader.reports.results import Report
+from grader.sandbox.host import interrupt
+from grader.sandbox.isolation import Sandbox, Scope
+from grader.sandbox.wire import clean_text
+from grader.scoring.grading import grade
 
 
 @dataclass

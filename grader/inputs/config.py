@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hookcases import HOOKS
-from .problemset import CONFIG_FILE, ProblemError
-from .sathooks import SAT_ENCODING, SAT_ENCODING_POINTS, SAT_HOOKS
-from .yamlfile import YamlRefused, read_yaml
+from grader.inputs.problemset import CONFIG_FILE, ProblemError
+from grader.inputs.yamlfile import YamlRefused, read_yaml
+from grader.scoring.hookcases import HOOKS
+from grader.scoring.sathooks import SAT_ENCODING, SAT_ENCODING_POINTS, SAT_HOOKS
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_MB = 1024

@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-KIT_ROOT = Path(__file__).resolve().parent.parent
+KIT_ROOT = Path(__file__).resolve().parents[2]
 HOOK_NAMES = ("constraint_bounds", "forward_check", "select_variable", "order_values", "at_least_clauses",
               "at_most_clauses")
 AGENT_NAME = "choose_move"
