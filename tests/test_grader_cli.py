@@ -269,14 +269,14 @@ def test_bad_options_are_one_line_and_nothing_is_graded(args: list[str], words: 
 
 
 def test_every_command_has_a_version_and_a_help_that_changes_nothing() -> None:
-    before = (ROOT / "grader" / "hook_cases.yaml").read_bytes()
+    before = (ROOT / "grader" / "scoring" / "hook_cases.yaml").read_bytes()
     for command in ([], ["check"], ["release"], ["gradescope-bundle"], ["goldens"]):
         version = run_grader(*command, "--version")
         assert version.returncode == 0 and "0." in version.stdout, command
         helped = run_grader(*command, "--help")
         assert helped.returncode == 0 and "usage:" in helped.stdout, command
     assert "gradescope-bundle OUT" in run_grader("--help").stdout  # the subcommands are listed
-    assert (ROOT / "grader" / "hook_cases.yaml").read_bytes() == before
+    assert (ROOT / "grader" / "scoring" / "hook_cases.yaml").read_bytes() == before
 
 
 def test_the_readme_examples_run_as_written_on_the_files_that_ship() -> None:
