@@ -67,3 +67,19 @@ def test_no_module_of_the_student_copy_does_a_hooks_job(tmp_path: Path) -> None:
     assert scan(out, tmp_path) == ""
     full = scan(copy_kit(tmp_path / "full"), tmp_path)
     assert "answerkey.strategies.constraint_bounds gets" in full and "answerkey.strategies.forward_check_once gets" in full
+
+
+def test_an_installed_copy_says_which_commands_need_a_source_checkout(tmp_path: Path) -> None:
+    """Installed from a wheel or `pip install .` (the packages without pyproject.toml), the
+    publishing commands and goldens refuse in one line and write nothing; grading works."""
+    kit = copy_kit(tmp_path / "installed")
+    (kit / "pyproject.toml").unlink()
+    cases = (kit / "grader" / "scoring" / "hook_cases.yaml").read_bytes()
+    for command in (["release", tmp_path / "out"], ["gradescope-bundle", tmp_path / "out.zip"], ["goldens"]):
+        result = run_grader(*command, cwd=tmp_path, env=grader_env(kit))
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert result.stdout.strip() == f"error: {command[0]} needs a source checkout of the kit (this one is installed without its pyproject.toml)"
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out.zip").exists()
+    assert (kit / "grader" / "scoring" / "hook_cases.yaml").read_bytes() == cases
+    graded = run_grader(ROOT / "problems" / "course.yaml", "--solver", "reference", cwd=tmp_path, env=grader_env(kit))
+    assert graded.returncode == 0 and "Full marks." in graded.stdout

@@ -357,9 +357,7 @@ def _release(argv: list[str], console: Console) -> int:
     require_answer_key("python -m grader release")
     from answerkey.release import ReleaseError, write_release
 
-    if not (KIT_ROOT / "pyproject.toml").is_file():
-        return fail(console, "release needs a source checkout of the kit (this one is installed without its "
-                             "pyproject.toml)")
+    _need_source_checkout("release")
     try:
         kept = write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
     except ReleaseError as error:
@@ -381,9 +379,7 @@ def _bundle(argv: list[str], console: Console) -> int:
     require_answer_key("python -m grader gradescope-bundle")
     from answerkey.bundle import write_bundle
 
-    if not (KIT_ROOT / "pyproject.toml").is_file():
-        return fail(console, "gradescope-bundle needs a source checkout of the kit (this one is installed without "
-                             "its pyproject.toml)")
+    _need_source_checkout("gradescope-bundle")
     if not args.problems.is_dir():
         return fail(console, f"--problems {args.problems}: not a folder")
     if not args.out.resolve().parent.is_dir():
@@ -391,6 +387,13 @@ def _bundle(argv: list[str], console: Console) -> int:
     count = write_bundle(KIT_ROOT, args.problems, args.out)
     console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
     return 0
+
+
+def _need_source_checkout(command: str) -> None:
+    """UsageError unless the kit runs from a source checkout (a wheel or `pip install .`
+    has no pyproject.toml, and its files are not the ones anybody publishes or commits)."""
+    if not (KIT_ROOT / "pyproject.toml").is_file():
+        raise UsageError(f"{command} needs a source checkout of the kit (this one is installed without its pyproject.toml)")
 
 
 def _goldens(argv: list[str], console: Console) -> int:
@@ -401,6 +404,7 @@ def _goldens(argv: list[str], console: Console) -> int:
     from grader.reference import require_answer_key
 
     require_answer_key("python -m grader goldens")
+    _need_source_checkout("goldens")  # an installed copy's cases would be rewritten where nobody commits them
     from grader.scoring.hookcases import CASES_FILE, write_cases
 
     count = write_cases()
