@@ -180,7 +180,12 @@ def _unpack(packed: int, width: int) -> tuple[int, ...]:
 
 def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | None:
     """`ways[k]`: layouts of a connected CSP with k mines, by the sweep; None when every
-    order tried (narrowest first) runs past `budget` table entries."""
+    order tried (narrowest first) runs past `budget` table entries.
+
+    A constraint over no variable holds no item of the sweep: it is checked here first.
+    """
+    if any(not c.scope and c.total for c in csp.constraints):
+        return ()
     members = groups(csp)
     orders = [sweep_order(csp, members, key) for key in (_row_major, _column_major)]
     orders.sort(key=open_width)

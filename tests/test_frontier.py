@@ -100,3 +100,12 @@ def test_groups_and_order_cover_every_variable_once() -> None:
         items = sweep_order(part.csp, members, lambda cell: cell)
         assert sum(size for _cons, size in items) == len(part.csp.cells)
         assert open_width(items) <= len(part.csp.constraints)
+
+
+def test_edge_cases() -> None:
+    from solvers.csp import CSP, Constraint
+
+    assert frontier_ways(CSP((), ())) == (1,)
+    assert frontier_ways(CSP(((0, 0),), (Constraint((), 1, (0, 1)),))) == ()
+    assert trim(frontier_ways(CSP(((0, 0), (0, 1)), (Constraint((0, 1), 1, (1, 0)), Constraint((0, 1), 2, (1, 1))))) or ()) == ()
+    assert frontier_ways(CSP(((0, 0), (0, 1), (0, 2)), (Constraint((0, 1, 2), 2, (1, 1)),))) == (0, 0, 3)
