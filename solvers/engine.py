@@ -189,7 +189,7 @@ def _forward_check(csp: CSP, strategy: Strategy, domains: Domains, just_assigned
     dead end, which is then recorded: the check failed, or some domain, assigned or not, is empty."""
     if strategy.forward_check is not None:
         narrowed = strategy.forward_check(csp, domains, just_assigned)
-        if narrowed is not None:
+        if narrowed is not None and run.observer:
             run.pruned(domains, narrowed)
     else:
         narrowed = domains if strategy.consistent is None or strategy.consistent(csp, domains) else None
