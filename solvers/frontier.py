@@ -15,8 +15,10 @@
 
 Polynomials are packed into one big integer each, coefficient k at bit k * width, so
 adding two is one integer addition (no coefficient can reach 2**width). The table's size
-depends on the order; `budget` caps the total number of table entries over the sweep, and
-the caller falls back to branching (`ComponentCounter`) when every order runs past it.
+depends on the order: several greedy orders are measured by a cheap sweep that counts
+without polynomials, and the cheapest is swept. `budget` caps the total number of table
+entries over a sweep, and the caller falls back to branching (`ComponentCounter`) when
+every order runs past it.
 """
 
 from __future__ import annotations
@@ -30,8 +32,11 @@ from .csp import CSP
 Group = tuple[tuple[int, ...], int]
 """The constraints (indices) of a group of variables, and how many variables it holds."""
 
-#: Table entries (summed over the sweep) one order may use before the next is tried.
+#: Table entries (summed over the sweep) past which no order is tried and the caller branches.
 BUDGET = 1_500_000
+
+#: The first round's cap on table entries when the orders are compared (see `frontier_ways`).
+PROBE = 16_000
 
 
 def groups(csp: CSP) -> dict[tuple[int, ...], list[int]]:
@@ -125,12 +130,34 @@ def open_width(items: Sequence[Group]) -> int:
 def sweep(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, ...] | None:
     """`ways` of `csp` along `items`, or None once the table has used more than `budget` entries."""
     width = len(csp.cells) + 1  # bits per packed coefficient: a coefficient is below 2**n
+    swept = _sweep(csp, items, budget, width)
+    if swept is None:
+        return None
+    packed, base, _used = swept
+    return (0,) * base + _unpack(packed, width) if packed else ()
+
+
+def table_entries(csp: CSP, items: Sequence[Group], budget: int | None) -> int | None:
+    """How many table entries the sweep along `items` uses (None: more than `budget`),
+    found by a sweep that counts layouts without their mines (no polynomials: cheap)."""
+    swept = _sweep(csp, items, budget, 0)
+    return None if swept is None else swept[2]
+
+
+def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> tuple[int, int, int] | None:
+    """The sweep: (packed polynomial divided by x**base, base, entries used), or None past
+    `budget` entries. With `width` 0 the "polynomial" is the plain number of layouts.
+
+    After every item the table's polynomials are divided by the highest power of x that
+    divides them all (`base` counts it), so packed integers hold no run of zero
+    coefficients below every layout's mine count so far.
+    """
     last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
     totals = [c.total for c in csp.constraints]
     remaining = [len(c.scope) for c in csp.constraints]
     slots: list[int] = []
     table: dict[tuple[int, ...], int] = {(): 1}
-    used = 0
+    used = base = 0
     for i, (cons, size) in enumerate(items):
         fresh = [c for c in cons if c not in slots]
         if fresh:
@@ -145,7 +172,19 @@ def sweep(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, ..
         used += len(table)
         if budget is not None and used > budget:
             return None
-    return _unpack(table.get((), 0), width)
+        if width and table:
+            base += _divide_out(table, width)
+    return table.get((), 0), base, used
+
+
+def _divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
+    """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m."""
+    low = min((poly & -poly).bit_length() - 1 for poly in table.values()) // width
+    if low:
+        shift = low * width
+        for key, poly in table.items():
+            table[key] = poly >> shift
+    return low
 
 
 def _step(
@@ -164,7 +203,8 @@ def _step(
                 sums[j] = reached
             else:
                 new = tuple([sums[j] for j in keep])
-                out[new] = out.get(new, 0) + ((poly * weight) << (x * width))
+                term = poly if weight == 1 else poly * weight
+                out[new] = out.get(new, 0) + (term << (x * width) if x else term)
     return out
 
 
@@ -180,25 +220,38 @@ def _unpack(packed: int, width: int) -> tuple[int, ...]:
 
 def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | None:
     """`ways[k]`: layouts of a connected CSP with k mines, by the sweep; None when every
-    order tried (narrowest first) runs past `budget` table entries.
+    order tried runs past `budget` table entries.
 
-    A constraint over no variable holds no item of the sweep: it is checked here first.
+    The greedy order depends on where it starts, so it is built from four starts (row-major
+    and column-major from two corners). Their cheap count-only sweeps run in rounds with a
+    cap of PROBE entries, four times more each round (never past `budget`); the first round
+    where some order fits picks the one with fewest entries, and the polynomials are swept
+    along it. A constraint over no variable holds no item: it is checked first.
     """
     if any(not c.scope and c.total for c in csp.constraints):
         return ()
     members = groups(csp)
-    orders = [sweep_order(csp, members, key) for key in (_row_major, _column_major)]
-    orders.sort(key=open_width)
-    for items in orders:
-        ways = sweep(csp, items, budget)
-        if ways is not None:
-            return ways
-    return None
+    orders = [sweep_order(csp, members, key) for key in STARTS]
+    cap = PROBE
+    while True:
+        if budget is not None:
+            cap = min(cap, budget)
+        best: tuple[int, int] | None = None
+        for index, items in enumerate(orders):
+            entries = table_entries(csp, items, cap if best is None else best[0])
+            if entries is not None:
+                best = (entries, index)
+        if best is not None:
+            return sweep(csp, orders[best[1]], None)
+        if cap == budget:
+            return None
+        cap *= 4
 
 
-def _row_major(cell: Cell) -> tuple[int, int]:
-    return cell
-
-
-def _column_major(cell: Cell) -> tuple[int, int]:
-    return cell[1], cell[0]
+STARTS: tuple[Callable[[Cell], tuple[int, int]], ...] = (
+    lambda cell: cell,
+    lambda cell: (cell[1], cell[0]),
+    lambda cell: (-cell[0], -cell[1]),
+    lambda cell: (-cell[1], -cell[0]),
+)
+"""Start orders of the greedy sweep order: row-major and column-major from two corners."""
