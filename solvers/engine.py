@@ -74,6 +74,9 @@ class Strategy:
     forward_check: ForwardCheck | None = None
     consistent: Consistent | None = None
     fixpoint: bool = False
+    narrow_in_place: ForwardCheck | None = None
+    """`forward_check` narrowing the dict it is given instead of a copy, used when the
+    engine owns that dict and nobody observes (the shortcut of `_Run`); optional."""
 
 
 @dataclass
@@ -188,7 +191,8 @@ def _forward_check(csp: CSP, strategy: Strategy, domains: Domains, just_assigned
     """The strategy's forward check (or consistency check) on a node's domains; None at a
     dead end, which is then recorded: the check failed, or some domain, assigned or not, is empty."""
     if strategy.forward_check is not None:
-        narrowed = strategy.forward_check(csp, domains, just_assigned)
+        check = strategy.narrow_in_place if run.shortcut and strategy.narrow_in_place else strategy.forward_check
+        narrowed = check(csp, domains, just_assigned)
         if narrowed is not None and run.observer:
             run.pruned(domains, narrowed)
     else:
