@@ -223,24 +223,29 @@ def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | No
     order tried runs past `budget` table entries.
 
     The greedy order depends on where it starts, so it is built from four starts (row-major
-    and column-major from two corners). Their cheap count-only sweeps run in rounds with a
-    cap of PROBE entries, four times more each round (never past `budget`); the first round
-    where some order fits picks the one with fewest entries, and the polynomials are swept
-    along it. A constraint over no variable holds no item: it is checked first.
+    and column-major from two corners), each built when first needed. Their cheap
+    count-only sweeps run in rounds with a cap of PROBE entries, four times more each round
+    (never past `budget`); an order within PROBE entries is taken at once, otherwise the
+    first round where some order fits picks the one with fewest entries, and the
+    polynomials are swept along it. A constraint over no variable is checked first.
     """
     if any(not c.scope and c.total for c in csp.constraints):
         return ()
     members = groups(csp)
-    orders = [sweep_order(csp, members, key) for key in STARTS]
+    orders: list[list[Group]] = []
     cap = PROBE
     while True:
         if budget is not None:
             cap = min(cap, budget)
         best: tuple[int, int] | None = None
-        for index, items in enumerate(orders):
-            entries = table_entries(csp, items, cap if best is None else best[0])
+        for index, key in enumerate(STARTS):
+            if index == len(orders):
+                orders.append(sweep_order(csp, members, key))
+            entries = table_entries(csp, orders[index], cap if best is None else best[0])
             if entries is not None:
                 best = (entries, index)
+                if entries <= PROBE:  # small enough: no need to build and try the others
+                    break
         if best is not None:
             return sweep(csp, orders[best[1]], None)
         if cap == budget:
