@@ -9,9 +9,10 @@ when the board has one, the global mine count) becomes one "exactly k of n" bloc
   but C(n, k-1) + C(n, k+1) clauses, so it is refused for large scopes;
 - PySAT's cardinality encodings (`seqcounter`, `totalizer`, `cardnetwork`,
   `sortnetwork`, `kmtotalizer`), which add auxiliary variables;
-- `auto` (the default): per constraint, whichever of `subsets`, `seqcounter` and
-  `cardnetwork` has fewest clauses: subsets for most clue scopes, seqcounter for a
-  middling mine count, a cardinality network (n log^2 k clauses) for a large one.
+- `auto` (the default): subsets for every clue-sized scope (at most 8 cells, so at most
+  112 clauses and no auxiliary variables), otherwise whichever of `subsets`, `seqcounter`
+  and `cardnetwork` has fewest clauses: seqcounter for a middling mine count, a
+  cardinality network (n log^2 k clauses) for a large one.
 
 Solutions are enumerated with blocking clauses over the CSP variables only, never the
 auxiliaries, so a count is the number of mine layouts, as the search engine counts them.
@@ -68,6 +69,12 @@ MAX_SUBSET_CLAUSES = 500_000
 #: Scopes up to this size count as small: every clue's (at most 9 cells). Their
 #: encodings are computed once and remembered.
 SMALL_SCOPE = 16
+
+#: `auto` always takes the subset encoding for scopes up to this size (a clue's 8 neighbours):
+#: fewer clauses elsewhere come with auxiliary variables, and on a large component those
+#: cost Glucose far more than they save (a 24,418-cell component of a 256x256 board:
+#: 2.7 s with seqcounter blocks for 6-8-cell scopes, 0.4 s with subsets; bench/cliff.py).
+CLUE_SCOPE = 8
 
 #: `auto` only builds a subset or seqcounter encoding to compare when it is about this small.
 AUTO_SIZE_LIMIT = 20_000
@@ -155,11 +162,14 @@ def _instantiate(template: Template, lits: Sequence[int], top: int) -> tuple[lis
 
 @cache
 def _auto_encoding(n: int, k: int) -> str:
-    """`auto`'s choice for exactly k of n (0 < k < n): the candidate with fewest clauses.
+    """`auto`'s choice for exactly k of n (0 < k < n): subsets for a clue-sized scope
+    (n <= CLUE_SCOPE), else the candidate with fewest clauses.
 
     Candidates, ties going to the first: subsets and seqcounter, unless their size
     (C(n, k-1) + C(n, k+1), about 4 n min(k, n-k)) says they are large; cardnetwork.
     """
+    if n <= CLUE_SCOPE:
+        return "subsets"
     candidates = [
         *(["subsets"] if subset_clause_count(n, k) <= AUTO_SIZE_LIMIT else []),
         *(["seqcounter"] if 4 * n * min(k, n - k) <= AUTO_SIZE_LIMIT else []),

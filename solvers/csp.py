@@ -43,6 +43,8 @@ class CSP:
     cells: tuple[Cell, ...]
     constraints: tuple[Constraint, ...]
     constraints_of: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    by_degree: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Every variable, most constraints first, ties by lowest number (MRV's tie-break order)."""
 
     def __post_init__(self) -> None:
         touching: list[list[int]] = [[] for _ in self.cells]
@@ -50,6 +52,7 @@ class CSP:
             for var in constraint.scope:
                 touching[var].append(index)
         object.__setattr__(self, "constraints_of", tuple(tuple(t) for t in touching))
+        object.__setattr__(self, "by_degree", tuple(sorted(range(len(self.cells)), key=lambda var: (-len(touching[var]), var))))
 
     @property
     def variables(self) -> range:

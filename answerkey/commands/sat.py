@@ -132,7 +132,7 @@ def count_table(counts: SolutionCounts) -> Table:
     table = Table(title="Exact count by components")
     table.add_column("statistic")
     table.add_column("value", justify="right")
-    for name in ("components", "largest_component", "nodes", "engine_leaves", "cache_hits"):
+    for name in ("components", "largest_component", "nodes", "engine_leaves", "swept", "cache_hits"):
         table.add_row(name.replace("_", " "), f"{getattr(stats, name):,}")
     table.add_row("time (s)", f"{stats.seconds:.4f}")
     return table

@@ -39,6 +39,7 @@ from functools import cache
 from math import comb, prod
 from typing import TYPE_CHECKING
 
+from answerkey.components.frontier import BUDGET, frontier_ways
 from answerkey.components.split import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
 from answerkey.recursive import recursion_room
 from answerkey.strategies import REFERENCE
@@ -54,6 +55,10 @@ Poly = tuple[int, ...]
 
 #: Components with at most this many variables are enumerated with the engine.
 LEAF_SIZE = 8
+
+#: Without per-variable counts, components with at least this many variables are counted
+#: by the frontier sweep of `answerkey.components.frontier` (branching is the fallback).
+SWEEP_SIZE = 24
 
 
 def poly_add(a: Poly, b: Poly) -> Poly:
@@ -163,11 +168,13 @@ def free_table(variables: tuple[int, ...], per_variable: bool) -> Table:
 
 @dataclass
 class CountStats:
-    """What a count cost: branching nodes, components enumerated by the engine, cache hits."""
+    """What a count cost: branching nodes, components enumerated by the engine or counted by
+    the frontier sweep (`swept`), cache hits."""
 
     nodes: int = 0
     engine_leaves: int = 0
     engine_nodes: int = 0
+    swept: int = 0
     cache_hits: int = 0
     components: int = 0
     largest_component: int = 0
@@ -180,11 +187,15 @@ class ComponentCounter:
 
     `leaf_size`: components with at most this many variables are enumerated with the
     engine; larger ones are split by branching. `per_variable`: also count, for every
-    variable, the layouts in which it is a mine.
+    variable, the layouts in which it is a mine. Without per-variable counts, components of
+    at least `sweep_size` variables are counted by the frontier sweep first, within
+    `sweep_budget` table entries per order tried (`answerkey.components.frontier`).
     """
 
     per_variable: bool = True
     leaf_size: int = LEAF_SIZE
+    sweep_size: int = SWEEP_SIZE
+    sweep_budget: int | None = BUDGET
     stats: CountStats = field(default_factory=CountStats)
     cache: dict[object, Table] = field(default_factory=dict)
 
@@ -197,6 +208,8 @@ class ComponentCounter:
             return cached
         if len(part.origin) <= self.leaf_size:
             table = self._enumerate(part)
+        elif (swept := self._sweep(part)) is not None:
+            table = swept
         else:
             self.stats.nodes += 1
             var = branch_variable(part.csp)
@@ -253,6 +266,18 @@ class ComponentCounter:
                 if value and self.per_variable:
                     mines[i][k] += 1
         return Table(part.origin, tuple(ways), tuple(map(tuple, mines)) if self.per_variable else None)
+
+    def _sweep(self, part: Part) -> Table | None:
+        """Without per-variable counts, a large part's table by the frontier sweep
+        (`answerkey.components.frontier`); None when per-variable counts are asked for, the part is
+        small, or the sweep runs past its budget (the part is then branched on)."""
+        if self.per_variable or len(part.origin) < self.sweep_size:
+            return None
+        ways = frontier_ways(part.csp, self.sweep_budget)
+        if ways is None:
+            return None
+        self.stats.swept += 1
+        return Table(part.origin, ways, None)
 
     def _branch(self, part: Part, var: int, value: int) -> Table:
         """The table of `part`'s layouts with local variable `var` set to `value`."""
@@ -363,13 +388,14 @@ def _combine(decomposition: Decomposition, tables: list[Table]) -> tuple[int, li
     return total, mines
 
 
-def solution_counts(csp: CSP, per_variable: bool = True, leaf_size: int = LEAF_SIZE) -> SolutionCounts:
+def solution_counts(csp: CSP, per_variable: bool = True, leaf_size: int = LEAF_SIZE, sweep_size: int = SWEEP_SIZE) -> SolutionCounts:
     """Exact number of solutions and, for each variable, the number where it is a mine.
 
-    With `per_variable=False` only `total` is computed (faster) and `mines` is empty.
+    With `per_variable=False` only `total` is computed (faster, components of at least
+    `sweep_size` variables by the frontier sweep) and `mines` is empty.
     """
     started = time.perf_counter()
-    counter = ComponentCounter(per_variable, leaf_size)
+    counter = ComponentCounter(per_variable, leaf_size, sweep_size)
     n = len(csp.cells)
     dec = decompose(csp)
     if dec is None:

@@ -1,0 +1,262 @@
+"""Exact counts of a connected CSP by dynamic programming along a sweep of its cells.
+
+`frontier_ways(csp)` gives `ways[k]`, the number of layouts with k mines, as
+`answerkey.components.count` needs them, without branching:
+
+1. Variables in exactly the same constraints form a *group*: a group of g variables takes
+   j mines in C(g, j) ways, so it is one item of the sweep with values 0..g.
+2. The groups in two or more constraints (*shared*) are put in a greedy order that keeps
+   few constraints open (begun but not finished); a group in a single constraint comes
+   right after the last shared group of that constraint, which then closes at once.
+3. The sweep keeps a table: for every vector of partial sums of the open constraints, the
+   polynomial (in the mine count) of the layouts of the items seen so far that reach it.
+   A partial sum outside what the constraint's remaining variables can make up is
+   dropped; a constraint whose last item is seen must have met its total exactly.
+
+Polynomials are packed into one big integer each, coefficient k at bit k * width, so
+adding two is one integer addition (no coefficient can reach 2**width). The table's size
+depends on the order: several greedy orders are measured by a cheap sweep that counts
+without polynomials, and the cheapest is swept. `budget` caps the total number of table
+entries over a sweep, and the caller falls back to branching (`ComponentCounter`) when
+every order runs past it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from math import comb
+
+from solvers.board import Cell
+from solvers.csp import CSP
+
+Group = tuple[tuple[int, ...], int]
+"""The constraints (indices) of a group of variables, and how many variables it holds."""
+
+#: Table entries (summed over the sweep) past which no order is tried and the caller branches.
+BUDGET = 1_500_000
+
+#: The first round's cap on table entries when the orders are compared (see `frontier_ways`).
+PROBE = 16_000
+
+
+def groups(csp: CSP) -> dict[tuple[int, ...], list[int]]:
+    """The variables of `csp` grouped by the set of constraints they are in."""
+    out: dict[tuple[int, ...], list[int]] = {}
+    for var in csp.variables:
+        out.setdefault(csp.constraints_of[var], []).append(var)
+    return out
+
+
+def sweep_order(csp: CSP, members: dict[tuple[int, ...], list[int]], key: Callable[[Cell], tuple[int, int]]) -> list[Group]:
+    """Groups in sweep order: shared groups greedily (fewest constraints opened less closed,
+    ties in `key` order of their first cell), each single-constraint group after the last
+    shared group of its constraint (first, when that constraint has none)."""
+    shared = sorted((cons for cons in members if len(cons) > 1), key=lambda cons: key(csp.cells[members[cons][0]]))
+    ordered = _greedy(shared)
+    last = {c: i for i, cons in enumerate(ordered) for c in cons}
+    after: dict[int, list[Group]] = {}
+    out: list[Group] = []
+    for cons, variables in members.items():
+        if len(cons) == 1:
+            if cons[0] in last:
+                after.setdefault(last[cons[0]], []).append((cons, len(variables)))
+            else:
+                out.append((cons, len(variables)))
+    for i, cons in enumerate(ordered):
+        out.append((cons, len(members[cons])))
+        out.extend(after.get(i, []))
+    return out
+
+
+def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Shared groups (given in a start order) reordered to keep few constraints open: next
+    is the group next to an open constraint that ranks lowest by `_score`."""
+    left: dict[int, int] = {}
+    holding: dict[int, list[int]] = {}
+    for i, cons in enumerate(shared):
+        for c in cons:
+            left[c] = left.get(c, 0) + 1
+            holding.setdefault(c, []).append(i)
+    opened: set[int] = set()
+    done = [False] * len(shared)
+    boundary: set[int] = set()
+    order: list[tuple[int, ...]] = []
+    start = 0
+    for _ in shared:
+        if boundary:
+            chosen = min(boundary, key=lambda i: _score(shared[i], opened, left, i))
+        else:
+            while done[start]:
+                start += 1
+            chosen = start
+        order.append(shared[chosen])
+        done[chosen] = True
+        boundary.discard(chosen)
+        for c in shared[chosen]:
+            left[c] -= 1
+            if c not in opened:
+                opened.add(c)
+                boundary.update(i for i in holding[c] if not done[i])
+    return order
+
+
+def _score(cons: tuple[int, ...], opened: set[int], left: dict[int, int], index: int) -> tuple[int, int, int]:
+    """A candidate's rank in `_greedy`, lowest first: constraints it opens less those it
+    closes; then the fewest groups left in one of its open constraints (finish what is
+    begun); then the start order."""
+    change = sum((c not in opened) - (left[c] == 1) for c in cons)
+    return change, min((left[c] for c in cons if c in opened), default=len(left) + 1), index
+
+
+def open_width(items: Sequence[Group]) -> int:
+    """The most constraints open at once along `items` (how wide the sweep's table keys get)."""
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for i, (cons, _size) in enumerate(items):
+        for c in cons:
+            first.setdefault(c, i)
+            last[c] = i
+    change = [0] * (len(items) + 1)
+    for c, i in first.items():
+        change[i] += 1
+        change[last[c]] -= 1
+    width = most = 0
+    for delta in change:
+        width += delta
+        most = max(most, width)
+    return most
+
+
+def sweep(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, ...] | None:
+    """`ways` of `csp` along `items`, or None once the table has used more than `budget` entries."""
+    width = len(csp.cells) + 1  # bits per packed coefficient: a coefficient is below 2**n
+    swept = _sweep(csp, items, budget, width)
+    if swept is None:
+        return None
+    packed, base, _used = swept
+    return (0,) * base + _unpack(packed, width) if packed else ()
+
+
+def table_entries(csp: CSP, items: Sequence[Group], budget: int | None) -> int | None:
+    """How many table entries the sweep along `items` uses (None: more than `budget`),
+    found by a sweep that counts layouts without their mines (no polynomials: cheap)."""
+    swept = _sweep(csp, items, budget, 0)
+    return None if swept is None else swept[2]
+
+
+def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> tuple[int, int, int] | None:
+    """The sweep: (packed polynomial divided by x**base, base, entries used), or None past
+    `budget` entries. With `width` 0 the "polynomial" is the plain number of layouts.
+
+    After every item the table's polynomials are divided by the highest power of x that
+    divides them all (`base` counts it), so packed integers hold no run of zero
+    coefficients below every layout's mine count so far.
+    """
+    last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
+    totals = [c.total for c in csp.constraints]
+    remaining = [len(c.scope) for c in csp.constraints]
+    slots: list[int] = []
+    table: dict[tuple[int, ...], int] = {(): 1}
+    used = base = 0
+    for i, (cons, size) in enumerate(items):
+        fresh = [c for c in cons if c not in slots]
+        if fresh:
+            slots += fresh
+            table = {key + (0,) * len(fresh): poly for key, poly in table.items()}
+        for c in cons:
+            remaining[c] -= size
+        checks = [(slots.index(c), totals[c], remaining[c]) for c in cons]
+        keep = [j for j, c in enumerate(slots) if last[c] != i]
+        table = _step(table, size, checks, keep, width)
+        slots = [slots[j] for j in keep]
+        used += len(table)
+        if budget is not None and used > budget:
+            return None
+        if width and table:
+            base += _divide_out(table, width)
+    return table.get((), 0), base, used
+
+
+def _divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
+    """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m."""
+    low = min((poly & -poly).bit_length() - 1 for poly in table.values()) // width
+    if low:
+        shift = low * width
+        for key, poly in table.items():
+            table[key] = poly >> shift
+    return low
+
+
+def _step(
+    table: dict[tuple[int, ...], int], size: int, checks: list[tuple[int, int, int]], keep: list[int], width: int
+) -> dict[tuple[int, ...], int]:
+    """One item of the sweep: every entry extended by 0..size mines of the item."""
+    out: dict[tuple[int, ...], int] = {}
+    weights = [comb(size, x) for x in range(size + 1)]
+    for key, poly in table.items():
+        for x, weight in enumerate(weights):
+            sums = list(key)
+            for j, total, remaining in checks:
+                reached = sums[j] + x
+                if reached > total or reached + remaining < total:
+                    break
+                sums[j] = reached
+            else:
+                new = tuple([sums[j] for j in keep])
+                term = poly if weight == 1 else poly * weight
+                out[new] = out.get(new, 0) + (term << (x * width) if x else term)
+    return out
+
+
+def _unpack(packed: int, width: int) -> tuple[int, ...]:
+    """Coefficients of a packed polynomial, lowest degree first."""
+    mask = (1 << width) - 1
+    ways = []
+    while packed:
+        ways.append(packed & mask)
+        packed >>= width
+    return tuple(ways)
+
+
+def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | None:
+    """`ways[k]`: layouts of a connected CSP with k mines, by the sweep; None when every
+    order tried runs past `budget` table entries.
+
+    The greedy order depends on where it starts, so it is built from four starts (row-major
+    and column-major from two corners), each built when first needed. Their cheap
+    count-only sweeps run in rounds with a cap of PROBE entries, four times more each round
+    (never past `budget`); an order within PROBE entries is taken at once, otherwise the
+    first round where some order fits picks the one with fewest entries, and the
+    polynomials are swept along it. A constraint over no variable is checked first.
+    """
+    if any(not c.scope and c.total for c in csp.constraints):
+        return ()
+    members = groups(csp)
+    orders: list[list[Group]] = []
+    cap = PROBE
+    while True:
+        if budget is not None:
+            cap = min(cap, budget)
+        best: tuple[int, int] | None = None
+        for index, key in enumerate(STARTS):
+            if index == len(orders):
+                orders.append(sweep_order(csp, members, key))
+            entries = table_entries(csp, orders[index], cap if best is None else best[0])
+            if entries is not None:
+                best = (entries, index)
+                if entries <= PROBE:  # small enough: no need to build and try the others
+                    break
+        if best is not None:
+            return sweep(csp, orders[best[1]], None)
+        if cap == budget:
+            return None
+        cap *= 4
+
+
+STARTS: tuple[Callable[[Cell], tuple[int, int]], ...] = (
+    lambda cell: cell,
+    lambda cell: (cell[1], cell[0]),
+    lambda cell: (-cell[0], -cell[1]),
+    lambda cell: (-cell[1], -cell[0]),
+)
+"""Start orders of the greedy sweep order: row-major and column-major from two corners."""
