@@ -150,6 +150,12 @@ def check_bounds(csp: CSP, domains: Domains) -> bool:
     return True
 
 
+def check_only(csp: CSP, domains: Domains, just_assigned: int | None = None) -> Domains | None:
+    """Plain backtracking's forward check: narrows nothing; None (a dead end) as soon as
+    some constraint can no longer be met."""
+    return domains if check_bounds(csp, domains) else None
+
+
 def select_first(csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
     """The lowest-numbered unassigned variable (static row-major order)."""
     return unassigned[0]
@@ -207,7 +213,7 @@ def values_ascending(csp: CSP, var: int, domains: Domains) -> list[int]:
     return sorted(domains[var])
 
 
-PLAIN = Strategy("plain", select_first, values_ascending, consistent=check_bounds)
+PLAIN = Strategy("plain", select_first, values_ascending, forward_check=check_only)
 FC_ONCE = Strategy("fc-once", select_first, values_ascending, forward_check=forward_check_once)
 FC_FIXPOINT = Strategy(
     "fc-fixpoint", select_first, values_ascending, forward_check=forward_check_fixpoint, fixpoint=True, narrow_in_place=narrow_to_fixpoint

@@ -34,8 +34,6 @@ SelectVariable = Callable[[CSP, Domains, Sequence[int]], int]
 """(csp, domains, unassigned variables in order) -> the variable to branch on."""
 OrderValues = Callable[[CSP, int, Domains], Sequence[int]]
 """(csp, variable, domains) -> the values to try, most preferred first."""
-Consistent = Callable[[CSP, Domains], bool]
-"""(csp, domains) -> False when some constraint can no longer be met (used without forward checking)."""
 
 
 class Node(NamedTuple):
@@ -57,7 +55,8 @@ class Node(NamedTuple):
 
 @dataclass(frozen=True)
 class Strategy:
-    """The hooks one search uses. `forward_check=None` means plain backtracking.
+    """The hooks one search uses. Plain backtracking is a forward check that only checks
+    (it narrows nothing and says dead end when a constraint can no longer be met).
 
     `fixpoint=True` vouches that `forward_check` applies the bound rule of every
     constraint until nothing changes: then a node whose domains are all singletons meets
@@ -71,8 +70,7 @@ class Strategy:
     name: str
     select_variable: SelectVariable
     order_values: OrderValues
-    forward_check: ForwardCheck | None = None
-    consistent: Consistent | None = None
+    forward_check: ForwardCheck
     fixpoint: bool = False
     narrow_in_place: ForwardCheck | None = None
     """`forward_check` narrowing the dict it is given instead of a copy, used when the
@@ -188,15 +186,12 @@ class _Run:
 
 
 def _forward_check(csp: CSP, strategy: Strategy, domains: Domains, just_assigned: int | None, run: _Run) -> Domains | None:
-    """The strategy's forward check (or consistency check) on a node's domains; None at a
-    dead end, which is then recorded: the check failed, or some domain, assigned or not, is empty."""
-    if strategy.forward_check is not None:
-        check = strategy.narrow_in_place if run.shortcut and strategy.narrow_in_place else strategy.forward_check
-        narrowed = check(csp, domains, just_assigned)
-        if narrowed is not None and run.observer:
-            run.pruned(domains, narrowed)
-    else:
-        narrowed = domains if strategy.consistent is None or strategy.consistent(csp, domains) else None
+    """The strategy's forward check on a node's domains; None at a dead end, which is then
+    recorded: the check failed, or some domain, assigned or not, is empty."""
+    check = strategy.narrow_in_place if run.shortcut and strategy.narrow_in_place else strategy.forward_check
+    narrowed = check(csp, domains, just_assigned)
+    if narrowed is not None and run.observer:
+        run.pruned(domains, narrowed)
     if narrowed is None or not all(narrowed.values()):
         run.dead_end(domains if narrowed is None else narrowed)
         return None

@@ -16,6 +16,7 @@ from answerkey.strategies import (
     REFERENCE,
     STRATEGIES,
     check_bounds,
+    check_only,
     constraint_bounds,
     forward_check_fixpoint,
     forward_check_once,
@@ -369,8 +370,8 @@ def descending(csp, var, domains):
 
 def test_preferred_child_is_popped_first():
     csp = build_csp(parse_board("? 1 ?"))
-    up = Strategy("up", select_first, values_ascending, consistent=check_bounds)
-    down = Strategy("down", select_first, lambda csp, var, domains: [1, 0], consistent=check_bounds)
+    up = Strategy("up", select_first, values_ascending, forward_check=check_only)
+    down = Strategy("down", select_first, lambda csp, var, domains: [1, 0], forward_check=check_only)
     for strategy, preferred in ((up, 0), (down, 1)):
         _result, events = run_observed(csp, strategy, "first")
         branched = next(e for e in events if isinstance(e, Branched))
@@ -456,7 +457,7 @@ def test_named_strategies():
     assert REFERENCE.forward_check is forward_check_fixpoint
     assert REFERENCE.order_values is values_ascending
     assert FC_ONCE.forward_check is forward_check_once
-    assert PLAIN.forward_check is None and PLAIN.consistent is check_bounds
+    assert PLAIN.forward_check is check_only
     assert set(METHODS) == {*STRATEGIES, "components", "recursive", "brute", "sat"}
     with pytest.raises(ValueError):
         solve(build_csp(parse_board("? 1 ?")), "nope")
