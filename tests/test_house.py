@@ -45,3 +45,26 @@ def test_the_hook_stubs_examples_hold_for_the_model_answer() -> None:
         test.globs.update(answers)
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_the_handouts_node_counting_script_runs_as_written(tmp_path: Path) -> None:
+    """The handout's `nodes.py`, run from a kit whose hooks are written: four variants per
+    course board, and forward checking with MRV never pops more than plain backtracking."""
+    import re
+    import shutil
+
+    from conftest import STUDENT_FILES, copy_kit, grader_env
+
+    kit = copy_kit(tmp_path / "kit")
+    shutil.copyfile(STUDENT_FILES / "model_answer.py", kit / "assignment" / "hooks.py")
+    handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
+    script = handout.split("Save this as `nodes.py`", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    (kit / "nodes.py").write_text(script, encoding="utf-8")
+    result = subprocess.run([sys.executable, "nodes.py"], cwd=kit, env=grader_env(kit), capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    rows = re.findall(r"^(\S+)\s+(.+?)\s+(\d+) solutions\s+(\d+) nodes$", result.stdout, re.M)
+    assert len(rows) == 3 * 4, result.stdout
+    nodes = {(board, variant): int(popped) for board, variant, _, popped in rows}
+    for board in {board for board, _ in nodes}:
+        assert nodes[(board, "FC, MRV")] <= nodes[(board, "no FC, row-major")]
+    assert len({(board, count) for board, _, count, _ in rows}) == 3  # every variant finds the same number
