@@ -37,8 +37,9 @@ from typing import Literal
 
 from solvers.board import Cell
 
-from .decision import Decision, percent
+from .decision import Decision, percent, place
 from .endgame import endgame_plan
+from .forced import forced_pair
 from .lookahead import Lookahead
 from .probability import Probabilities, neighbour_indices
 from .progress import ProgressEstimator
@@ -65,6 +66,9 @@ class Guesser:
     cutoff: float = 0.9
     progress_weight: float = 0.1
     lookahead_cells: int = 2
+    forced: bool = True
+    avoid_dead: bool = True
+    dead_extra: int = 4
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -78,6 +82,15 @@ class Guesser:
                 )
                 return Decision(Move("open", plan.cell), "endgame", reason, p)
         if self.policy == "lookahead":
+            if self.forced:
+                pair = forced_pair(view, counted)
+                if pair is not None:
+                    a, b = pair
+                    reason = (
+                        f"no safe cell: a forced 50/50 with {place(b)} (exactly one of the two is a mine and no number "
+                        "can ever tell them apart): guessed now, so that what it shows helps every later move"
+                    )
+                    return Decision(Move("open", a), "guess", reason, counted[a])
             return self.lookahead(view, counted)
         return self.safest(view, counted)
 
@@ -92,22 +105,40 @@ class Guesser:
         risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
         others = [cell for cell in self.ranking(view, counted, risk) if cell != first.move.cell]
         cells = [first.move.cell, *others[: self.lookahead_cells - 1]]
-        if len(cells) < 2:
+        spare = others[self.lookahead_cells - 1 :][: self.dead_extra] if self.avoid_dead else []
+        if len(cells) + len(spare) < 2:
             return first
         ahead = Lookahead(view, cells, risk)
         values: dict[Cell, float] = {}
-        best = first.move.cell
+        dead: set[Cell] = set()
+        best: Cell | None = None
         for cell in cells:
-            values[cell] = ahead.value(cell, counted.total, values.get(best, 0.0))
-            if values[cell] > values[best]:
+            values[cell], shown, complete = ahead.survey(cell, counted.total, values[best] if best else 0.0)
+            if self.avoid_dead and complete and shown <= 1:
+                dead.add(cell)
+            elif best is None or values[cell] > values[best]:
                 best = cell
-        if best == first.move.cell:
+        if best is None and spare:  # every cell counted was dead: the next ones in the ranking
+            ahead = Lookahead(view, spare, risk)
+        for cell in spare:
+            if best is not None:
+                break
+            values[cell], shown, complete = ahead.survey(cell, counted.total)
+            if shown > 1:
+                best = cell
+        if best is None or best == first.move.cell:
             return first
         p = counted[best]
-        reason = (
-            f"no safe cell: mine probability {percent(p)}; of {len(cells)} cells looked at one move ahead, the likeliest "
-            f"to survive this guess and the next ({values[best]:.1%}, against {values[first.move.cell]:.1%} for the safest)"
-        )
+        if first.move.cell in dead:
+            reason = (
+                f"no safe cell: mine probability {percent(p)}; the safest cell can show only one number (it would tell "
+                f"nothing), so the best of the others one move ahead ({values[best]:.1%} to survive this guess and the next)"
+            )
+        else:
+            reason = (
+                f"no safe cell: mine probability {percent(p)}; of {len(cells)} cells looked at one move ahead, the likeliest "
+                f"to survive this guess and the next ({values[best]:.1%}, against {values[first.move.cell]:.1%} for the safest)"
+            )
         return Decision(Move("open", best), "guess", reason, p)
 
     def ranking(self, view: View, counted: Probabilities, risk: dict[Cell, float]) -> list[Cell]:
