@@ -209,9 +209,9 @@ def test_default_policy_is_deterministic_and_differs_from_safest():
 def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
     """Whenever the default guesser leaves the safest cell, the cell it takes has a higher exact
     two-move survival (recounted here with play.lookahead) and the reason says so."""
+    from play.forced import forced_pair
     from play.guess import Guesser
     from play.levels import EXPERT
-    from play.forced import forced_pair
     from play.lookahead import Lookahead
     from play.probability import probabilities
 
