@@ -69,6 +69,7 @@ class Guesser:
     forced: bool = True
     avoid_dead: bool = True
     dead_extra: int = 4
+    distinct: bool = True
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -103,7 +104,7 @@ class Guesser:
         best value so far cannot beat it and is not counted."""
         first = self.safest(view, counted)
         risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
-        others = [cell for cell in self.ranking(view, counted, risk) if cell != first.move.cell]
+        others = [cell for cell in self.ranking(view, counted, risk, first.move.cell) if cell != first.move.cell]
         cells = [first.move.cell, *others[: self.lookahead_cells - 1]]
         spare = others[self.lookahead_cells - 1 :][: self.dead_extra] if self.avoid_dead else []
         if len(cells) + len(spare) < 2:
@@ -141,7 +142,7 @@ class Guesser:
             )
         return Decision(Move("open", best), "guess", reason, p)
 
-    def ranking(self, view: View, counted: Probabilities, risk: dict[Cell, float]) -> list[Cell]:
+    def ranking(self, view: View, counted: Probabilities, risk: dict[Cell, float], first: Cell | None = None) -> list[Cell]:
         """Cells at least `cutoff` times as likely to be safe as the safest, best first by
         (1 - p) * (1 + progress_weight * progress) (progress: `play.progress`), then by the
         likeliest 0, then row-major. Of the cells far from every number, which differ only by
@@ -150,6 +151,8 @@ class Guesser:
         floor = self.cutoff * (1.0 - min(risk[cell] for cell in pool)) - 1e-12
         estimator = ProgressEstimator(view, risk)
         kept: dict[int, int] = {}
+        if self.distinct and first is not None and (twin := estimator.far(first)) is not None:
+            kept[twin] = self.lookahead_cells  # cells like `first`: they would only score as it does
         scored = []
         for cell in pool:
             if 1.0 - risk[cell] < floor:
