@@ -65,7 +65,7 @@ class Guesser:
     policy: Policy = "lookahead"
     cutoff: float = 0.9
     progress_weight: float = 0.1
-    lookahead_cells: int = 2
+    lookahead_cells: int = 3
     forced: bool = True
     avoid_dead: bool = True
     dead_extra: int = 4
