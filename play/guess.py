@@ -2,17 +2,26 @@
 
 1. Endgame: when at most `endgame_layouts` layouts remain, list them and search the
    game tree exactly (`play.endgame`): open the cell that wins the most layouts.
-2. Otherwise (policy `lookahead`, the default) a one-move lookahead on two cells:
+2. Forced 50/50 (policy `lookahead`, `forced`): two cells, exactly one a mine, that no
+   number can ever tell apart (`play.forced`): one is opened now, since the game cannot
+   be won without that guess and what it shows helps every later move.
+3. Otherwise (policy `lookahead`, the default) a one-move lookahead on `lookahead_cells`
+   (3) cells:
    - the safest cell, ties to the likeliest safe 0 (`safest` below);
-   - the best other cell by a cheap ranking: among the cells at least `cutoff` (90%)
+   - the best others by a cheap ranking: among the cells at least `cutoff` (90%)
      as likely to be safe as the safest, the highest (1 - p) * (1 + 0.1 * progress),
      where progress is `play.progress`'s estimate of the chance that the number the
-     cell shows settles a neighbour at once.
-   For both, every number the cell can show is counted exactly (`play.lookahead`): the
+     cell shows settles a neighbour at once; cells far from every number with the same
+     count of neighbours as the safest are left out (`distinct`: they would score as it
+     does).
+   For each, every number the cell can show is counted exactly (`play.lookahead`): the
    chance of surviving this guess and the next, where a certain move next counts as
-   survived and otherwise the next guess is the safest cell then. The higher wins; a
-   tie keeps the safest cell.
-3. Policy `safest` (the agent before the lookahead, kept as the benchmarks' baseline):
+   survived and otherwise the next guess is the safest cell then. The highest wins; a
+   tie keeps the safest cell. A *dead* cell (`avoid_dead`: counted in full, it can show
+   only one number) is never chosen while a counted cell can show more, and when every
+   counted cell is dead up to `dead_extra` more of the ranking are counted: opening a
+   dead cell risks a mine to learn nothing, and it can always be opened later instead.
+4. Policy `safest` (the agent before the lookahead, kept as the benchmarks' baseline):
    the safest cell with the likeliest-0 tie-break: among the cells whose mine
    probability is within `margin` of the lowest, the one most likely to be safe *and* a
    0, estimated as (1 - p(cell)) times the product of (1 - p(n)) over its hidden
@@ -56,7 +65,10 @@ class Guesser:
     (with `endgame_layouts=0`: the plain published policy) takes the first safest cell, row-major.
     `policy`: "lookahead" (default) or "safest" (the agent before it); for the lookahead,
     `cutoff` (how safe a ranked cell must be, relative to the safest), `progress_weight`
-    (the ranking's weight of progress) and `lookahead_cells` (cells counted ahead)."""
+    (the ranking's weight of progress), `lookahead_cells` (cells counted ahead), `forced`
+    (forced 50/50s first), `avoid_dead` and `dead_extra` (no dead cell while another can
+    tell something; how many more cells to count when all are dead) and `distinct` (no
+    cell that only repeats the safest one's score)."""
 
     margin: float = 0.0
     endgame_layouts: int = 200
