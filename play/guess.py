@@ -27,16 +27,27 @@
    0, estimated as (1 - p(cell)) times the product of (1 - p(n)) over its hidden
    neighbours n (as if they were independent). Remaining ties: row-major.
 
-Measured with `bench/play_paired.py` (same seeds for both policies, classic rules): the
-lookahead won 7,954 of Expert seeds 0-19999 against 7,696 for `safest` (+1.29 points,
-95% interval +0.86 to +1.72), 7,840 of Intermediate seeds 0-9999 against 7,787 and 9,167
-of Beginner seeds 0-9999 against 9,144. On Expert seeds 60000-62999 it won 1,217 on 2
-cells, 1,218 on 3 (a fifth slower), 1,217 with a progress weight of 0.3 in the ranking,
-and counting a non-progress outcome at 0.85 of its survival won 0.3 points fewer (within
-noise): hence 2 cells, weight 0.1, survival as is. Earlier measurements (2,000 Expert games per
-setting): the endgame search up to 200 layouts won 779 games against 753 without it; up
-to 1,000 layouts no more (774 against 776 on seeds 30000-31999, at half the speed); a
-`margin` of 0.01, 773 against 771 at 0. Hence 200 layouts and margin 0.
+Measured with `bench/play_paired.py` (same seeds for both policies, classic rules, first
+click in the corner). This guesser (3 cells, forced 50/50s, no dead cells) won 8,023 of
+Expert seeds 0-19999 (40.12%, 95% Wilson 39.44-40.80%) against 7,954 for the previous
+lookahead on 2 cells (+0.34 points, 95% interval +0.06 to +0.63) and 7,696 for `safest`;
+7,864 of Intermediate seeds 0-9999 (78.64%) against 7,840 and 7,787; 9,165 of Beginner
+seeds 0-9999 (91.65%) against 9,167 and 9,144. The issue's targets (Expert 41.0% with
+the interval's low end at 40.5%, Intermediate 79.5%, Beginner 92%) are missed. Speed:
+29.5 Expert games per CPU-second over those 20,000 games on a busy machine, 31.4-31.5 on
+a lightly loaded one (target 30).
+Parameters, on 3,000 Expert seeds each, paired: 3 cells against 2 won +0.80, -0.03 and
++0.47 points on seeds 210000, 230000 and 240000 (+0.41 over the 9,000, 10% slower);
+4 cells +0.53 and +0.63 on 230000 and 240000 but 12% slower than 2; the forced 50/50s
+and dead cells changed 6 of 2,000 games (3 won each way: they are never worse in
+principle, and save guesses); `distinct` -0.10 (neutral). Earlier (the lookahead on 2
+cells): on Expert seeds 60000-62999 it won 1,217 on 2 cells, 1,218 on 3, 1,217 with a
+progress weight of 0.3 in the ranking, and counting a non-progress outcome at 0.85 of
+its survival won 0.3 points fewer (within noise): hence weight 0.1, survival as is.
+Earlier still (2,000 Expert games per setting): the endgame search up to 200 layouts won
+779 games against 753 without it; up to 1,000 layouts no more (774 against 776 on seeds
+30000-31999, at half the speed); a `margin` of 0.01, 773 against 771 at 0. Hence 200
+layouts and margin 0.
 """
 
 from __future__ import annotations
