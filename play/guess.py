@@ -38,9 +38,11 @@ the interval's low end at 40.5%, Intermediate 79.5%, Beginner 92%) are missed. S
 a lightly loaded one (target 30).
 Parameters, on 3,000 Expert seeds each, paired: 3 cells against 2 won +0.80, -0.03 and
 +0.47 points on seeds 210000, 230000 and 240000 (+0.41 over the 9,000, 10% slower);
-4 cells +0.53 and +0.63 on 230000 and 240000 but 12% slower than 2; the forced 50/50s
-and dead cells changed 6 of 2,000 games (3 won each way: they are never worse in
-principle, and save guesses); `distinct` -0.10 (neutral). Earlier (the lookahead on 2
+4 cells +0.53 and +0.63 on 230000 and 240000 but 12% slower than 2, and against 3
+cells -0.20 on 250000 (+16 wins over the three ranges); the forced 50/50s and dead cells
+changed 6 of 2,000 games (3 won each way), `distinct` -0.10, and the three together on
+3 cells -0.13 on 250000 (19 / 23 games): neutral within noise, kept since they are
+never worse in principle and save guesses. Earlier (the lookahead on 2
 cells): on Expert seeds 60000-62999 it won 1,217 on 2 cells, 1,218 on 3, 1,217 with a
 progress weight of 0.3 in the ranking, and counting a non-progress outcome at 0.85 of
 its survival won 0.3 points fewer (within noise): hence weight 0.1, survival as is.
