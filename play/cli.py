@@ -97,14 +97,23 @@ def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summa
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_time()
     games = bench_games(level, args)
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task(f"{level.label} ({args.rules})", total=args.games, wins=0)
         for result in games:
             results.append(result)
             progress.update(task, advance=1, wins=sum(r.won for r in results))
-    return summarise(results, level, args.rules, args.seed, time.perf_counter() - started, args.jobs)
+    return summarise(results, level, args.rules, args.seed, time.perf_counter() - started, args.jobs, cpu_time() - cpu)
+
+
+def cpu_time() -> float:
+    """CPU seconds used so far by this process and its finished children (the workers of
+    --jobs, counted once their pool has closed)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def show(summary: Summary, console: Console) -> None:
@@ -118,6 +127,7 @@ def show(summary: Summary, console: Console) -> None:
     table.add_column("win rate", justify="right")
     table.add_column("95% CI (Wilson)", justify="right")
     table.add_column("games/s", justify="right")
+    table.add_column("games/CPU-s", justify="right")
     table.add_column("guesses/game", justify="right")
     table.add_row(
         str(summary.games),
@@ -125,6 +135,7 @@ def show(summary: Summary, console: Console) -> None:
         f"{summary.win_rate:.2%}",
         f"{low:.2%} - {high:.2%}",
         f"{summary.games_per_second:.2f} ({summary.jobs} job{'s' if summary.jobs > 1 else ''})",
+        f"{summary.games_per_cpu_second:.2f}",
         f"{summary.guesses_per_game:.2f}",
     )
     console.print(table)

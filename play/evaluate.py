@@ -104,6 +104,8 @@ class Summary:
     seconds: float
     games_per_second: float
     jobs: int = 1
+    cpu_seconds: float = 0.0
+    games_per_cpu_second: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -111,8 +113,11 @@ class Summary:
         return data
 
 
-def summarise(results: Iterable[GameResult], level: Level, rules: str, seed: int, seconds: float, jobs: int = 1) -> Summary:
-    """Wins, the win rate and its 95% interval, guesses per game and speed."""
+def summarise(
+    results: Iterable[GameResult], level: Level, rules: str, seed: int, seconds: float, jobs: int = 1, cpu_seconds: float = 0.0
+) -> Summary:
+    """Wins, the win rate and its 95% interval, guesses per game and speed (wall clock, and
+    per CPU-second when `cpu_seconds` is given: one core's rate, whatever the jobs)."""
     results = list(results)
     games = len(results)
     wins = sum(r.won for r in results)
@@ -128,6 +133,8 @@ def summarise(results: Iterable[GameResult], level: Level, rules: str, seed: int
         seconds=seconds,
         games_per_second=games / seconds if seconds > 0 else 0.0,
         jobs=jobs,
+        cpu_seconds=cpu_seconds,
+        games_per_cpu_second=games / cpu_seconds if cpu_seconds > 0 else 0.0,
     )
 
 

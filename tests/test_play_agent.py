@@ -74,7 +74,7 @@ def test_count_layer_uses_the_global_mine_count():
 def test_guess_opens_a_safest_cell_and_gives_its_probability():
     view = view_from_text("1 . .\n. . .\n. . .", mines=2)
     decision = Agent().decide(view)
-    assert decision.move.action == "open" and decision.layer == "endgame"  # 2 mines left: the count decides
+    assert decision.move.action == "open" and decision.layer in ("guess", "endgame")
     assert decision.probability == Fraction(1, 5)  # the far cells; the 1's neighbours are 1/3
     assert decision.move.cell in [(0, 2), (1, 2), (2, 0), (2, 1), (2, 2)]
 
@@ -209,6 +209,7 @@ def test_default_policy_is_deterministic_and_differs_from_safest():
 def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
     """Whenever the default guesser leaves the safest cell, the cell it takes has a higher exact
     two-move survival (recounted here with answerkey.agent.lookahead) and the reason says so."""
+    from answerkey.agent.forced import forced_pair
     from answerkey.agent.guess import Guesser
     from answerkey.agent.lookahead import Lookahead
     from answerkey.agent.probability import probabilities
@@ -223,7 +224,9 @@ def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
                     view = game.view()
                     counted = probabilities(view)
                     safest = Guesser(policy="safest").safest(view, counted).move.cell
-                    if decision.move.cell != safest:
+                    if "forced 50/50" in decision.reason:
+                        assert forced_pair(view, counted) is not None and decision.probability == Fraction(1, 2)
+                    elif decision.move.cell != safest:
                         left += 1
                         assert "one move ahead" in decision.reason
                         risk = {cell: m / counted.total for cell, m in counted.mines.items()}
@@ -234,3 +237,34 @@ def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
                 if game.over:
                     break
     assert left >= 1
+
+
+def test_forced_fifty_fifty_is_found_and_guessed_first():
+    """Two cells at the board's edge that only the same two 1s see: exactly one is a mine and
+    no number can ever tell them apart, so the guesser opens one of them at once."""
+    from answerkey.agent.forced import forced_pair
+    from answerkey.agent.guess import Guesser
+    from answerkey.agent.probability import probabilities
+
+    view = view_from_text("0 1 . .\n0 1 . .", mines=2)
+    counted = probabilities(view)
+    assert forced_pair(view, counted) == ((0, 2), (1, 2))
+    decision = Guesser(endgame_layouts=0).guess(view, counted)
+    assert decision.move == Move("open", (0, 2)) and "forced 50/50" in decision.reason
+    assert Guesser(endgame_layouts=0, forced=False).guess(view, counted).reason != decision.reason
+    lone = view_from_text("1 .\n. .", mines=1)  # three cells at 1/3: no pair
+    assert forced_pair(lone, probabilities(lone)) is None
+
+
+def test_dead_cells_show_one_number():
+    """Two forced pairs side by side: whichever cell is safe, its hidden neighbours hold two
+    mines, so every cell can show only a 2 (dead: opening it tells nothing more)."""
+    from answerkey.agent.lookahead import Lookahead
+    from answerkey.agent.probability import probabilities
+
+    view = view_from_text("0 1 . .\n0 1 . .", mines=2)
+    counted = probabilities(view)
+    risk = {cell: m / counted.total for cell, m in counted.mines.items()}
+    ahead = Lookahead(view, list(risk), risk)
+    assert {ahead.survey(cell, counted.total)[1:] for cell in risk} == {(1, True)}
+    assert [o.value for o in ahead.outcomes((0, 3))] == [2]

@@ -29,7 +29,7 @@ def test_bench_prints_and_writes_json(tmp_path, capsys):
     assert data["win_rate"] == data["wins"] / 12
     low, high = data["ci95"]
     assert 0 <= low <= data["win_rate"] <= high <= 1
-    assert data["games_per_second"] > 0 and "guesses_per_game" in data
+    assert data["games_per_second"] > 0 and data["games_per_cpu_second"] > 0 and "guesses_per_game" in data
 
 
 def test_bench_is_deterministic_and_jobs_do_not_change_the_games(tmp_path):

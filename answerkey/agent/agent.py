@@ -7,8 +7,10 @@ Layers, tried in order; the first that finds something gives the moves:
 - (c) exact mine probabilities of every hidden cell (`answerkey.agent.probability`): a cell with
   probability 0 is opened, 1 flagged;
 - (d) a guess when nothing is certain (`answerkey.agent.guess`): exact endgame search when few
-  layouts remain, otherwise an exact one-move lookahead between the safest cell and the
-  likeliest to make progress: the one likelier to survive this guess and the next.
+  layouts remain; else a forced 50/50 (two cells no number can ever tell apart) at once;
+  otherwise an exact one-move lookahead between the safest cell and the two likeliest to
+  make progress: the one likeliest to survive this guess and the next, never a dead
+  cell (one that can show only one number) while another can tell something.
 
 `decisions(view)` returns every certain move a layer found (a batch: they stay certain
 whatever order they are played in) or one guess. `decide(view)` is the first of them,

@@ -93,13 +93,28 @@ class Lookahead:
         """Two-move survival of opening `cell`: the sum over its outcomes of layouts / `total`
         (the view's layouts) times 1 with progress, else 1 - next_risk. Stops early, with a
         value of at most `beat`, once the outcomes left cannot lift it above `beat`."""
+        return self.survey(cell, total, beat)[0]
+
+    def survey(self, cell: Cell, total: int, beat: float = 0.0) -> tuple[float, int, bool]:
+        """(`value`, how many numbers `cell` was seen to be able to show, whether every one was
+        counted). A cell counted in full that can show only one number is *dead*: opening it
+        tells nothing but that it was safe."""
         left = 1.0 - self.risk[cell]
         value = 0.0
-        for outcome in self.outcomes(cell, stop=lambda: value + left <= beat):  # noqa: B023 (reads the running value)
+        seen = 0
+        stopped = False
+
+        def stop() -> bool:
+            nonlocal stopped
+            stopped = value + left <= beat
+            return stopped
+
+        for outcome in self.outcomes(cell, stop=stop):
             share = outcome.layouts / total
             left -= share
+            seen += 1
             value += share * (1.0 if outcome.progress else 1.0 - outcome.next_risk)
-        return value
+        return value, seen, not stopped
 
     def outcomes(self, cell: Cell, stop: Callable[[], bool] = lambda: False) -> Iterator[Outcome]:
         """Every number `cell` can show (when safe), with its exact count and what follows;
