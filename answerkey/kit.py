@@ -6,7 +6,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from grader.sandbox.isolation import ANSWER_KEY  # the package the student copy leaves out
+from solvers.cliargs import ANSWER_KEY  # the package the student copy leaves out
 
 
 def kit_packages(source: Path) -> list[str]:

@@ -31,8 +31,13 @@ from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # works uninstalled too
+    sys.path.insert(0, str(ROOT))
+
+from answerkey.kit import kit_packages  # noqa: E402
+
 STUDENT = ROOT / "tests" / "student_files" / "model_answer.py"
-KIT_PARTS = ("solvers", "grader", "play", "assignment", "answerkey", "problems", "pyproject.toml")
+KIT_PARTS = (*kit_packages(ROOT), "problems", "pyproject.toml")
 
 
 def closed_kit(folder: Path) -> Path:

@@ -49,12 +49,16 @@ def seconds(text: str) -> float:
     return value
 
 
+#: The package that holds the answer key: the student copy is the kit without it.
+ANSWER_KEY = "answerkey"
+
+
 def instructor_only(what: str) -> str | None:
-    """None when the answer key (the `answerkey` package) is installed; otherwise the one
+    """None when the answer key (the ANSWER_KEY package) is installed; otherwise the one
     line telling a student copy's user that `what` belongs to the instructor's kit."""
     from importlib.util import find_spec
 
-    if find_spec("answerkey") is not None:
+    if find_spec(ANSWER_KEY) is not None:
         return None
     return f"{what} belongs to the instructor's kit: this student copy has no answer key"
 

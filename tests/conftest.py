@@ -9,9 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from answerkey.kit import kit_packages
+
 ROOT = Path(__file__).resolve().parents[1]
 STUDENT_FILES = Path(__file__).resolve().parent / "student_files"
-KIT_PARTS = ("solvers", "grader", "play", "assignment", "answerkey", "problems", "pyproject.toml", "README.md")
+KIT_PARTS = (*kit_packages(ROOT), "problems", "pyproject.toml", "README.md")
 COURSE = ROOT / "problems" / "course.yaml"
 
 #: Variables that would make Rich write colours or redraw as if on a terminal.

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Literal
 
 from grader.errors import UserError
+from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
 
 MODES = ("bwrap", "user", "none")
 KIT_ROOT = Path(__file__).resolve().parents[2]
@@ -40,8 +41,6 @@ KIT_ROOT = Path(__file__).resolve().parents[2]
 STUDENT_API = ("solvers/__init__.py", "solvers/board.py", "solvers/csp.py", "solvers/textformat.py",
                "solvers/engine.py", "play/__init__.py", "play/view.py",
                "grader/__init__.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/wire.py")
-#: The answer key's package: the grader checks that `user` isolation hides every file of it.
-ANSWER_KEY = "answerkey"
 BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child import main; main(sys.argv[1:])"
 FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
 SUBMISSION_FILES = 200  # .py files copied from one submission, at most
