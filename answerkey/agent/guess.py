@@ -89,7 +89,8 @@ class Guesser:
     policy: Policy = "lookahead"
     cutoff: float = 0.9
     progress_weight: float = 0.1
-    lookahead_cells: int = 3
+    lookahead_cells: int = 5
+    far_cells: int = 1
     forced: bool = True
     avoid_dead: bool = True
     dead_extra: int = 4
@@ -129,8 +130,9 @@ class Guesser:
         first = self.safest(view, counted)
         risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
         others = [cell for cell in self.ranking(view, counted, risk, first.move.cell) if cell != first.move.cell]
-        cells = [first.move.cell, *others[: self.lookahead_cells - 1]]
-        spare = others[self.lookahead_cells - 1 :][: self.dead_extra] if self.avoid_dead else []
+        width = self.lookahead_cells - 1 if self.lookahead_cells else len(others)
+        cells = [first.move.cell, *others[:width]]
+        spare = others[width:][: self.dead_extra] if self.avoid_dead else []
         if len(cells) + len(spare) < 2:
             return first
         ahead = Lookahead(view, cells, risk)
@@ -176,7 +178,7 @@ class Guesser:
         estimator = ProgressEstimator(view, risk)
         kept: dict[int, int] = {}
         if self.distinct and first is not None and (twin := estimator.far(first)) is not None:
-            kept[twin] = self.lookahead_cells  # cells like `first`: they would only score as it does
+            kept[twin] = self.far_cells  # cells like `first`: they would only score as it does
         scored = []
         for cell in pool:
             if 1.0 - risk[cell] < floor:
@@ -184,7 +186,7 @@ class Guesser:
             far = estimator.far(cell)
             if far is not None:
                 kept[far] = kept.get(far, 0) + 1
-                if kept[far] > self.lookahead_cells:
+                if kept[far] > self.far_cells:
                     continue
             chance = estimator.chance(cell)
             scored.append(((1.0 - risk[cell]) * (1.0 + self.progress_weight * chance), zero_chance(view, risk, cell), cell))

@@ -29,11 +29,11 @@ changes only through the global mine count).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+import operator
 from dataclasses import dataclass
-from math import comb
 
 from answerkey.agent.probability import neighbour_indices
-from answerkey.components.count import ComponentCounter, Poly, poly_mul, table_product
+from answerkey.components.count import ComponentCounter, Poly, Table, binomials, poly_mul
 from answerkey.components.split import decompose
 from play.view import View
 from solvers.board import Cell
@@ -152,22 +152,59 @@ class Lookahead:
         fresh = {var: x for var, x in dec.decided.items() if var not in self.decided}
         free = sum(1 for var in dec.free if var not in untouched and var not in self.decided) + self.outside
         mines_left = self.view.mines - sum(self.decided.values()) - sum(fresh.values())
-        if tables:
-            joint = table_product(tables, True)
-            ways, polys = poly_mul(joint.ways, others), [poly_mul(p, others) for p in joint.mines or ()]
-        else:
-            ways, polys = others, []
-        weight = [comb(free, mines_left - m) if 0 <= mines_left - m <= free else 0 for m in range(len(ways))]
-        total = sum(w * x for w, x in zip(weight, ways))
+        if mines_left < 0:
+            return None
+        # outside[k]: the layouts of the untouched components and of the cells in no
+        # constraint that complete a layout of the touched ones with k mines.
+        size = sum(len(table.ways) - 1 for table in tables) + 1
+        outside = completions(others, free, mines_left, size)
+        total = dot(joint_ways(tables), outside)
         if total == 0:
             return None
-        lowest = min((sum(w * x for w, x in zip(weight, poly)) for poly in polys), default=total)
+        weights = table_weights([table.ways for table in tables], outside)
+        lowest = min((dot(poly, weight) for table, weight in zip(tables, weights) for poly in table.mines or ()), default=total)
         if any(not x for var, x in fresh.items() if var != me) or self.known_safe - {me}:
             lowest = 0
-        if free:
-            per_free = sum(x * comb(free - 1, mines_left - m - 1) for m, x in enumerate(ways) if 0 <= mines_left - m - 1 <= free - 1)
-            lowest = min(lowest, per_free)
+        if free:  # one cell in no constraint: the others hold the rest
+            lowest = min(lowest, dot(joint_ways(tables), completions(others, free - 1, mines_left - 1, size)))
         next_risk = lowest / total
         if untouched:  # their layouts are not recounted: their probability before the guess
             next_risk = min(next_risk, min(self.risk[self.cells[var]] for var in untouched))
         return Outcome(value, total, next_risk == 0, next_risk)
+
+
+def dot(poly: Poly, weight: Poly) -> int:
+    """Sum of poly[k] * weight[k]: layouts counted by mine number, each with its weight."""
+    return sum(map(operator.mul, poly, weight))
+
+
+def joint_ways(tables: list[Table]) -> Poly:
+    """The layouts of several independent tables together, by number of mines."""
+    ways: Poly = (1,)
+    for table in tables:
+        ways = poly_mul(ways, table.ways)
+    return ways
+
+
+def completions(others: Poly, free: int, mines: int, size: int) -> Poly:
+    """For k < `size`: the ways to place the other `mines` - k mines on layouts counted by
+    `others` (by mine number) and `free` cells in no constraint."""
+    row = binomials(free)
+    out = []
+    for k in range(size):
+        left = mines - k
+        out.append(0 if left < 0 else sum(x * row[left - j] for j, x in enumerate(others[: left + 1]) if x and left - j <= free))
+    return tuple(out)
+
+
+def table_weights(ways: list[Poly], outside: Poly) -> list[Poly]:
+    """For each independent table (its `ways`): what one of its layouts with a mines is
+    worth, summed over the other tables' layouts (b mines together) of outside[a + b]."""
+    weights = []
+    for i, own in enumerate(ways):
+        rest: Poly = (1,)
+        for j, other in enumerate(ways):
+            if j != i:
+                rest = poly_mul(rest, other)
+        weights.append(tuple(sum(r * outside[a + b] for b, r in enumerate(rest) if a + b < len(outside)) for a in range(len(own))))
+    return weights

@@ -72,6 +72,9 @@ def poly_mul(a: Poly, b: Poly, limit: int | None = None) -> Poly:
     """The product of two polynomials, without coefficients above degree `limit` when given."""
     if not a or not b:
         return ()
+    if limit is None and not any(b[:-1]):  # b is c * x**d: a shift
+        c, d = b[-1], len(b) - 1
+        return (0,) * d + (a if c == 1 else tuple(c * x for x in a))
     size = len(a) + len(b) - 1 if limit is None else min(len(a) + len(b) - 1, limit + 1)
     out = [0] * size
     for i, x in enumerate(a):
@@ -133,7 +136,11 @@ def table_product(tables: Sequence[Table], per_variable: bool) -> Table:
     for index, table in enumerate(tables):
         others = poly_mul(prefix[index], suffix[index + 1])
         assert table.mines is not None
-        mines.extend(poly_mul(poly, others) for poly in table.mines)
+        done: dict[int, Poly] = {}  # variables often share one polynomial (free and decided ones): multiply it once
+        for poly in table.mines:
+            if id(poly) not in done:
+                done[id(poly)] = poly_mul(poly, others)
+            mines.append(done[id(poly)])
     return Table(variables, prefix[-1], tuple(mines))
 
 
