@@ -268,3 +268,60 @@ def test_dead_cells_show_one_number():
     ahead = Lookahead(view, list(risk), risk)
     assert {ahead.survey(cell, counted.total)[1:] for cell in risk} == {(1, True)}
     assert [o.value for o in ahead.outcomes((0, 3))] == [2]
+
+
+def corner_view(number: int) -> View:
+    """An Expert view right after the first click, with the corner showing `number`."""
+    from play.levels import EXPERT
+
+    cells = [[-1] * EXPERT.cols for _ in range(EXPERT.rows)]
+    cells[0][0] = number
+    return View(EXPERT.rows, EXPERT.cols, EXPERT.mines, tuple(map(tuple, cells)))
+
+
+def test_opening_book_gives_what_the_agent_computes_and_is_looked_up():
+    from answerkey.agent.agent import opening_decisions
+
+    opening_decisions.cache_clear()
+    view = corner_view(1)
+    computed = Agent(book=False).decisions(view)
+    assert Agent().decisions(view) == computed
+    assert Agent().decisions(view) == computed
+    assert opening_decisions.cache_info().hits == 1 and opening_decisions.cache_info().misses == 1
+
+
+def test_opening_book_keeps_each_guesser_apart():
+    """Two agents that guess differently never read each other's book entries."""
+    from answerkey.agent.agent import opening_decisions
+    from answerkey.agent.guess import Guesser
+
+    opening_decisions.cache_clear()
+    view = corner_view(1)
+    safest = Agent(guesser=Guesser(policy="safest"))
+    assert Agent().decisions(view) != safest.decisions(view)
+    assert safest.decisions(view) == Agent(guesser=Guesser(policy="safest"), book=False).decisions(view)
+    assert Agent().decisions(view) == Agent(book=False).decisions(view)
+
+
+def test_opening_book_holds_only_views_with_few_revealed_cells():
+    from answerkey.agent.agent import BOOK_REVEALED, opening_decisions, revealed
+    from play.levels import EXPERT
+
+    opening_decisions.cache_clear()
+    agent = Agent()
+    for seed in range(12):  # half of Expert games start with the corner showing 1, 2 or 3
+        game = Game(EXPERT, seed=seed)
+        while not game.over:
+            for decision in agent.decisions(game.view()):
+                game.apply(decision.move)
+                if game.over:
+                    break
+    assert opening_decisions.cache_info().hits >= 1
+    cells = [list(row) for row in corner_view(1).cells]
+    for c in range(1, BOOK_REVEALED + 1):
+        cells[0][c] = 1
+    later = View(EXPERT.rows, EXPERT.cols, EXPERT.mines, tuple(map(tuple, cells)))
+    assert revealed(later) == BOOK_REVEALED + 1
+    before = opening_decisions.cache_info()
+    agent.decisions(later)
+    assert opening_decisions.cache_info() == before

@@ -13,13 +13,18 @@ Layers, tried in order; the first that finds something gives the moves:
   cell (one that can show only one number) while another can tell something.
 
 `decisions(view)` returns every certain move a layer found (a batch: they stay certain
-whatever order they are played in) or one guess. `decide(view)` is the first of them,
+whatever order they are played in) or one guess. They are a function of the view alone,
+and the first views of a game repeat from game to game (on Expert, with the first click
+in the corner, half of all games start from one of three views: the corner shows 1, 2 or
+3); views with at most `BOOK_REVEALED` revealed cells are kept in an opening book,
+`opening_decisions`, and looked up when met again (`book=False` turns it off). `decide(view)` is the first of them,
 which is what a hint shows, and `choose_move(view)` its bare Move.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from answerkey.agent.decision import Decision, place
 from answerkey.agent.guess import Guesser
@@ -27,6 +32,10 @@ from answerkey.agent.probability import Probabilities, probabilities
 from answerkey.agent.reasoning import Deduction, deduce
 from play.view import FLAGGED, HIDDEN, Action, Move, View
 from solvers.board import Cell
+
+#: Views with at most this many revealed cells go to the opening book (on Expert, 400 games
+#: met 3 distinct views with one revealed cell in 199 decisions, 13 with three in 106).
+BOOK_REVEALED = 3
 
 
 def explain(view: View, found: Deduction) -> Decision:
@@ -51,15 +60,22 @@ def explain(view: View, found: Deduction) -> Decision:
 
 class Agent:
     """The reference agent. `trust_flags`: flagged cells are taken as mines by rules (a)/(b)
-    (right when the agent placed them itself; the UI's hints turn it off)."""
+    (right when the agent placed them itself; the UI's hints turn it off). `book`: look up
+    the decisions of views with few revealed cells in the opening book."""
 
     def __init__(
-        self, rules: str = "classic", trust_flags: bool = True, guesser: Guesser | None = None, first: Cell | None = None
+        self,
+        rules: str = "classic",
+        trust_flags: bool = True,
+        guesser: Guesser | None = None,
+        first: Cell | None = None,
+        book: bool = True,
     ) -> None:
         self.rules = rules
         self.trust_flags = trust_flags
         self.guesser = guesser or Guesser()
         self.first = first
+        self.book = book
 
     def first_click(self, view: View) -> Decision:
         """The first cell to open: `first` when given, else by rule set.
@@ -78,6 +94,12 @@ class Agent:
 
     def decisions(self, view: View) -> list[Decision]:
         """Every certain move of the first layer that finds one, or a single guess."""
+        if self.book and view.started and revealed(view) <= BOOK_REVEALED:
+            return list(opening_decisions(self.rules, self.trust_flags, self.guesser, self.first, view))
+        return self.think(view)
+
+    def think(self, view: View) -> list[Decision]:
+        """`decisions`, computed."""
         if not view.started:
             return [self.first_click(view)]
         certain = [explain(view, found) for found in deduce(view, self.trust_flags)]
@@ -116,3 +138,14 @@ class Agent:
     def choose_move(self, view: View) -> Move:
         """The next move alone (the student hook's signature)."""
         return self.decide(view).move
+
+
+def revealed(view: View) -> int:
+    """How many cells of `view` are revealed."""
+    return sum(len(row) - row.count(HIDDEN) - row.count(FLAGGED) for row in view.cells)
+
+
+@lru_cache(maxsize=4096)
+def opening_decisions(rules: str, trust_flags: bool, guesser: Guesser, first: Cell | None, view: View) -> tuple[Decision, ...]:
+    """The opening book: the decisions of an agent so configured on `view`, computed once."""
+    return tuple(Agent(rules, trust_flags, guesser, first, book=False).think(view))
