@@ -297,9 +297,9 @@ def test_opening_book_keeps_each_guesser_apart():
 
     opening_decisions.cache_clear()
     view = corner_view(1)
-    safest = Agent(guesser=Guesser(policy="safest"))
-    assert Agent().decisions(view) != safest.decisions(view)
-    assert safest.decisions(view) == Agent(guesser=Guesser(policy="safest"), book=False).decisions(view)
+    broad = Guesser(lookahead_cells=0, far_cells=1)  # every ranked cell: the cell two steps along the edge
+    assert Agent().decisions(view) != Agent(guesser=broad).decisions(view)
+    assert Agent(guesser=broad).decisions(view) == Agent(guesser=broad, book=False).decisions(view)
     assert Agent().decisions(view) == Agent(book=False).decisions(view)
 
 

@@ -6,14 +6,14 @@
    number can ever tell apart (`answerkey.agent.forced`): one is opened now, since the game cannot
    be won without that guess and what it shows helps every later move.
 3. Otherwise (policy `lookahead`, the default) a one-move lookahead on `lookahead_cells`
-   (3) cells:
+   (3; 0 for every ranked cell) cells:
    - the safest cell, ties to the likeliest safe 0 (`safest` below);
    - the best others by a cheap ranking: among the cells at least `cutoff` (90%)
      as likely to be safe as the safest, the highest (1 - p) * (1 + 0.1 * progress),
      where progress is `answerkey.agent.progress`'s estimate of the chance that the number the
-     cell shows settles a neighbour at once; cells far from every number with the same
-     count of neighbours as the safest are left out (`distinct`: they would score as it
-     does).
+     cell shows settles a neighbour at once. Cells far from every number differ only by
+     their count of neighbours: at most `far_cells` (3) of each count are ranked, and
+     none with the safest cell's count (`distinct`: they would score as it does).
    For each, every number the cell can show is counted exactly (`answerkey.agent.lookahead`): the
    chance of surviving this guess and the next, where a certain move next counts as
    survived and otherwise the next guess is the safest cell then. The highest wins; a
@@ -27,29 +27,8 @@
    0, estimated as (1 - p(cell)) times the product of (1 - p(n)) over its hidden
    neighbours n (as if they were independent). Remaining ties: row-major.
 
-Measured with `bench/play_paired.py` (same seeds for both policies, classic rules, first
-click in the corner). This guesser (3 cells, forced 50/50s, no dead cells) won 8,023 of
-Expert seeds 0-19999 (40.12%, 95% Wilson 39.44-40.80%) against 7,954 for the previous
-lookahead on 2 cells (+0.34 points, 95% interval +0.06 to +0.63) and 7,696 for `safest`;
-7,864 of Intermediate seeds 0-9999 (78.64%) against 7,840 and 7,787; 9,165 of Beginner
-seeds 0-9999 (91.65%) against 9,167 and 9,144. The issue's targets (Expert 41.0% with
-the interval's low end at 40.5%, Intermediate 79.5%, Beginner 92%) are missed. Speed:
-29.5 Expert games per CPU-second over those 20,000 games on a busy machine, 31.4-31.5 on
-a lightly loaded one (target 30).
-Parameters, on 3,000 Expert seeds each, paired: 3 cells against 2 won +0.80, -0.03 and
-+0.47 points on seeds 210000, 230000 and 240000 (+0.41 over the 9,000, 10% slower);
-4 cells +0.53 and +0.63 on 230000 and 240000 but 12% slower than 2, and against 3
-cells -0.20 on 250000 (+16 wins over the three ranges); the forced 50/50s and dead cells
-changed 6 of 2,000 games (3 won each way), `distinct` -0.10, and the three together on
-3 cells -0.13 on 250000 (19 / 23 games): neutral within noise, kept since they are
-never worse in principle and save guesses. Earlier (the lookahead on 2
-cells): on Expert seeds 60000-62999 it won 1,217 on 2 cells, 1,218 on 3, 1,217 with a
-progress weight of 0.3 in the ranking, and counting a non-progress outcome at 0.85 of
-its survival won 0.3 points fewer (within noise): hence weight 0.1, survival as is.
-Earlier still (2,000 Expert games per setting): the endgame search up to 200 layouts won
-779 games against 753 without it; up to 1,000 layouts no more (774 against 776 on seeds
-30000-31999, at half the speed); a `margin` of 0.01, 773 against 771 at 0. Hence 200
-layouts and margin 0.
+Every parameter was chosen by paired runs of `bench/play_paired.py` (the same seeds for
+both settings); `bench/README.md` has the figures and the commands.
 """
 
 from __future__ import annotations
@@ -89,8 +68,8 @@ class Guesser:
     policy: Policy = "lookahead"
     cutoff: float = 0.9
     progress_weight: float = 0.1
-    lookahead_cells: int = 5
-    far_cells: int = 1
+    lookahead_cells: int = 3
+    far_cells: int = 3
     forced: bool = True
     avoid_dead: bool = True
     dead_extra: int = 4

@@ -28,8 +28,8 @@ changes only through the global mine count).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 import operator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from answerkey.agent.probability import neighbour_indices
