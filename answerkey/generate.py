@@ -21,7 +21,7 @@ def plant_mines(rng: random.Random, rows: int, cols: int, mines: int) -> set[Cel
 
 
 def plant_by_density(rng: random.Random, rows: int, cols: int, percent: float) -> set[Cell]:
-    """Seed 000's generateMineField: each cell is a mine when a draw in [0, 100) is below P."""
+    """The original status-grid generator's rule: each cell is a mine when a draw in [0, 100) is below P."""
     return {(r, c) for r in range(rows) for c in range(cols) if rng.random() * 100 < percent}
 
 
@@ -43,7 +43,7 @@ def hint_board(
 
 
 def status_grid(rng: random.Random, rows: int, cols: int, percent: float, rule: Rule = "inclusive") -> tuple[Board, set[Cell]]:
-    """Seed 000's status grid: every cell shows its count, for a layout drawn at density P."""
+    """The original status-grid generator's output: every cell shows its count, for a layout drawn at density P."""
     layout = plant_by_density(rng, rows, cols, percent)
     return board_from_rows(clues_for_layout(layout, rows, cols, rule), rule), layout
 

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from solvers.engine import Mode, SearchResult
 
 #: Every name `solve` accepts: the engine's named strategies, the engine on independent
-#: components ("components": exact counting without enumerating), the seeds' cell-by-cell
+#: components ("components": exact counting without enumerating), the classic cell-by-cell
 #: recursion ("recursive", a baseline), brute force and SAT.
 METHODS: tuple[str, ...] = (*STRATEGIES, "components", "recursive", "brute", "sat")
 

@@ -1,14 +1,14 @@
-"""Cell-by-cell recursive backtracking: the seeds' baseline (000/004), and its propagating form.
+"""Cell-by-cell recursive backtracking: the original status-grid solvers' baseline, and its propagating form.
 
 Variables are assigned in their order (row-major cells), one decision per level of
 recursion. Each constraint keeps two counters, the mines it still needs and its
 unassigned variables, so an assignment costs only the constraints of one cell, and is
 refused as soon as a constraint needs fewer than 0 mines or more than it has cells left
-(the seeds' "is it safe to put a mine here" test, made exact for both values). A
+(the original solvers' "is it safe to put a mine here" test, made exact for both values). A
 constraint is thereby checked completely once all its cells are assigned.
 
-- `recursive_solve(csp)`: the seeds' baseline. Tries a mine first, then no mine, as the
-  seeds do; no propagation, no variable ordering.
+- `recursive_solve(csp)`: the original solvers' baseline. Tries a mine first, then no mine, as
+  they do; no propagation, no variable ordering.
 - `recursive_solve(csp, values=SAFE_FIRST, propagate=True)`: after each assignment, the
   bound rule of `answerkey.strategies` applied through the counters: a constraint needing
   0 more mines makes its other cells safe, one needing as many mines as it has cells
@@ -30,8 +30,8 @@ from contextlib import contextmanager
 from solvers.csp import CSP
 from solvers.engine import Mode, SearchResult, SearchStats
 
-#: The seeds try a mine first.
-SEED_ORDER: tuple[int, ...] = (1, 0)
+#: The original solvers try a mine first.
+MINE_FIRST: tuple[int, ...] = (1, 0)
 #: Safe first, as the engine's reference value order.
 SAFE_FIRST: tuple[int, ...] = (0, 1)
 
@@ -146,7 +146,7 @@ EVERY_LEVEL = -1
 
 
 def recursive_solve(
-    csp: CSP, mode: Mode = "first", values: Sequence[int] = SEED_ORDER, propagate: bool = False
+    csp: CSP, mode: Mode = "first", values: Sequence[int] = MINE_FIRST, propagate: bool = False
 ) -> SearchResult:
     """Backtrack cell by cell on `csp` in `mode` ("first", "all" or "count").
 

@@ -12,7 +12,7 @@ corner), games use seeds S..S+N-1. Two agents play the same seeds:
 - `reference`: the agent of `answerkey.agent.agent` (rules (a)/(b), exact probabilities (c), guesses
   (d): the exact endgame search, else the one-move lookahead of `answerkey.agent.guess`);
 - `plain` (the peer): the same certain layers, but guesses take the first cell of lowest
-  probability and nothing else (seed 003's policy), on the first --peer-games seeds.
+  probability and nothing else (the original playing agent's policy), on the first --peer-games seeds.
 
 The paired comparison with the previous guessing policy, and the speed in games per
 CPU-second, are in `bench/play_paired.py`.
@@ -46,7 +46,7 @@ from play.levels import EXPERT, LEVELS, Level  # noqa: E402
 #: The targets of issue 15 (win rate per level, Expert games per second on one core).
 TARGETS = {"beginner": 0.92, "intermediate": 0.795, "expert": 0.41}
 TARGET_SPEED = 30.0
-#: For context: seed 003 (centre first click) and the best published solvers.
+#: For context: the original playing agent (centre first click) and the best published solvers.
 SEED_003 = {"beginner": 0.95, "intermediate": 0.60, "expert": 0.18}
 PUBLISHED = {"beginner": 0.915, "intermediate": 0.78, "expert": 0.41}
 PLAIN = Guesser(policy="safest", endgame_layouts=0, tie_break=False)
@@ -90,7 +90,7 @@ def results_table(rows: list[LevelResult]) -> Table:
 
 def peer_table(rows: list[LevelResult]) -> Table:
     table = Table(title="Against the plain peer (same seeds) and published figures")
-    for column in ("level", "peer games", "reference", "plain", "ratio", "seed 003", "best published"):
+    for column in ("level", "peer games", "reference", "plain", "ratio", "original agent", "best published"):
         table.add_column(column, justify="left" if column == "level" else "right")
     for row in rows:
         if row.plain is None or row.reference_on_peer_seeds is None:

@@ -1,11 +1,11 @@
-"""Seed 002's large instance: a 128x128 board of alternating '?' and '2' cells.
+"""The reference SAT solver's large instance: a 128x128 board of alternating '?' and '2' cells.
 
 Run from the repository root::
 
     python bench/sat_large.py [--size 128] [--repeats 5] [--engine-timeout 10] [--json FILE]
 
 The board is a checkerboard: cell (r, c) is '?' when r + c is even and the clue '2'
-otherwise (8192 unknown cells on 128x128), in seed 002's text format. For every encoding
+otherwise (8192 unknown cells on 128x128), in the reference SAT solver's text format. For every encoding
 the timed pipeline is what `python -m solvers sat` does: read the text (parse it and build
 the CSP), encode, and find one solution with Glucose 4.1. Beside it, the search engine
 (reference strategy, mode "first") runs on the same board in a child process that is
@@ -42,12 +42,12 @@ from solvers.engine import Popped, search  # noqa: E402
 TARGET_S = 0.3
 #: Stop repeating an encoding once its runs have taken this long (the slow ones).
 BUDGET_S = 3.0
-#: Seed 002's README: 8192 variables, 64515 clauses, 0.072 s to solve (its machine).
-SEED_FIGURES = {"variables": 8192, "clauses": 64515, "solve_seconds": 0.072}
+#: The reference SAT solver's write-up: 8192 variables, 64515 clauses, 0.072 s to solve (its machine).
+REFERENCE_FIGURES = {"variables": 8192, "clauses": 64515, "solve_seconds": 0.072}
 
 
 def checkerboard(size: int) -> str:
-    """The board in seed 002's format: '?' where row + col is even, '2' elsewhere."""
+    """The board in the reference SAT solver's format: '?' where row + col is even, '2' elsewhere."""
     rows = (" ".join("?" if (r + c) % 2 == 0 else "2" for c in range(size)) for r in range(size))
     return "\n".join([f"{size} {size}", *rows]) + "\n"
 
@@ -197,7 +197,7 @@ def render(
     )
     if summary["subsets_clauses"] is not None:
         seed = (
-            f"; seed 002 reports {SEED_FIGURES['clauses']:,} clauses and {SEED_FIGURES['solve_seconds']} s "
+            f"; the reference SAT solver reports {REFERENCE_FIGURES['clauses']:,} clauses and {REFERENCE_FIGURES['solve_seconds']} s "
             "to solve on its machine" if facts["rows"] == 128 else ""
         )
         console.print(
@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         "under_target": best.total_s < TARGET_S,
         "subsets_clauses": subsets.clauses if subsets else None,
         "subsets_total_s": subsets.total_s if subsets else None,
-        "seed_figures": SEED_FIGURES,
+        "reference_figures": REFERENCE_FIGURES,
     }
     engine = time_engine(text, args.repeats, args.engine_timeout)
     console = Console()

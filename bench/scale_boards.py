@@ -6,7 +6,7 @@ Run from the repository root::
 
 Scenarios (every board from a seeded generator, every timing from the board's text):
 
-- status: 100x100 status grids at P = 20 % (seed 004's largest), one solution;
+- status: 100x100 status grids at P = 20 % (the original generator's largest), one solution;
   target: the component path under 1 s.
 - classic: planted 128x128 classic boards, 20 % mines, 25/35/50 % of the safe cells shown
   as clues, no mine count, one solution; target: within 5x of the SAT path.

@@ -19,7 +19,7 @@ from solvers.textformat import parse_board
 
 #: A 6x6 board with 4 hints and 10 mines (hint_board, seed 0): 211,530 layouts.
 FOUR_HINTS = ". . . . . .\n. 2 . . . .\n. . 1 . . .\n. 4 . . 2 .\n. . . . . .\n. . . . . ."
-#: Seed 002's format: a middle row of '? 3 ? 3 ...' between two unknown rows, 318,205 layouts.
+#: The reference SAT solver's format: a middle row of '? 3 ? 3 ...' between two unknown rows, 318,205 layouts.
 STRIP = "3 12\n" + "\n".join([" ".join("?" * 12), " ".join(["?", "3"] * 6), " ".join("?" * 12)]) + "\n"
 
 

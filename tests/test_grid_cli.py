@@ -1,4 +1,4 @@
-"""`python -m solvers grid`: the status grids of seeds 000 and 004, as the seeds print them."""
+"""`python -m solvers grid`: the status grids of the original solvers, as they print them."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ SEED_004_GENERATED = """\
 1 3 2 2 1 1 1
 """
 
-#: What the seeds print for their examples (seed 000 without spaces).
+#: What the original tools print for their examples (the status-grid solver without spaces).
 PRINTED = {
     SEED_3X3: "___\n__x\n_x_\n",
     SEED_5X5: "_xxx_\n__x__\nx_xxx\n_x_xx\n__xx_\n",
@@ -92,7 +92,7 @@ def test_seed_000_5x5_has_two_solutions_and_the_printed_one_is_first(capsys):
 
 
 def test_the_seeds_recursion_finds_the_seeds_layout(capsys):
-    # Seed 000 tries a mine first: its 5x5 output is the recursion's first solution too.
+    # The original status-grid solver tries a mine first: its 5x5 output is the recursion's first solution too.
     assert run(capsys, SEED_5X5, "--method", "recursive")[1] == PRINTED[SEED_5X5]
 
 

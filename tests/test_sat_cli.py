@@ -1,6 +1,6 @@
 """`python -m solvers sat` (answerkey/commands/sat.py), run as a user runs it.
 
-The five instances of seed 002's README, DIMACS output, and unreadable input.
+The five instances of the reference SAT solver's write-up, DIMACS output, and unreadable input.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def shown_board_is_valid(text: str, shown: list[str]) -> bool:
     return True
 
 
-# --- seed 002's instances -------------------------------------------------------------
+# --- the reference SAT solver's instances -------------------------------------------------------------
 
 
 def test_instance_1_row() -> None:

@@ -18,7 +18,7 @@ from answerkey.components.solve import first_solution, iter_solutions, solve_com
 from answerkey.components.split import decompose, is_global, split
 from answerkey.generate import game_position
 from answerkey.methods import METHODS, solve
-from answerkey.recursive import SAFE_FIRST, SEED_ORDER, recursive_solve
+from answerkey.recursive import MINE_FIRST, SAFE_FIRST, recursive_solve
 from answerkey.sat import sat_solve
 from answerkey.strategies import REFERENCE
 from solvers.board import MAX_CLUE, RULES, Board, board_from_rows, clues_for_layout
@@ -202,7 +202,7 @@ def test_component_solving_agrees_with_brute_force(seed: int):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("propagate", [False, True])
-@pytest.mark.parametrize("order", [SEED_ORDER, SAFE_FIRST])
+@pytest.mark.parametrize("order", [MINE_FIRST, SAFE_FIRST])
 def test_recursive_agrees_with_brute_force(seed: int, propagate: bool, order: tuple[int, ...]):
     for board in boards(300 + seed, 50):
         csp = build_csp(board)

@@ -254,7 +254,7 @@ def test_clues_for_layout_empty_and_full():
 
 
 def test_status_grid_solution_reproduces_its_clues():
-    """The seeds' 3x3 status grid: its one layout recounted gives back the grid."""
+    """The original solvers' 3x3 status grid: its one layout recounted gives back the grid."""
     board = parse_board("011\n122\n122", rule="inclusive")
     csp = build_csp(board)
     result = search(csp, REFERENCE, "all")

@@ -91,7 +91,7 @@ def test_rendering_explains_prunes_dead_ends_and_solutions() -> None:
 
 
 def test_dead_end_names_the_violated_constraint() -> None:
-    board = parse_board("? 3 ? 3 ?", "classic")  # seed 002's unsatisfiable row
+    board = parse_board("? 3 ? 3 ?", "classic")  # the reference SAT solver's unsatisfiable row
     trace = record(build_csp(board), FC_FIXPOINT)
     text = _render(trace.steps, trace.summary(), board=board)
     assert "✗ clue 3 at row 1" in text and "no layout fits" in text

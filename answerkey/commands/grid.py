@@ -3,7 +3,7 @@
 Every number counts the mines in its own cell and its 8 neighbours (the inclusive rule);
 `.` or `?` marks a cell without a number. Rows are digits (`1100111`) or tokens separated
 by spaces or commas. The answer is one layout as rows of `x` (mine) and `_` (empty), or
-`-1` when none exists, as the seeds print it. Exit status: 0 when the question was
+`-1` when none exists, as the original status-grid solvers print it. Exit status: 0 when the question was
 answered (`-1` included), 2 for unreadable input.
 """
 
@@ -105,7 +105,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--method",
         choices=tuple(GRID_METHODS),
         default="search",
-        help="search: the engine on independent components (default); recursive: the seeds' cell-by-cell "
+        help="search: the engine on independent components (default); recursive: the classic cell-by-cell "
         "backtracking; brute: every layout (small grids); sat: Glucose through PySAT",
     )
     parser.add_argument("--spaced", action="store_true", help="separate the cells of a row by spaces, as the status-grid generator prints")
