@@ -5,6 +5,7 @@ Run from the repository root::
     python bench/play_paired.py --level expert --games 2000            # new vs baseline, paired
     python bench/play_paired.py --level expert --games 20000 --only new --jobs 1
     python bench/play_paired.py --new progress_weight=0.3,cutoff=0.85 --games 500
+    python bench/play_paired.py --baseline policy=lookahead --baseline-book off --games 1000
 
 Game i uses seed --seed + i (classic rules, first click in the top-left corner). Each
 seed is played by both agents in the same worker, one after the other:
@@ -19,7 +20,9 @@ It prints each agent's wins, win rate and 95% Wilson interval, the paired differ
 differences, which are -1, 0 or 1), the games only one of them won, and each agent's
 speed in games per CPU-second: `time.process_time` around each game, summed over the
 workers, so the figure is one core's rate whatever --jobs is. `--only new` skips the
-baseline (for the long runs). `--json FILE` writes the same figures.
+baseline (for the long runs). Both agents use the opening book (`answerkey.agent.agent`);
+`--baseline-book off` turns it off for the baseline, so that the same guesser on both
+sides measures what the book saves. `--json FILE` writes the same figures.
 """
 
 from __future__ import annotations
@@ -70,12 +73,13 @@ class PairedJob:
 
     level: Level
     guessers: tuple[Guesser, ...]
+    books: tuple[bool, ...]
 
     def __call__(self, seed: int) -> list[tuple[GameResult, float]]:
         out = []
-        for guesser in self.guessers:
+        for guesser, book in zip(self.guessers, self.books):
             started = time.process_time()
-            result = play_reference(self.level, seed, "classic", Agent("classic", guesser=guesser))
+            result = play_reference(self.level, seed, "classic", Agent("classic", guesser=guesser, book=book))
             out.append((result, time.process_time() - started))
         return out
 
@@ -121,16 +125,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--new", default="", help="Guesser fields for the new agent, KEY=VALUE,...")
     parser.add_argument("--baseline", default="", help="Guesser fields for the baseline, KEY=VALUE,...")
     parser.add_argument("--only", choices=("new", "both"), default="both")
+    parser.add_argument(
+        "--baseline-book", choices=("on", "off"), default="on", help="off: the baseline computes every view (the opening book's speed-up)"
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     new = parse_guesser(args.new, Guesser())
     guessers = (new,) if args.only == "new" else (new, parse_guesser(args.baseline, BASELINE))
-    job = PairedJob(LEVELS[args.level], guessers)
+    job = PairedJob(LEVELS[args.level], guessers, (True, args.baseline_book == "on"))
     seeds = range(args.seed, args.seed + args.games)
     print(f"{args.level}, classic rules, corner first click, seeds {seeds.start}..{seeds.stop - 1}, {args.jobs} job(s)")
     print(f"new: {new}")
     if len(guessers) > 1:
-        print(f"baseline: {guessers[1]}")
+        print(f"baseline: {guessers[1]}, opening book {args.baseline_book}")
     rows: list[list[tuple[GameResult, float]]] = []
     started = time.perf_counter()
     for i, row in enumerate(run(job, seeds, args.jobs), 1):
