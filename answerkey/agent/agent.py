@@ -9,7 +9,8 @@ Layers, tried in order; the first that finds something gives the moves:
 - (d) a guess when nothing is certain (`answerkey.agent.guess`): exact endgame search when few
   layouts remain; else a forced 50/50 (two cells no number can ever tell apart) at once;
   otherwise an exact one-move lookahead between the safest cell and the two likeliest to
-  make progress: the one likeliest to survive this guess and the next, never a dead
+  make progress (five when the safest cell touches a number): the one likeliest to
+  survive this guess and the next, never a dead
   cell (one that can show only one number) while another can tell something.
 
 `decisions(view)` returns every certain move a layer found (a batch: they stay certain

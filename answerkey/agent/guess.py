@@ -5,8 +5,10 @@
 2. Forced 50/50 (policy `lookahead`, `forced`): two cells, exactly one a mine, that no
    number can ever tell apart (`answerkey.agent.forced`): one is opened now, since the game cannot
    be won without that guess and what it shows helps every later move.
-3. Otherwise (policy `lookahead`, the default) a one-move lookahead on `lookahead_cells`
-   (3; 0 for every ranked cell) cells:
+3. Otherwise (policy `lookahead`, the default) a one-move lookahead on a few cells:
+   `lookahead_cells` (3) when the safest cell is far from every number (early in a game,
+   or after a guess that opened nothing), `frontier_cells` (6) when it touches one (0: every
+   ranked cell):
    - the safest cell, ties to the likeliest safe 0 (`safest` below);
    - the best others by a cheap ranking: among the cells at least `cutoff` (90%)
      as likely to be safe as the safest, the highest (1 - p) * (1 + 0.1 * progress),
@@ -14,6 +16,11 @@
      cell shows settles a neighbour at once. Cells far from every number differ only by
      their count of neighbours: at most `far_cells` (3) of each count are ranked, and
      none with the safest cell's count (`distinct`: they would score as it does).
+   Why two widths: measured on the same games, comparing more cells while the safest is
+   a far cell lost games on Intermediate (a cell next to a lone number settles a
+   neighbour more often than a far corner, but the corner is likelier to be a 0 and open
+   an area, which two-move survival does not see), while comparing more cells along the
+   frontier won games on Expert.
    For each, every number the cell can show is counted exactly (`answerkey.agent.lookahead`): the
    chance of surviving this guess and the next, where a certain move next counts as
    survived and otherwise the next guess is the safest cell then. The highest wins; a
@@ -56,7 +63,9 @@ class Guesser:
     (with `endgame_layouts=0`: the plain published policy) takes the first safest cell, row-major.
     `policy`: "lookahead" (default) or "safest" (the agent before it); for the lookahead,
     `cutoff` (how safe a ranked cell must be, relative to the safest), `progress_weight`
-    (the ranking's weight of progress), `lookahead_cells` (cells counted ahead), `forced`
+    (the ranking's weight of progress), `lookahead_cells` and `frontier_cells` (cells
+    counted ahead when the safest is far from every number, and when it is not),
+    `far_cells` (far cells ranked per count of neighbours), `forced`
     (forced 50/50s first), `avoid_dead` and `dead_extra` (no dead cell while another can
     tell something; how many more cells to count when all are dead) and `distinct` (no
     cell that only repeats the safest one's score)."""
@@ -74,6 +83,7 @@ class Guesser:
     avoid_dead: bool = True
     dead_extra: int = 4
     distinct: bool = True
+    frontier_cells: int = 6
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -100,16 +110,18 @@ class Guesser:
         return self.safest(view, counted)
 
     def lookahead(self, view: View, counted: Probabilities) -> Decision:
-        """Two-move survival, counted exactly (`answerkey.agent.lookahead`) for `lookahead_cells` cells:
-        the safest cell (as `safest` picks it) and the best others by `ranking`. A cell's
+        """Two-move survival, counted exactly (`answerkey.agent.lookahead`) for `lookahead_cells` or
+        `frontier_cells` cells: the safest cell (as `safest` picks it) and the best others by `ranking`. A cell's
         value is the sum over the numbers it can show of P(safe and shows v) times 1 when a
         certain move follows, else 1 - the risk of the next guess. The highest value wins;
         ties go to the safest cell, then to the ranking's order. A cell no safer than the
         best value so far cannot beat it and is not counted."""
         first = self.safest(view, counted)
         risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
-        others = [cell for cell in self.ranking(view, counted, risk, first.move.cell) if cell != first.move.cell]
-        width = self.lookahead_cells - 1 if self.lookahead_cells else len(others)
+        estimator = ProgressEstimator(view, risk)
+        others = [cell for cell in self.ranking(view, counted, estimator, first.move.cell) if cell != first.move.cell]
+        count = self.lookahead_cells if estimator.far(first.move.cell) is not None else self.frontier_cells
+        width = count - 1 if count else len(others)
         cells = [first.move.cell, *others[:width]]
         spare = others[width:][: self.dead_extra] if self.avoid_dead else []
         if len(cells) + len(spare) < 2:
@@ -147,14 +159,14 @@ class Guesser:
             )
         return Decision(Move("open", best), "guess", reason, p)
 
-    def ranking(self, view: View, counted: Probabilities, risk: dict[Cell, float], first: Cell | None = None) -> list[Cell]:
+    def ranking(self, view: View, counted: Probabilities, estimator: ProgressEstimator, first: Cell | None = None) -> list[Cell]:
         """Cells at least `cutoff` times as likely to be safe as the safest, best first by
         (1 - p) * (1 + progress_weight * progress) (progress: `answerkey.agent.progress`), then by the
         likeliest 0, then row-major. Of the cells far from every number, which differ only by
-        their count of hidden neighbours, only the first `lookahead_cells` of each count."""
+        their count of hidden neighbours, only the first `far_cells` of each count."""
         pool = [cell for cell in counted.mines if view[cell] == HIDDEN] or list(counted.mines)
+        risk = estimator.risk_of
         floor = self.cutoff * (1.0 - min(risk[cell] for cell in pool)) - 1e-12
-        estimator = ProgressEstimator(view, risk)
         kept: dict[int, int] = {}
         if self.distinct and first is not None and (twin := estimator.far(first)) is not None:
             kept[twin] = self.far_cells  # cells like `first`: they would only score as it does

@@ -44,6 +44,7 @@ class ProgressEstimator:
     """Progress chances of candidate cells on one view, given every hidden cell's mine probability."""
 
     def __init__(self, view: View, risk: dict[Cell, float]) -> None:
+        self.risk_of = risk
         self.cols = view.cols
         self.masks = neighbour_masks(view.rows, view.cols)
         hidden, flagged = hidden_masks(view)
