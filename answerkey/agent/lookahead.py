@@ -83,7 +83,9 @@ class Lookahead:
         self.decided = dec.decided
         self.known_safe = {var for var, x in dec.decided.items() if not x}
         self.parts = dec.components
-        self.tables = [self.counter.component(part) for part in self.parts]
+        # Only the untouched components' tables enter a what-if, and only their ways.
+        ways_only = ComponentCounter(per_variable=False)
+        self.ways = [ways_only.component(part).ways for part in self.parts]
         self.part_of = {var: i for i, part in enumerate(self.parts) for var in part.origin}
         self.residual = [
             tuple(Constraint(tuple(part.origin[v] for v in c.scope), c.total, c.cell) for c in part.csp.constraints) for part in self.parts
@@ -126,9 +128,9 @@ class Lookahead:
         touched = sorted({self.part_of[var] for var in (me, *open_vars) if var in self.part_of})
         others: Poly = (1,)
         untouched_vars: list[int] = []
-        for i, table in enumerate(self.tables):
+        for i, ways in enumerate(self.ways):
             if i not in touched:
-                others = poly_mul(others, table.ways)
+                others = poly_mul(others, ways)
                 untouched_vars.extend(self.parts[i].origin)
         constraints = tuple(c for i in touched for c in self.residual[i])
         untouched = set(untouched_vars)
