@@ -10,16 +10,18 @@ Layers, tried in order; the first that finds something gives the moves:
   layouts remain; else a forced 50/50 (two cells no number can ever tell apart) at once;
   otherwise an exact one-move lookahead between the safest cell and the two likeliest to
   make progress (five when the safest cell touches a number): the one likeliest to
-  survive this guess and the next, never a dead
-  cell (one that can show only one number) while another can tell something.
+  survive this guess and the next, never a dead cell (one that can show only one
+  number) while another can tell something.
 
 `decisions(view)` returns every certain move a layer found (a batch: they stay certain
-whatever order they are played in) or one guess. They are a function of the view alone,
-and the first views of a game repeat from game to game (on Expert, with the first click
-in the corner, half of all games start from one of three views: the corner shows 1, 2 or
-3); views with at most `BOOK_REVEALED` revealed cells are kept in an opening book,
-`opening_decisions`, and looked up when met again (`book=False` turns it off). `decide(view)` is the first of them,
+whatever order they are played in) or one guess. `decide(view)` is the first of them,
 which is what a hint shows, and `choose_move(view)` its bare Move.
+
+Decisions are a function of the view alone, and the first views of a game repeat from
+game to game (on Expert, with the first click in the corner, half of all games start
+from one of three views: the corner shows 1, 2 or 3). Views with at most `BOOK_REVEALED`
+revealed cells are kept in an opening book, `opening_decisions`, and looked up when met
+again (`book=False` turns it off).
 """
 
 from __future__ import annotations

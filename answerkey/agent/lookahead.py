@@ -160,7 +160,8 @@ class Lookahead:
         # constraint that complete a layout of the touched ones with k mines.
         size = sum(len(table.ways) - 1 for table in tables) + 1
         outside = completions(others, free, mines_left, size)
-        total = dot(joint_ways(tables), outside)
+        joint = joint_ways(tables)
+        total = dot(joint, outside)
         if total == 0:
             return None
         weights = table_weights([table.ways for table in tables], outside)
@@ -168,7 +169,7 @@ class Lookahead:
         if any(not x for var, x in fresh.items() if var != me) or self.known_safe - {me}:
             lowest = 0
         if free:  # one cell in no constraint: the others hold the rest
-            lowest = min(lowest, dot(joint_ways(tables), completions(others, free - 1, mines_left - 1, size)))
+            lowest = min(lowest, dot(joint, completions(others, free - 1, mines_left - 1, size)))
         next_risk = lowest / total
         if untouched:  # their layouts are not recounted: their probability before the guess
             next_risk = min(next_risk, min(self.risk[self.cells[var]] for var in untouched))
