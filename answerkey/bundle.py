@@ -58,8 +58,9 @@ echo "setup.sh: installed the kit with $("$python" --version) in $root/venv; bub
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Gradescope runs this for every submission. Only the grader writes results.json; if the
-# grader dies, a zero with the reason is written here and the run is marked failed.
+# Gradescope runs this for every submission. Only the grader writes results.json. When it
+# cannot grade a submission (its own failure, or the machine's), it writes none and this
+# script fails: Gradescope then records no score, never a zero, and shows the reason here.
 set -uo pipefail
 root="${AUTOGRADER_ROOT:-/autograder}"
 results="$root/results/results.json"
@@ -68,9 +69,10 @@ rm -f "$results"
 "$root/venv/bin/python" -P -m grader "$root/source/kit/problems/" --solver "$root/submission" \\
   --isolation "${GRADER_ISOLATION:-auto}" --format gradescope --output "$results"
 status=$?
-if [ "$status" -ne 0 ] && [ ! -s "$results" ]; then
-  reason="The autograder stopped before it could grade this submission (exit status $status). Please tell the course staff."
-  printf '{"score": 0.0, "output": "%s", "tests": []}\\n' "$reason" > "$results"
+if [ ! -s "$results" ]; then
+  rm -f "$results"
+  echo "run_autograder: this submission was not graded (exit status $status): no score is recorded; rerun the autograder" >&2
+  [ "$status" -ne 0 ] || status=1
 fi
 exit "$status"
 """

@@ -67,21 +67,32 @@ def _values(model: Sequence[int], n_vars: int, free: Collection[int]) -> tuple[i
 def solve_cnf(
     cnf: CNF, n_vars: int, mode: Mode = "first", free: Collection[int] = (), limit: int | None = None
 ) -> SatResult:
+    """Solve a PySAT CNF with Glucose 4.1 (see `solve_clauses`)."""
+    return solve_clauses(cnf.clauses, n_vars, mode, free, limit, variables=cnf.nv)
+
+
+def solve_clauses(
+    clauses: list[list[int]], n_vars: int, mode: Mode = "first", free: Collection[int] = (), limit: int | None = None,
+    variables: int | None = None,
+) -> SatResult:
     """Solve with Glucose 4.1; "all"/"count" block each model on CSP variables 1..n_vars.
 
     Variables listed in `free` (CSP numbering) are left out of the blocking clauses and
     read as 0: the result is then projected onto the other variables. With `limit`, the
-    enumeration stops after that many models.
+    enumeration stops after that many models. `variables`: the formula's number of
+    variables, when known (else counted from the clauses).
     """
     from pysat.solvers import Solver
 
     started = time.perf_counter()
-    stats = SatStats(variables=max(cnf.nv, n_vars), clauses=len(cnf.clauses))
+    if variables is None:
+        variables = max((abs(lit) for clause in clauses for lit in clause), default=0)
+    stats = SatStats(variables=max(variables, n_vars), clauses=len(clauses))
     solutions: list[tuple[int, ...]] = []
     count = 0
     free = frozenset(free)
     blocked = [var + 1 for var in range(n_vars) if var not in free]
-    with Solver(name=SOLVER_NAME, bootstrap_with=cnf.clauses) as solver:
+    with Solver(name=SOLVER_NAME, bootstrap_with=clauses) as solver:
         while solver.solve():
             values = _values(solver.get_model(), n_vars, free)
             count += 1

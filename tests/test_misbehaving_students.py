@@ -60,7 +60,6 @@ class Outcome:
     kept: dict[str, float] = field(default_factory=dict)  # the points a losing item still earns (else 0)
     printed: tuple[str, ...] = ()  # words on the terminal, whitespace aside
     returncode: int = 1
-    seconds: float | None = None  # the whole run takes less
 
 
 def case(student: str, why: str, outcome: Outcome) -> object:
@@ -70,7 +69,7 @@ def case(student: str, why: str, outcome: Outcome) -> object:
 def cannot_load(student: str, *words: str) -> Outcome:
     """A file that does not load: every item is an error that says why, and the terminal says so too."""
     said = (f"cannot load {student}.py", *words)
-    return Outcome(0.0, {"all": "error"}, {"all": said}, printed=said[:1], seconds=30)
+    return Outcome(0.0, {"all": "error"}, {"all": said}, printed=said[:1])
 
 
 OUTCOMES = [
@@ -118,7 +117,7 @@ OUTCOMES = [
     # -- wrong return types
     case("wrong_types", "a str for a pair of ints, values not in the domain",
          Outcome(5.0, {"constraint_bounds": "fail", "order_values": "fail", "boards": "error", "sat": "error"},
-                 {"constraint_bounds": ("pair of ints", "'low and high'"), "order_values": ("[7, 8]",),
+                 {"constraint_bounds": ("pair of ints", "<text of 12 characters>"), "order_values": ("[7, 8]",),
                   "boards": ("order_values returned [7, 8]",)})),
     case("returns_set", "a set for a variable",
          Outcome(14.0, {"select_variable": "fail", "boards": "error"},
@@ -147,7 +146,7 @@ OUTCOMES = [
                   "boards": ("StatisticsError", "deep_helper.py, line {line of DEEP_LINE}, in _average")},
                  printed=("deep_helper.py, line {line of DEEP_LINE}, in _average",))),
     case("loop_bounds", "an endless loop times out and the next items are graded",
-         Outcome(17.0, {"constraint_bounds": "timeout"}, {"constraint_bounds": ("no answer within 2 s",)}, seconds=20)),
+         Outcome(17.0, {"constraint_bounds": "timeout"}, {"constraint_bounds": ("ran out of time (2 s): your code used",)})),
     case("exits", "os._exit in a hook ends the worker with its code",
          Outcome(6.0, {"select_variable": "error", "boards": "error", "sat": "error"},
                  {"select_variable": ("the process running it ended (exit code 3)",),
@@ -160,7 +159,7 @@ OUTCOMES = [
     case("segfault_bounds", "death by signal is named",
          Outcome(17.0, {"constraint_bounds": "error"}, {"constraint_bounds": ("killed by signal SIGSEGV",)})),
     case("huge_alloc", "a huge allocation is a MemoryError and the grader survives to print its table",
-         Outcome(17.0, {"constraint_bounds": "error"}, {"constraint_bounds": ("MemoryError",)}, printed=("total",), seconds=30)),
+         Outcome(17.0, {"constraint_bounds": "error"}, {"constraint_bounds": ("MemoryError",)}, printed=("total",))),
     # -- misbehaving at import time: every item is an error
     case("syntax", "does not parse", cannot_load("syntax", "SyntaxError", "line {line of def constraint_bounds(scope, domains)}")),
     case("at_import", "raises at import", cannot_load("at_import", "RuntimeError", "setup went wrong", "line {line of raise RuntimeError}")),
@@ -170,10 +169,10 @@ OUTCOMES = [
          cannot_load("imports_grader", "student code may not import the grader", "imports_grader.py, line {line of IMPORT_LINE}")),
     case("import_loops", "never finishes loading",
          Outcome(0.0, {"all": "error"}, {"all": ("the file did not finish loading in time",)},
-                 printed=("did not finish loading",), seconds=30)),
+                 printed=("did not finish loading",))),
     case("import_os_exit", "ends its process while loading",
          Outcome(0.0, {"all": "error"}, {"all": ("the process ended while loading", "exit code 9")},
-                 printed=("the process ended while loading",), seconds=30)),
+                 printed=("the process ended while loading",))),
 ]
 
 
@@ -186,10 +185,7 @@ def test_every_student_gets_the_outcome_it_deserves(tmp_path: Path, student: str
     def filled(words: tuple[str, ...]) -> list[str]:
         return [re.sub(r"\{line of (.+?)\}", lambda m: str(line_of(student, m[1])), word) for word in words]
 
-    started = time.monotonic()
     result, report = grade(tmp_path, student)
-    if outcome.seconds is not None:
-        assert time.monotonic() - started < outcome.seconds
     assert result.returncode == outcome.returncode, result.stdout
     assert [h["id"] for h in report["hooks"]] == HOOK_IDS and [p["id"] for p in report["problems"]] == COURSE_IDS
     entries = by_id(report)
@@ -223,10 +219,7 @@ def test_an_endless_loop_costs_only_the_boards_it_loops_on(tmp_path: Path) -> No
         "  - id: uncounted\n    expect: 1\n    board: |\n      ? 1 ? 2 ?\n",
         encoding="utf-8",
     )
-    started = time.monotonic()
     result, report = grade(tmp_path, "loops", problems=problems)
-    elapsed = time.monotonic() - started
-    assert elapsed < 30, f"grading took {elapsed:.1f} s"
     assert result.returncode == 1
     hooks = {h["id"]: h for h in report["hooks"]}
     assert hooks["forward_check"]["status"] == "timeout" and hooks["forward_check"]["score"] == 0

@@ -38,7 +38,7 @@ def test_replies_become_typed_records() -> None:
 def test_values_round_trip_with_their_kinds() -> None:
     value = from_data(to_data({0: (1,), 1: {0, 1}, 2: [0]}))
     assert value == {0: [1], 1: {0, 1}, 2: [0]} and isinstance(value[1], WireSet) and repr(value[1]) == "{0, 1}"
-    assert repr(from_data(to_data(object()))).startswith("<object object")
+    assert repr(from_data(to_data(object()))) == "object"
     assert from_data(to_data(float("nan"))).text == "nan"  # never a number on the wire
 
 

@@ -2,7 +2,10 @@
 
 A submission is a `.py` file directly in the folder (the student is its name) or a
 sub-folder (the Python file in it that defines the most hooks is the hooks file).
-Submissions are graded in parallel; one that cannot be graded gets a row with its reason.
+Submissions are graded in parallel, each in a grading process of its own
+(`gradejob`); one that cannot be graded gets a row with its reason. A failure of the
+grader's is retried once, then reported "not graded", with no score: never a zero.
+An interrupted run still writes the students graded so far.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import csv
 import io
 import re
 import statistics
+import tempfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,15 +24,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from grader.inputs.config import GradingConfig
+from grader.commands.gradejob import Job, Runner, problem_keys
 from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, find_in_folder, resolve_agent
-from grader.reports.report import label, show_report, student_view
+from grader.reports.report import NOT_GRADED, label, show_report, student_view
 from grader.reports.results import Report
-from grader.sandbox.host import interrupt
-from grader.sandbox.isolation import Sandbox, Scope
+from grader.sandbox.host import become_subreaper
+from grader.sandbox.isolation import Scope
 from grader.sandbox.wire import clean_text
-from grader.scoring.grading import grade
 
 
 @dataclass
@@ -59,52 +62,94 @@ def find_submissions(folder: Path) -> list[Submission]:
 
 @dataclass
 class BatchRow:
-    """One student's result."""
+    """One student's result; `not_graded` says why the grader could not grade it (no
+    score then, never a zero)."""
 
     student: str
     report: Report | None
     problem: str = ""
+    not_graded: str = ""
 
     @property
-    def score(self) -> float:
+    def ungraded(self) -> str:
+        """Why this student has no grade ("" when graded)."""
+        return self.not_graded or (self.report.ungraded or "" if self.report else "")
+
+    @property
+    def score(self) -> float | None:
+        if self.ungraded:
+            return None
         return self.report.score if self.report else 0.0
 
 
-def grade_batch(
-    submissions: list[Submission], problems: list[Problem], config: GradingConfig, jobs: int, console: Console,
-    timeout: float | None = None, sandbox: Sandbox | None = None,
-) -> list[BatchRow]:
-    """Grade every submission (`jobs` at a time) with a progress bar; rows in input order."""
+@dataclass(frozen=True)
+class ClassRun:
+    """What every submission of a class is graded with."""
 
-    def grade_one(submission: Submission) -> BatchRow:
-        if submission.hooks is None:
-            return BatchRow(submission.student, None, submission.problem)
-        try:
-            hooks = str(submission.hooks.resolve())
-            folder = submission.hooks.parent if submission.scope == "folder" else None
-            report = grade(hooks, problems, config, timeout=timeout, agent=resolve_agent(None, hooks, folder),
-                           sandbox=sandbox, scope=submission.scope)
-        except Exception as error:  # one broken submission never stops the batch
-            return BatchRow(submission.student, None, clean_text(f"could not be graded: {error}", 300))
-        unloadable = next((i.message for i in report.items if i.message.startswith("cannot load")), "")
-        return BatchRow(submission.student, report, unloadable)
+    problems: list[Problem]
+    config: Path | None
+    mode: str
+    timeout: float | None
 
-    columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task("grading", total=len(submissions))
-        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-        futures = {pool.submit(grade_one, s): index for index, s in enumerate(submissions)}
+
+class Interrupted(Exception):
+    """The run was stopped (SIGINT, SIGTERM, SIGHUP): `rows` hold who was graded."""
+
+    def __init__(self, name: str, rows: list[BatchRow]):
+        super().__init__(name)
+        self.name, self.rows = name, rows
+
+
+def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
+    assert submission.hooks is not None
+    hooks = str(submission.hooks.resolve())
+    folder = submission.hooks.parent if submission.scope == "folder" else None
+    return Job(problem_keys(run.problems), str(run.config) if run.config else None, run.mode, run.timeout, hooks,
+               submission.scope, resolve_agent(None, hooks, folder), str(out))
+
+
+def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:
+    """Grade every submission (`jobs` at a time, each in a process of its own) with a
+    progress bar; rows in input order. Interrupted carries the rows when stopped."""
+    become_subreaper()  # what a dead grading process leaves comes to us
+    runner = Runner()
+    with tempfile.TemporaryDirectory(prefix="grader-class-") as scratch:
+        def grade_one(index: int, submission: Submission) -> BatchRow:
+            if submission.hooks is None:
+                return BatchRow(submission.student, None, submission.problem)
+            why = ""
+            for attempt in (1, 2):  # a failure of the grader's is tried once more
+                result = runner.grade(_job(run, submission, Path(scratch) / f"{index}-{attempt}.json"))
+                if isinstance(result, Report):
+                    unloadable = next((i.message for i in result.items if i.message.startswith("cannot load")), "")
+                    return BatchRow(submission.student, result, unloadable)
+                why = result
+                if runner.stopping:
+                    break
+            return BatchRow(submission.student, None, not_graded=clean_text(why, 300))
+
+        columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         rows: list[BatchRow | None] = [None] * len(submissions)
-        try:
-            for future in as_completed(futures):
-                rows[futures[future]] = future.result()
-                progress.advance(task)
-        except KeyboardInterrupt:
-            interrupt()
-            raise
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        with Progress(*columns, console=console, transient=False) as progress:
+            task = progress.add_task("grading", total=len(submissions))
+            pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+            futures = {pool.submit(grade_one, index, s): index for index, s in enumerate(submissions)}
+            try:
+                for future in as_completed(futures):
+                    rows[futures[future]] = future.result()
+                    progress.advance(task)
+            except KeyboardInterrupt as stop:
+                runner.stop()
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise Interrupted(stop.args[0] if stop.args else "SIGINT", _finished(submissions, rows)) from None
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
     return [row for row in rows if row is not None]
+
+
+def _finished(submissions: list[Submission], rows: list[BatchRow | None]) -> list[BatchRow]:
+    """Every student: those graded before the run was stopped, and the others not graded."""
+    return [row or BatchRow(s.student, None, not_graded="the run was interrupted") for s, row in zip(submissions, rows)]
 
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
@@ -117,14 +162,21 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
         writer = csv.writer(handle)
         writer.writerow(["student", "score", "max_score", *item_names, "note", "lost"])
         for row in rows:
-            scores = [i.score for i in row.report.items] if row.report else [0.0] * len(item_names)
-            writer.writerow([csv_text(row.student), row.score, max_score, *scores, csv_text(row.problem),
+            scores: list[float | None] = [i.score for i in row.report.items] if row.report else [0.0] * len(item_names)
+            if row.ungraded:  # no score at all, never a zero
+                scores = [None] * len(item_names)
+            writer.writerow([csv_text(row.student), row.score, max_score, *scores, csv_text(note(row)),
                              csv_text(lost_points(row))])
+
+
+def note(row: BatchRow) -> str:
+    """Why a student has no grade, or what stood in the way of grading their file."""
+    return f"not graded: {row.ungraded}" if row.ungraded else row.problem
 
 
 def lost_points(row: BatchRow, limit: int = 80) -> str:
     """"item: first line of its reason" for every item that lost points, joined by " | "."""
-    if row.report is None:
+    if row.report is None or row.ungraded:
         return ""
     lost = [student_view(i) for i in row.report.items if i.score < i.max_score]
     return " | ".join(f"{label(i)}: {(i.message.splitlines() or [i.status])[0][:limit]}" for i in lost)
@@ -137,7 +189,9 @@ def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError
     written, used = 0, set()
     for index, row in enumerate(rows):
         console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
-        if row.report is None:
+        if row.ungraded:
+            console.print(Text(f"{row.student}: not graded: {row.ungraded}; {NOT_GRADED}."))
+        elif row.report is None:
             console.print(Text(f"{row.student}: not graded: {row.problem}"))
         else:
             show_report(console, row.report, errors)
@@ -162,9 +216,10 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
         console.print("No submissions found.")
         return
     max_score = next((r.report.max_score for r in rows if r.report), 0.0) or 1.0
-    scores = [r.score for r in rows]
-    console.print(f"{len(rows)} submissions: mean {statistics.mean(scores):.2f}, "
-                  f"median {statistics.median(scores):.2f} out of {max_score:g}")
+    scores = [score for r in rows if (score := r.score) is not None]
+    graded = f"{len(rows)} submissions" if len(scores) == len(rows) else f"{len(scores)} of {len(rows)} submissions graded"
+    if scores:
+        console.print(f"{graded}: mean {statistics.mean(scores):.2f}, median {statistics.median(scores):.2f} out of {max_score:g}")
     counts = [0] * bins
     for score in scores:
         counts[min(int(score / max_score * bins), bins - 1)] += 1
@@ -179,5 +234,5 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
         table.add_row(Text(f"[{low:g}, {high:g}{closing}"), str(count), "█" * round(30 * count / widest))
     console.print(table)
     for row in rows:
-        if row.problem:
-            console.print(Text.assemble(("! ", "red"), f"{row.student}: {row.problem}"))
+        if note(row):
+            console.print(Text.assemble(("! ", "red"), f"{row.student}: {note(row)}"))

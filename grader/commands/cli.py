@@ -45,6 +45,8 @@ if TYPE_CHECKING:  # the commands import what they use when they run: --help and
     from grader.sandbox.isolation import Sandbox, Scope
 
 
+NOT_GRADED_EXIT = 3  # the grader could not grade: nothing was scored
+
 COMMAND_HELP = """other commands (each with its own --help):
   check PATH...            validate problem files and grading.yaml, count each board's solutions
   release OUT_DIR          write the student copy (stubs, handout, public problems, no answers)
@@ -110,7 +112,7 @@ def _grade(argv: list[str], console: Console) -> int:
     only, problems = _selection(args, problems)
     with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
-            return _batch(args, problems, config, console, sandbox, errors)
+            return _batch(args, problems, config_path, console, sandbox, errors)
         assert solver is not None  # _graded_solver refuses a missing one unless a class is graded
         scope: Scope = "folder" if folder else "siblings"
         if args.trace:
@@ -181,6 +183,8 @@ def _show_grades(args: argparse.Namespace, config: GradingConfig, report: Report
                       "(once its choose_move is written)", markup=False, highlight=False)
     if args.json:
         write_json(args.json, report_json(report, errors, args.show_hidden))
+    if report.ungraded:
+        return NOT_GRADED_EXIT
     return 0 if not errors and report.score == report.max_score else 1
 
 
@@ -258,16 +262,17 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
 
 
 def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
-    """Grade one submission into results.json, which is written even if grading fails."""
+    """Grade one submission into results.json. When the grader cannot grade it (a failure
+    of its own, never the student's), no results.json is written: Gradescope then records
+    no score ("the autograder failed to execute correctly") instead of a zero."""
     from grader.inputs.config import find_config, load_config
     from grader.inputs.problemset import load_problems
-    from grader.reports.gradescope import failure_results, gradescope_results, student_failure
+    from grader.reports.gradescope import gradescope_results, student_failure
     from grader.reports.report import write_json
     from grader.scoring.grading import grade
 
     output = args.output or Path("results.json")
     started = time.perf_counter()
-    graded = False
     try:
         solver = resolve_solver(args.solver)
         folder = Path(args.solver) if Path(args.solver).is_dir() else None
@@ -284,18 +289,30 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
         with _sandbox(args, problems, config_path, console, strict=True) as sandbox:
             report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
                            sandbox, "folder" if folder else "siblings")
-        results = gradescope_results(report, [], time.perf_counter() - started)
-        graded = True
-    except Exception as error:  # Gradescope must always get a results.json
-        results = failure_results(f"{type(error).__name__}: {error}", time.perf_counter() - started)
+    except Exception as error:  # the grader's failure: no grade at all, never a zero
+        return _not_graded(console, output, f"{type(error).__name__}: {error}")
+    if report.ungraded:
+        return _not_graded(console, output, report.ungraded)
+    results = gradescope_results(report, [], time.perf_counter() - started)
     write_json(output, results)
     console.print(f"wrote {output}: {results['score']:g} points")
-    return 0 if graded else 1
+    return 0
 
 
-def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console, sandbox: Sandbox | None,
-           errors: list) -> int:
+def _not_graded(console: Console, output: Path, why: str) -> int:
+    """Say why a submission was not graded, and leave no results.json behind."""
+    output.unlink(missing_ok=True)
+    console.print(f"not graded: {why}; no {output.name} was written, so Gradescope records no score for this "
+                  "submission: run the autograder on it again", markup=False, highlight=False, soft_wrap=True)
+    return NOT_GRADED_EXIT
+
+
+def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
+           sandbox: Sandbox | None, errors: list) -> int:
+    """Grade a class: a CSV, feedback files and a summary, written even when interrupted."""
     from grader.commands.batch import (
+        ClassRun,
+        Interrupted,
         find_submissions,
         grade_batch,
         show_summary,
@@ -307,13 +324,23 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config, console: C
     if not args.submissions.is_dir():
         return fail(console, f"--submissions {args.submissions}: not a folder")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
-    console.print(f"isolation: {sandbox.mode if sandbox else 'none'}", highlight=False)
-    rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console, args.timeout, sandbox)
+    mode = sandbox.mode if sandbox else "none"
+    console.print(f"isolation: {mode}", highlight=False)
+    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout)
+    stopped: Interrupted | None = None
+    try:
+        rows = grade_batch(find_submissions(args.submissions), run, args.jobs, console)
+    except Interrupted as interrupted:
+        stopped, rows = interrupted, interrupted.rows
     write_csv(args.csv, rows)
     count = write_feedback(feedback, rows, errors)
     show_summary(console, rows)
     console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
-    return 0
+    if stopped is not None:
+        fail(console, f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
+                      "the others are marked not graded")
+        return 128 + signal.Signals[stopped.name].value
+    return NOT_GRADED_EXIT if any(row.ungraded for row in rows) else 0
 
 
 def _check(argv: list[str], console: Console) -> int:

@@ -19,8 +19,9 @@ from rich.text import Text
 from grader.inputs.problemset import Problem
 from grader.reference import reference_explainer, reference_strategies
 from grader.reports.report import fail
-from grader.sandbox.host import Asker, Limits, Task, WorkerFailure
+from grader.sandbox.host import Asker, Limits, WorkerFailure
 from grader.sandbox.isolation import Sandbox
+from grader.sandbox.tasks import Task
 from grader.scoring.grading import TASK_FAILURES, run_solver_tasks
 from grader.scoring.hookcalls import Hooks
 from solvers.csp import build_csp
@@ -34,11 +35,11 @@ def _find(problems: list[Problem], wanted: str) -> Problem | None:
     return next((p for p in problems if p.id == wanted), None)
 
 
-def trace_task(problem: Problem, max_steps: int | None, timeout: float) -> Task:
+def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task:
     """Record the search of one problem, step by step (up to max_steps), asking the hooks."""
-    def run(asker: Asker, deadline: float) -> dict[str, Any]:
+    def run(asker: Asker) -> dict[str, Any]:
         recorder = Recorder(max_steps)
-        hooks = Hooks(asker, deadline)
+        hooks = Hooks(asker)
         result: dict[str, Any] = {"complete": True}
         try:
             hooks.use_board(problem.board)
@@ -48,11 +49,12 @@ def trace_task(problem: Problem, max_steps: int | None, timeout: float) -> Task:
         except TASK_FAILURES as error:
             result["error"] = str(error)
         except WorkerFailure as failure:
-            result.update(error=f"no answer within {timeout:g} s" if failure.status == "timeout" else failure.message,
-                          worker_broken=True)
+            if failure.ours:
+                raise
+            result.update(error=failure.message, worker_broken=True)
         return {**result, "steps": recorder.steps}
 
-    return Task(run, timeout)
+    return Task(run, limit, problem.id)
 
 
 def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem], console: Console,

@@ -44,16 +44,6 @@ def gradescope_results(report: Report, errors: list[ProblemError], seconds: floa
     }
 
 
-def failure_results(message: str, seconds: float) -> dict[str, Any]:
-    """results.json for a run where the grader itself failed: zero, with the reason."""
-    return {
-        "score": 0.0,
-        "execution_time": round(seconds, 3),
-        "output": f"The autograder could not grade this submission: {message}. Please tell the course staff.",
-        "tests": [],
-    }
-
-
 def student_failure(message: str, seconds: float) -> dict[str, Any]:
     """results.json for a submission that could not be graded through the student's own
     doing (nothing to grade): zero, and what to submit."""

@@ -24,7 +24,10 @@ STATUS_STYLE = {
     "fail": ("✗ fail", "red"),
     "error": ("! error", "red"),
     "timeout": ("⏱ timeout", "yellow"),
+    "ungraded": ("? not graded", "magenta"),
 }
+NOT_GRADED = ("this is a failure of the grader or of the machine, not of the code graded: nothing was scored; "
+              "grade it again")
 
 
 def _status(status: str) -> str:
@@ -93,7 +96,9 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
             console.print(facts)
     next_hook = report.next_hook_to_implement()
     fix = report.most_valuable_fix()
-    if next_hook:
+    if report.ungraded:
+        console.print(Text(f"Not graded: {report.ungraded}; {NOT_GRADED}.", style="magenta"))
+    elif next_hook:
         summaries = {spec.name: spec.summary for spec in HOOKS} | {spec.name: spec.summary for spec in SAT_HOOKS}
         summary = summaries[next_hook]
         console.print(f"Next step: implement [bold]{next_hook}[/] in assignment/hooks.py ({summary}); "
@@ -155,10 +160,10 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
 def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = False) -> dict[str, Any]:
     """The report as plain data: totals, then one entry per hook test and per problem."""
     items = report.items if show_hidden else [student_view(i) for i in report.items]
-    data = {
+    data: dict[str, Any] = {
         "solver": report.solver,
         "isolation": report.isolation,
-        "score": report.score,
+        "score": None if report.ungraded else report.score,
         "max_score": report.max_score,
         "hooks": [i.as_dict() for i in items if i.kind == "hook"],
         "problems": [i.as_dict() for i in items if i.kind == "problem"],
@@ -167,4 +172,6 @@ def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = 
     extra = [i.as_dict() for i in items if i.kind not in ("hook", "problem")]
     if extra:
         data["other"] = extra
+    if report.ungraded:
+        data["ungraded"] = report.ungraded
     return data

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from grader.sandbox.wire import clean_text
+
+MESSAGE_LIMIT = 4000  # characters of one reason
 
 
 @dataclass
 class ItemResult:
     """The grade of one item: a hook test or a problem run."""
 
-    kind: str  # "hook" or "problem"
+    kind: str  # "hook", "problem", "sat", "efficiency" or "agent"
     name: str
-    status: str  # pass | fail | error | timeout
+    status: str  # pass | fail | error | timeout | ungraded (the grader's failure, not the student's)
     score: float
     max_score: float
     message: str = ""
@@ -27,10 +29,11 @@ class ItemResult:
     facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
 
     def __post_init__(self) -> None:
-        """Reasons and output may quote student code: made safe to show, once, here."""
-        self.message = clean_text(self.message)
+        """Reasons and output may quote student code: made safe to show, once, here, and
+        bounded (a reason quotes values cut short already; this is the last guard)."""
+        self.message = clean_text(self.message, MESSAGE_LIMIT)
         self.output = clean_text(self.output)
-        self.cause = clean_text(self.cause)
+        self.cause = clean_text(self.cause, MESSAGE_LIMIT)
 
     @property
     def hidden(self) -> bool:
@@ -62,6 +65,15 @@ class Report:
         return round(sum(i.score for i in self.items), 2)
 
     @property
+    def ungraded(self) -> str | None:
+        """Why the grader could not grade this work (a failure of its own or the
+        machine's, never the student's), or None when every item was graded."""
+        item = next((i for i in self.items if i.status == "ungraded"), None)
+        if item is None:
+            return None
+        return "a hidden problem could not be graded" if item.hidden else f"{item.name}: {item.message}"
+
+    @property
     def max_score(self) -> float:
         return round(sum(i.max_score for i in self.items), 2)
 
@@ -89,3 +101,21 @@ class Report:
             return None
         hook = max(gains, key=lambda name: gains[name])
         return hook, round(gains[hook], 2)
+
+
+def report_data(report: Report) -> dict[str, Any]:
+    """The whole report as plain data, hidden details included (for the grader's own use:
+    a class's submissions are graded in processes of their own)."""
+    return {"solver": report.solver, "isolation": report.isolation, "partial": report.partial,
+            "items": [asdict(item) for item in report.items]}
+
+
+def report_from_data(data: dict[str, Any]) -> Report:
+    """The report `report_data` wrote."""
+    names = {f.name for f in fields(ItemResult)}
+    items = []
+    for raw in data["items"]:
+        values = {key: value for key, value in raw.items() if key in names}
+        values["facts"] = tuple(tuple(pair) for pair in values.get("facts", ()))
+        items.append(ItemResult(**values))
+    return Report(data["solver"], items, data["isolation"], data["partial"])

@@ -8,6 +8,11 @@ VIEW holds the student-facing library (and this file), SOURCE is the student's f
 REPLY_FD the descriptor replies go to. Questions arrive on standard input, one per line
 (see `wire`). The grader runs every search, game and SAT solve itself: this process only
 ever sees one hook call's arguments, and only its answer goes back, to be checked there.
+
+The process loads the student's file once, then forks a fresh copy of itself for every
+graded item: each item starts from the same state, whatever items the worker served
+before, so a hook that keeps state between calls gets the same grade in any order and
+with any number of jobs, and nothing an item saw stays behind in the worker.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import ctypes
 import importlib.util
 import json
 import os
+import random
 import resource
 import signal
 import sys
@@ -26,6 +32,9 @@ from types import ModuleType
 from typing import Any, BinaryIO
 
 from grader.sandbox.wire import ARGUMENTS, Answer, Raised, Ready, encode, ready_message, reply_message, to_data
+
+#: Student code that draws random numbers draws the same ones at every grading.
+RANDOM_SEED = 0
 
 PR_SET_PDEATHSIG = 1
 FATAL = (NotImplementedError, SystemExit, MemoryError, KeyboardInterrupt)
@@ -139,14 +148,46 @@ class Answerer:
             return Raised(describe_exception(error, self.source), isinstance(error, FATAL))
 
 
-def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
-    """Answer every question until standard input closes."""
+def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
+    """Answer one item's questions until the grader says it is done."""
     for line in requests:
         request = json.loads(line)
         if request["op"] == "board":
             answerer.use_board(request)
-        else:
+        elif request["op"] == "call":
             reply(reply_message(answerer.answer(request["hook"], request["args"])))
+        else:
+            return
+
+
+def describe_status(status: int) -> str:
+    """How a process ended, from its wait status."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            return f"killed by signal {signal.Signals(number).name}"
+        except ValueError:
+            return f"killed by signal {number}"
+    return f"exit code {os.waitstatus_to_exitcode(status)}"
+
+
+def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
+    """Serve every item in a fresh fork of this process, until standard input closes.
+
+    The grader sends nothing after {"op": "task"} until the fork says it began, and
+    nothing after {"op": "end"} until this process says the fork ended, so neither
+    process ever reads a line meant for the other.
+    """
+    for line in requests:
+        if json.loads(line)["op"] != "task":
+            continue
+        pid = os.fork()
+        if pid == 0:
+            reply({"began": True})
+            serve_item(answerer, requests, reply)
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        reply({"ended": describe_status(status)})
 
 
 def main(argv: list[str]) -> None:
@@ -159,6 +200,8 @@ def main(argv: list[str]) -> None:
     def reply(message: dict[str, Any]) -> None:
         replies.write(encode(message))
 
+    reply({"started": True})  # before any student code: from here on, a failure is the student's
+    random.seed(RANDOM_SEED)
     sys.meta_path.insert(0, NoGrader())
     try:
         module = import_source(source)

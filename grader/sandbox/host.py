@@ -1,15 +1,19 @@
 """The grader's side of the sandbox: start a worker, ask it questions, stop it.
 
-A `Worker` is one sandboxed process that has loaded a student's file. The grader asks it
-one question at a time (`call`) with a deadline; the answer is read from a pipe of its
-own, bounded and checked into a typed record (`wire.read_reply`), and everything the worker prints on its
+A `Worker` is one sandboxed process that has loaded a student's file. For each graded
+item it forks a fresh copy of itself (`begin`, `end`); the grader asks that copy one
+question at a time (`call`). The answer is read from a pipe of its own, bounded and
+checked into a typed record (`wire.read_reply`), and everything the worker prints on its
 standard output and error is read from another pipe, kept up to `Limits.output_kept`
 characters and cut off (with the worker) past `Limits.output_bytes` bytes.
 
-`run_tasks` runs the grader's tasks (a search, a set of hook cases, a game...) in order,
-each with a time limit, in `jobs` parallel chains, one worker per chain: after a timeout
-or a crash the worker is killed with everything it started, and a fresh one takes the
-next task.
+While the grader waits, it reads what the worker's processes use (`usage`): the item's
+time (`Budget`), memory across all its processes and how many there are. Past a limit
+the worker is killed with everything it started.
+
+A failure is the student's (`WorkerFailure`) unless it is marked `ours`: a worker that
+could not start, or a wall-clock backstop reached while the worker was ready to run.
+The caller retries those instead of scoring them (`grader.sandbox.tasks`).
 """
 
 from __future__ import annotations
@@ -23,13 +27,28 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from grader.sandbox.budget import Budget
 from grader.sandbox.isolation import Sandbox
-from grader.sandbox.wire import Answer, BadMessage, Raised, Ready, clean_text, encode, read_ready, read_reply
+from grader.sandbox.usage import Usage, usage
+from grader.sandbox.wire import (
+    Answer,
+    BadMessage,
+    Ended,
+    Raised,
+    Ready,
+    Reply,
+    clean_text,
+    encode,
+    read_began,
+    read_ended,
+    read_ready,
+    read_reply,
+    read_started,
+)
 
 PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
 POLL_SECONDS = 0.2  # how often a silent worker is checked for death or an interrupt
@@ -39,22 +58,29 @@ _live_lock = threading.Lock()
 _stopping = threading.Event()
 
 
+START_SECONDS = 60.0  # wall-clock seconds for a worker to start, before any student code runs
+END_SECONDS = 10.0  # wall-clock seconds for an item's process to end when told to
+
+
 @dataclass(frozen=True)
 class Limits:
-    """What one worker may use."""
+    """What one worker may use: memory and processes count over all its processes."""
 
     memory_mb: int = 1024
-    min_load_seconds: float = 5.0  # starting Python and importing the student's file
+    min_load_seconds: float = 5.0  # importing the student's file (seconds, like an item's limit)
     output_kept: int = 2000  # characters of printed output kept per task
     output_bytes: int = 16 << 20  # printing more than this during one task (or while loading) ends it
+    processes: int = 32  # processes at once, the worker's own included
 
 
 class WorkerFailure(Exception):
-    """The worker could not answer: `status` is "timeout" or "error"."""
+    """The worker could not answer: `status` is "timeout" or "error"; `hook` is the call
+    that was waiting for an answer; `ours` marks a failure of the grader's or the machine's,
+    which must never cost the student points."""
 
-    def __init__(self, status: str, message: str):
+    def __init__(self, status: str, message: str, hook: str | None = None, ours: bool = False):
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.hook, self.ours = status, message, hook, ours
 
 
 class StudentRaised(Exception):
@@ -74,7 +100,7 @@ def interrupt() -> None:
         worker.kill()
 
 
-def _become_subreaper() -> None:
+def become_subreaper() -> None:
     """Adopt orphaned descendants, so that a detached child of a worker can still be killed."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -82,15 +108,16 @@ def _become_subreaper() -> None:
         pass
 
 
-def _kill_orphans() -> None:
-    """Kill and reap adopted orphans: our children that are no live worker and run
-    outside our own session (workers start sessions of their own; children of whoever
-    called the grader share its session and are left alone)."""
+def _kill_orphans(spared: frozenset[int] = frozenset()) -> None:
+    """Kill and reap adopted orphans: our children that are no live worker, none of the
+    sandbox's own `spared` helpers, and run outside our own session (workers start
+    sessions of their own; children of whoever called the grader share its session and
+    are left alone)."""
     ours, me = os.getsid(0), os.getpid()
     while True:
         orphans = []
         for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
-            if not entry.isdigit() or int(entry) in _live:
+            if not entry.isdigit() or int(entry) in _live or int(entry) in spared:
                 continue
             try:
                 with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as stat:
@@ -109,7 +136,7 @@ def _kill_orphans() -> None:
                 pass
 
 
-def _describe_exit(code: int | None, wrapped: bool = False) -> str:
+def describe_exit(code: int | None, wrapped: bool = False) -> str:
     """How a worker ended; `wrapped`: it ran under bubblewrap, which exits with 128 + N
     when its command was killed by signal N."""
     if wrapped and code is not None and code > 128:
@@ -127,17 +154,25 @@ class Worker:
 
     def __init__(self, sandbox: Sandbox, hooks: Path, limits: Limits):
         if _stopping.is_set():
-            raise WorkerFailure("error", "grading was interrupted")
+            raise WorkerFailure("error", "grading was interrupted", ours=True)
         self.sandbox, self.limits = sandbox, limits
         self.printed: list[str] = []
         self.printed_bytes = 0
         self.buffer = b""
+        self.budget: Budget | None = None  # the current item's time, or None: a wall-clock deadline only
+        self.wall_deadline = time.monotonic() + START_SECONDS
+        self.pending: str | None = None  # the hook whose answer is awaited
+        self.call_limit: tuple[float, float] | None = None  # (time spent when the call began, its limit)
+        self.read_at = 0.0  # when the worker's usage was last read
+        self.uid: int | None = None
         reply_read, reply_write = os.pipe()
         output_read, output_write = os.pipe()
-        self.uid = sandbox.take_uid()
-        argv, extra = sandbox.command(hooks, reply_write, limits.memory_mb, self.uid)
-        self.scratch = Path(extra["cwd"])  # the worker's private folder, removed when it stops
         try:
+            self.uid = sandbox.take_uid()
+            if _stopping.is_set():  # while this waited for a user id
+                raise OSError("grading was interrupted")
+            argv, extra = sandbox.command(hooks, reply_write, limits.memory_mb, self.uid)
+            self.scratch = Path(extra["cwd"])  # the worker's private folder, removed when it stops
             with _live_lock:
                 self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
                                                 pass_fds=(reply_write,), start_new_session=True, **extra)
@@ -146,7 +181,7 @@ class Worker:
             for fd in (reply_read, reply_write, output_read, output_write):
                 os.close(fd)
             sandbox.release_uid(self.uid)
-            raise WorkerFailure("error", f"the worker could not start ({error.strerror})") from None
+            raise WorkerFailure("error", f"the worker could not start ({error.strerror or error})", ours=True) from None
         os.close(reply_write)
         os.close(output_write)
         self.replies, self.output = reply_read, output_read
@@ -155,69 +190,112 @@ class Worker:
         os.set_blocking(self.requests, False)
         self.stopped = False
 
-    def load(self, timeout: float) -> None:
-        """Wait for the student's file to load; WorkerFailure when it does not."""
+    def load(self, limit: float) -> None:
+        """Wait for the worker to start, then for the student's file to load within `limit`
+        seconds (at least `Limits.min_load_seconds`); WorkerFailure when it does not."""
         try:
-            ready = self._next(time.monotonic() + max(self.limits.min_load_seconds, timeout), read_ready)
+            self._next(read_started)
+        except WorkerFailure as failure:  # no student code has run yet: this failure is ours
+            raise WorkerFailure("error", f"the worker could not start ({failure.message})", ours=True) from None
+        self.budget = Budget(max(self.limits.min_load_seconds, limit), self._usage().cpu)
+        try:
+            ready = self._next(read_ready)
         except WorkerFailure as failure:
+            if failure.ours:
+                raise
             if failure.status == "timeout":
-                raise WorkerFailure("error", "the file did not finish loading in time") from None
+                raise WorkerFailure("error", f"the file did not finish loading in time ({failure.message})") from None
             raise WorkerFailure("error", f"the process ended while loading the file ({failure.message})") from None
+        finally:
+            self.budget = None
         assert isinstance(ready, Ready)
         if not ready.ok:
             raise WorkerFailure("error", clean_text(ready.why or "the file did not load", 400))
         self.printed_bytes = 0  # the output bound counts per task from here
 
-    def send(self, request: dict[str, Any], deadline: float) -> None:
-        """Write one request; WorkerFailure if the worker stops reading before `deadline`."""
+    def begin(self, limit: float) -> None:
+        """Start an item in a fresh fork of the worker, with `limit` seconds (see `Budget`)."""
+        self.budget = Budget(limit, self._usage().cpu)
+        self.send({"op": "task"})
+        began = self._next(read_began)
+        if isinstance(began, Ended):
+            raise WorkerFailure("error", f"the process for this item ended at once ({began.how})")
+
+    def end(self) -> None:
+        """The item is done: its process exits. WorkerFailure if it does not (stop the worker then)."""
+        self.budget, self.wall_deadline = None, time.monotonic() + END_SECONDS
+        self.send({"op": "end"})
+        self._next(read_ended)
+
+    def used(self) -> float:
+        """Seconds charged to the current item so far (see `Budget`), read afresh."""
+        if self.budget is None:
+            return 0.0
+        self.budget.read_worker(self._usage().cpu)
+        return self.budget.spent()
+
+    def spent(self) -> str:
+        """What the current item's time went to, in words."""
+        return self.budget.describe() if self.budget is not None else ""
+
+    def send(self, request: dict[str, Any]) -> None:
+        """Write one request; WorkerFailure if the worker stops reading in time."""
         data = encode(request)
         with selectors.DefaultSelector() as selector:
             selector.register(self.requests, selectors.EVENT_WRITE)
+            waiting_since = time.monotonic()
             while data:
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise WorkerFailure("timeout", "no answer in time")
+                self._check(waiting_since)
+                if not selector.select(POLL_SECONDS):
+                    continue
                 try:
                     data = data[os.write(self.requests, data):]
                 except BlockingIOError:
                     continue
                 except OSError:
-                    raise WorkerFailure("error", self._ended()) from None
+                    raise WorkerFailure("error", self._ended(), self.pending) from None
 
-    def call(self, hook: str, args: dict[str, Any], deadline: float) -> Any:
-        """The student's answer to one hook call (data, see `wire`), or StudentRaised."""
-        self.send({"op": "call", "hook": hook, "args": args}, deadline)
-        reply = self._next(deadline, read_reply)
+    def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
+        """The student's answer to one hook call (data, see `wire`), or StudentRaised; with
+        `limit`, this call alone may take at most that many seconds of the item's time."""
+        if _stopping.is_set():
+            raise WorkerFailure("error", "grading was interrupted", hook, ours=True)
+        self.pending = hook
+        self.call_limit = (self.budget.spent(), limit) if self.budget is not None and limit is not None else None
+        try:
+            self.send({"op": "call", "hook": hook, "args": args})
+            reply = self._next(read_reply)
+        finally:
+            self.pending, self.call_limit = None, None
+        if isinstance(reply, Ended):
+            raise WorkerFailure("error", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
             raise StudentRaised(clean_text(reply.message, 400), reply.fatal)
         assert isinstance(reply, Answer)
         return reply.value
 
-    def _next(self, deadline: float, read: Callable[[bytes], Ready | Answer | Raised]) -> Ready | Answer | Raised:
+    def _next(self, read: Callable[[bytes], Reply]) -> Any:
         """The next message, reading printed output meanwhile; WorkerFailure on timeout,
-        death, an output flood or a bad message."""
+        death, an output flood, a limit or a bad message."""
+        waiting_since = time.monotonic()
         with selectors.DefaultSelector() as selector:
             selector.register(self.replies, selectors.EVENT_READ)
             selector.register(self.output, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
                 if len(self.buffer) > 1 << 20:
-                    raise WorkerFailure("error", "sent an answer over 1048576 bytes")
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise WorkerFailure("timeout", "no answer in time")
-                events = selector.select(min(left, POLL_SECONDS))
+                    raise WorkerFailure("error", "sent an answer over 1048576 bytes", self.pending)
+                self._check(waiting_since)
+                events = selector.select(POLL_SECONDS)
                 if not events:  # the worker may be gone while what it started holds its pipes
-                    if _stopping.is_set():
-                        raise WorkerFailure("error", "grading was interrupted")
                     if self.process.poll() is not None:
-                        raise WorkerFailure("error", self._ended())
+                        raise WorkerFailure("error", self._ended(), self.pending)
                     continue
                 for key, _ in events:
                     chunk = os.read(key.fd, 1 << 16)
                     if key.fd == self.output:
                         self._printed(chunk, selector)
                     elif not chunk:
-                        raise WorkerFailure("error", self._ended())
+                        raise WorkerFailure("error", self._ended(), self.pending)
                     else:
                         self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
@@ -225,7 +303,43 @@ class Worker:
         try:
             return read(line)
         except BadMessage as error:
-            raise WorkerFailure("error", f"the worker sent {error}") from None
+            raise WorkerFailure("error", f"the worker sent {error}", self.pending) from None
+
+    def _check(self, waiting_since: float) -> None:
+        """WorkerFailure when the item is out of time, the worker over a limit, or grading stopped."""
+        if _stopping.is_set():
+            raise WorkerFailure("error", "grading was interrupted", self.pending, ours=True)
+        now = time.monotonic()
+        budget = self.budget
+        if budget is None:
+            if now > self.wall_deadline:
+                raise WorkerFailure("timeout", "no answer in time", self.pending, ours=True)
+            return
+        if now - self.read_at >= POLL_SECONDS:
+            reading = self._usage()
+            if not reading.running:  # nothing of it on a core or waiting for one: asleep or blocked
+                budget.asleep += now - max(self.read_at, waiting_since)
+            self.read_at = now
+            budget.read_worker(reading.cpu)
+            self._check_resources(reading)
+        if budget.over():
+            raise WorkerFailure("timeout", f"ran out of time ({budget.limit:g} s): {budget.describe()}", self.pending)
+        if self.call_limit is not None and budget.spent() - self.call_limit[0] > self.call_limit[1]:
+            raise WorkerFailure("timeout", f"no answer within {self.call_limit[1]:g} s: {budget.describe()}", self.pending)
+        if budget.past_backstop():
+            raise WorkerFailure("timeout", f"no answer within {budget.wall:g} s of wall-clock time ({budget.describe()}): "
+                                "the machine was too busy", self.pending, ours=True)
+
+    def _check_resources(self, reading: Usage) -> None:
+        if reading.memory > self.limits.memory_mb << 20:
+            raise WorkerFailure("error", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
+                                         "together), so it was stopped", self.pending)
+        if reading.processes > self.limits.processes:
+            raise WorkerFailure("error", f"ran more than {self.limits.processes} processes at once, so it was stopped",
+                                self.pending)
+
+    def _usage(self) -> Usage:
+        return usage(self.process.pid, self.uid)
 
     def _printed(self, chunk: bytes, selector: selectors.BaseSelector | None = None) -> None:
         if not chunk:
@@ -237,7 +351,7 @@ class Worker:
             self.printed.append(chunk.decode("utf-8", "replace"))
         if self.printed_bytes > self.limits.output_bytes:
             raise WorkerFailure("error", f"printed more than {self.limits.output_bytes >> 20} MiB "
-                                         "(leftover debugging output?), so it was stopped")
+                                         "(leftover debugging output?), so it was stopped", self.pending)
 
     def _drain_output(self) -> None:
         """Read what the worker printed before its answer, without waiting."""
@@ -261,7 +375,7 @@ class Worker:
             code = self.process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return "the worker stopped answering"
-        return f"the process running it ended ({_describe_exit(code, self.sandbox.mode == 'bwrap')})"
+        return f"the process running it ended ({describe_exit(code, self.sandbox.mode == 'bwrap')})"
 
     def kill(self) -> None:
         """Kill the worker's process group (from any thread; `stop` cleans up)."""
@@ -277,11 +391,10 @@ class Worker:
         self.stopped = True
         self.kill()  # the whole group, before reaping: until then the pid cannot be reused
         self.process.wait()
+        self.sandbox.release_uid(self.uid)  # as root: every process of that user, and under `user` its files
         with _live_lock:
             _live.pop(self.process.pid, None)
-            if self.sandbox.mode == "none":
-                _kill_orphans()  # anything that left the group: a new session, a double fork
-        self.sandbox.release_uid(self.uid)  # under `user`: every process of that user
+            _kill_orphans(self.sandbox.helpers())  # anything that left the group (a new session, a double fork) and came to us
         shutil.rmtree(self.scratch, ignore_errors=True)  # nothing of it for the next worker with that id
         for fd in (self.replies, self.output):
             os.close(fd)
@@ -291,111 +404,35 @@ class Worker:
         except OSError:
             pass
 
-
 class Asker(Protocol):
     """Who answers hook calls: a sandboxed `Worker`, or the reference in our own process."""
 
-    def call(self, hook: str, args: dict[str, Any], deadline: float) -> Any: ...
+    def begin(self, limit: float) -> None: ...
 
-    def send(self, request: dict[str, Any], deadline: float) -> None: ...
+    def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any: ...
+
+    def send(self, request: dict[str, Any]) -> None: ...
+
+    def end(self) -> None: ...
+
+    def used(self) -> float: ...
+
+    def spent(self) -> str: ...
 
     def take_output(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class Task:
-    """Grader work that asks hooks questions: `run(asker, deadline)` within `timeout` seconds."""
-
-    run: Callable[[Asker, float], dict[str, Any]]
-    timeout: float
-
-
-def _failed(status: str, message: str, output: str = "", seconds: float = 0.0) -> dict[str, Any]:
-    return {"status": status, "message": message, "output": output, "seconds": seconds}
-
-
-def _run_chain(start_worker: Callable[[float], Asker], tasks: list[Task], stop: Callable[[Asker], None],
-               failures: tuple[type[Exception], ...]) -> list[dict[str, Any]]:
-    """Run tasks in order with one asker, replacing it after a failure."""
-    outcomes: list[dict[str, Any]] = []
-    asker: Asker | None = None
-    load_error: str | None = None
-    try:
-        for task in tasks:
-            if load_error is not None:
-                outcomes.append(_failed("error", load_error))
-                continue
-            try:
-                asker = asker or start_worker(task.timeout)
-            except WorkerFailure as failure:
-                load_error = "grading was interrupted" if _stopping.is_set() else failure.message
-                outcomes.append(_failed("error", load_error))
-                continue
-            started = time.monotonic()  # the task's time starts once its worker is ready
-            try:
-                outcome = {"status": "ok", **task.run(asker, started + task.timeout)}
-            except WorkerFailure as failure:
-                message = f"no answer within {task.timeout:g} s" if failure.status == "timeout" else failure.message
-                outcome = _failed(failure.status, "grading was interrupted" if _stopping.is_set() else message)
-                outcome["output"] = asker.take_output()
-                stop(asker)
-                asker = None
-            except failures as error:
-                outcome = _failed("error", str(error))
-            if outcome.pop("worker_broken", False) and asker is not None:  # the task finished without it
-                outcome["output"] = asker.take_output()
-                stop(asker)
-                asker = None
-            outcome["output"] = outcome.get("output") or (asker.take_output() if asker is not None else "")
-            outcome["seconds"] = time.monotonic() - started
-            outcomes.append(outcome)
-    finally:
-        if asker is not None:
-            stop(asker)
-    return outcomes
-
-
-def _chunks(count: int, jobs: int) -> list[range]:
-    """`count` indices split into at most `jobs` contiguous, nearly equal ranges."""
-    jobs = max(1, min(jobs, count))
-    bounds = [count * j // jobs for j in range(jobs + 1)]
-    return [range(bounds[j], bounds[j + 1]) for j in range(jobs) if bounds[j] < bounds[j + 1]]
-
-
-def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task], jobs: int = 1,
-              failures: tuple[type[Exception], ...] = ()) -> list[dict[str, Any]]:
-    """Every task's outcome, in order: {"status": "ok", **what it returned} or a failure
-    {"status": "error"|"timeout", "message"}; each with "seconds" and "output".
-
-    `start(timeout)` gives a ready asker, `stop` ends one; `failures` are the exceptions
-    a task may raise that cost that task only (a broken contract, say).
-    """
-    _become_subreaper()
-    chunks = _chunks(len(tasks), jobs)
-    if len(chunks) <= 1:
-        return _run_chain(start, tasks, stop, failures)
-    pool = ThreadPoolExecutor(max_workers=len(chunks))
-    try:
-        parts = list(pool.map(lambda chunk: _run_chain(start, tasks[chunk.start:chunk.stop], stop, failures), chunks))
-    except KeyboardInterrupt:
-        interrupt()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return [outcome for part in parts for outcome in part]
-
-
-def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[float], Asker]:
-    """A `start` for run_tasks: a loaded worker for `hooks`."""
-    def start(timeout: float) -> Asker:
+def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[float], Worker]:
+    """A `start` for run_tasks: a loaded worker for `hooks`, the file given `limit` seconds to load."""
+    def start(limit: float) -> Worker:
         worker = Worker(sandbox, hooks, limits)
         try:
-            worker.load(timeout)
+            worker.load(limit)
         except WorkerFailure as failure:
             output = worker.take_output()
             worker.stop()
-            printed = f" (it printed: {output.strip()[:200]})" if output.strip() else ""
-            raise WorkerFailure("error", failure.message + printed) from None
+            printed = f" (it printed: {output.strip()[:200]})" if output.strip() and not failure.ours else ""
+            raise WorkerFailure("error", failure.message + printed, ours=failure.ours) from None
         return worker
 
     return start

@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Literal
 
 from grader.errors import UserError
+from grader.sandbox import cleanup
+from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
 
 MODES = ("bwrap", "user", "none")
@@ -237,69 +239,50 @@ class Sandbox:
         return argv, extra
 
     def take_uid(self) -> int | None:
+        """A user id of the pool for one worker (told to the guardian first); OSError
+        when the guardian cannot be told (the id goes back to the pool)."""
         if self.uids is None:
             return None
         uid = self.uids.get()
         if self.guardian is not None and self.guardian.stdin is not None:
-            self.guardian.stdin.write(f"{uid}\n".encode())
-            self.guardian.stdin.flush()
+            try:
+                self.guardian.stdin.write(f"{uid}\n".encode())
+                self.guardian.stdin.flush()
+            except OSError:
+                self.uids.put(uid)
+                raise
         return uid
 
+    def helpers(self) -> frozenset[int]:
+        """The processes of the sandbox's own that are no worker (the guardian)."""
+        return frozenset({self.guardian.pid}) if self.guardian is not None else frozenset()
+
     def release_uid(self, uid: int | None) -> None:
-        """Kill every process `uid` still has, remove what it left in shared temporary
-        folders, and give the id back to the pool."""
+        """As root: kill every process `uid` still has and, under `user`, remove its IPC
+        objects and what it left in the folders anyone may write to; then give the id
+        back to the pool, or, if a process of it survived, a fresh id in its place."""
         if uid is None or self.uids is None:
             return
-        sweep(self.python, uid)
-        self.uids.put(uid)
+        if clean_user(uid, uid + SHADOW_OFFSET, _shared_writable() if self.mode == "user" else None):
+            self.uids.put(uid)
+        else:  # never handed out again (its lock stays held until this grader ends)
+            self.uids.put(_claim_uids(1, self.locks, after=uid)[0])
 
     def close(self) -> None:
         if self.guardian is not None:
             if self.guardian.stdin is not None:
-                self.guardian.stdin.close()  # the guardian sweeps every id it was given
+                self.guardian.stdin.close()  # the guardian cleans every id it was given
             self.guardian.wait(timeout=30)
         for fd in self.locks:  # the ids are free for other graders once their processes are gone
             os.close(fd)
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-_SWEEP = """
-import os, signal, sys
-try:
-    os.kill(-1, signal.SIGKILL)
-except OSError:
-    pass
-for folder in sys.argv[1:]:
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        continue
-    for name in names:
-        path = os.path.join(folder, name)
-        try:
-            if os.lstat(path).st_uid == os.getuid():
-                if os.path.isdir(path) and not os.path.islink(path):
-                    import shutil; shutil.rmtree(path, ignore_errors=True)
-                else:
-                    os.unlink(path)
-        except OSError:
-            pass
-"""
-
-_GUARDIAN = """
-import os, signal, subprocess, sys
-for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-    signal.signal(number, signal.SIG_IGN)
-uids = {int(line) for line in sys.stdin}
-for uid in uids:
-    subprocess.run([sys.executable, "-I", "-S", "-c", *sys.argv[1:]], user=uid, group=uid, extra_groups=[], cwd="/")
-"""
-
-
-def sweep(python: str, uid: int) -> None:
-    """As `uid`: kill every process of `uid` (the sweeper itself excepted), and remove what
-    it left in the folders anyone may write to."""
-    _run_as(uid, [python, "-I", "-S", "-c", _SWEEP, *_shared_writable()])
+def _guardian() -> subprocess.Popen[bytes]:
+    """A root process that cleans every user id it is sent once its standard input closes:
+    when the grader ends, however it ends. Signals other than SIGKILL do not stop it."""
+    return subprocess.Popen([sys.executable, "-I", "-S", cleanup.__file__, "guard", str(SHADOW_OFFSET), *_shared_writable()],
+                            stdin=subprocess.PIPE, start_new_session=True, cwd="/", env=_clean_env("/"))
 
 
 def _shared_writable() -> list[str]:
@@ -334,15 +317,24 @@ def _write_view(view: Path) -> None:
 
 
 def _uid_pool(count: int, held: list[int]) -> queue.Queue[int]:
-    """`count` user ids no account and no other grader on this machine uses: each is
-    claimed with a lock file held until this process ends (its descriptor goes in `held`)."""
+    """A pool of `count` user ids (see `_claim_uids`)."""
+    pool: queue.Queue[int] = queue.Queue()
+    for uid in _claim_uids(count, held):
+        pool.put(uid)
+    return pool
+
+
+def _claim_uids(count: int, held: list[int], after: int = FIRST_UID - 1) -> list[int]:
+    """`count` user ids above `after` that no account and no other grader on this machine
+    uses and that no process runs as: each is claimed with a lock file held until this
+    process ends (its descriptor goes in `held`)."""
     locks = Path(tempfile.gettempdir()) / "grader-user-ids"
     locks.mkdir(mode=0o700, exist_ok=True)
     if locks.is_symlink() or locks.stat().st_uid != 0 or locks.stat().st_mode & 0o077:
         raise IsolationUnavailable(f"{locks} must be a folder of root's alone")
-    pool: queue.Queue[int] = queue.Queue()
-    uid = FIRST_UID
-    while pool.qsize() < count:
+    claimed: list[int] = []
+    uid = after + 1
+    while len(claimed) < count:
         try:
             pwd.getpwuid(uid)
         except KeyError:
@@ -352,10 +344,13 @@ def _uid_pool(count: int, held: list[int]) -> queue.Queue[int]:
             except BlockingIOError:  # another grader has it
                 os.close(fd)
             else:
-                held.append(fd)
-                pool.put(uid)
+                if kill_user(uid, uid + SHADOW_OFFSET):  # a survivor of an earlier run keeps its id
+                    held.append(fd)
+                    claimed.append(uid)
+                else:
+                    os.close(fd)
         uid += 1
-    return pool
+    return claimed
 
 
 def _why_not_user(python: str | None, uid: int | None, secrets: list[Path]) -> str | None:
@@ -409,10 +404,10 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
             else:
                 why = _why_not_user(python, probe_uid, secrets)
             if why is None and python is not None:
-                guardian = None
-                if candidate == "user":
-                    guardian = subprocess.Popen([python, "-I", "-S", "-c", _GUARDIAN, _SWEEP, *_shared_writable()],
-                                                stdin=subprocess.PIPE, start_new_session=True, cwd="/", env=_clean_env("/"))
+                guardian = _guardian() if candidate == "user" and pool is not None else None
+                if candidate == "user" and pool is not None:  # what an earlier run may have left
+                    for uid in list(pool.queue):
+                        clean_user(uid, uid + SHADOW_OFFSET, _shared_writable())
                 return Sandbox(candidate, python, root, pool, guardian, locks=locks)
             reasons[candidate] = why or "unavailable"
     except BaseException:

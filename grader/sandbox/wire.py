@@ -4,18 +4,27 @@ Standard library only: this module runs inside the sandbox too.
 
 Grader to worker (on the worker's standard input; trusted, since the grader writes them):
 
+    {"op": "task"}                                    # fork a fresh process for one graded item
     {"op": "board", "board": ROWS, "rule": "classic"|"inclusive", "mines": N|null}
     {"op": "call", "hook": NAME, "args": {...}}       # arguments as data, see ARGUMENTS
+    {"op": "end"}                                     # the item is done: its process exits
 
-Worker to grader (on the reply descriptor; untrusted, since student code shares the
-worker's process and may write anything there), read into typed records:
+Worker to grader (on the reply descriptor; untrusted once the student's file is loaded,
+since student code shares the worker's process and may write anything there), read into
+typed records:
 
+    {"started": true}                                   # Started, once, before the file is loaded
     {"ready": true} | {"ready": false, "why": TEXT}     # Ready, once, after loading the file
+    {"began": true}                                     # Began: the item's process runs
     {"value": VALUE} | {"raised": TEXT, "fatal": BOOL}  # Answer | Raised, once per call
+    {"ended": TEXT}                                     # Ended: the item's process is gone, and how
+
+"started" comes before any student code has run, so a worker that never sends it failed
+for a reason of the grader's or the machine's, never the student's.
 
 A VALUE is JSON's null, booleans, integers, finite floats, strings and arrays, plus
 tagged objects for what JSON lacks: {"set": [...]}, {"dict": [[key, value], ...]},
-{"move": [action, [row, col]]} and {"other": repr} for anything else. `read_message`
+{"move": [action, [row, col]]} and {"other": TYPE NAME} for anything else. `read_message`
 enforces the bounds below, so a forged, huge, deep or non-finite message is one
 `BadMessage`, never a crash of the grader.
 """
@@ -67,15 +76,7 @@ def to_data(value: Any, depth: int = 0) -> Any:
         return {"set": [to_data(item, depth + 1) for item in sorted(value, key=repr)]}
     if isinstance(value, dict):
         return {"dict": [[to_data(k, depth + 1), to_data(v, depth + 1)] for k, v in value.items()]}
-    return {"other": _short_repr(value)}
-
-
-def _short_repr(value: Any) -> str:
-    try:
-        text = repr(value)
-    except Exception:  # a student's __repr__ may raise
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 80 else text[:77] + "..."
+    return {"other": type(value).__name__[:80]}
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -162,12 +163,61 @@ class Raised:
     fatal: bool
 
 
+@dataclass(frozen=True)
+class Started:
+    """The worker process runs (no student code has run yet)."""
+
+
+@dataclass(frozen=True)
+class Began:
+    """A fresh process for one graded item runs."""
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The item's process is gone; `how` it ended ("exit code 0", "killed by signal SIGSEGV")."""
+
+    how: str
+
+
+Reply = Started | Ready | Began | Answer | Raised | Ended
+
+
 def ready_message(record: Ready) -> dict[str, Any]:
     return {"ready": True} if record.ok else {"ready": False, "why": record.why}
 
 
 def reply_message(record: Answer | Raised) -> dict[str, Any]:
     return {"value": record.value} if isinstance(record, Answer) else {"raised": record.message, "fatal": record.fatal}
+
+
+def read_started(line: bytes) -> Started:
+    """The worker's first line, sent before the student's file is loaded."""
+    message = read_message(line, (frozenset({"started"}),))
+    if message["started"] is not True:
+        raise BadMessage("a malformed start message")
+    return Started()
+
+
+def _ended(message: dict[str, Any]) -> Ended:
+    if not isinstance(message["ended"], str):
+        raise BadMessage("a malformed end message")
+    return Ended(clean_text(message["ended"], 80))
+
+
+def read_began(line: bytes) -> Began | Ended:
+    """The reply to {"op": "task"}: the item's process runs, or ended at once."""
+    message = read_message(line, (frozenset({"began"}), frozenset({"ended"})))
+    if "ended" in message:
+        return _ended(message)
+    if message["began"] is not True:
+        raise BadMessage("a malformed begin message")
+    return Began()
+
+
+def read_ended(line: bytes) -> Ended:
+    """The reply to {"op": "end"}."""
+    return _ended(read_message(line, (frozenset({"ended"}),)))
 
 
 def read_ready(line: bytes) -> Ready:
@@ -180,9 +230,11 @@ def read_ready(line: bytes) -> Ready:
     raise BadMessage("a malformed ready message")
 
 
-def read_reply(line: bytes) -> Answer | Raised:
-    """A worker's reply to a call, checked."""
-    message = read_message(line, (frozenset({"value"}), frozenset({"raised", "fatal"})))
+def read_reply(line: bytes) -> Answer | Raised | Ended:
+    """A worker's reply to a call, checked (Ended: the item's process died instead)."""
+    message = read_message(line, (frozenset({"value"}), frozenset({"raised", "fatal"}), frozenset({"ended"})))
+    if "ended" in message:
+        return _ended(message)
     if "value" in message:
         return Answer(message["value"])
     if isinstance(message["raised"], str) and isinstance(message["fatal"], bool):
@@ -246,3 +298,50 @@ def from_data(value: Any) -> Any:
     if tag == "move":
         return ("move", *from_data(inner)) if isinstance(inner, list) else Opaque(repr(inner))
     return Opaque(str(inner)[:80] if tag == "other" else "a malformed value")
+
+
+# --- grader side: values from a worker, quoted in reasons ---------------------------------
+
+QUOTE_LIMIT = 200  # characters of one quoted value
+#: Kinds of values named in reasons (any other name could be one a student made up to carry text).
+PLAIN_KINDS = frozenset({"generator", "function", "method", "builtin_function_or_method", "map", "filter", "zip",
+                         "range", "bytes", "bytearray", "complex", "object", "type", "module", "dict_keys",
+                         "dict_values", "dict_items", "list_iterator", "tuple_iterator", "set_iterator", "nan", "inf",
+                         "-inf", "NotImplementedType", "ellipsis", "Move", "View", "CSP", "Board"})
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """A value that came from student code, as a reason may show it: numbers, booleans,
+    None, and lists, sets and dicts of them as written, cut near `limit` characters with
+    "... N more"; text and anything else only by its kind. No text the student chose is
+    ever quoted, so nothing a worker read (a hidden board, say) can travel in a value."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return f"<text of {len(value)} characters>"
+    if isinstance(value, dict):
+        return _joined("{", "}", list(value.items()), limit, pairs=True)
+    if isinstance(value, (set, frozenset)):
+        return _joined("{", "}", sorted(value, key=repr), limit) if value else "set()"
+    if isinstance(value, list):
+        return _joined("[", "]", value, limit)
+    if isinstance(value, tuple):
+        return _joined("(", ")", list(value), limit)
+    kind = value.text if isinstance(value, Opaque) else type(value).__name__
+    return f"<a {kind}>" if kind in PLAIN_KINDS else "<a value that is not data>"
+
+
+def _joined(opening: str, closing: str, items: list[Any], limit: int, pairs: bool = False) -> str:
+    """Items (key-value pairs of a dict with `pairs`) quoted one by one until about
+    `limit` characters are used."""
+    parts: list[str] = []
+    used = len(opening) + len(closing)
+    for index, item in enumerate(items):
+        room = max(limit - used, 8)
+        text = f"{quote(item[0], room)}: {quote(item[1], room)}" if pairs else quote(item, room)
+        if index and used + len(text) > limit:
+            parts.append(f"... {len(items) - index} more")
+            break
+        parts.append(text)
+        used += len(text) + 2
+    return opening + ", ".join(parts) + closing

@@ -8,7 +8,6 @@ worker is replaced for the next game, within the time allowed for all the games.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -16,6 +15,7 @@ from typing import Any, cast
 from grader.inputs.config import AgentGrading
 from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
+from grader.sandbox.tasks import HUNG_AFTER
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from play.evaluate import AgentFailure, play_agent, wilson_interval
 from play.levels import RuleSet, parse_level
@@ -25,45 +25,77 @@ MOVE_TIMEOUT = 10.0  # seconds for one move
 
 
 class RemoteAgent:
-    """A `choose_move` callable that asks a sandboxed worker (or the reference, here)."""
+    """A `choose_move` callable that asks a sandboxed worker (or the reference, here).
+
+    All the games share `budget` seconds (see `Budget`), one move at most MOVE_TIMEOUT of
+    them; after HUNG_AFTER moves ran out of time, the remaining games are lost at once. A
+    failure of the grader's own is retried once, then marks the games `ungraded`.
+    """
 
     def __init__(self, source: str, rules: str, limits: Limits, budget: float, sandbox: Sandbox | None, scope: Scope):
-        self.deadline = time.monotonic() + budget
+        self.budget = budget
         self.start: Callable[[float], Asker]
         if source == "reference":
             from answerkey.agent.agent import Agent
 
             choose = Agent(rules).choose_move
-            self.start = lambda timeout: LocalAsker({"choose_move": choose})
+            self.start = lambda limit: LocalAsker({"choose_move": choose})
         else:
             if sandbox is None:
                 raise ValueError("student code is only ever run in a sandbox")
             self.start = start_worker(sandbox, sandbox.submission(Path(source), scope), limits)
         self.asker: Asker | None = None
+        self.used = 0.0  # seconds charged to workers already stopped
         self.load_error: str | None = None
+        self.ungraded: str | None = None
+        self.timeouts = 0
 
     def __call__(self, view: View) -> Move:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise AgentFailure("out of time: the time allowed for all the games is used up")
-        if self.load_error:
-            raise AgentFailure(self.load_error)
+        if self.ungraded or self.load_error:
+            raise AgentFailure(self.ungraded or self.load_error)
+        if self.timeouts >= HUNG_AFTER:
+            raise AgentFailure(f"not played: choose_move ran out of time in {HUNG_AFTER} games before this one")
         try:
-            self.asker = self.asker or self.start(min(left, MOVE_TIMEOUT))
-        except WorkerFailure as failure:
-            self.load_error = failure.message
-            raise AgentFailure(failure.message) from None
-        try:
-            return Hooks(self.asker, time.monotonic() + min(left, MOVE_TIMEOUT)).choose_move(view)
-        except (StudentRaised, HookContractError) as error:
-            raise AgentFailure(str(error)) from None
+            return self._move(view)
         except WorkerFailure as failure:
             self.close()
-            raise AgentFailure(f"no move within {min(left, MOVE_TIMEOUT):g} s" if failure.status == "timeout"
-                               else failure.message) from None
+            if not failure.ours:
+                self.timeouts += failure.status == "timeout"
+                raise AgentFailure(failure.message) from None
+        try:  # the grader's failure, not the agent's: once more, in a fresh worker
+            return self._move(view)
+        except WorkerFailure as failure:
+            self.close()
+            if failure.ours:
+                self.ungraded = failure.message
+            self.timeouts += failure.status == "timeout"
+            raise AgentFailure(failure.message) from None
+
+    def _move(self, view: View) -> Move:
+        left = self.budget - self.spent()
+        if left <= 0:
+            raise AgentFailure("out of time: the time allowed for all the games is used up")
+        if self.asker is None:
+            try:
+                asker = self.start(min(left, MOVE_TIMEOUT))
+            except WorkerFailure as failure:
+                if not failure.ours:
+                    self.load_error = failure.message
+                raise
+            asker.begin(left)
+            self.asker = asker
+        try:
+            return Hooks(self.asker, MOVE_TIMEOUT).choose_move(view)
+        except (StudentRaised, HookContractError) as error:
+            raise AgentFailure(str(error)) from None
+
+    def spent(self) -> float:
+        """Seconds charged to the games so far."""
+        return self.used + (self.asker.used() if self.asker is not None else 0.0)
 
     def close(self) -> None:
         if self.asker is not None:
+            self.used += self.asker.used()
             stop_worker(self.asker)
             self.asker = None
 
@@ -73,7 +105,6 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
     """Play the configured games, from `first_seed`, with the agent in `source` ("reference"
     or a file defining choose_move); an outcome like run_tasks'. No seed is kept in it:
     games are numbered, so nothing shown lets a student replay them."""
-    started = time.perf_counter()
     agent = RemoteAgent(source, grading.rules, limits, grading.timeout, sandbox, scope)
     output = ""
     try:
@@ -89,5 +120,8 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
                              for index, game in lost]}
     finally:
         output = agent.asker.take_output() if agent.asker is not None else ""
+        seconds = agent.spent()
         agent.close()
-    return {"status": "ok", "result": result, "seconds": time.perf_counter() - started, "output": output}
+    if agent.ungraded is not None:
+        return {"status": "ungraded", "message": f"{agent.ungraded} (tried twice)", "seconds": seconds, "output": output}
+    return {"status": "ok", "result": result, "seconds": seconds, "output": output}

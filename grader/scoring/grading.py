@@ -15,19 +15,30 @@ from grader.inputs.config import AgentGrading, Efficiency, GradingConfig
 from grader.inputs.problemset import Problem
 from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_strategies
 from grader.reports.results import ItemResult, Report
-from grader.sandbox.host import Asker, Limits, StudentRaised, Task, run_tasks, start_worker, stop_worker
+from grader.sandbox.host import Asker, Limits, StudentRaised, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
+from grader.sandbox.tasks import Task, run_tasks
 from grader.scoring.divergence import Watcher
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker, domains_data
 from grader.scoring.hookcases import HOOKS, as_data, board_of, build_cases, describe_case, load_cases, reference_hooks
 from grader.scoring.layouts import layout_problem
-from grader.scoring.sathooks import SAT_ENCODING, SAT_HOOKS, SCOPES, sat_problems_task, score_sat_hook, score_sat_problems
+from grader.scoring.sathooks import (
+    SAT_ENCODING,
+    SAT_HOOKS,
+    SCOPES,
+    merge_sat_parts,
+    sat_problems_task,
+    score_sat_hook,
+    score_sat_problems,
+)
 from solvers.csp import build_csp, layout_of
 from solvers.engine import Strategy, search
 
 SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem it solves
 #: What a task may raise that costs that task only.
 TASK_FAILURES = (HookContractError, StudentRaised)
+#: The hooks a search asks (forward_check calls constraint_bounds inside the student's code).
+SEARCH_HOOKS = frozenset({"forward_check", "select_variable", "order_values"})
 
 
 def _case_arguments(hook: str, case: dict[str, Any]) -> dict[str, Any]:
@@ -58,11 +69,11 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> dict[str, Any]:
     return {"results": results}
 
 
-def hook_task(name: str, cases: list[dict[str, Any]], timeout: float) -> Task:
+def hook_task(name: str, cases: list[dict[str, Any]], limit: float) -> Task:
     """Ask hook `name` every case. Only the inputs go out: the expected outputs never
     leave the grader."""
-    def run(asker: Asker, deadline: float) -> dict[str, Any]:
-        hooks = Hooks(asker, deadline)
+    def run(asker: Asker) -> dict[str, Any]:
+        hooks = Hooks(asker)
 
         def ask(case: dict[str, Any]) -> Any:
             if "board" in case:
@@ -71,24 +82,25 @@ def hook_task(name: str, cases: list[dict[str, Any]], timeout: float) -> Task:
 
         return _answers(cases, ask)
 
-    return Task(run, timeout)
+    return Task(run, limit, f"hooks/{name}", f"hook {name}", frozenset({name}))
 
 
-def sat_hook_task(name: str, timeout: float) -> Task:
+def sat_hook_task(name: str, limit: float) -> Task:
     """Ask for the clauses of every small scope (n literals 1..n, each k)."""
-    def run(asker: Asker, deadline: float) -> dict[str, Any]:
-        hooks = Hooks(asker, deadline)
+    def run(asker: Asker) -> dict[str, Any]:
+        hooks = Hooks(asker)
         return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
 
-    return Task(run, timeout)
+    return Task(run, limit, f"hooks/{name}", f"hook {name}", frozenset({name}))
 
 
-def problem_task(problem: Problem, timeout: float, model: Strategy | None = None) -> Task:
+def problem_task(problem: Problem, limit: float, model: Strategy | None = None) -> Task:
     """Search every solution of the problem here, each hook call asked of the solver; with
-    a `model` strategy, note where the student's answers first part from it."""
-    def run(asker: Asker, deadline: float) -> dict[str, Any]:
+    a `model` strategy, note where the student's answers first part from it. The
+    problems of one file form a chain."""
+    def run(asker: Asker) -> dict[str, Any]:
         board = problem.board
-        hooks = Hooks(asker, deadline)
+        hooks = Hooks(asker)
         hooks.use_board(board)
         csp = build_csp(board)
         watcher = Watcher(hooks.strategy(), model) if model is not None else None
@@ -99,15 +111,17 @@ def problem_task(problem: Problem, timeout: float, model: Strategy | None = None
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
         return {"solutions": grids, "stats": result.stats.as_dict(), "divergence": watcher.first if watcher else None}
 
-    return Task(run, timeout)
+    return Task(run, limit, f"{Path(problem.file).stem}/{problem.id}", f"file {problem.file}", SEARCH_HOOKS, problem.hidden)
 
 
 def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, sandbox: Sandbox | None,
                      scope: Scope = "siblings") -> list[dict[str, Any]]:
     """Run tasks with the reference (here) or a student's file (in sandboxed workers)."""
+    if not tasks:
+        return []
     if solver == "reference":
         functions = reference_hooks()
-        return run_tasks(lambda timeout: LocalAsker(functions), lambda asker: None, tasks, jobs, TASK_FAILURES)
+        return run_tasks(lambda limit: LocalAsker(functions), lambda asker: None, tasks, jobs, TASK_FAILURES)
     if sandbox is None:
         raise ValueError("student code is only ever run in a sandbox")
     hooks = sandbox.submission(Path(solver), scope)
@@ -324,34 +338,33 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     limits = Limits(memory_mb=config.memory_mb)
     visible = [p for p in problems if not p.hidden]
     hidden = [p for p in problems if p.hidden]
-    # Visible items first. Hidden problems, and the SAT item (it sees every board), run
-    # last in workers of their own, so nothing printed where a student can see it ever
-    # comes from a process that saw a hidden board.
+    model = _model_answer()
+
+    def run(tasks: list[Task]) -> list[dict[str, Any]]:
+        return run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
+
+    def searches(chosen: list[Problem], hidden_part: bool) -> list[Task]:
+        tasks = [problem_task(p, timeout or p.timeout or config.timeout, model) for p in chosen]
+        if wants(SAT_ENCODING) and chosen:  # one limit for each part, not the sum of the problems' limits
+            tasks.append(sat_problems_task(chosen, item_timeout + SAT_SECONDS_PER_PROBLEM * len(chosen), hidden_part))
+        return tasks
+
+    # The hook tests, the visible problems, the agent's games, and the hidden problems
+    # last, in workers of their own: nothing a student sees ever comes from a process
+    # that saw a hidden board.
     hooks = [spec for spec in HOOKS if wants(spec.name)]
     sat_hooks = [spec for spec in SAT_HOOKS if wants(spec.name)]
-    tasks = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks]
-    tasks += [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks]
-    model = _model_answer()
-    tasks += [problem_task(p, timeout or p.timeout or config.timeout, model) for p in visible]
-    outcomes = run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
-    agent_outcome = None
-    agent_grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
-    if agent_grading is not None and agent is not None and wants("agent"):
-        from grader.scoring.agentplay import play_agent_games  # needs the game package
-
-        agent_outcome = play_agent_games(agent, agent_grading, agent_seed(agent_grading), limits, sandbox, scope)
-    # One limit for the whole SAT item, not the sum of the problems' limits: a hanging hook
-    # costs that item only. Solving each problem through correct clauses takes milliseconds.
-    late = [problem_task(p, timeout or p.timeout or config.timeout, model) for p in hidden]
+    tests = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks]
+    tests += [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks]
+    hook_outcomes = run(tests)
+    visible_outcomes = run(searches(visible, False))
+    agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
+    hidden_outcomes = run(searches(hidden, True))
+    sat_outcome, sat_problems = None, visible + hidden  # the SAT item's parts: the visible problems, then the hidden
     if wants(SAT_ENCODING):
-        late.append(sat_problems_task(problems, item_timeout + SAT_SECONDS_PER_PROBLEM * len(problems)))
-    late_outcomes = run_solver_tasks(solver, late, jobs, limits, sandbox, scope)
-    if hidden and wants(SAT_ENCODING):
-        late_outcomes[-1]["output"] = ""  # it saw the hidden boards: what it printed stays unseen
-    sat_outcome = late_outcomes.pop() if wants(SAT_ENCODING) else None
-    hook_count = len(hooks) + len(sat_hooks)
-    hook_outcomes = outcomes[:hook_count]
-    by_problem = dict(zip(map(id, visible + hidden), outcomes[hook_count:] + late_outcomes))
+        parts = [(chosen, outcomes.pop()) for chosen, outcomes in ((visible, visible_outcomes), (hidden, hidden_outcomes)) if chosen]
+        sat_outcome = merge_sat_parts(parts) if parts else {"status": "ok", "results": []}
+    by_problem = dict(zip(map(id, visible + hidden), visible_outcomes + hidden_outcomes))
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
                     partial=only is not None)
     for spec, outcome in zip(hooks, hook_outcomes):
@@ -367,15 +380,25 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         problem_results = no_credit_for_answering_nothing(problem_results, counts)
     report.items += problem_results
     if sat_outcome is not None:
-        report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], problems, counts, sat_outcome))
+        report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], sat_problems,
+                                               [expected_count(p) for p in sat_problems], sat_outcome))
     if config.efficiency is not None and wants("efficiency"):
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
-    if agent_grading is not None and wants("agent"):
-        if agent_outcome is None:
-            report.items.append(ItemResult("agent", "agent", "error", 0.0, agent_grading.points, "no agent file found (--agent FILE)"))
-        else:
-            report.items.append(score_agent(agent_grading, agent_outcome))
+    if agent_grading is not None:
+        report.items.append(score_agent(agent_grading, agent_outcome) if agent_outcome is not None else
+                            ItemResult("agent", "agent", "error", 0.0, agent_grading.points, "no agent file found (--agent FILE)"))
     return report
+
+
+def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None,
+                 scope: Scope) -> tuple[AgentGrading | None, dict[str, Any] | None]:
+    """How the agent is graded (None: it is not), and its games' outcome (None: no agent file)."""
+    grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
+    if grading is None or agent is None:
+        return grading, None
+    from grader.scoring.agentplay import play_agent_games  # needs the game package
+
+    return grading, play_agent_games(agent, grading, agent_seed(grading), limits, sandbox, scope)
 
 
 def _model_answer() -> Strategy | None:

@@ -9,6 +9,7 @@ uses only after checking it, and raises HookContractError otherwise.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,7 +17,7 @@ from typing import Any
 
 from grader.sandbox.child import Answerer
 from grader.sandbox.host import Asker, StudentRaised
-from grader.sandbox.wire import Raised, from_data
+from grader.sandbox.wire import Raised, from_data, quote
 from play.view import ACTIONS, Move, View
 from solvers.board import Board
 from solvers.csp import CSP, Domains
@@ -28,20 +29,34 @@ class HookContractError(Exception):
 
 
 class LocalAsker:
-    """Hook functions of our own (the reference), asked like a worker but in this process."""
+    """Hook functions of our own (the reference), asked like a worker but in this process
+    (no time limit: the model answer is trusted)."""
 
     def __init__(self, functions: dict[str, Callable[..., Any]]):
         self.answerer = Answerer(SimpleNamespace(**functions), Path("reference"))  # type: ignore[arg-type]
+        self.started = time.thread_time()
 
-    def send(self, request: dict[str, Any], deadline: float) -> None:
+    def begin(self, limit: float) -> None:
+        self.started = time.thread_time()
+
+    def send(self, request: dict[str, Any]) -> None:
         if request["op"] == "board":
             self.answerer.use_board(request)
 
-    def call(self, hook: str, args: dict[str, Any], deadline: float) -> Any:
+    def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
         reply = self.answerer.answer(hook, args)
         if isinstance(reply, Raised):
             raise StudentRaised(reply.message, reply.fatal)
         return reply.value
+
+    def end(self) -> None:
+        pass
+
+    def used(self) -> float:
+        return time.thread_time() - self.started
+
+    def spent(self) -> str:
+        return f"{self.used():.1f} s of CPU"
 
     def take_output(self) -> str:
         return ""
@@ -57,19 +72,19 @@ def _is_int(value: Any) -> bool:
 
 
 class Hooks:
-    """A solver's hooks as the grader uses them: one asker, one deadline, one board at a time."""
+    """A solver's hooks as the grader uses them: one asker (its item's time running), one
+    board at a time; `call_limit`: seconds one call may take, if less than the whole item."""
 
-    def __init__(self, asker: Asker, deadline: float):
-        self.asker, self.deadline = asker, deadline
+    def __init__(self, asker: Asker, call_limit: float | None = None):
+        self.asker, self.call_limit = asker, call_limit
 
     def use_board(self, board: Board) -> None:
         """Tell the asker which board the next calls are about (it builds the same CSP)."""
-        self.asker.send({"op": "board", "board": board.rows_text(), "rule": board.rule, "mines": board.mines},
-                        self.deadline)
+        self.asker.send({"op": "board", "board": board.rows_text(), "rule": board.rule, "mines": board.mines})
 
     def call(self, hook: str, **args: Any) -> Any:
         """The answer as Python values (lists, frozensets, dicts, ints...), unchecked."""
-        return from_data(self.asker.call(hook, args, self.deadline))
+        return from_data(self.asker.call(hook, args, self.call_limit))
 
     # --- the search hooks, checked -----------------------------------------------------
 
@@ -83,7 +98,7 @@ class Hooks:
         for var, values in result.items():
             kept = tuple(sorted(values)) if isinstance(values, (list, frozenset)) and all(map(_is_int, values)) else None
             if kept is None or not set(kept) <= set(domains[var]):
-                raise HookContractError(f"forward_check gave variable {var} the domain {values!r}, "
+                raise HookContractError(f"forward_check gave variable {quote(var)} the domain {quote(values)}, "
                                         f"which is not a subset of {domains[var]}")
             narrowed[var] = kept
         return narrowed
@@ -91,13 +106,13 @@ class Hooks:
     def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
         var = self.call("select_variable", domains=domains_data(domains), unassigned=list(unassigned))
         if not _is_int(var) or var not in unassigned:
-            raise HookContractError(f"select_variable returned {var!r}, which is not an unassigned variable")
+            raise HookContractError(f"select_variable returned {quote(var)}, which is not an unassigned variable")
         return var
 
     def order_values(self, csp: CSP, var: int, domains: Domains) -> list[int]:
         values = self.call("order_values", var=var, domains=domains_data(domains))
         if not isinstance(values, list) or not all(map(_is_int, values)) or sorted(values) != sorted(domains[var]):
-            raise HookContractError(f"order_values returned {values!r} for variable {var}; "
+            raise HookContractError(f"order_values returned {quote(values)} for variable {var}; "
                                     f"it must order exactly the values {domains[var]}")
         return values
 
@@ -115,8 +130,9 @@ class Hooks:
         answer = self.call("choose_move", view={"rows": view.rows, "cols": view.cols, "mines": view.mines,
                                                 "cells": [list(row) for row in view.cells]})
         if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] == "move"):
-            raise HookContractError(f"choose_move returned {answer!r}, not a Move")
+            raise HookContractError(f"choose_move returned {quote(answer)}, not a Move")
         _, action, cell = answer
         if action not in ACTIONS or not (isinstance(cell, list) and len(cell) == 2 and all(map(_is_int, cell))):
-            raise HookContractError(f"choose_move returned a Move with action {action!r} and cell {cell!r}")
+            shown = repr(action) if action in ACTIONS else f"{quote(action)} (actions: {', '.join(ACTIONS)})"
+            raise HookContractError(f"choose_move returned a Move with action {shown} and cell {quote(cell)}")
         return Move(action, (cell[0], cell[1]))

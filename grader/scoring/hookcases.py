@@ -19,12 +19,14 @@ from typing import Any
 import yaml
 
 from grader.reference import reference_strategies
+from grader.sandbox.wire import quote
 from solvers.board import Board
 from solvers.csp import CSP, Domains, build_csp
 from solvers.textformat import parse_rows
 
 CASES_FILE = Path(__file__).with_name("hook_cases.yaml")
 GOLDEN_SEED = 2026
+MAX_SHOWN = 40  # variables of a returned dict shown in a reason (a 6x6 board has at most 36)
 
 
 @dataclass(frozen=True)
@@ -115,9 +117,8 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _show(value: Any, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _show(value: Any) -> str:
+    return quote(value)
 
 
 # --- building the cases ---
@@ -376,17 +377,23 @@ def load_cases(path: Path = CASES_FILE) -> dict[str, list[dict[str, Any]]]:
 # --- a case as a student reads it --------------------------------------------------------
 
 def handout_domain(values: Any) -> str:
-    """A domain as the handout writes it: (0, 1), (1,), ()."""
+    """A domain as the handout writes it: (0, 1), (1,), () (a long one cut short)."""
     values = list(values)
+    if len(values) > 2:  # no domain of the contract: quoted within bounds
+        return quote(tuple(values))
     return "(" + ", ".join(map(str, values)) + ("," if len(values) == 1 else "") + ")"
 
 
 def _handout_value(hook: str, value: Any) -> str:
+    """A hook's answer (checked data: ints, lists and dicts of them) in the handout's
+    notation, cut short when it is longer than any right answer."""
     if hook == "forward_check" and isinstance(value, dict):
-        return "{" + ", ".join(f"{v}: {handout_domain(d)}" for v, d in sorted(value.items())) + "}"
+        shown = sorted(value.items())[:MAX_SHOWN]
+        more = f", ... {len(value) - len(shown)} more" if len(value) > len(shown) else ""
+        return "{" + ", ".join(f"{v}: {handout_domain(d)}" for v, d in shown) + more + "}"
     if hook == "constraint_bounds" and isinstance(value, list):
         return "(" + ", ".join(map(str, value)) + ")"
-    return repr(value)
+    return quote(value)
 
 
 def _domains_line(domains: dict[int, list[int]]) -> str:

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from grader.inputs.problemset import Problem
 from grader.reports.results import ItemResult
-from grader.sandbox.host import Asker, StudentRaised, Task, WorkerFailure
+from grader.sandbox.host import Asker, StudentRaised, WorkerFailure
+from grader.sandbox.tasks import Task
+from grader.sandbox.wire import quote
 from grader.scoring.hookcalls import HookContractError, Hooks
 from grader.scoring.layouts import layout_problem
 from solvers.csp import CSP, build_csp, layout_of
-
-if TYPE_CHECKING:
-    from pysat.formula import CNF
 
 MAX_SCOPE = 6
 
@@ -44,35 +43,37 @@ SCOPES = [(n, k) for n in range(MAX_SCOPE + 1) for k in range(-1, n + 2)]
 SAT_SOLUTION_LIMIT = 2000  # more models than this means the clauses allow far too much
 
 
-def _problem_cnf(hooks: Hooks, csp: CSP) -> CNF:
-    """The CNF of one problem: the student's clauses for each clue, PySAT's sequential
+def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
+    """The clauses of one problem: the student's for each clue, PySAT's sequential
     counter for the mine count (the subset encoding of "10 of 20" alone would need
-    335,920 clauses). HookContractError when a clause strays from its literals."""
+    335,920 clauses). HookContractError when a clause strays from its literals.
+
+    Plain lists, not PySAT's CNF objects: those share one class-wide variable pool that
+    two grading threads would corrupt."""
     from pysat.card import CardEnc, EncType
-    from pysat.formula import CNF
 
     n = len(csp.cells)
-    cnf = CNF()
+    clauses: list[list[int]] = []
     for constraint in csp.constraints:
         lits = [var + 1 for var in constraint.scope]
         if constraint.cell is None:  # the global mine count
-            counter = CardEnc.equals(lits=lits, bound=constraint.total, top_id=max(cnf.nv, n), encoding=EncType.seqcounter)
-            cnf.extend(counter.clauses)
+            counter = CardEnc.equals(lits=lits, bound=constraint.total, top_id=n, encoding=EncType.seqcounter)
+            clauses += counter.clauses
             continue
         for name in ("at_least_clauses", "at_most_clauses"):
-            clauses, reason = usable_clauses(hooks.clauses(name, lits, constraint.total), lits)
+            usable, reason = usable_clauses(hooks.clauses(name, lits, constraint.total), lits)
             if reason:
                 raise HookContractError(f"{name} {reason}")
-            cnf.extend(clauses)
-    return cnf
+            clauses += usable
+    return clauses
 
 
-def sat_problems_task(problems: list[Problem], timeout: float) -> Task:
-    """Solve every problem here with Glucose 4.1 through the student's clauses: all
-    solutions, as grids. The whole item has one time limit: a hook that hangs costs the
-    problems not reached yet, and nothing more."""
-    def run(asker: Asker, deadline: float) -> dict[str, Any]:
-        hooks, results = Hooks(asker, deadline), list[dict[str, Any]]()
+def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = False) -> Task:
+    """Solve `problems` here with Glucose 4.1 through the student's clauses: all
+    solutions, as grids. The whole task has one time limit: a hook that hangs costs the
+    problems not reached yet, and nothing more. Hidden problems get a task of their own."""
+    def run(asker: Asker) -> dict[str, Any]:
+        hooks, results = Hooks(asker), list[dict[str, Any]]()
         for number, problem in enumerate(problems):
             board = problem.board
             csp = build_csp(board)
@@ -87,19 +88,41 @@ def sat_problems_task(problems: list[Problem], timeout: float) -> Task:
                 results.append({"error": str(error)})
                 continue
             except WorkerFailure as failure:
-                why = "no answer in time" if failure.status == "timeout" else failure.message
-                results += [{"error": why}] * (len(problems) - number)
+                if failure.ours:
+                    raise
+                results += [{"error": failure.message}] * (len(problems) - number)
                 return {"results": results, "worker_broken": True}
-            from solvers.glucose import solve_cnf
+            from solvers.glucose import solve_clauses
 
-            found = solve_cnf(cnf, len(csp.cells), "all", limit=SAT_SOLUTION_LIMIT + 1)
+            found = solve_clauses(cnf, len(csp.cells), "all", limit=SAT_SOLUTION_LIMIT + 1)
             if found.count > SAT_SOLUTION_LIMIT:
                 results.append({"error": f"more than {SAT_SOLUTION_LIMIT} layouts satisfy your clauses"})
                 continue
             results.append({"solutions": [layout_of(csp, values, board.rows, board.cols) for values in found.solutions]})
         return {"results": results}
 
-    return Task(run, timeout)
+    return Task(run, limit, SAT_ENCODING + (" (hidden problems)" if hidden else ""), "hidden sat" if hidden else "sat",
+                frozenset(spec.name for spec in SAT_HOOKS), hidden)
+
+
+def merge_sat_parts(parts: list[tuple[list[Problem], dict[str, Any]]]) -> dict[str, Any]:
+    """One outcome for the SAT item from its parts (the visible problems', the hidden
+    ones'), each a task outcome: a part that failed fails each of its problems with its
+    reason; only a visible part's printed output is kept."""
+    results: list[dict[str, Any]] = []
+    ungraded = next((outcome for _, outcome in parts if outcome["status"] == "ungraded"), None)
+    if ungraded is not None:
+        return ungraded
+    if all(outcome["status"] != "ok" for _, outcome in parts):  # nothing ran: the first part says why
+        return parts[0][1]
+    for problems, outcome in parts:
+        if outcome["status"] == "ok":
+            results += outcome["results"]
+        else:
+            results += [{"error": outcome.get("message", outcome["status"])}] * len(problems)
+    visible = [outcome for problems, outcome in parts if not any(p.hidden for p in problems)]
+    return {"status": "ok", "results": results, "seconds": sum(o.get("seconds") or 0.0 for _, o in parts),
+            "output": "".join(o.get("output", "") for o in visible)}
 
 
 def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str | None]:
@@ -108,13 +131,14 @@ def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str 
     negations, and at most 2**n distinct ones (a clause per falsifying assignment is all
     any constraint over n literals needs)."""
     if not isinstance(clauses, list) or not all(isinstance(c, list) for c in clauses):
-        return [], f"must return a list of clauses (lists of ints), got {repr(clauses)[:60]}"
+        return [], f"must return a list of clauses (lists of ints), got {quote(clauses, 60)}"
     allowed = set(lits) | {-lit for lit in lits}
     for clause in clauses:
         for lit in clause:
             if isinstance(lit, bool) or not isinstance(lit, int) or lit not in allowed:
-                return [], f"used the literal {lit!r}, which is not one of the literals it was given (or a negation)"
-    distinct = [sorted(kept) for kept in {frozenset(c) for c in clauses if not any(-lit in c for lit in c)}]
+                return [], f"used the literal {quote(lit)}, which is not one of the literals it was given (or a negation)"
+    sets = [frozenset(clause) for clause in clauses]  # linear in the answer's size, whatever it repeats
+    distinct = [sorted(kept) for kept in {kept for kept in sets if not any(-lit in kept for lit in kept)}]
     if len(distinct) > 2 ** len(lits):
         return [], (f"returned {len(distinct)} different clauses over {len(lits)} literals; "
                     f"no constraint needs more than {2 ** len(lits)}")

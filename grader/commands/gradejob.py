@@ -1,0 +1,194 @@
+"""One submission of a class, graded in a grader process of its own.
+
+`python -m grader --submissions DIR` starts one of these per submission (`--jobs` at a
+time): nothing is shared between submissions graded at the same time (no thread, no
+library's global state, no cache), a crash of the grader costs one try of one
+submission, and an interrupted run stops every one of them at once.
+
+    python -m grader.commands.gradejob PARENT_PID < JOB.json
+
+JOB holds the problems to grade (by file and id), the config, the isolation mode the
+parent chose, the time limit, the submission (hooks file, scope, agent file) and where
+to write the report (`grader.reports.results.report_data`). Exit status 0 when the report
+is written; anything else is a failure of the grader's, which the parent retries. It
+stops (its workers with it) when the parent dies, however the parent dies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from grader.inputs.problemset import Problem
+from grader.sandbox.isolation import Scope
+
+if TYPE_CHECKING:
+    from grader.reports.results import Report
+
+STOP_SECONDS = 1.5  # after SIGTERM, a grading process has this long before SIGKILL
+ERROR_KEPT = 300  # characters of a failed grading process's last words
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a grading process needs to grade one submission."""
+
+    problems: list[tuple[str, str]]  # (file, id) of each problem, in order
+    config: str | None
+    mode: str
+    timeout: float | None
+    solver: str
+    scope: Scope
+    agent: str | None
+    out: str
+
+    def to_json(self) -> bytes:
+        return json.dumps(asdict(self)).encode()
+
+    @staticmethod
+    def from_json(data: bytes) -> Job:
+        raw: dict[str, Any] = json.loads(data)
+        raw["problems"] = [tuple(pair) for pair in raw["problems"]]
+        return Job(**raw)
+
+
+def problem_keys(problems: list[Problem]) -> list[tuple[str, str]]:
+    return [(problem.file, problem.id) for problem in problems]
+
+
+def _problems(keys: list[tuple[str, str]]) -> list[Problem]:
+    """The problems named by (file, id), read again from their files, in the same order."""
+    from grader.inputs.problemset import load_problem_file
+
+    found: dict[tuple[str, str], Problem] = {}
+    for file in dict.fromkeys(file for file, _ in keys):
+        for problem in load_problem_file(Path(file))[0]:
+            found[(problem.file, problem.id)] = problem
+    missing = [key for key in keys if key not in found]
+    if missing:
+        raise ValueError(f"the problem {missing[0][1]} of {missing[0][0]} changed while the class was graded")
+    return [found[key] for key in keys]
+
+
+def run(job: Job) -> None:
+    """Grade the job's submission and write its report."""
+    from grader.inputs.config import load_config
+    from grader.reports.results import report_data
+    from grader.sandbox.isolation import open_sandbox
+    from grader.scoring.grading import grade
+
+    problems = _problems(job.problems)
+    config_path = Path(job.config) if job.config else None
+    config, _ = load_config(config_path)
+    secrets = [Path(p.file) for p in problems] + ([config_path] if config_path else [])
+    sandbox = open_sandbox(job.mode, secrets, workers=2)
+    try:
+        report = grade(job.solver, problems, config, 1, job.timeout, job.agent, sandbox, job.scope)
+    finally:
+        sandbox.close()
+    Path(job.out).write_text(json.dumps(report_data(report)), encoding="utf-8")
+
+
+class Runner:
+    """Starts grading processes and stops them all at once (from any thread)."""
+
+    def __init__(self) -> None:
+        self.live: set[subprocess.Popen[bytes]] = set()
+        self.lock = threading.Lock()
+        self.stopping = False
+
+    def grade(self, job: Job) -> Report | str:
+        """The job's report, or why the grading process failed."""
+        from grader.reports.results import report_from_data
+
+        with self.lock:
+            if self.stopping:
+                return "the run was interrupted"
+            process = subprocess.Popen([sys.executable, "-m", "grader.commands.gradejob", str(os.getpid())], stdin=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            self.live.add(process)
+        try:
+            _, said = process.communicate(job.to_json())
+        finally:
+            with self.lock:
+                self.live.discard(process)
+        if self.stopping:
+            return "the run was interrupted"
+        if process.returncode == 0:
+            try:
+                return report_from_data(json.loads(Path(job.out).read_text(encoding="utf-8")))
+            except (OSError, ValueError, KeyError, TypeError) as error:
+                return f"its report could not be read ({error})"
+        last = (said.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1][:ERROR_KEPT]
+        return f"the grading process failed ({_ended(process.returncode)}: {last})"
+
+    def stop(self) -> None:
+        """SIGTERM to every grading process, SIGKILL to those still there after STOP_SECONDS."""
+        with self.lock:
+            self.stopping = True
+            processes = list(self.live)
+        for process in processes:
+            _signal(process, signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                _signal(process, signal.SIGKILL)
+
+
+def _signal(process: subprocess.Popen[bytes], number: int) -> None:
+    try:
+        os.killpg(process.pid, number)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _ended(code: int) -> str:
+    if code < 0:
+        return f"killed by signal {signal.Signals(-code).name}" if -code in signal.valid_signals() else f"signal {-code}"
+    return f"exit code {code}"
+
+
+def _stop(number: int, frame: object) -> None:
+    """SIGTERM from the parent: stop the workers, then end."""
+    from grader.sandbox.host import interrupt
+
+    interrupt()
+    raise KeyboardInterrupt(signal.Signals(number).name)
+
+
+def _die_with(parent: int) -> None:
+    """SIGTERM when the process that started this one dies, however it dies."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux
+        pass
+    if os.getppid() != parent:  # it died before we asked
+        raise KeyboardInterrupt("SIGTERM")
+
+
+def main() -> int:
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _stop)
+    try:
+        _die_with(int(sys.argv[1]))
+        run(Job.from_json(sys.stdin.buffer.read()))
+    except KeyboardInterrupt:
+        return 128 + signal.SIGTERM
+    except Exception as error:  # the parent retries, then reports this line
+        print(f"{type(error).__name__}: {error}"[:300], file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

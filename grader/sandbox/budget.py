@@ -1,0 +1,63 @@
+"""An item's time: CPU seconds charged to the item, not seconds on the wall clock.
+
+A graded item may use `limit` seconds of:
+
+- CPU time of the worker's processes (the worker and everything it started), read from
+  the kernel's counters (`usage`), so a machine busy with other work does not shorten it;
+- CPU time of the grader's own thread doing the item's work (the search it runs, the
+  checks it makes), read from the thread's clock;
+- time the worker spent asleep or blocked while the grader waited for an answer (a
+  `time.sleep`, a read that never returns): asleep is not busy, but it is the student's
+  code that chose to wait.
+
+A worker that is ready to run but gets no core is charged nothing. A wall-clock backstop,
+several times the limit, still ends an item that makes no progress at all; hitting it
+says the machine was too busy, which is not the student's doing.
+"""
+
+from __future__ import annotations
+
+import time
+
+WALL_FACTOR = 5.0  # the wall-clock backstop: this many times the limit...
+WALL_EXTRA = 30.0  # ...and at least this many seconds more than it
+
+
+class Budget:
+    """The time an item has used, against its limit."""
+
+    def __init__(self, limit: float, worker_cpu: float):
+        self.limit = limit
+        self.wall_deadline = time.monotonic() + max(limit * WALL_FACTOR, limit + WALL_EXTRA)
+        self.wall = self.wall_deadline - time.monotonic()
+        self._grader_started = time.thread_time()
+        self._worker_started = worker_cpu
+        self.worker = 0.0  # CPU seconds of the worker's processes since the item began
+        self.asleep = 0.0
+
+    def grader(self) -> float:
+        """CPU seconds the grader's thread spent on the item."""
+        return time.thread_time() - self._grader_started
+
+    def read_worker(self, cpu: float) -> None:
+        """A new reading of the worker's total CPU time (never counted backwards: a
+        process that ended and was reaped outside the worker takes its time with it)."""
+        self.worker = max(self.worker, cpu - self._worker_started)
+
+    def spent(self) -> float:
+        return self.worker + self.grader() + self.asleep
+
+    def over(self) -> bool:
+        return self.spent() > self.limit
+
+    def past_backstop(self) -> bool:
+        return time.monotonic() > self.wall_deadline
+
+    def describe(self) -> str:
+        """What the time went to: "your code used 9.8 s of CPU, slept 0.2 s, ..."."""
+        parts = [f"your code used {self.worker:.1f} s of CPU"]
+        if self.asleep >= 0.05:
+            parts.append(f"was asleep or blocked {self.asleep:.1f} s")
+        if self.grader() >= 0.05:
+            parts.append(f"the grader's own work for it took {self.grader():.1f} s")
+        return ", ".join(parts)

@@ -1,0 +1,194 @@
+"""Removing, as root, everything a worker's user id left on the machine: its processes,
+its System V IPC objects, and its files (POSIX shared memory and message queues
+included) in the folders anyone may write to.
+
+Under `user` isolation the grader runs this after every worker, and the guardian runs it
+for every user id it was given when the grader dies. Standard library only: the
+guardian runs this file as a script (`python -I -S cleanup.py guard OFFSET FOLDER...`,
+user ids on its standard input). It imports nothing from the grader.
+
+Processes are killed by a short-lived helper whose real and saved user ids are a
+*shadow* id (the worker's id + `OFFSET`) and whose effective id is the worker's:
+`kill(-1)` then reaches every process of the worker's user at once (the kernel walks the
+process list under a lock, so a process that forks cannot outrun it), while no process
+of the worker's user may signal the helper, whose real and saved ids are not its own.
+The kill is repeated until /proc shows nothing of that user; an id that still has a
+process after that is never handed out again (`clean_user` says so).
+
+Files are walked through folder descriptors, never following a link, with at most
+`MAX_OPEN` folders open: a deeper folder is first moved up to the top of the tree being
+cleaned, so nesting thousands of folders deep leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+SHADOW_OFFSET = 100_000_000  # a worker's shadow id: its id + this
+KILL_ROUNDS = 50
+MAX_OPEN = 64  # folders open at once while cleaning
+IPC_RMID = 0
+
+_KILL = """
+import os, signal, sys
+uid, shadow = int(sys.argv[1]), int(sys.argv[2])
+os.setgroups([])
+os.setresgid(shadow, shadow, shadow)
+os.setresuid(shadow, uid, shadow)
+try:
+    os.kill(-1, signal.SIGKILL)
+except OSError:
+    pass
+"""
+
+
+def user_processes(uid: int) -> list[int]:
+    """Live processes (zombies aside) any of whose real, effective or saved ids is `uid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", "rb") as handle:
+                fields = dict(line.split(b":", 1) for line in handle if b":" in line)
+        except OSError:
+            continue
+        ids = fields.get(b"Uid", b"").split()[:3]
+        if str(uid).encode() in ids and not fields.get(b"State", b"").strip().startswith(b"Z"):
+            found.append(int(entry))
+    return found
+
+
+def kill_user(uid: int, shadow: int, python: str = sys.executable) -> bool:
+    """Kill every process of `uid`; True when none is left."""
+    for _ in range(KILL_ROUNDS):
+        if not user_processes(uid):
+            return True
+        subprocess.run([python, "-I", "-S", "-c", _KILL, str(uid), str(shadow)], cwd="/", env={},
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        time.sleep(0.01)  # let the killed exit and their parents reap them
+    return not user_processes(uid)
+
+
+def remove_ipc(uid: int) -> None:
+    """Remove the System V shared memory segments, message queues and semaphore sets that
+    `uid` created or owns."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for kind, key, remove in (("shm", "shmid", lambda ident: libc.shmctl(ident, IPC_RMID, None)),
+                              ("msg", "msqid", lambda ident: libc.msgctl(ident, IPC_RMID, None)),
+                              ("sem", "semid", lambda ident: libc.semctl(ident, 0, IPC_RMID))):
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
+                header, *rows = [line.split() for line in handle if line.strip()]
+            ident, owner, creator = header.index(key), header.index("uid"), header.index("cuid")
+        except (OSError, ValueError):  # no System V IPC here, or a layout we do not know
+            continue
+        for row in rows:
+            if str(uid) in (row[owner], row[creator]):
+                remove(int(row[ident]))
+
+
+def remove_files(top: str, uid: int) -> None:
+    """Remove every entry under `top` that `uid` owns (a folder of theirs with all it
+    holds), never following a link and never leaving `top`'s file system."""
+    try:
+        top_fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return
+    device = os.fstat(top_fd).st_dev
+    # each open folder: its descriptor, the names left to look at, whether all of it goes,
+    # and where it sits (its parent's descriptor and its name) to remove it once empty
+    stack: list[tuple[int, list[str], bool, int, str]] = [(top_fd, _names(top_fd), False, -1, "")]
+    moved = 0
+    while stack:
+        fd, names, doomed, parent, name = stack[-1]
+        if not names:
+            stack.pop()
+            os.close(fd)
+            if doomed and parent >= 0:
+                _quietly(os.rmdir, name, dir_fd=parent)
+            continue
+        entry = names.pop()
+        try:
+            info = os.stat(entry, dir_fd=fd, follow_symlinks=False)
+        except OSError:
+            continue
+        goes = doomed or info.st_uid == uid
+        if not stat.S_ISDIR(info.st_mode):
+            if goes:
+                _quietly(os.unlink, entry, dir_fd=fd)
+            continue
+        if info.st_dev != device:
+            continue
+        if len(stack) >= MAX_OPEN:  # too deep to keep open: move it to the top, where it is met again
+            moved += 1
+            flat = f".grader-cleanup-{os.getpid()}-{moved}"
+            if _quietly(os.rename, entry, flat, src_dir_fd=fd, dst_dir_fd=top_fd):
+                stack[0][1].append(flat)
+            continue
+        child = _open_folder(fd, entry, info)
+        if child is not None:
+            stack.append((child, _names(child), goes, fd, entry))
+
+
+def _open_folder(parent: int, name: str, seen: os.stat_result) -> int | None:
+    """A descriptor of the folder `name` in `parent`, if it is still the one `seen`."""
+    try:
+        child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent)
+    except OSError:
+        return None
+    opened = os.fstat(child)
+    if (opened.st_dev, opened.st_ino) != (seen.st_dev, seen.st_ino):  # swapped meanwhile
+        os.close(child)
+        return None
+    return child
+
+
+def _names(fd: int) -> list[str]:
+    try:
+        return os.listdir(fd)
+    except OSError:
+        return []
+
+
+def _quietly(action: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+    try:
+        action(*args, **kwargs)
+    except OSError:
+        return False
+    return True
+
+
+def clean_user(uid: int, shadow: int, folders: list[str] | None, python: str = sys.executable) -> bool:
+    """Everything of `uid` gone: its processes first (so nothing writes meanwhile), then,
+    unless `folders` is None (a worker in namespaces of its own leaves nothing outside
+    them), its IPC objects and its files in `folders`. False when a process survived."""
+    alone = kill_user(uid, shadow, python)
+    if folders is not None:
+        remove_ipc(uid)
+        for folder in folders:
+            remove_files(folder, uid)
+    return alone
+
+
+def guard(offset: int, folders: list[str]) -> None:
+    """The guardian: remember the ids read on standard input; when it closes (the grader
+    ended, however it ended), clean each of them."""
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_IGN)
+    uids = {int(line) for line in sys.stdin if line.strip().isdigit()}
+    for uid in sorted(uids):
+        clean_user(uid, uid + offset, folders)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["guard"]:
+        guard(int(sys.argv[2]), sys.argv[3:])

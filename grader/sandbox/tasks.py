@@ -1,0 +1,184 @@
+"""Running the grader's items with a solver's hooks: in chains, in parallel, and retried
+when a failure is the grader's own.
+
+An item is a `Task`: grader work that asks a solver's hooks questions (`run(asker)`),
+with a time limit (seconds of CPU, see `Budget`), the hooks it needs, the chain it
+belongs to and whether it touches hidden data.
+
+- **Chains.** The caller puts each task in a named chain. A chain runs its tasks in
+  order with one worker, every task in a fresh fork of it; chains run `jobs` at a time.
+  Which tasks share a worker, and in what order, is fixed by the chains alone, so no
+  outcome depends on `--jobs` or on timing.
+- **Ours, not theirs.** A failure of the grader's or the machine's (a worker that cannot
+  start, an exception in the grader's own code, a wall-clock backstop reached under
+  load) is retried once in a fresh worker; if it fails again, the outcome is "ungraded",
+  never a score.
+- **Hung hooks.** Once `HUNG_AFTER` tasks of a chain ran out of time in the same hook,
+  the chain's later tasks that need that hook are not run: they fail at once, saying why.
+- **Hidden data.** Hidden tasks run in chains of their own, after every visible chain, so
+  no worker that saw anything of a hidden problem ever answers for a visible item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from grader.sandbox.host import Asker, WorkerFailure, become_subreaper, interrupt
+
+HUNG_AFTER = 2  # tasks of one chain that ran out of time in a hook before the rest needing it are not run
+
+
+@dataclass(frozen=True)
+class Task:
+    """Grader work that asks hooks questions: `run(asker)` within `limit` seconds.
+
+    `name` says which item it is in reasons; `needs` are the hooks it asks; tasks with the
+    same `chain` run in order in one worker; `hidden` tasks touch hidden problems.
+    """
+
+    run: Callable[[Asker], dict[str, Any]]
+    limit: float
+    name: str = ""
+    chain: str = "main"
+    needs: frozenset[str] = frozenset()
+    hidden: bool = False
+
+
+class Ours(Exception):
+    """A failure of the grader's or the machine's, with the reason to report."""
+
+
+def failed(status: str, message: str, output: str = "", seconds: float = 0.0, hook: str | None = None) -> dict[str, Any]:
+    """The outcome of a task that did not run to its end."""
+    return {"status": status, "message": message, "output": output, "seconds": seconds, "hook": hook}
+
+
+class Chain:
+    """One chain's tasks, run in order with one asker at a time."""
+
+    def __init__(self, start: Callable[[float], Asker], stop: Callable[[Asker], None],
+                 failures: tuple[type[Exception], ...]):
+        self.start, self.stop, self.failures = start, stop, failures
+        self.asker: Asker | None = None
+        self.load_error: str | None = None  # the student's file does not load: every task fails alike
+        self.timed_out: dict[str, list[str]] = {}  # hook -> the items that ran out of time in it
+
+    def run(self, tasks: list[Task]) -> list[dict[str, Any]]:
+        try:
+            return [self._outcome(task) for task in tasks]
+        finally:
+            self._drop()
+
+    def _outcome(self, task: Task) -> dict[str, Any]:
+        if self.load_error is not None:
+            return failed("error", self.load_error)
+        hung = next((hook for hook in sorted(task.needs) if len(self.timed_out.get(hook, ())) >= HUNG_AFTER), None)
+        if hung is not None:
+            earlier = " and ".join(self.timed_out[hung][:HUNG_AFTER])
+            return failed("timeout", f"not run: {hung} ran out of time on {earlier}", hook=hung)
+        try:
+            outcome = self._attempt(task)
+        except Ours:
+            try:
+                outcome = self._attempt(task)
+            except Ours as again:
+                return failed("ungraded", f"{again} (tried twice)")
+        if outcome["status"] == "timeout" and outcome.get("hook"):
+            self.timed_out.setdefault(outcome["hook"], []).append(task.name or "an item")
+        return outcome
+
+    def _attempt(self, task: Task) -> dict[str, Any]:
+        """One try at the task; Ours when the failure is not the student's."""
+        asker: Asker | None = None
+        try:
+            asker = self._asker(task)
+            asker.begin(task.limit)
+            outcome = {"status": "ok", **task.run(asker)}
+        except WorkerFailure as failure:
+            seconds, output = (asker.used() if asker is not None else 0.0), self._output()
+            self._drop()
+            if failure.ours:
+                raise Ours(failure.message) from None
+            return failed(failure.status, failure.message, output, seconds, failure.hook)
+        except self.failures as error:
+            outcome = failed("error", str(error))
+        except Exception as error:  # a bug of the grader's: never the student's zero
+            self._drop()
+            raise Ours(f"the grader failed: {type(error).__name__}: {error}") from None
+        assert asker is not None
+        outcome["seconds"] = asker.used()
+        if outcome.pop("worker_broken", False):  # the task finished without it
+            outcome["output"] = self._output()
+            self._drop()
+        else:
+            outcome["output"] = outcome.get("output") or asker.take_output()
+            self._end(asker)
+        return outcome
+
+    def _asker(self, task: Task) -> Asker:
+        if self.asker is None:
+            try:
+                self.asker = self.start(task.limit)
+            except WorkerFailure as failure:
+                if failure.ours:
+                    raise
+                self.load_error = failure.message
+                raise
+        return self.asker
+
+    def _end(self, asker: Asker) -> None:
+        try:
+            asker.end()
+        except WorkerFailure:  # the item's process would not end: start afresh
+            self._drop()
+
+    def _output(self) -> str:
+        return self.asker.take_output() if self.asker is not None else ""
+
+    def _drop(self) -> None:
+        if self.asker is not None:
+            self.stop(self.asker)
+            self.asker = None
+
+
+def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task], jobs: int = 1,
+              failures: tuple[type[Exception], ...] = ()) -> list[dict[str, Any]]:
+    """Every task's outcome, in order: {"status": "ok", **what it returned} or a failure
+    {"status": "error"|"timeout"|"ungraded", "message"}; each with "seconds" and "output".
+
+    `start(limit)` gives a ready asker, `stop` ends one; `failures` are the exceptions a
+    task may raise that cost that task only (a broken contract, say). Visible chains run
+    first, then hidden ones, `jobs` at a time.
+    """
+    become_subreaper()
+    outcomes: list[dict[str, Any] | None] = [None] * len(tasks)
+    for hidden in (False, True):
+        chains: dict[str, list[int]] = {}
+        for index, task in enumerate(tasks):
+            if task.hidden == hidden:
+                chains.setdefault(("hidden " if hidden else "") + task.chain, []).append(index)
+        parts = _run_chains(start, stop, tasks, list(chains.values()), jobs, failures)
+        for indices, part in zip(chains.values(), parts):
+            for index, outcome in zip(indices, part):
+                outcomes[index] = outcome
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _run_chains(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task],
+                chains: list[list[int]], jobs: int, failures: tuple[type[Exception], ...]) -> list[list[dict[str, Any]]]:
+    def run(indices: list[int]) -> list[dict[str, Any]]:
+        return Chain(start, stop, failures).run([tasks[index] for index in indices])
+
+    if jobs <= 1 or len(chains) <= 1:
+        return [run(indices) for indices in chains]
+    pool = ThreadPoolExecutor(max_workers=min(jobs, len(chains)))
+    try:
+        return list(pool.map(run, chains))
+    except KeyboardInterrupt:
+        interrupt()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,110 @@
+"""What a worker's processes use, read from /proc: CPU time, memory, how many there are,
+and whether any of them is running.
+
+A worker's processes are the process the grader started and all its descendants, and,
+when the worker has a user id of its own, every process of that user (a daemon that
+left the tree is still the worker's). The kernel's own counters are read, so a figure
+does not depend on how busy the machine is: CPU time is what the processes ran, not how
+long they waited for a core.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+RUNNING = frozenset("R")  # running or waiting for a core: anything else is asleep, blocked or stopped
+
+
+@dataclass(frozen=True)
+class Usage:
+    """One reading: `cpu` seconds (the processes' own and their reaped children's),
+    `memory` bytes resident (summed), `processes`, and `running`: whether any of them is
+    on a core or waiting for one."""
+
+    cpu: float = 0.0
+    memory: int = 0
+    processes: int = 0
+    running: bool = False
+
+
+@dataclass(frozen=True)
+class _Process:
+    pid: int
+    parent: int
+    state: str
+    ticks: int  # utime + stime + cutime + cstime
+    pages: int  # resident set
+
+
+def _processes() -> Iterator[_Process]:
+    """Every process /proc shows (processes that end while being read are skipped)."""
+    try:
+        entries = os.scandir("/proc")
+    except OSError:
+        return
+    with entries:
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            fields = text[text.rfind(b")") + 2:].split()  # the command name may hold spaces and parentheses
+            try:
+                yield _Process(int(entry.name), int(fields[1]), fields[0].decode(),
+                               sum(int(value) for value in fields[11:15]), int(fields[21]))
+            except (IndexError, ValueError):
+                continue
+
+
+def _owner(pid: int) -> int | None:
+    """The real user id of a process (from its status: a process that made itself
+    undumpable shows root as the owner of its /proc folder)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"Uid:"):
+                    return int(line.split()[1])
+    except (OSError, IndexError, ValueError):
+        pass
+    return None
+
+
+def members(root: int, uid: int | None = None) -> list[_Process]:
+    """The processes of the worker started as `root`: its descendants, and every process
+    of user `uid` when given."""
+    table = {process.pid: process for process in _processes()}
+    children: dict[int, list[int]] = {}
+    for process in table.values():
+        children.setdefault(process.parent, []).append(process.pid)
+    found: set[int] = set()
+    stack = [root] if root in table else []
+    if uid is not None:
+        stack += [pid for pid in table if pid not in found and _owned_by(pid, uid)]
+    while stack:
+        pid = stack.pop()
+        if pid not in found:
+            found.add(pid)
+            stack.extend(children.get(pid, ()))
+    return [table[pid] for pid in found]
+
+
+def _owned_by(pid: int, uid: int) -> bool:
+    try:
+        owner = os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return False
+    return owner == uid or (owner == 0 and _owner(pid) == uid)
+
+
+def usage(root: int, uid: int | None = None) -> Usage:
+    """What the worker started as `root` (and user `uid`'s processes) use right now."""
+    found = members(root, uid)
+    return Usage(cpu=sum(p.ticks for p in found) / TICKS, memory=sum(p.pages for p in found) * PAGE,
+                 processes=len(found), running=any(p.state in RUNNING for p in found))
