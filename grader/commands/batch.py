@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import stat
 import statistics
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -21,8 +22,9 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.inputs.config import GradingConfig
+from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
 from grader.inputs.problemset import Problem, ProblemError
-from grader.inputs.submission import WHAT_TO_SUBMIT, find_in_folder, resolve_agent
+from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, resolve_agent
 from grader.reports.report import label, show_report, student_view
 from grader.reports.results import Report
 from grader.sandbox.host import interrupt
@@ -33,28 +35,63 @@ from grader.scoring.grading import grade
 
 @dataclass
 class Submission:
-    """One student's hooks file (None when the folder holds none); `scope` says which of
-    its files the worker sees: the file alone, or its whole folder."""
+    """One student's hooks file (None when it is not graded: `problem` says why); `scope`
+    says which of its files the worker sees: the file alone, or its whole folder.
+    `refused`: intake refused it (a link, a FIFO, too deep or too large...)."""
 
     student: str
     hooks: Path | None
     problem: str = ""
     scope: Scope = "file"
+    refused: bool = False
 
 
 def find_submissions(folder: Path) -> list[Submission]:
-    """Every submission in `folder`, sorted by student name (names made safe to show)."""
-    found = []
-    for entry in sorted(folder.iterdir()):
-        student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, 100).replace("\n", " ")
-        if entry.is_symlink() and not entry.exists():
-            found.append(Submission(student, None, "a link to nothing: not graded"))
-        elif entry.is_file() and entry.suffix == ".py":
-            found.append(Submission(student, entry))
-        elif entry.is_dir() and not entry.name.startswith((".", "__")):
-            hooks = find_in_folder(entry).hooks
-            found.append(Submission(student, hooks, "" if hooks else f"nothing to grade: {WHAT_TO_SUBMIT}", "folder"))
-    return found
+    """Every submission in `folder`, sorted by student name (names made safe to show).
+
+    Hidden entries (a leading dot or __) are skipped, and so are plain files that are
+    not `.py`; every other entry that is not a plain file or folder is refused.
+    """
+    root = folder.resolve()
+    return [submission for entry in sorted(root.iterdir()) if (submission := _submission(entry, root))]
+
+
+def _submission(entry: Path, root: Path) -> Submission | None:
+    """The submission at `entry` in the class folder `root` (None when it is not one),
+    refused when it is not plain."""
+    student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, NAME_LIMIT).replace("\n", " ")
+    try:
+        mode = entry.lstat().st_mode
+    except OSError as error:
+        return _refused(student, f"not graded: {shown(entry, root)} cannot be read ({error.strerror})")
+    if entry.name.startswith((".", "__")) or (stat.S_ISREG(mode) and entry.suffix != ".py"):
+        return None
+    if stat.S_ISDIR(mode):
+        return _folder_submission(student, entry, root)
+    refusal = file_refusal(entry, root)
+    return _refused(student, refusal) if refusal else _contained(student, entry, root, "file")
+
+
+def _folder_submission(student: str, folder: Path, root: Path) -> Submission:
+    """The submission folder `folder`: refused, nothing to grade, or its hooks file."""
+    scan = scan_folder(folder, root)
+    if scan.refusal:
+        return _refused(student, scan.refusal)
+    hooks = found_among(list(scan.files)).hooks
+    if hooks is None:
+        return Submission(student, None, f"nothing to grade: {WHAT_TO_SUBMIT}", "folder")
+    return _contained(student, hooks, root, "folder")
+
+
+def _contained(student: str, hooks: Path, root: Path, scope: Scope) -> Submission:
+    """The submission of `hooks`, refused unless it lies in the class folder `root`."""
+    if not inside(hooks, root):
+        return _refused(student, f"not graded: {shown(hooks, root)} lies outside the class folder")
+    return Submission(student, hooks, scope=scope)
+
+
+def _refused(student: str, why: str) -> Submission:
+    return Submission(student, None, why, refused=True)
 
 
 @dataclass

@@ -295,6 +295,8 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
 
 def _batch(args: argparse.Namespace, problems: list[Problem], config, console: Console, sandbox: Sandbox | None,
            errors: list) -> int:
+    """Grade every submission of --submissions into the CSV and feedback files, then the
+    summary; 1 when a submission was refused (a link, a FIFO, too deep or too large), else 0."""
     from grader.commands.batch import (
         find_submissions,
         grade_batch,
@@ -308,12 +310,13 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config, console: C
         return fail(console, f"--submissions {args.submissions}: not a folder")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     console.print(f"isolation: {sandbox.mode if sandbox else 'none'}", highlight=False)
-    rows = grade_batch(find_submissions(args.submissions), problems, config, args.jobs, console, args.timeout, sandbox)
+    submissions = find_submissions(args.submissions)
+    rows = grade_batch(submissions, problems, config, args.jobs, console, args.timeout, sandbox)
     write_csv(args.csv, rows)
     count = write_feedback(feedback, rows, errors)
     show_summary(console, rows)
     console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
-    return 0
+    return 1 if any(s.refused for s in submissions) else 0  # refused ones are named in the summary above
 
 
 def _check(argv: list[str], console: Console) -> int:
