@@ -16,8 +16,11 @@ from pathlib import Path
 
 import pytest
 from conftest import no_traceback, run_grader, self_contained
+from markdown_it import MarkdownIt
 
+from grader.commands import batch
 from grader.inputs.intake import MAX_DEPTH, inside, not_plain, scan_folder
+from grader.reports.results import ItemResult, Report
 from grader.sandbox.isolation import SUBMISSION_BYTES, SUBMISSION_FILES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,3 +301,82 @@ def test_a_path_through_a_link_is_not_inside_the_class_folder(tmp_path: Path) ->
     (tmp_path / "ana.py").write_text("", encoding="utf-8")
     root = (tmp_path / "class").resolve()
     assert inside(tmp_path / "class" / "x.py", root) and not inside(tmp_path / "class" / "away" / "ana.py", root)
+
+
+# --- the CSV's columns, and student text in every output -----------------------------------
+
+def test_rows_line_up_with_the_header_when_some_students_wrote_an_agent(tmp_path: Path) -> None:
+    """Without an agent section, a file that also defines choose_move gets a practice agent
+    item (no points) that a hooks-only file does not: the CSV has a column for it, empty
+    for the others, and every row's note and lost stay under their headers."""
+    folder = submit(tmp_path / "subs", {"bob.py": "off_by_one_bounds", "carol": None})
+    (folder / "zoe.py").write_text(self_contained("correct_reexport") + "\n" + (FILES / "agent_naive.py").read_text(),
+                                   encoding="utf-8")
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "5")
+    no_traceback(result)
+    assert result.returncode == 0, result.stdout + result.stderr
+    with grades.open(newline="", encoding="utf-8") as handle:
+        table = list(csv.reader(handle))
+    header = table[0]
+    assert {len(row) for row in table} == {len(header)}
+    items = item_columns(tmp_path)
+    practice = "agent (practice, no points)"
+    assert header == ["student", "score", "max_score", *items, practice, "note", "lost"]
+    _, rows = read_csv(grades)
+    assert rows["bob"][practice] == "" and float(rows["zoe"][practice]) == 0 and float(rows["carol"][practice]) == 0
+    assert rows["bob"]["lost"].startswith("hooks/forward_check: ") and rows["bob"]["note"] == ""
+    assert rows["zoe"]["lost"] == "" and rows["zoe"]["note"] == "" and rows["carol"]["note"].startswith("nothing to grade")
+    assert float(rows["zoe"]["score"]) == float(rows["zoe"]["max_score"]) == float(rows["bob"]["max_score"]) > 0
+    for row in rows.values():
+        assert abs(sum(float(row[item] or 0) for item in [*items, practice]) - float(row["score"])) < 1e-6, row
+
+
+def test_columns_keep_every_rows_order_and_every_item() -> None:
+    assert batch.item_columns([["a", "c"], ["a", "b", "c", "d"], ["e"]]) == ["e", "a", "b", "c", "d"]
+    report = Report("s", [ItemResult("hook", "h", "pass", 1, 1), ItemResult("hook", "h", "fail", 0, 2)])
+    assert batch.item_scores(report) == {"hooks/h": 1, "hooks/h (2)": 0}
+
+
+HOSTILE_NAMES = {  # file name: what a reader must see of it, as text
+    "<img src=x onerror=alert(1)>.py": "<img src=x onerror=alert(1)>",
+    "```\n# pwned ``.py": "``` # pwned ``",
+    "[bold red]boom.py": "[bold red]boom",
+    "@SUM(1+1)*cmd.py": "@SUM(1+1)*cmd",
+    "\x1b]8;;file:x\x07link\x1b]8;;\x07.py": "link",
+}
+
+
+def test_student_names_are_text_in_every_output(tmp_path: Path) -> None:
+    """File names that are HTML, Markdown, Rich markup, a formula or escape sequences are
+    shown as text in the terminal, the CSV, and the Markdown and HTML feedback; the
+    feedback files' own names use safe characters only."""
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    for name in HOSTILE_NAMES:
+        (folder / name).write_text((FILES / "syntax.py").read_text(), encoding="utf-8")  # cheap: cannot load
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--timeout", "5")
+    no_traceback(result)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "\x1b" not in result.stdout + result.stderr + grades.read_text(encoding="utf-8")
+    _, rows = read_csv(grades)
+    shown = set(HOSTILE_NAMES.values())
+    assert set(rows) == {*shown - {"@SUM(1+1)*cmd"}, "'@SUM(1+1)*cmd"}  # a formula cell is quoted
+    summary = " ".join(result.stdout.split())
+    for name in shown:
+        assert f"{name}: cannot load" in summary, name  # markup printed as it is, not read
+    feedback = sorted((tmp_path / "grades-feedback").iterdir())
+    assert len(feedback) == 2 * len(HOSTILE_NAMES)
+    assert all(re.fullmatch(r"[A-Za-z0-9._-]+\.(md|html)", path.name) for path in feedback)
+    assert not any("\x1b" in path.read_text(encoding="utf-8") for path in feedback)
+    markdown = MarkdownIt("commonmark")
+    headings = set()
+    for path in (p for p in feedback if p.suffix == ".md"):
+        tokens = markdown.parse(path.read_text(encoding="utf-8"))
+        assert [t.type for t in tokens if t.nesting >= 0] == ["heading_open", "inline", "fence"], path.name
+        headings.add(tokens[1].children[-1].content)  # the code span: its text as a reader sees it
+        assert "<img" not in markdown.render(path.read_text(encoding="utf-8"))
+    assert headings == shown
+    for path in (p for p in feedback if p.suffix == ".html"):
+        assert "<img" not in path.read_text(encoding="utf-8")

@@ -25,6 +25,7 @@ from grader.inputs.config import GradingConfig
 from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
 from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, resolve_agent
+from grader.reports.markdown import code_span, fenced
 from grader.reports.report import label, show_report, student_view
 from grader.reports.results import Report
 from grader.sandbox.host import interrupt
@@ -145,18 +146,49 @@ def grade_batch(
 
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
-    """student, score, max_score, one column per graded item, a note, and a short reason
-    per lost item (hidden items say only that they were lost)."""
-    template = next((r.report for r in rows if r.report), None)
-    item_names = [label(i) for i in template.items] if template else []
-    max_score = template.max_score if template else 0.0
+    """student, score, max_score, one column per graded item (every item of any row), a
+    note, and a short reason per lost item (hidden items say only that they were lost).
+
+    A row fills its own items by name and leaves empty those its report does not have
+    (the practice agent item of a student who wrote choose_move); a student who could not
+    be graded scores 0 on every item.
+    """
+    graded = [row.report for row in rows if row.report]
+    columns = item_columns([list(item_scores(report)) for report in graded])
+    class_max = max((report.max_score for report in graded), default=0.0)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "score", "max_score", *item_names, "note", "lost"])
+        writer.writerow([csv_text(name) for name in ("student", "score", "max_score", *columns, "note", "lost")])
         for row in rows:
-            scores = [i.score for i in row.report.items] if row.report else [0.0] * len(item_names)
-            writer.writerow([csv_text(row.student), row.score, max_score, *scores, csv_text(row.problem),
-                             csv_text(lost_points(row))])
+            scores: dict[str, float | str] = dict(item_scores(row.report)) if row.report else dict.fromkeys(columns, 0.0)
+            writer.writerow([csv_text(row.student), row.score, row.report.max_score if row.report else class_max,
+                             *(scores.get(name, "") for name in columns), csv_text(row.problem), csv_text(lost_points(row))])
+
+
+def item_scores(report: Report) -> dict[str, float]:
+    """Each item's score by its column name: its label, numbered from the second item of
+    the same label on ("label (2)"), so that no item hides another."""
+    scores: dict[str, float] = {}
+    for item in report.items:
+        name, number = label(item), 1
+        while name in scores:
+            number += 1
+            name = f"{label(item)} ({number})"
+        scores[name] = item.score
+    return scores
+
+
+def item_columns(rows: list[list[str]]) -> list[str]:
+    """Every column name of any row, once, each row's order kept: a name first met in a
+    later row goes right after the name before it in that row."""
+    columns: list[str] = []
+    for names in rows:
+        previous = -1
+        for name in names:
+            if name not in columns:
+                columns.insert(previous + 1, name)
+            previous = columns.index(name)
+    return columns
 
 
 def lost_points(row: BatchRow, limit: int = 80) -> str:
@@ -171,21 +203,30 @@ def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError
     """One file per student, NAME.md and NAME.html, with the report as the terminal shows
     it (hidden items masked); how many students got one."""
     folder.mkdir(parents=True, exist_ok=True)
-    written, used = 0, set()
+    written, used = 0, set[str]()
     for index, row in enumerate(rows):
         console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
         if row.report is None:
-            console.print(Text(f"{row.student}: not graded: {row.problem}"))
+            console.print(Text(f"{row.student}: {row.problem}"))
         else:
             show_report(console, row.report, errors)
-        name = re.sub(r"[^A-Za-z0-9._-]+", "_", row.student).strip("._") or f"student-{index + 1}"
-        name = name if name not in used else f"{name}-{index + 1}"  # two names alike once made safe
-        used.add(name)
-        (folder / f"{name}.md").write_text(f"# Grading report: {row.student}\n\n```text\n{console.export_text(clear=False)}```\n",
+        name = feedback_name(row.student, index, used)
+        (folder / f"{name}.md").write_text(f"# Grading report: {code_span(row.student)}\n\n{fenced(console.export_text(clear=False))}",
                                            encoding="utf-8")
         (folder / f"{name}.html").write_text(console.export_html(), encoding="utf-8")
         written += 1
     return written
+
+
+def feedback_name(student: str, index: int, used: set[str]) -> str:
+    """A file name for the `index`-th student's feedback: letters, digits, `._-` only, and
+    none in `used` (compared without case: some file systems ignore it); added to `used`."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._") or f"student-{index + 1}"
+    name, number = safe, index + 1
+    while name.casefold() in used:  # two names alike once made safe
+        name, number = f"{safe}-{number}", number + 1
+    used.add(name.casefold())
+    return name
 
 
 def csv_text(text: str) -> str:
