@@ -7,8 +7,8 @@
                      [--compact] [--tree] [--export trace.svg|.html|.txt]
     python -m grader PATH... --compare [--trace ID]
     python -m grader check PATH... [--json FILE]
-    python -m grader release OUT_DIR [--problems DIR]
-    python -m grader gradescope-bundle OUT.zip
+    python -m grader release OUT_DIR [--problems DIR] [--allow-solutions]
+    python -m grader gradescope-bundle OUT.zip [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
     python -m grader goldens
 """
 
@@ -359,13 +359,16 @@ def _release(argv: list[str], console: Console) -> int:
 
     require_answer_key("python -m grader release")
     from answerkey.release import ReleaseError, write_release
+    from answerkey.seeds import written
 
     _need_source_checkout("release")
     try:
-        kept = write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
+        release = write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
     except ReleaseError as error:
         return fail(console, str(error))
-    console.print(f"wrote the student copy to {args.out} with {kept} public problems")
+    if release.seeds:
+        console.print(written(release.seeds, release.config), markup=False, highlight=False, soft_wrap=True)
+    console.print(f"wrote the student copy to {args.out} with {release.problems} public problems", markup=False, highlight=False)
     return 0
 
 
@@ -375,16 +378,25 @@ def _bundle(argv: list[str], console: Console) -> int:
     parser.add_argument("out", type=Path, metavar="OUT.zip")
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems",
                         help="the problem folder to grade with (hidden problems and grading.yaml included)")
+    parser.add_argument("--public-hook-cases", action="store_true",
+                        help="build even though grading.yaml has no private hook_seed: the hooks are then graded on "
+                             "the public cases, whose answers every student has")
+    parser.add_argument("--unseeded-agent-games", action="store_true",
+                        help="build even though the agent section of grading.yaml has no seed: every run then plays "
+                             "fresh random games, so a resubmission may score differently")
     args = parser.parse_args(argv)
     from grader.reference import require_answer_key
     from grader.reports.report import fail
 
     require_answer_key("python -m grader gradescope-bundle")
-    from answerkey.bundle import write_bundle
+    from answerkey.bundle import seed_refusal, write_bundle
 
     _need_source_checkout("gradescope-bundle")
     if not args.problems.is_dir():
         return fail(console, f"--problems {args.problems}: not a folder")
+    refusal = seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
+    if refusal:
+        return fail(console, refusal)
     if not args.out.resolve().parent.is_dir():
         return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
     count = write_bundle(KIT_ROOT, args.problems, args.out)
