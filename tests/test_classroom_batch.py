@@ -343,6 +343,7 @@ HOSTILE_NAMES = {  # file name: what a reader must see of it, as text
     "```\n# pwned ``.py": "``` # pwned ``",
     "[bold red]boom.py": "[bold red]boom",
     "@SUM(1+1)*cmd.py": "@SUM(1+1)*cmd",
+    "--help.py": "--help",
     "\x1b]8;;file:x\x07link\x1b]8;;\x07.py": "link",
 }
 
@@ -362,13 +363,13 @@ def test_student_names_are_text_in_every_output(tmp_path: Path) -> None:
     assert "\x1b" not in result.stdout + result.stderr + grades.read_text(encoding="utf-8")
     _, rows = read_csv(grades)
     shown = set(HOSTILE_NAMES.values())
-    assert set(rows) == {*shown - {"@SUM(1+1)*cmd"}, "'@SUM(1+1)*cmd"}  # a formula cell is quoted
+    assert set(rows) == {*shown - {"@SUM(1+1)*cmd", "--help"}, "'@SUM(1+1)*cmd", "'--help"}  # formula cells are quoted
     summary = " ".join(result.stdout.split())
     for name in shown:
         assert f"{name}: cannot load" in summary, name  # markup printed as it is, not read
     feedback = sorted((tmp_path / "grades-feedback").iterdir())
     assert len(feedback) == 2 * len(HOSTILE_NAMES)
-    assert all(re.fullmatch(r"[A-Za-z0-9._-]+\.(md|html)", path.name) for path in feedback)
+    assert all(re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9._-]*\.(md|html)", path.name) for path in feedback)  # no option, no hidden file
     assert not any("\x1b" in path.read_text(encoding="utf-8") for path in feedback)
     markdown = MarkdownIt("commonmark")
     headings = set()

@@ -219,9 +219,10 @@ def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError
 
 
 def feedback_name(student: str, index: int, used: set[str]) -> str:
-    """A file name for the `index`-th student's feedback: letters, digits, `._-` only, and
-    none in `used` (compared without case: some file systems ignore it); added to `used`."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._") or f"student-{index + 1}"
+    """A file name for the `index`-th student's feedback: letters, digits, `._-` only, not
+    hidden nor read as an option (no leading `.` or `-`), and none in `used` (compared
+    without case: some file systems ignore it); added to `used`."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._-") or f"student-{index + 1}"
     name, number = safe, index + 1
     while name.casefold() in used:  # two names alike once made safe
         name, number = f"{safe}-{number}", number + 1

@@ -310,7 +310,10 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config, console: C
         return fail(console, f"--submissions {args.submissions}: not a folder")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     console.print(f"isolation: {sandbox.mode if sandbox else 'none'}", highlight=False)
-    submissions = find_submissions(args.submissions)
+    try:
+        submissions = find_submissions(args.submissions)
+    except OSError as error:
+        return fail(console, f"--submissions {args.submissions}: cannot be read ({error.strerror})")
     rows = grade_batch(submissions, problems, config, args.jobs, console, args.timeout, sandbox)
     write_csv(args.csv, rows)
     count = write_feedback(feedback, rows, errors)
