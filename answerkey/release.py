@@ -116,6 +116,8 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
     Refuses (unless `allow_solutions`) when assignment/ holds implemented hooks: they
     would go to every student.
     """
+    if out.exists() and not out.is_dir():
+        raise ReleaseError(f"{out} is a file; choose a new folder")
     if out.exists() and any(out.iterdir()):
         raise ReleaseError(f"{out} is not empty; choose a new folder")
     problems = _check_sources(source, problems_dir, allow_solutions)

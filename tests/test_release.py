@@ -209,6 +209,15 @@ def test_release_refuses_in_one_line_what_it_cannot_seed(tmp_path: Path) -> None
         assert not (tmp_path / f"copy-{number}").exists()
 
 
+def test_release_into_a_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("mine\n", encoding="utf-8")
+    problems = problems_folder(tmp_path / "problems")
+    refused = release(ROOT, tmp_path / "taken", "--problems", problems)
+    no_traceback(refused)
+    assert refused.returncode == 2 and refused.stdout.strip() == f"error: {tmp_path / 'taken'} is a file; choose a new folder"
+    assert not (problems / "grading.yaml").exists()
+
+
 def test_seeds_keep_the_files_line_endings(tmp_path: Path) -> None:
     config = problems_folder(tmp_path / "problems", None) / "grading.yaml"
     config.write_bytes(b"timeout: 10\r\nagent:\r\n  games: 3\r\n")
