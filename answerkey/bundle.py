@@ -12,6 +12,10 @@ grading config). On Gradescope the zip is unpacked to /autograder/source and:
   /autograder/results/results.json. Only the grader writes that file; if the grader dies,
   the script writes a zero with the reason itself and exits non-zero.
 
+It is built only when the grading config holds its private seeds (`hook_seed`, and
+`agent.seed` with an agent section: answerkey/seeds.py), unless the instructor accepts
+grading without them (`--public-hook-cases`, `--unseeded-agent-games`).
+
 AUTOGRADER_ROOT overrides /autograder (for testing the scripts outside Gradescope);
 GRADER_ISOLATION chooses the isolation (default auto: bubblewrap where Gradescope's
 container allows it, else an unprivileged user).
@@ -22,7 +26,14 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from grader.inputs.config import load_config
+from grader.inputs.problemset import CONFIG_FILE
+
 from .kit import kit_packages
+from .seeds import AGENT_SEED, HOOK_SEED, WITHOUT, missing_seeds
+
+#: The command-line flag that accepts building without each seed.
+FLAGS = {HOOK_SEED: "public-hook-cases", AGENT_SEED: "unseeded-agent-games"}
 
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, while it builds the autograder image.
@@ -79,6 +90,23 @@ exit "$status"
 
 #: The files beside the kit's packages that go into the bundle: how to install them.
 INSTALL_FILES = ("pyproject.toml", "README.md")
+
+
+def seed_refusal(problems: Path, public_hook_cases: bool, unseeded_agent_games: bool) -> str:
+    """Why the autograder for `problems` must not be built ("" when it may): its grading
+    config is broken, or lacks a private seed that the instructor did not accept to lack."""
+    path = problems / CONFIG_FILE
+    config, errors = load_config(path if path.exists() else None)
+    if errors:
+        return f"fix the grading config first: {errors[0]}"
+    accepted = {HOOK_SEED: public_hook_cases, AGENT_SEED: unseeded_agent_games}
+    missing = [name for name in missing_seeds(config) if not accepted[name]]
+    if not missing:
+        return ""
+    flags = " ".join(f"--{FLAGS[name]}" for name in missing)
+    return (f"{path} has no private {' nor '.join(missing)} ({'; '.join(WITHOUT[name] for name in missing)}): "
+            f"`python -m grader release OUT_DIR --problems {problems}` writes {'it' if len(missing) == 1 else 'them'}, "
+            f"or pass {flags} to build anyway")
 
 
 def write_bundle(source: Path, problems: Path, out: Path) -> int:

@@ -2,17 +2,22 @@
 
 It is the kit without its answer key: every package but `answerkey` (the reference
 hooks and agent, the SAT encodings, the instructor's tools), the public problems only,
-each with its `expect`, the hook cases with their expected outputs (both computed here
-from the reference, so that nothing needs the answer key at grading time), and a README
-for students. Hidden problems and the grading config stay behind.
+each with its `expect`, the public hook cases with their expected outputs (both computed
+here from the reference, so that nothing needs the answer key at grading time), and a
+README for students. Hidden problems and the grading config stay behind.
+
+The public hook cases are for practice: the instructor's grading.yaml is first given the
+private seeds it lacks (answerkey/seeds.py), so that the graded cases and games are
+none a student has seen.
 """
 
 from __future__ import annotations
 
 import shutil
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from grader.inputs.config import load_config
 from grader.inputs.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files, problem_set_yaml
 from grader.inputs.submission import solved_hooks
 from grader.inputs.yamlfile import read_yaml
@@ -20,6 +25,7 @@ from grader.scoring.grading import expected_count
 from grader.scoring.hookcases import CASES_FILE, write_cases
 
 from .kit import student_packages
+from .seeds import SeedError, write_seeds
 
 STUDENT_README = """# Minesweeper CSP assignment
 
@@ -55,11 +61,18 @@ class ReleaseError(RuntimeError):
     """The release cannot be written (a bad problem file, an existing target...)."""
 
 
-def _public_file(path: Path, target: Path) -> int:
-    """Copy one problem file without its hidden problems; how many problems it keeps."""
-    problems, errors = load_problem_file(path)
-    if errors:
-        raise ReleaseError(f"fix the problem files first: {errors[0]}")
+@dataclass(frozen=True)
+class Release:
+    """What a release wrote: how many public problems, and the private seeds it added to
+    the grading config at `config`."""
+
+    problems: int
+    seeds: list[str]
+    config: Path
+
+
+def _public_file(path: Path, problems: list[Problem], target: Path) -> int:
+    """Copy one problem file (its `problems`) without its hidden problems; how many it keeps."""
     public = [p for p in problems if not p.hidden]
     if not public:
         return 0
@@ -75,14 +88,9 @@ def _with_expect(problem: Problem) -> Problem:
     return replace(problem, expect=expected_count(problem))
 
 
-def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: bool = False) -> int:
-    """Write the student copy of the kit at `source` into `out`; how many problems it holds.
-
-    Refuses (unless `allow_solutions`) when assignment/ holds implemented hooks: they
-    would go to every student.
-    """
-    if out.exists() and any(out.iterdir()):
-        raise ReleaseError(f"{out} is not empty; choose a new folder")
+def _check_sources(source: Path, problems_dir: Path, allow_solutions: bool) -> dict[Path, list[Problem]]:
+    """The problems of every file in `problems_dir`; ReleaseError when the assignment,
+    a problem file or the grading config is not fit to publish from."""
     try:
         solved = solved_hooks(source / "assignment")
     except SyntaxError as error:
@@ -90,15 +98,40 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
     if solved and not allow_solutions:
         raise ReleaseError(f"assignment/ holds implemented hooks ({', '.join(solved)}): students would get them; "
                            "restore the stubs, or pass --allow-solutions")
+    if not problems_dir.is_dir():
+        raise ReleaseError(f"--problems {problems_dir}: not a folder")
+    loaded = {path: load_problem_file(path) for path in problem_files(problems_dir)}
+    errors = [error for _, found in loaded.values() for error in found]
+    config = problems_dir / CONFIG_FILE
+    errors += load_config(config if config.exists() else None)[1]
+    if errors:
+        raise ReleaseError(f"fix the problem files and grading config first: {errors[0]}")
+    return {path: problems for path, (problems, _) in loaded.items()}
+
+
+def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: bool = False) -> Release:
+    """Write the student copy of the kit at `source` into `out`, after giving the grading
+    config in `problems_dir` the private seeds it lacks.
+
+    Refuses (unless `allow_solutions`) when assignment/ holds implemented hooks: they
+    would go to every student.
+    """
+    if out.exists() and not out.is_dir():
+        raise ReleaseError(f"{out} is a file; choose a new folder")
+    if out.exists() and any(out.iterdir()):
+        raise ReleaseError(f"{out} is not empty; choose a new folder")
+    problems = _check_sources(source, problems_dir, allow_solutions)
+    config = problems_dir / CONFIG_FILE
+    try:
+        seeds = write_seeds(config)
+    except SeedError as error:
+        raise ReleaseError(str(error)) from None
     for package in student_packages(source):
         shutil.copytree(source / package, out / package, ignore=shutil.ignore_patterns("__pycache__"))
-    write_cases(out / "grader" / CASES_FILE.name)  # the hook cases' expected outputs, from this reference
+    write_cases(out / CASES_FILE.resolve().relative_to(source.resolve()))  # from this reference, where the grader reads them
     (out / "problems").mkdir()
-    kept = 0
-    for path in problem_files(problems_dir):
-        if path.name != CONFIG_FILE:
-            kept += _public_file(path, out / "problems" / path.name)
+    kept = sum(_public_file(path, found, out / "problems" / path.name) for path, found in problems.items())
     (out / "problems" / "README.md").write_text(STUDENT_PROBLEMS_README, encoding="utf-8")
     shutil.copyfile(source / "pyproject.toml", out / "pyproject.toml")  # it finds the packages that are there
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
-    return kept
+    return Release(kept, seeds, config)

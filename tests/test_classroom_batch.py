@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import socket
+import stat
 import statistics
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from conftest import run_grader, self_contained
+import pytest
+from conftest import no_traceback, run_grader, self_contained
+from markdown_it import MarkdownIt
+
+from grader.commands import batch
+from grader.inputs.intake import MAX_DEPTH, inside, not_plain, scan_folder
+from grader.reports.results import ItemResult, Report
+from grader.sandbox.isolation import SUBMISSION_BYTES, SUBMISSION_FILES
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -156,3 +168,216 @@ def test_each_student_gets_a_feedback_file_and_the_csv_says_what_was_lost(tmp_pa
     assert "Where the search first went wrong" in bob and "--case forward_check:" in bob
     assert "Full marks." in (feedback / "ana.md").read_text(encoding="utf-8")
     assert (feedback / "bob.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html>")
+
+
+# --- intake: only plain submissions are graded ---------------------------------------------
+
+DEEP_LEVELS = 1100  # deeper than Python's recursion limit
+
+
+def deep_folder(folder: Path, levels: int) -> None:
+    """`folder` with a hooks file `levels` folders down (d/d/d/...)."""
+    bottom = folder
+    for _ in range(levels + 1):  # one level at a time: mkdir(parents=True) recurses
+        bottom.mkdir()
+        bottom = bottom / "d"
+    (bottom.parent / "hooks.py").write_text(self_contained("correct_reexport"), encoding="utf-8")
+
+
+def remove_deep(folder: Path, levels: int) -> None:
+    """Remove what deep_folder made, deepest first (pytest's clean-up recurses, and would not)."""
+    for depth in range(levels, -1, -1):
+        level = folder.joinpath(*["d"] * depth)
+        for path in level.iterdir():
+            if not path.is_dir():
+                path.unlink()
+        level.rmdir()
+
+
+def hostile_class(folder: Path) -> dict[str, str]:
+    """A class folder of one correct student beside entries that are not plain submissions;
+    {student: words their note must hold}."""
+    submit(folder, {"ana.py": "correct_reexport", "nested/a/b/c/hooks.py": "correct_reexport"})
+    deep_folder(folder / "deep", DEEP_LEVELS)
+    (folder / "key.py").symlink_to(ROOT / "answerkey" / "strategies.py")  # the answer key, as a top-level file
+    (folder / "dirlink").symlink_to(folder / "nested")
+    submit(folder, {"inner/hooks.py": "correct_reexport"})
+    (folder / "inner" / "helpers.py").symlink_to(ROOT / "answerkey" / "strategies.py")
+    os.mkfifo(folder / "pipe.py")
+    (folder / "pipes").mkdir()
+    os.mkfifo(folder / "pipes" / "hooks.py")
+    with socket.socket(socket.AF_UNIX) as server:
+        (folder / "sock").mkdir()
+        server.bind(str(folder / "sock" / "hooks.py"))
+    submit(folder, {"wide/hooks.py": "correct_reexport"})
+    for number in range(SUBMISSION_FILES):
+        (folder / "wide" / f"notes-{number}.txt").write_text("x\n", encoding="utf-8")
+    submit(folder, {"big/hooks.py": "correct_reexport"})
+    (folder / "big" / "data.bin").write_bytes(b"\0" * (SUBMISSION_BYTES + 1))
+    (folder / "huge.py").write_text("#" * SUBMISSION_BYTES + "\n", encoding="utf-8")
+    submit(folder, {"twin.py": "correct_reexport"})
+    os.link(folder / "twin.py", folder / "twin2.py")
+    return {
+        "deep": f"is nested more than {MAX_DEPTH} folders deep", "key": "key.py is a symbolic link",
+        "dirlink": "dirlink is a symbolic link", "inner": "inner/helpers.py is a symbolic link",
+        "pipe": "pipe.py is a FIFO", "pipes": "pipes/hooks.py is a FIFO", "sock": "sock/hooks.py is a socket",
+        "wide": f"more than {SUBMISSION_FILES} files and folders", "big": f"more than {SUBMISSION_BYTES >> 20} MB",
+        "huge": f"larger than {SUBMISSION_BYTES >> 20} MB", "twin": "twin.py is a hard link", "twin2": "twin2.py is a hard link",
+    }
+
+
+def test_only_plain_submissions_are_graded_and_the_others_are_named(tmp_path: Path) -> None:
+    """Links (to the answer key or anywhere), FIFOs, sockets, hard links, folders too deep,
+    too wide or too large: each is refused in one line for that student alone, without
+    being read, and the class is graded; the exit status says that some were refused."""
+    folder = tmp_path / "subs"
+    refused = hostile_class(folder)
+    grades = tmp_path / "grades.csv"
+    try:
+        result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "5")
+    finally:
+        remove_deep(folder / "deep", DEEP_LEVELS)
+    no_traceback(result)
+    assert result.returncode == 1, result.stdout + result.stderr
+    _, rows = read_csv(grades)
+    assert sorted(rows) == sorted([*refused, "ana", "nested"])
+    full = float(rows["ana"]["max_score"])
+    assert float(rows["ana"]["score"]) == float(rows["nested"]["score"]) == full > 0
+    summary = " ".join(result.stdout.split())
+    for student, words in refused.items():
+        assert float(rows[student]["score"]) == 0 and rows[student]["note"].startswith("not graded: "), rows[student]
+        assert words in rows[student]["note"], (words, rows[student]["note"])
+        assert f"{student}: {rows[student]['note']}" in summary
+
+
+def test_a_submission_folder_just_within_the_limits_is_graded(tmp_path: Path) -> None:
+    folder = tmp_path / "subs"
+    submit(folder, {f"ana/{'/'.join(['d'] * MAX_DEPTH)}/hooks.py": "correct_reexport"})
+    for number in range(SUBMISSION_FILES - MAX_DEPTH - 1):  # with the folders and hooks.py: the limit exactly
+        (folder / "ana" / f"notes-{number}.txt").write_text("x\n", encoding="utf-8")
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--timeout", "5")
+    no_traceback(result)
+    assert result.returncode == 0, result.stdout + result.stderr
+    _, rows = read_csv(grades)
+    assert float(rows["ana"]["score"]) == float(rows["ana"]["max_score"]) > 0 and rows["ana"]["note"] == ""
+
+
+def test_a_huge_folder_is_refused_after_a_few_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scan stops at the first limit crossed: a folder of 50 folders of 100 files each
+    is refused after SUBMISSION_FILES + 1 entries, not read to the end."""
+    for group in range(50):
+        (tmp_path / "wide" / f"g{group}").mkdir(parents=True)
+        for number in range(100):
+            (tmp_path / "wide" / f"g{group}" / f"{number}.py").write_text("", encoding="utf-8")
+    seen = []
+    real_scandir = os.scandir
+
+    @contextmanager
+    def counting(path: Path) -> Iterator[Iterator[os.DirEntry[str]]]:
+        with real_scandir(path) as listing:
+            yield (seen.append(entry.path) or entry for entry in listing)
+
+    monkeypatch.setattr(os, "scandir", counting)
+    scan = scan_folder(tmp_path / "wide", tmp_path)
+    assert scan.files == () and f"more than {SUBMISSION_FILES} files and folders" in scan.refusal
+    assert len(seen) == SUBMISSION_FILES + 1
+
+
+def test_every_kind_of_entry_that_is_not_plain_is_named() -> None:
+    def info(mode: int, links: int = 1) -> os.stat_result:
+        return os.stat_result((mode, 0, 0, links, 0, 0, 0, 0, 0, 0))
+
+    assert not_plain(info(stat.S_IFREG | 0o644)) == "" and not_plain(info(stat.S_IFDIR | 0o755, 5)) == ""
+    assert not_plain(info(stat.S_IFREG | 0o644, 2)).startswith("is a hard link")
+    kinds = {stat.S_IFLNK: "is a symbolic link", stat.S_IFIFO: "is a FIFO", stat.S_IFSOCK: "is a socket",
+             stat.S_IFCHR: "is a device", stat.S_IFBLK: "is a device"}
+    assert {kind: not_plain(info(kind | 0o644)) for kind in kinds} == kinds
+
+
+def test_a_path_through_a_link_is_not_inside_the_class_folder(tmp_path: Path) -> None:
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "away").symlink_to(tmp_path)
+    (tmp_path / "ana.py").write_text("", encoding="utf-8")
+    root = (tmp_path / "class").resolve()
+    assert inside(tmp_path / "class" / "x.py", root) and not inside(tmp_path / "class" / "away" / "ana.py", root)
+
+
+# --- the CSV's columns, and student text in every output -----------------------------------
+
+def test_rows_line_up_with_the_header_when_some_students_wrote_an_agent(tmp_path: Path) -> None:
+    """Without an agent section, a file that also defines choose_move gets a practice agent
+    item (no points) that a hooks-only file does not: the CSV has a column for it, empty
+    for the others, and every row's note and lost stay under their headers."""
+    folder = submit(tmp_path / "subs", {"bob.py": "off_by_one_bounds", "carol": None})
+    (folder / "zoe.py").write_text(self_contained("correct_reexport") + "\n" + (FILES / "agent_naive.py").read_text(),
+                                   encoding="utf-8")
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "5")
+    no_traceback(result)
+    assert result.returncode == 0, result.stdout + result.stderr
+    with grades.open(newline="", encoding="utf-8") as handle:
+        table = list(csv.reader(handle))
+    header = table[0]
+    assert {len(row) for row in table} == {len(header)}
+    items = item_columns(tmp_path)
+    practice = "agent (practice, no points)"
+    assert header == ["student", "score", "max_score", *items, practice, "note", "lost"]
+    _, rows = read_csv(grades)
+    assert rows["bob"][practice] == "" and float(rows["zoe"][practice]) == 0 and float(rows["carol"][practice]) == 0
+    assert rows["bob"]["lost"].startswith("hooks/forward_check: ") and rows["bob"]["note"] == ""
+    assert rows["zoe"]["lost"] == "" and rows["zoe"]["note"] == "" and rows["carol"]["note"].startswith("nothing to grade")
+    assert float(rows["zoe"]["score"]) == float(rows["zoe"]["max_score"]) == float(rows["bob"]["max_score"]) > 0
+    for row in rows.values():
+        assert abs(sum(float(row[item] or 0) for item in [*items, practice]) - float(row["score"])) < 1e-6, row
+
+
+def test_columns_keep_every_rows_order_and_every_item() -> None:
+    assert batch.item_columns([["a", "c"], ["a", "b", "c", "d"], ["e"]]) == ["e", "a", "b", "c", "d"]
+    report = Report("s", [ItemResult("hook", "h", "pass", 1, 1), ItemResult("hook", "h", "fail", 0, 2)])
+    assert batch.item_scores(report) == {"hooks/h": 1, "hooks/h (2)": 0}
+
+
+HOSTILE_NAMES = {  # file name: what a reader must see of it, as text
+    "<img src=x onerror=alert(1)>.py": "<img src=x onerror=alert(1)>",
+    "```\n# pwned ``.py": "``` # pwned ``",
+    "[bold red]boom.py": "[bold red]boom",
+    "@SUM(1+1)*cmd.py": "@SUM(1+1)*cmd",
+    "--help.py": "--help",
+    "\x1b]8;;file:x\x07link\x1b]8;;\x07.py": "link",
+}
+
+
+def test_student_names_are_text_in_every_output(tmp_path: Path) -> None:
+    """File names that are HTML, Markdown, Rich markup, a formula or escape sequences are
+    shown as text in the terminal, the CSV, and the Markdown and HTML feedback; the
+    feedback files' own names use safe characters only."""
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    for name in HOSTILE_NAMES:
+        (folder / name).write_text((FILES / "syntax.py").read_text(), encoding="utf-8")  # cheap: cannot load
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--timeout", "5")
+    no_traceback(result)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "\x1b" not in result.stdout + result.stderr + grades.read_text(encoding="utf-8")
+    _, rows = read_csv(grades)
+    shown = set(HOSTILE_NAMES.values())
+    assert set(rows) == {*shown - {"@SUM(1+1)*cmd", "--help"}, "'@SUM(1+1)*cmd", "'--help"}  # formula cells are quoted
+    summary = " ".join(result.stdout.split())
+    for name in shown:
+        assert f"{name}: cannot load" in summary, name  # markup printed as it is, not read
+    feedback = sorted((tmp_path / "grades-feedback").iterdir())
+    assert len(feedback) == 2 * len(HOSTILE_NAMES)
+    assert all(re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9._-]*\.(md|html)", path.name) for path in feedback)  # no option, no hidden file
+    assert not any("\x1b" in path.read_text(encoding="utf-8") for path in feedback)
+    markdown = MarkdownIt("commonmark")
+    headings = set()
+    for path in (p for p in feedback if p.suffix == ".md"):
+        tokens = markdown.parse(path.read_text(encoding="utf-8"))
+        assert [t.type for t in tokens if t.nesting >= 0] == ["heading_open", "inline", "fence"], path.name
+        headings.add(tokens[1].children[-1].content)  # the code span: its text as a reader sees it
+        assert "<img" not in markdown.render(path.read_text(encoding="utf-8"))
+    assert headings == shown
+    for path in (p for p in feedback if p.suffix == ".html"):
+        assert "<img" not in path.read_text(encoding="utf-8")

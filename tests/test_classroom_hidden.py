@@ -85,7 +85,8 @@ def test_gradescope_tests_carry_the_visibility(tmp_path: Path) -> None:
 
 def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path) -> None:
     out = tmp_path / "student-copy"
-    made = run_grader("release", out, "--problems", HIDDEN_SET)
+    problems = shutil.copytree(HIDDEN_SET, tmp_path / "problems")  # release writes the private seeds there
+    made = run_grader("release", out, "--problems", problems)
     assert made.returncode == 0, made.stdout + made.stderr
     assert "2 public problems" in made.stdout
 
@@ -151,7 +152,8 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
 
 def test_release_of_the_course_problems(tmp_path: Path) -> None:
     out = tmp_path / "copy"
-    made = run_grader("release", out)
+    problems = shutil.copytree(ROOT / "problems", tmp_path / "problems")  # release writes the private seeds there
+    made = run_grader("release", out, "--problems", problems)
     assert made.returncode == 0, made.stdout + made.stderr
     published = sorted(p.name for p in (ROOT / "problems").glob("*.yaml") if p.name != "grading.yaml")
     assert sorted(p.name for p in (out / "problems").glob("*.yaml")) == published
@@ -159,5 +161,5 @@ def test_release_of_the_course_problems(tmp_path: Path) -> None:
     for path in (out / "problems").glob("*.yaml"):
         for problem in yaml.safe_load(path.read_text(encoding="utf-8"))["problems"]:
             assert problem.get("expect") is not None, (path.name, problem.get("id"))
-    again = run_grader("release", out)
+    again = run_grader("release", out, "--problems", problems)
     assert again.returncode != 0 and "not empty" in again.stdout + again.stderr

@@ -6,7 +6,7 @@ import yaml
 
 from grader.inputs.problemset import Problem
 from grader.scoring.grading import ItemResult, Report, score_hook, score_problem
-from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, load_cases
+from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, case_input, load_cases
 from grader.scoring.layouts import layout_problem
 from solvers.board import board_from_rows
 
@@ -181,6 +181,20 @@ def test_stored_hook_cases_are_fresh() -> None:
     assert load_cases() == fresh
     assert list(fresh) == list(HOOK_NAMES)
     assert all(fresh[name] for name in HOOK_NAMES)
+
+
+def test_private_hook_cases_never_repeat_a_public_one() -> None:
+    """Under a private seed no case gives its hook the input of a stored public case
+    (3349737 draws the public numbers of "an empty domain" by chance), and the other
+    hand-made cases are there, renumbered (the empty scope is alike under every seed)."""
+    public = {hook: {case_input(case) for case in cases} for hook, cases in load_cases().items()}
+    for seed in (1, 3349737, 2**63 - 1):
+        private = build_cases(seed)
+        for hook in HOOK_NAMES:
+            assert not {case_input(case) for case in private[hook]} & public[hook], (seed, hook)
+        names = [case["name"] for case in private["constraint_bounds"]]
+        assert {"mixed domains", "all mines"} <= set(names) and "an empty scope" not in names
+        assert ("an empty domain" in names) == (seed != 3349737)
 
 
 def _hook(name: str, message: str, status: str = "error") -> ItemResult:

@@ -183,3 +183,45 @@ def test_a_dead_grader_leaves_no_score_and_a_failed_run(autograder: Autograder, 
                          timeout=60, env=_bare_env(broken))
     assert run.returncode != 0 and not (broken / "results" / "results.json").exists()
     assert "was not graded" in run.stderr and "no score is recorded" in run.stderr
+
+
+# --- the bundle is built only with private seeds, unless the instructor accepts otherwise ----
+
+SEEDLESS = {  # grading.yaml (None: absent): the flags that accept building without its seeds
+    None: ("--public-hook-cases",),
+    "timeout: 10\n": ("--public-hook-cases",),
+    "hook_seed: 5\nagent:\n  games: 3\n": ("--unseeded-agent-games",),
+    "agent:\n  games: 3\n": ("--public-hook-cases", "--unseeded-agent-games"),
+}
+
+
+@pytest.mark.parametrize("config", SEEDLESS, ids=["absent", "no hook_seed", "no agent.seed", "neither"])
+def test_the_bundle_needs_the_private_seeds_unless_asked(tmp_path: Path, config: str | None) -> None:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    shutil.copyfile(ROOT / "problems" / "course.yaml", problems / "course.yaml")
+    if config is not None:
+        (problems / "grading.yaml").write_text(config, encoding="utf-8")
+    archive = tmp_path / "autograder.zip"
+    flags = SEEDLESS[config]
+    refused = run_grader("gradescope-bundle", archive, "--problems", problems)
+    assert refused.returncode == 2 and not archive.exists(), refused.stdout + refused.stderr
+    lines = refused.stdout.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "`python -m grader release" in lines[0], lines
+    assert all(flag in lines[0] for flag in flags)
+    if len(flags) > 1:  # one flag of two is not enough
+        assert run_grader("gradescope-bundle", archive, "--problems", problems, flags[0]).returncode == 2
+    built = run_grader("gradescope-bundle", archive, "--problems", problems, *flags)
+    assert built.returncode == 0 and archive.is_file(), built.stdout + built.stderr
+
+
+def test_the_bundle_refuses_a_broken_grading_config_in_one_line(tmp_path: Path) -> None:
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    shutil.copyfile(ROOT / "problems" / "course.yaml", problems / "course.yaml")
+    (problems / "grading.yaml").write_text("hook_seed: [1\n", encoding="utf-8")
+    refused = run_grader("gradescope-bundle", tmp_path / "a.zip", "--problems", problems, "--public-hook-cases")
+    assert "Traceback" not in refused.stdout + refused.stderr
+    assert refused.returncode == 2 and len(refused.stdout.strip().splitlines()) == 1
+    assert refused.stdout.startswith("error: fix the grading config first:")
+    assert not (tmp_path / "a.zip").exists()

@@ -1,18 +1,41 @@
-"""`python -m grader release`: an instructor's solved hooks never reach students by accident."""
+"""`python -m grader release`: an instructor's solved hooks never reach students by accident,
+the student copy holds exactly what it should, and the graded hook cases and games come
+from private seeds that release writes into the instructor's grading.yaml."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import STUDENT_FILES, copy_kit, grader_env, run_grader
+import pytest
+import yaml
+from conftest import STUDENT_FILES, copy_kit, grade_json, grader_env, no_traceback, run_grader, student_copy
+
+from answerkey.kit import student_packages
+from answerkey.seeds import SEED_BITS, SeedError, write_seeds
+from grader.inputs.config import load_config
+from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-def release(kit: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+
+
+def release(kit: Path, out: Path, *extra: str | Path) -> subprocess.CompletedProcess[str]:
     return run_grader("release", out, *extra, cwd=kit, env=grader_env(kit), timeout=300)
+
+
+def problems_folder(folder: Path, config: str | None = None, names: tuple[str, ...] = ("course.yaml",)) -> Path:
+    """A problem folder with these of the kit's problem files and, when given, this grading.yaml text
+    (release writes into grading.yaml: never the kit's own folder)."""
+    folder.mkdir(parents=True)
+    for name in names:
+        shutil.copyfile(ROOT / "problems" / name, folder / name)
+    if config is not None:
+        (folder / "grading.yaml").write_text(config, encoding="utf-8")
+    return folder
 
 
 def test_solved_hooks_are_not_published_unless_asked(tmp_path: Path) -> None:
@@ -21,20 +44,20 @@ def test_solved_hooks_are_not_published_unless_asked(tmp_path: Path) -> None:
     refused = release(kit, tmp_path / "out")
     assert refused.returncode == 2 and "Traceback" not in refused.stdout + refused.stderr
     assert "hooks.py: constraint_bounds" in refused.stdout and "--allow-solutions" in refused.stdout
-    assert not (tmp_path / "out").exists()
+    assert not (tmp_path / "out").exists() and not (kit / "problems" / "grading.yaml").exists()  # nor any seed
     allowed = release(kit, tmp_path / "out", "--allow-solutions")
     assert allowed.returncode == 0, allowed.stdout + allowed.stderr
     assert (tmp_path / "out" / "assignment" / "hooks.py").read_text() == (STUDENT_FILES / "model_answer.py").read_text()
 
 
 def test_the_stubs_are_published_as_they_are(tmp_path: Path) -> None:
-    made = release(ROOT, tmp_path / "out")
+    made = release(ROOT, tmp_path / "out", "--problems", problems_folder(tmp_path / "problems"))
     assert made.returncode == 0, made.stdout + made.stderr
     assert (tmp_path / "out" / "assignment" / "hooks.py").read_text() == (ROOT / "assignment" / "hooks.py").read_text()
 
 
 def test_the_student_copy_explains_its_problems_to_students(tmp_path: Path) -> None:
-    assert release(ROOT, tmp_path / "out").returncode == 0
+    assert release(ROOT, tmp_path / "out", "--problems", problems_folder(tmp_path / "problems")).returncode == 0
     readme = (tmp_path / "out" / "problems" / "README.md").read_text(encoding="utf-8")
     assert "python -m grader problems/" in readme and "hidden" in readme
     assert "grading.yaml" not in readme and "hook_seed" not in readme  # the instructor's document stays home
@@ -63,7 +86,7 @@ def test_no_module_of_the_student_copy_does_a_hooks_job(tmp_path: Path) -> None:
     hook cases: none gets a single group of cases right. The same scan of the full kit
     finds the reference hooks, so the scan can see them."""
     out = tmp_path / "copy"
-    assert release(ROOT, out).returncode == 0
+    assert release(ROOT, out, "--problems", problems_folder(tmp_path / "problems")).returncode == 0
     assert scan(out, tmp_path) == ""
     full = scan(copy_kit(tmp_path / "full"), tmp_path)
     assert "answerkey.strategies.constraint_bounds gets" in full and "answerkey.strategies.forward_check_once gets" in full
@@ -83,3 +106,145 @@ def test_an_installed_copy_says_which_commands_need_a_source_checkout(tmp_path: 
     assert (kit / "grader" / "scoring" / "hook_cases.yaml").read_bytes() == cases
     graded = run_grader(ROOT / "problems" / "course.yaml", "--solver", "reference", cwd=tmp_path, env=grader_env(kit))
     assert graded.returncode == 0 and "Full marks." in graded.stdout
+
+
+# --- what the student copy holds -----------------------------------------------------------
+
+AGENT_CONFIG = """# the course's grading config
+timeout: 10   # seconds per item
+
+agent:        # the agent plays too
+  level: beginner
+  games: 20   # few, for the tests
+hooks:
+  forward_check: 3
+"""
+
+
+def files_under(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
+
+def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: Path) -> None:
+    """The student packages, the public problems with a README, the project file and a
+    README: nothing more (no stray hook case file, no grading.yaml), and no seed anywhere."""
+    problems = problems_folder(tmp_path / "problems", AGENT_CONFIG, ("course.yaml", "status-grids.yaml"))
+    shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", problems / "hidden.yaml")
+    out = tmp_path / "copy"
+    made = release(ROOT, out, "--problems", problems)
+    assert made.returncode == 0, made.stdout + made.stderr
+    expected = {f"{package}/{name}" for package in student_packages(ROOT) for name in files_under(ROOT / package)}
+    expected |= {"README.md", "pyproject.toml", "problems/README.md", "problems/course.yaml", "problems/status-grids.yaml",
+                 "problems/hidden.yaml"}
+    assert files_under(out) == expected
+    cases = CASES_FILE.relative_to(ROOT)
+    assert (out / cases).read_bytes() == (ROOT / cases).read_bytes()  # the public cases, as the grader reads them
+    config, errors = load_config(problems / "grading.yaml")
+    assert not errors and config.hook_seed is not None and config.agent is not None and config.agent.seed is not None
+    for path in out.rglob("*"):
+        if path.is_file():
+            text = path.read_bytes()
+            assert str(config.hook_seed).encode() not in text and str(config.agent.seed).encode() not in text, path
+
+
+# --- the private seeds ---------------------------------------------------------------------
+
+def test_release_writes_the_missing_seeds_and_keeps_the_instructors_text(tmp_path: Path) -> None:
+    problems = problems_folder(tmp_path / "problems", AGENT_CONFIG)
+    made = release(ROOT, tmp_path / "copy", "--problems", problems)
+    assert made.returncode == 0, made.stdout + made.stderr
+    told = " ".join(made.stdout.split())
+    assert f"wrote a private hook_seed and agent.seed into {problems / 'grading.yaml'}" in told and "keep that file private" in told
+    text = (problems / "grading.yaml").read_text(encoding="utf-8")
+    added = [line for line in text.splitlines() if line not in AGENT_CONFIG.splitlines()]
+    assert [line for line in text.splitlines() if line in AGENT_CONFIG.splitlines()] == AGENT_CONFIG.splitlines()
+    assert len(added) == 3 and added[0].startswith("  seed: ") and added[2].startswith("hook_seed: ")
+    assert all("# " in line and "written by `python -m grader release`" in line for line in added[:2])
+    config, errors = load_config(problems / "grading.yaml")
+    assert not errors and config.hook_points["forward_check"] == 3 and config.agent is not None
+    assert config.agent.games == 20 and config.timeout == 10
+    for seed in (config.hook_seed, config.agent.seed):
+        assert isinstance(seed, int) and 0 <= seed < 2**SEED_BITS
+    again = release(ROOT, tmp_path / "copy-2", "--problems", problems)
+    assert again.returncode == 0 and "seed" not in again.stdout  # nothing missing: nothing written
+    assert (problems / "grading.yaml").read_text(encoding="utf-8") == text
+
+
+def test_release_creates_a_private_grading_config_when_there_is_none(tmp_path: Path) -> None:
+    problems = problems_folder(tmp_path / "problems")
+    made = release(ROOT, tmp_path / "copy", "--problems", problems)
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert "wrote a private hook_seed into" in " ".join(made.stdout.split())
+    config, errors = load_config(problems / "grading.yaml")
+    assert not errors and config.hook_seed is not None and config.agent is None
+    assert (problems / "grading.yaml").stat().st_mode & 0o077 == 0
+    assert not (tmp_path / "copy" / "problems" / "grading.yaml").exists()
+
+
+UNEDITABLE = {  # grading.yaml texts a seed cannot be added to without changing what they say
+    "a flow mapping": "{timeout: 10}\n",
+    "a flow agent section": "agent: {games: 3}\nhook_seed: 4\n",
+    "an empty hook_seed": "timeout: 10\nhook_seed:\n",
+    "an empty agent seed": "agent:\n  games: 3\n  seed:\nhook_seed: 4\n",
+    "an explicit document end": "timeout: 10\n...\n",
+}
+
+
+@pytest.mark.parametrize("text", UNEDITABLE.values(), ids=UNEDITABLE.keys())
+def test_a_config_that_cannot_be_seeded_safely_is_left_as_it_is(tmp_path: Path, text: str) -> None:
+    config = problems_folder(tmp_path / "problems", text) / "grading.yaml"
+    with pytest.raises(SeedError, match=r"add `(hook_seed|seed): N` .*yourself"):
+        write_seeds(config)
+    assert config.read_text(encoding="utf-8") == text
+
+
+def test_release_refuses_in_one_line_what_it_cannot_seed(tmp_path: Path) -> None:
+    for number, text in enumerate([UNEDITABLE["a flow agent section"], "agent: [1\n"]):
+        problems = problems_folder(tmp_path / f"problems-{number}", text)
+        refused = release(ROOT, tmp_path / f"copy-{number}", "--problems", problems)
+        no_traceback(refused)
+        lines = refused.stdout.strip().splitlines()
+        assert refused.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "), refused.stdout
+        assert (problems / "grading.yaml").read_text(encoding="utf-8") == text
+        assert not (tmp_path / f"copy-{number}").exists()
+
+
+def test_release_into_a_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("mine\n", encoding="utf-8")
+    problems = problems_folder(tmp_path / "problems")
+    refused = release(ROOT, tmp_path / "taken", "--problems", problems)
+    no_traceback(refused)
+    assert refused.returncode == 2 and refused.stdout.strip() == f"error: {tmp_path / 'taken'} is a file; choose a new folder"
+    assert not (problems / "grading.yaml").exists()
+
+
+def test_seeds_keep_the_files_line_endings(tmp_path: Path) -> None:
+    config = problems_folder(tmp_path / "problems", None) / "grading.yaml"
+    config.write_bytes(b"timeout: 10\r\nagent:\r\n  games: 3\r\n")
+    assert write_seeds(config) == ["hook_seed", "agent.seed"]
+    lines = config.read_bytes().split(b"\r\n")
+    assert lines[:2] == [b"timeout: 10", b"agent:"] and lines[2].startswith(b"  seed: ") and lines[3] == b"  games: 3"
+    assert b"\n" not in config.read_bytes().replace(b"\r\n", b"")
+
+
+def test_a_lookup_table_of_the_shipped_cases_earns_nothing_under_the_private_seed(tmp_path: Path) -> None:
+    """A submission that answers every shipped public hook case from a table (constant
+    answers otherwise) earns no more than constant answers once release has written the
+    private hook_seed; on the public cases the same table earns more (it does work)."""
+    problems = problems_folder(tmp_path / "problems")
+    out = tmp_path / "copy"
+    assert release(ROOT, out, "--problems", problems).returncode == 0
+    shipped = yaml.safe_load((out / CASES_FILE.relative_to(ROOT)).read_text(encoding="utf-8"))["hooks"]
+    lookup = student_copy(tmp_path / "lookup", "lookup_table", SHIPPED_CASES=repr(json.dumps(shipped)))
+    constant = student_copy(tmp_path / "constant", "constant_answers")
+    public = tmp_path / "public.yaml"
+    public.write_text("timeout: 10\n", encoding="utf-8")
+
+    def score(solver: Path, config: Path) -> float:
+        _, report = grade_json(problems, solver, tmp_path / "report.json", "--config", config, "--only", ",".join(HOOK_NAMES))
+        assert len(report["hooks"]) == len(HOOK_NAMES) and not report["problems"]
+        return report["score"]
+
+    private = problems / "grading.yaml"
+    assert score(lookup, private) <= score(constant, private)
+    assert score(lookup, public) > score(constant, public)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import stat
 import statistics
 import tempfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -25,8 +26,10 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.commands.gradejob import Job, Runner, problem_keys
+from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
 from grader.inputs.problemset import Problem, ProblemError
-from grader.inputs.submission import WHAT_TO_SUBMIT, find_in_folder, resolve_agent
+from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, resolve_agent
+from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, label, show_report, student_view
 from grader.reports.results import Report
 from grader.sandbox.host import become_subreaper
@@ -36,28 +39,63 @@ from grader.sandbox.wire import clean_text
 
 @dataclass
 class Submission:
-    """One student's hooks file (None when the folder holds none); `scope` says which of
-    its files the worker sees: the file alone, or its whole folder."""
+    """One student's hooks file (None when it is not graded: `problem` says why); `scope`
+    says which of its files the worker sees: the file alone, or its whole folder.
+    `refused`: intake refused it (a link, a FIFO, too deep or too large...)."""
 
     student: str
     hooks: Path | None
     problem: str = ""
     scope: Scope = "file"
+    refused: bool = False
 
 
 def find_submissions(folder: Path) -> list[Submission]:
-    """Every submission in `folder`, sorted by student name (names made safe to show)."""
-    found = []
-    for entry in sorted(folder.iterdir()):
-        student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, 100).replace("\n", " ")
-        if entry.is_symlink() and not entry.exists():
-            found.append(Submission(student, None, "a link to nothing: not graded"))
-        elif entry.is_file() and entry.suffix == ".py":
-            found.append(Submission(student, entry))
-        elif entry.is_dir() and not entry.name.startswith((".", "__")):
-            hooks = find_in_folder(entry).hooks
-            found.append(Submission(student, hooks, "" if hooks else f"nothing to grade: {WHAT_TO_SUBMIT}", "folder"))
-    return found
+    """Every submission in `folder`, sorted by student name (names made safe to show).
+
+    Hidden entries (a leading dot or __) are skipped, and so are plain files that are
+    not `.py`; every other entry that is not a plain file or folder is refused.
+    """
+    root = folder.resolve()
+    return [submission for entry in sorted(root.iterdir()) if (submission := _submission(entry, root))]
+
+
+def _submission(entry: Path, root: Path) -> Submission | None:
+    """The submission at `entry` in the class folder `root` (None when it is not one),
+    refused when it is not plain."""
+    student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, NAME_LIMIT).replace("\n", " ")
+    try:
+        mode = entry.lstat().st_mode
+    except OSError as error:
+        return _refused(student, f"not graded: {shown(entry, root)} cannot be read ({error.strerror})")
+    if entry.name.startswith((".", "__")) or (stat.S_ISREG(mode) and entry.suffix != ".py"):
+        return None
+    if stat.S_ISDIR(mode):
+        return _folder_submission(student, entry, root)
+    refusal = file_refusal(entry, root)
+    return _refused(student, refusal) if refusal else _contained(student, entry, root, "file")
+
+
+def _folder_submission(student: str, folder: Path, root: Path) -> Submission:
+    """The submission folder `folder`: refused, nothing to grade, or its hooks file."""
+    scan = scan_folder(folder, root)
+    if scan.refusal:
+        return _refused(student, scan.refusal)
+    hooks = found_among(list(scan.files)).hooks
+    if hooks is None:
+        return Submission(student, None, f"nothing to grade: {WHAT_TO_SUBMIT}", "folder")
+    return _contained(student, hooks, root, "folder")
+
+
+def _contained(student: str, hooks: Path, root: Path, scope: Scope) -> Submission:
+    """The submission of `hooks`, refused unless it lies in the class folder `root`."""
+    if not inside(hooks, root):
+        return _refused(student, f"not graded: {shown(hooks, root)} lies outside the class folder")
+    return Submission(student, hooks, scope=scope)
+
+
+def _refused(student: str, why: str) -> Submission:
+    return Submission(student, None, why, refused=True)
 
 
 @dataclass
@@ -153,20 +191,51 @@ def _finished(submissions: list[Submission], rows: list[BatchRow | None]) -> lis
 
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
-    """student, score, max_score, one column per graded item, a note, and a short reason
-    per lost item (hidden items say only that they were lost)."""
-    template = next((r.report for r in rows if r.report), None)
-    item_names = [label(i) for i in template.items] if template else []
-    max_score = template.max_score if template else 0.0
+    """student, score, max_score, one column per graded item (every item of any row), a
+    note, and a short reason per lost item (hidden items say only that they were lost).
+
+    A row fills its own items by name and leaves empty those its report does not have
+    (the practice agent item of a student who wrote choose_move); a student who could not
+    be graded scores 0 on every item.
+    """
+    graded = [row.report for row in rows if row.report]
+    columns = item_columns([list(item_scores(report)) for report in graded])
+    class_max = max((report.max_score for report in graded), default=0.0)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "score", "max_score", *item_names, "note", "lost"])
+        writer.writerow([csv_text(name) for name in ("student", "score", "max_score", *columns, "note", "lost")])
         for row in rows:
-            scores: list[float | None] = [i.score for i in row.report.items] if row.report else [0.0] * len(item_names)
+            scores: dict[str, float | str] = dict(item_scores(row.report)) if row.report else dict.fromkeys(columns, 0.0)
             if row.ungraded:  # no score at all, never a zero
-                scores = [None] * len(item_names)
-            writer.writerow([csv_text(row.student), row.score, max_score, *scores, csv_text(note(row)),
-                             csv_text(lost_points(row))])
+                scores = {}
+            writer.writerow([csv_text(row.student), row.score, row.report.max_score if row.report else class_max,
+                             *(scores.get(name, "") for name in columns), csv_text(note(row)), csv_text(lost_points(row))])
+
+
+def item_scores(report: Report) -> dict[str, float]:
+    """Each item's score by its column name: its label, numbered from the second item of
+    the same label on ("label (2)"), so that no item hides another."""
+    scores: dict[str, float] = {}
+    for item in report.items:
+        name, number = label(item), 1
+        while name in scores:
+            number += 1
+            name = f"{label(item)} ({number})"
+        scores[name] = item.score
+    return scores
+
+
+def item_columns(rows: list[list[str]]) -> list[str]:
+    """Every column name of any row, once, each row's order kept: a name first met in a
+    later row goes right after the name before it in that row."""
+    columns: list[str] = []
+    for names in rows:
+        previous = -1
+        for name in names:
+            if name not in columns:
+                columns.insert(previous + 1, name)
+            previous = columns.index(name)
+    return columns
 
 
 def note(row: BatchRow) -> str:
@@ -186,23 +255,33 @@ def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError
     """One file per student, NAME.md and NAME.html, with the report as the terminal shows
     it (hidden items masked); how many students got one."""
     folder.mkdir(parents=True, exist_ok=True)
-    written, used = 0, set()
+    written, used = 0, set[str]()
     for index, row in enumerate(rows):
         console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
         if row.ungraded:
             console.print(Text(f"{row.student}: not graded: {row.ungraded}; {NOT_GRADED}."))
         elif row.report is None:
-            console.print(Text(f"{row.student}: not graded: {row.problem}"))
+            console.print(Text(f"{row.student}: {row.problem}"))
         else:
             show_report(console, row.report, errors)
-        name = re.sub(r"[^A-Za-z0-9._-]+", "_", row.student).strip("._") or f"student-{index + 1}"
-        name = name if name not in used else f"{name}-{index + 1}"  # two names alike once made safe
-        used.add(name)
-        (folder / f"{name}.md").write_text(f"# Grading report: {row.student}\n\n```text\n{console.export_text(clear=False)}```\n",
+        name = feedback_name(row.student, index, used)
+        (folder / f"{name}.md").write_text(f"# Grading report: {code_span(row.student)}\n\n{fenced(console.export_text(clear=False))}",
                                            encoding="utf-8")
         (folder / f"{name}.html").write_text(console.export_html(), encoding="utf-8")
         written += 1
     return written
+
+
+def feedback_name(student: str, index: int, used: set[str]) -> str:
+    """A file name for the `index`-th student's feedback: letters, digits, `._-` only, not
+    hidden nor read as an option (no leading `.` or `-`), and none in `used` (compared
+    without case: some file systems ignore it); added to `used`."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._-") or f"student-{index + 1}"
+    name, number = safe, index + 1
+    while name.casefold() in used:  # two names alike once made safe
+        name, number = f"{safe}-{number}", number + 1
+    used.add(name.casefold())
+    return name
 
 
 def csv_text(text: str) -> str:

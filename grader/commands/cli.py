@@ -7,8 +7,8 @@
                      [--compact] [--tree] [--export trace.svg|.html|.txt]
     python -m grader PATH... --compare [--trace ID]
     python -m grader check PATH... [--json FILE]
-    python -m grader release OUT_DIR [--problems DIR]
-    python -m grader gradescope-bundle OUT.zip
+    python -m grader release OUT_DIR [--problems DIR] [--allow-solutions]
+    python -m grader gradescope-bundle OUT.zip [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
     python -m grader goldens
 """
 
@@ -309,7 +309,10 @@ def _not_graded(console: Console, output: Path, why: str) -> int:
 
 def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
            sandbox: Sandbox | None, errors: list) -> int:
-    """Grade a class: a CSV, feedback files and a summary, written even when interrupted."""
+    """Grade every submission of --submissions into the CSV and feedback files, then the
+    summary, all written even when interrupted. Exit status: 0, or 1 when a submission
+    was refused (a link, a FIFO, too deep or too large), 3 when one was not graded (a
+    failure of the grader's), 128 + N when stopped by signal N."""
     from grader.commands.batch import (
         ClassRun,
         Interrupted,
@@ -326,10 +329,14 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     mode = sandbox.mode if sandbox else "none"
     console.print(f"isolation: {mode}", highlight=False)
+    try:
+        submissions = find_submissions(args.submissions)
+    except OSError as error:
+        return fail(console, f"--submissions {args.submissions}: cannot be read ({error.strerror})")
     run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout)
     stopped: Interrupted | None = None
     try:
-        rows = grade_batch(find_submissions(args.submissions), run, args.jobs, console)
+        rows = grade_batch(submissions, run, args.jobs, console)
     except Interrupted as interrupted:
         stopped, rows = interrupted, interrupted.rows
     write_csv(args.csv, rows)
@@ -340,7 +347,9 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         fail(console, f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
                       "the others are marked not graded")
         return 128 + signal.Signals[stopped.name].value
-    return NOT_GRADED_EXIT if any(row.ungraded for row in rows) else 0
+    if any(row.ungraded for row in rows):
+        return NOT_GRADED_EXIT
+    return 1 if any(s.refused for s in submissions) else 0  # refused ones are named in the summary above
 
 
 def _check(argv: list[str], console: Console) -> int:
@@ -383,13 +392,16 @@ def _release(argv: list[str], console: Console) -> int:
 
     require_answer_key("python -m grader release")
     from answerkey.release import ReleaseError, write_release
+    from answerkey.seeds import written
 
     _need_source_checkout("release")
     try:
-        kept = write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
+        release = write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
     except ReleaseError as error:
         return fail(console, str(error))
-    console.print(f"wrote the student copy to {args.out} with {kept} public problems")
+    if release.seeds:
+        console.print(written(release.seeds, release.config), markup=False, highlight=False, soft_wrap=True)
+    console.print(f"wrote the student copy to {args.out} with {release.problems} public problems", markup=False, highlight=False)
     return 0
 
 
@@ -399,16 +411,25 @@ def _bundle(argv: list[str], console: Console) -> int:
     parser.add_argument("out", type=Path, metavar="OUT.zip")
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems",
                         help="the problem folder to grade with (hidden problems and grading.yaml included)")
+    parser.add_argument("--public-hook-cases", action="store_true",
+                        help="build even though grading.yaml has no private hook_seed: the hooks are then graded on "
+                             "the public cases, whose answers every student has")
+    parser.add_argument("--unseeded-agent-games", action="store_true",
+                        help="build even though the agent section of grading.yaml has no seed: every run then plays "
+                             "fresh random games, so a resubmission may score differently")
     args = parser.parse_args(argv)
     from grader.reference import require_answer_key
     from grader.reports.report import fail
 
     require_answer_key("python -m grader gradescope-bundle")
-    from answerkey.bundle import write_bundle
+    from answerkey.bundle import seed_refusal, write_bundle
 
     _need_source_checkout("gradescope-bundle")
     if not args.problems.is_dir():
         return fail(console, f"--problems {args.problems}: not a folder")
+    refusal = seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
+    if refusal:
+        return fail(console, refusal)
     if not args.out.resolve().parent.is_dir():
         return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
     count = write_bundle(KIT_ROOT, args.problems, args.out)

@@ -50,10 +50,15 @@ class Found:
 
 
 def find_in_folder(folder: Path) -> Found:
+    """The hooks file and the agent file of a submission folder."""
+    return found_among([p for p in folder.rglob("*.py") if p.is_file() and not p.is_symlink()])
+
+
+def found_among(files: list[Path]) -> Found:
     """The hooks file (the most hooks defined; a syntax error still counts as the hooks
-    file when it is the only one) and the agent file of a submission folder."""
-    files = sorted(p for p in folder.rglob("*.py") if p.is_file() and not p.is_symlink()
-                   and "__pycache__" not in p.parts)[:MAX_SCANNED]
+    file when it is the only one) and the agent file among a submission's files (its
+    `.py` files outside __pycache__ are looked at, the first MAX_SCANNED in order)."""
+    files = sorted(p for p in files if p.suffix == ".py" and "__pycache__" not in p.parts)[:MAX_SCANNED]
     scored = [(len(defined_names(p) & set(HOOK_NAMES)), p) for p in files]
     best = max((count for count, _ in scored), default=0)
     hooks = next((p for count, p in scored if count == best and best > 0), None)

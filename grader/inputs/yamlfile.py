@@ -23,7 +23,7 @@ import yaml
 
 MAX_BYTES = 1 << 20
 MAX_DEPTH = 32
-MAX_DIGITS = 18
+MAX_DIGITS = 19  # a 63-bit seed has up to 19
 MAX_TEXT = 200_000
 _NUMBER = re.compile(r"[-+]?[0-9_.]+([eE][-+]?[0-9]+)?")
 
@@ -71,7 +71,13 @@ def read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
     UnicodeDecodeError or YamlRefused."""
     if path.stat().st_size > MAX_BYTES:
         raise YamlRefused(f"is larger than {MAX_BYTES >> 20} MiB")
-    text = path.read_text(encoding="utf-8")
+    return parse_yaml(path.read_text(encoding="utf-8"))
+
+
+def parse_yaml(text: str) -> tuple[Any, yaml.Node | None]:
+    """The data of a YAML text read within the bounds, and its node tree. Raises YamlRefused."""
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise YamlRefused(f"is larger than {MAX_BYTES >> 20} MiB")
     loader = yaml.SafeLoader(text)
     try:
         root = loader.get_single_node()

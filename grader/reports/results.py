@@ -60,6 +60,10 @@ class Report:
     isolation: str = ""  # how the solver's code was isolated: bwrap, user, none, or in-process (reference)
     partial: bool = False  # only some items were graded (--only)
 
+    def __post_init__(self) -> None:
+        """The solver's path holds a student's file names: made safe to show, once, here."""
+        self.solver = clean_text(self.solver)
+
     @property
     def score(self) -> float:
         return round(sum(i.score for i in self.items), 2)

@@ -9,6 +9,7 @@ A case is plain data (JSON/YAML): boards as rows of text, domains as {variable: 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from solvers.textformat import parse_rows
 CASES_FILE = Path(__file__).with_name("hook_cases.yaml")
 GOLDEN_SEED = 2026
 MAX_SHOWN = 40  # variables of a returned dict shown in a reason (a 6x6 board has at most 36)
+CASE_NOTES = ("name", "why", "expected", "group")  # what a stored case holds beside its hook's input
+VARIABLE_NUMBERS = 100  # the hand-made constraint_bounds cases number their variables below this
 
 
 @dataclass(frozen=True)
@@ -274,6 +277,14 @@ def _named_cases(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
     return cases
 
 
+def _renumbered(rng: random.Random, case: dict[str, Any]) -> dict[str, Any]:
+    """A hand-made constraint_bounds case with its variables numbered at random (in the
+    same order), so that the same case under another seed has other numbers and no
+    answer stored for the public cases fits it."""
+    numbers = dict(zip(case["scope"], sorted(rng.sample(range(VARIABLE_NUMBERS), len(case["scope"])))))
+    return {**case, "scope": [numbers[v] for v in case["scope"]], "domains": {numbers[v]: d for v, d in case["domains"].items()}}
+
+
 def _random_cases(rng: random.Random, count: int = 12) -> dict[str, list[dict[str, Any]]]:
     """Seeded random cases for every hook: random boards, random partial assignments."""
     why = "a random board and domains: the hook's rule, as the handout states it"
@@ -339,19 +350,36 @@ def _groups(hook: str, cases: list[dict[str, Any]]) -> list[list[int]]:
 
 def build_cases(seed: int = GOLDEN_SEED) -> dict[str, list[dict[str, Any]]]:
     """Every hook's cases (the hand-made ones, then seeded random ones) with the
-    reference's expected output and the group each belongs to, as plain data."""
+    reference's expected output and the group each belongs to, as plain data.
+
+    Under any seed but the public GOLDEN_SEED, a case whose input is one of the stored
+    public cases' is left out (the empty scope, alike under every seed, is one): no
+    graded case is ever one a student has the answer to.
+    """
     rng = random.Random(seed)
     named, random_ones = _named_cases(rng), _random_cases(rng)
+    named["constraint_bounds"] = [_renumbered(rng, case) for case in named["constraint_bounds"]]
+    public = {name: set[str]() for name in HOOK_NAMES} if seed == GOLDEN_SEED else _public_inputs()
     reference = reference_hooks()
     built: dict[str, list[dict[str, Any]]] = {}
     for spec in HOOKS:
-        cases = [{**case, "expected": as_data(spec.name, reference[spec.name](*arguments(spec.name, case)))}
-                 for case in named[spec.name] + random_ones[spec.name]]
+        fresh = [case for case in named[spec.name] + random_ones[spec.name] if case_input(case) not in public[spec.name]]
+        cases = [{**case, "expected": as_data(spec.name, reference[spec.name](*arguments(spec.name, case)))} for case in fresh]
         for number, group in enumerate(_groups(spec.name, cases), start=1):
             for index in group:
                 cases[index]["group"] = number
         built[spec.name] = cases
     return built
+
+
+def case_input(case: dict[str, Any]) -> str:
+    """What a case gives its hook (its name, reason, answer and group left out), as one canonical text."""
+    return json.dumps({key: value for key, value in case.items() if key not in CASE_NOTES}, sort_keys=True, default=list)
+
+
+def _public_inputs() -> dict[str, set[str]]:
+    """The inputs of the stored public cases, by hook."""
+    return {name: {case_input(case) for case in cases} for name, cases in load_cases().items()}
 
 
 def write_cases(path: Path = CASES_FILE) -> int:
