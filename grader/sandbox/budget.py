@@ -34,10 +34,11 @@ class Budget:
         self._worker_started = worker_cpu
         self.worker = 0.0  # CPU seconds of the worker's processes since the item began
         self.asleep = 0.0
+        self.watching = 0.0  # the grader's CPU seconds spent watching the worker: not the item's
 
     def grader(self) -> float:
-        """CPU seconds the grader's thread spent on the item."""
-        return time.thread_time() - self._grader_started
+        """CPU seconds the grader's thread spent on the item's own work."""
+        return time.thread_time() - self._grader_started - self.watching
 
     def read_worker(self, cpu: float) -> None:
         """A new reading of the worker's total CPU time (never counted backwards: a
@@ -54,10 +55,11 @@ class Budget:
         return time.monotonic() > self.wall_deadline
 
     def describe(self) -> str:
-        """What the time went to: "your code used 9.8 s of CPU, slept 0.2 s, ..."."""
+        """What the time went to: "your code used 9.8 s of CPU, slept 0.2 s, ...": the
+        parts of a tenth of the limit or more (so the same work is described alike)."""
         parts = [f"your code used {self.worker:.1f} s of CPU"]
-        if self.asleep >= 0.05:
+        if self.asleep >= self.limit / 10:
             parts.append(f"was asleep or blocked {self.asleep:.1f} s")
-        if self.grader() >= 0.05:
+        if self.grader() >= self.limit / 10:
             parts.append(f"the grader's own work for it took {self.grader():.1f} s")
         return ", ".join(parts)

@@ -231,7 +231,9 @@ class Worker:
         """Seconds charged to the current item so far (see `Budget`), read afresh."""
         if self.budget is None:
             return 0.0
+        started = time.thread_time()
         self.budget.read_worker(self._usage().cpu)
+        self.budget.watching += time.thread_time() - started
         return self.budget.spent()
 
     def spent(self) -> str:
@@ -316,7 +318,9 @@ class Worker:
                 raise WorkerFailure("timeout", "no answer in time", self.pending, ours=True)
             return
         if now - self.read_at >= POLL_SECONDS:
+            started = time.thread_time()
             reading = self._usage()
+            budget.watching += time.thread_time() - started
             if not reading.running:  # nothing of it on a core or waiting for one: asleep or blocked
                 budget.asleep += now - max(self.read_at, waiting_since)
             self.read_at = now

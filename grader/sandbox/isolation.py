@@ -47,12 +47,15 @@ BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child
 FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
 SUBMISSION_FILES = 200  # .py files copied from one submission, at most
 SUBMISSION_BYTES = 5 << 20
-TMP_BYTES = 64 << 20  # the private /tmp under bwrap (a tmpfs: memory the address-space cap does not count)
+TMP_BYTES = 64 << 20  # the private /tmp under bwrap (a tmpfs: memory the process limits do not count)
+SHM_BYTES = 16 << 20  # its private /dev/shm (the rest of its /dev is read-only)
 #: Folders anyone may write to, where a worker under `user` could leave files behind.
 SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue", "/run/shm", "/var/crash")
 
 
 Scope = Literal["file", "siblings", "folder"]
+#: The bubblewrap on the grader's PATH (workers get a PATH of their own).
+BWRAP = shutil.which("bwrap")
 
 
 class IsolationUnavailable(UserError):
@@ -127,7 +130,7 @@ def answer_key_files() -> list[Path]:
 
 def bwrap_works(python: str, uid: int | None) -> str | None:
     """None when bubblewrap can start a worker here, else why not."""
-    if shutil.which("bwrap") is None:
+    if BWRAP is None:
         return "bubblewrap (bwrap) is not installed"
     with tempfile.TemporaryDirectory() as empty:
         os.chmod(empty, 0o755)
@@ -163,7 +166,7 @@ def _masked(roots: list[str]) -> list[str]:
 
 def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
     """bubblewrap's command line up to (not including) the command it runs."""
-    argv = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
+    argv = [BWRAP or "bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
     for key, value in _clean_env("/tmp").items():
         argv += ["--setenv", key, value]
     roots = _bound_roots(python)
@@ -176,8 +179,9 @@ def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
             argv += ["--ro-bind", name, name]
     for mask in _masked(roots):
         argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
-    argv += ["--ro-bind", str(view), "/kit", "--ro-bind", str(submission), "/submission",
-             "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
+    argv += ["--ro-bind", str(view), "/kit", "--ro-bind", str(submission), "/submission", "--proc", "/proc",
+             "--dev", "/dev", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+             "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
     return argv
 
 
