@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -140,3 +141,23 @@ def test_a_fixed_config_plays_the_same_games_and_gives_the_same_points() -> None
     assert [game.seed for game in games] == list(range(15))  # what evaluate_agent(..., seed=0) plays
     item = score_agent(public, {"status": "ok", "result": games_result(games)})
     assert PUBLIC_GAMES in item.message and ("games", f"15 beginner, classic rules, {PUBLIC_GAMES}") in item.facts
+
+
+@pytest.mark.parametrize("threshold", [0.85, 0.70])
+def test_an_agent_1_point_above_a_threshold_gets_nearly_the_same_points_from_any_games(threshold: float) -> None:
+    """The promise, without playing: with the default config, the points at the win rates
+    20 private seeds would show (2.5 standard errors either side of a true rate 1 point
+    above a threshold) differ by at most 10% of the item's points; the old rule's by half."""
+    from grader.scoring.agentplay import games_result
+    from grader.scoring.grading import score_agent
+
+    def spread(grading: AgentGrading) -> float:
+        rate = threshold + 0.01
+        error = math.sqrt(rate * (1 - rate) / grading.games)
+        wins = [round((rate + side * 2.5 * error) * grading.games) for side in (-1, 1)]
+        results = [games_result([GameResult(seed, seed < won) for seed in range(grading.games)]) for won in wins]
+        points = [score_agent(grading, {"status": "ok", "result": result}).score for result in results]
+        return (max(points) - min(points)) / grading.points
+
+    assert spread(AgentGrading(seed=1)) <= 0.1
+    assert spread(AgentGrading(seed=1, games=200, between="steps")) == 0.5
