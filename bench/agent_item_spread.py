@@ -5,6 +5,7 @@ Run from the repository root::
     python bench/agent_item_spread.py                           # 20 private seeds, 5,000 games each, --jobs 2
     python bench/agent_item_spread.py --seeds 5 --games 1000 --calibration 2000 --jobs 1   # a quick look
     python bench/agent_item_spread.py --control --pipe-games 300 --json spread.json
+    python bench/agent_item_spread.py --only none --level expert --pipe-games 10     # what an Expert game costs
 
 The agent is `bench/agents/handout_agent.py` (what a student following the handout might
 write: rule (a), then exact probabilities by enumerating the frontier with the part-1
@@ -33,6 +34,7 @@ and prints how much of the per-game variance a control variate (the reference's 
 its number of guesses, on the same boards) could remove at best. `--pipe-games K` plays
 K games of the same agent file through the grader's sandbox (a worker process asked one
 move at a time, `play_agent_games`), to show what a game costs when graded for real.
+`--level` plays another level throughout; `--only none` skips the scenarios.
 """
 
 from __future__ import annotations
@@ -106,18 +108,18 @@ def run(job: GamesJob, first_seeds: list[int], jobs: int) -> tuple[list[list[Gam
     return [games for games, _ in done], sum(seconds for _, seconds in done)
 
 
-def calibrate(agent: Blunderer, games: int, jobs: int, control: bool) -> dict[str, Any]:
+def calibrate(agent: Blunderer, level: str, games: int, jobs: int, control: bool) -> dict[str, Any]:
     """The agent's long-run win rate on the public default games (seeds 0, 1, ...); with
     `control`, the reference's results on the same games and what they could explain."""
     chunk = max(1, -(-games // (4 * jobs)))
-    public = AgentGrading(games=chunk)
+    public = AgentGrading(level=level, games=chunk)
     chunks, cpu = run(GamesJob(agent, public), list(range(agent_seed(public), games, chunk)), jobs)
     results = [game for part in chunks for game in part][:games]
     wins = sum(game.won for game in results)
     out: dict[str, Any] = {"games": games, "wins": wins, "win_rate": wins / games,
                            "ci95": list(wilson_interval(wins, games)), "cpu_seconds": cpu}
     if control:
-        reference = [play_reference(LEVELS["beginner"], game.seed) for game in results]
+        reference = [play_reference(LEVELS[level], game.seed) for game in results]
         out["control"] = control_variate([g.won for g in results], [r.won for r in reference], [r.guesses for r in reference])
     return out
 
@@ -172,8 +174,8 @@ def rows(per_seed: list[list[GameResult]], new: AgentGrading) -> list[dict[str, 
 def scenario(name: str, blunder: float, args: argparse.Namespace) -> dict[str, Any]:
     """Calibrate the agent, move the thresholds, play every private seed's games, score."""
     agent = Blunderer(blunder)
-    print(f"\n{name}: handout agent, blunder {blunder:g} per move", flush=True)
-    calibration = calibrate(agent, args.calibration, args.jobs, args.control)
+    print(f"\n{name}: handout agent, {args.level}, blunder {blunder:g} per move", flush=True)
+    calibration = calibrate(agent, args.level, args.calibration, args.jobs, args.control)
     rate = calibration["win_rate"]
     low, high = calibration["ci95"]
     print(f"  long-run rate: {calibration['wins']}/{args.calibration} = {rate:.2%} (95% CI {low:.2%}-{high:.2%}), "
@@ -182,7 +184,7 @@ def scenario(name: str, blunder: float, args: argparse.Namespace) -> dict[str, A
         c = calibration["control"]
         print(f"  control variate on the same boards: r(agent, reference wins) {c['r_wins']:.3f} (at most {c['r_wins_bound']:.3f} "
               f"for these rates), r(agent, reference guesses) {c['r_guesses']:.3f}; both together remove {c['r2_both']:.1%} of the variance")
-    new = AgentGrading(games=args.games, thresholds=moved(rate, name))
+    new = AgentGrading(level=args.level, games=args.games, thresholds=moved(rate, name))
     print(f"  thresholds {[list(t) for t in new.thresholds]}: {new.describe()}")
     seeds = range(1, args.seeds + 1)
     per_seed, cpu = run(GamesJob(agent, new), [agent_seed(replace(new, seed=seed)) for seed in seeds], args.jobs)
@@ -196,7 +198,7 @@ def scenario(name: str, blunder: float, args: argparse.Namespace) -> dict[str, A
             "seeds": len(seeds), "cpu_seconds": cpu, "rows": table}
 
 
-def pipe_cost(games: int) -> dict[str, Any]:
+def pipe_cost(level: str, games: int) -> dict[str, Any]:
     """Wall and CPU seconds per game of the agent file graded for real: in a sandboxed
     worker (isolation auto), one move per question (`play_agent_games`)."""
     from grader.sandbox.host import Limits
@@ -204,7 +206,7 @@ def pipe_cost(games: int) -> dict[str, Any]:
     from grader.scoring.agentplay import play_agent_games
 
     sandbox = open_sandbox("auto", [], 1)
-    grading = AgentGrading(games=games, seed=1)
+    grading = AgentGrading(level=level, games=games, seed=1)
     before, started = _cpu(), time.perf_counter()
     try:
         outcome = play_agent_games(str(AGENT_FILE), grading, agent_seed(grading), Limits(), sandbox, "file")
@@ -226,9 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=20, help="private seeds 1..N")
     parser.add_argument("--games", type=int, default=AgentGrading().games, help="games of the new rule")
     parser.add_argument("--calibration", type=int, default=20_000, help="games that measure the agent's long-run rate")
-    parser.add_argument("--upper-blunder", type=float, default=0.0, help="the agent 1 point above the full-points threshold")
+    parser.add_argument("--upper-blunder", type=float, default=0.012, help="the agent 1 point above the full-points threshold")
     parser.add_argument("--lower-blunder", type=float, default=0.048, help="the agent 1 point above the half-points threshold")
-    parser.add_argument("--only", choices=("upper", "lower"), help="one scenario")
+    parser.add_argument("--level", default="beginner", choices=sorted(LEVELS))
+    parser.add_argument("--only", choices=("upper", "lower", "none"), help="one scenario, or none (--pipe-games alone)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--control", action="store_true", help="also measure what a control variate could remove")
     parser.add_argument("--pipe-games", type=int, default=0, help="also time this many games through the sandbox")
@@ -239,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"scenarios": [scenario(name, blunder, args) for name, blunder in blunders.items()
                                             if args.only in (None, name)]}
     if args.pipe_games:
-        cost = pipe_cost(args.pipe_games)
+        cost = pipe_cost(args.level, args.pipe_games)
         report["pipe"] = cost
         print(f"\nthrough the sandbox ({cost['isolation']}): {cost['wins']}/{cost['games']} won, {cost['wall_per_game'] * 1000:.1f} ms "
               f"a game (wall), the grader's own CPU {cost['grader_cpu_per_game'] * 1000:.1f} ms a game; "
