@@ -113,7 +113,8 @@ def calibrate(agent: Blunderer, level: str, games: int, jobs: int, control: bool
     `control`, the reference's results on the same games and what they could explain."""
     chunk = max(1, -(-games // (4 * jobs)))
     public = AgentGrading(level=level, games=chunk)
-    chunks, cpu = run(GamesJob(agent, public), list(range(agent_seed(public), games, chunk)), jobs)
+    first = agent_seed(public)
+    chunks, cpu = run(GamesJob(agent, public), list(range(first, first + games, chunk)), jobs)
     results = [game for part in chunks for game in part][:games]
     wins = sum(game.won for game in results)
     out: dict[str, Any] = {"games": games, "wins": wins, "win_rate": wins / games,
