@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+import yaml
 from conftest import no_traceback, run_grader
+
+from answerkey.agent.agent import Agent
+from grader.inputs.config import AgentGrading
+from grader.scoring.grading import PUBLIC_GAMES
+from play.evaluate import GameResult
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENTS = ROOT / "tests" / "student_files"
@@ -71,3 +79,85 @@ def test_an_agent_cannot_read_the_mines(tmp_path: Path) -> None:
     _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_peeks.py")
     entry = agent_entry(report)
     assert entry["score"] == 0 and entry["message"].startswith("won 0/20")
+
+
+# --- the points rule: stable, honest, explained (no games through a worker: fast) ---------------
+
+
+def test_points_rise_in_a_straight_line_between_thresholds() -> None:
+    linear = AgentGrading()  # 0% of the points at 0 wins, 50% at 70%, 100% from 85%
+    assert [linear.share(rate) for rate in (0.0, 0.35, 0.70, 0.775, 0.85, 0.97)] == pytest.approx([0, 0.25, 0.5, 0.75, 1, 1])
+    steps = AgentGrading(between="steps")
+    assert [steps.share(rate) for rate in (0.69, 0.70, 0.849, 0.85)] == [0.0, 0.5, 0.5, 1.0]
+    floor = AgentGrading(thresholds=((0.5, 0.0), (0.9, 1.0)))  # nothing up to 50% wins, then a straight line
+    assert floor.share(0.4) == 0 and floor.share(0.7) == pytest.approx(0.5)
+
+
+def test_more_wins_never_earn_fewer_points() -> None:
+    """A weaker agent never gets more points on the same games, under either rule."""
+    for grading in (AgentGrading(), AgentGrading(between="steps"), AgentGrading(thresholds=((0.3, 0.2), (0.6, 0.2), (0.9, 1.0)))):
+        shares = [grading.share(wins / 500) for wins in range(501)]
+        assert shares == sorted(shares) and shares[0] == 0 and shares[-1] == 1
+
+
+def test_thresholds_that_would_pay_a_weaker_agent_more_are_refused() -> None:
+    from grader.inputs.config import ConfigError, parse_config
+
+    for thresholds, why in (("[[0.85, 0.5], [0.7, 1.0]]", "a higher win rate must never earn a smaller share"),
+                            ("[[0.8, 1.0], [0.8, 0.5]]", "two thresholds at the same win rate"),
+                            ("[[85, 1.0]]", "a win rate is at most 1")):
+        with pytest.raises(ConfigError, match=why):
+            parse_config(yaml.safe_load(f"agent:\n  thresholds: {thresholds}\n"))
+    with pytest.raises(ConfigError, match="agent.between: must be one of linear, steps"):
+        parse_config({"agent": {"between": "smooth"}})
+    assert parse_config({"agent": {"between": "steps"}}).agent == AgentGrading(between="steps")
+
+
+def test_the_reason_says_wins_the_interval_and_how_the_points_were_computed() -> None:
+    from grader.scoring.agentplay import games_result
+    from grader.scoring.grading import score_agent
+
+    games = [GameResult(seed, won=seed % 4 != 0) for seed in range(200)]  # 150 wins: 75%
+    item = score_agent(AgentGrading(seed=7, games=200), {"status": "ok", "result": games_result(games)})
+    assert item.score == pytest.approx(4 * (0.5 + 0.5 * 5 / 15), abs=0.005)
+    assert item.message.startswith("won 150/200 beginner games (75.0%, 95% CI 68.6%-80.5%); 75.00% lies between 70% "
+                                   "(50% of the points) and 85% (100%): 50% + 5.00/15 of the 50% between = 66.7% of the points = 2.67 of 4")
+    assert "public default games" not in item.message
+
+
+def test_a_fixed_config_plays_the_same_games_and_gives_the_same_points() -> None:
+    from grader.scoring.agentplay import games_result, play_games
+    from grader.scoring.grading import agent_seed, score_agent
+
+    agent = Agent("classic").choose_move
+    private = AgentGrading(seed=48127730, games=15)
+    first = play_games(agent, private, agent_seed(private))
+    assert play_games(agent, private, agent_seed(private)) == first
+    items = [score_agent(private, {"status": "ok", "result": games_result(first)}) for _ in range(2)]
+    assert items[0] == items[1]
+    public = AgentGrading(games=15)  # no seed: the public default games, not fresh ones at every run
+    games = play_games(agent, public, agent_seed(public))
+    assert games == play_games(agent, public, agent_seed(public)) != first
+    assert [game.seed for game in games] == list(range(15))  # what evaluate_agent(..., seed=0) plays
+    item = score_agent(public, {"status": "ok", "result": games_result(games)})
+    assert PUBLIC_GAMES in item.message and ("games", f"15 beginner, classic rules, {PUBLIC_GAMES}") in item.facts
+
+
+@pytest.mark.parametrize("threshold", [0.85, 0.70])
+def test_an_agent_1_point_above_a_threshold_gets_nearly_the_same_points_from_any_games(threshold: float) -> None:
+    """The promise, without playing: with the default config, the points at the win rates
+    20 private seeds would show (2.5 standard errors either side of a true rate 1 point
+    above a threshold) differ by at most 10% of the item's points; the old rule's by half."""
+    from grader.scoring.agentplay import games_result
+    from grader.scoring.grading import score_agent
+
+    def spread(grading: AgentGrading) -> float:
+        rate = threshold + 0.01
+        error = math.sqrt(rate * (1 - rate) / grading.games)
+        wins = [round((rate + side * 2.5 * error) * grading.games) for side in (-1, 1)]
+        results = [games_result([GameResult(seed, seed < won) for seed in range(grading.games)]) for won in wins]
+        points = [score_agent(grading, {"status": "ok", "result": result}).score for result in results]
+        return (max(points) - min(points)) / grading.points
+
+    assert spread(AgentGrading(seed=1)) <= 0.1
+    assert spread(AgentGrading(seed=1, games=200, between="steps")) == 0.5

@@ -17,7 +17,7 @@ from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, sta
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import HUNG_AFTER
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
-from play.evaluate import AgentFailure, play_agent, wilson_interval
+from play.evaluate import AgentFailure, ChooseMove, GameResult, play_agent, wilson_interval
 from play.levels import RuleSet, parse_level
 from play.view import Move, View
 
@@ -100,24 +100,33 @@ class RemoteAgent:
             self.asker = None
 
 
+def play_games(agent: ChooseMove, grading: AgentGrading, first_seed: int) -> list[GameResult]:
+    """The configured games, game i with seed `first_seed + i`, each move asked of `agent`."""
+    rules = cast(RuleSet, grading.rules)  # checked when the config was read
+    level = parse_level(grading.level, rules)
+    return [play_agent(agent, level, first_seed + index, rules) for index in range(grading.games)]
+
+
+def games_result(games: list[GameResult]) -> dict[str, Any]:
+    """Wins, the win rate and its 95% interval, and the lost games by number: no seed is
+    kept, so nothing shown lets a student replay them."""
+    wins = sum(game.won for game in games)
+    lost = [(index, game) for index, game in enumerate(games) if not game.won]
+    return {"games": len(games), "wins": wins, "win_rate": wins / max(len(games), 1),
+            "ci95": list(wilson_interval(wins, len(games))),
+            "errors": [{"game": index, "reason": game.error} for index, game in lost if game.error],
+            "losses": [{"game": index, "moves": game.moves, "reason": game.error or "opened a mine"}
+                       for index, game in lost]}
+
+
 def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits: Limits,
                      sandbox: Sandbox | None, scope: Scope = "siblings") -> dict[str, Any]:
     """Play the configured games, from `first_seed`, with the agent in `source` ("reference"
-    or a file defining choose_move); an outcome like run_tasks'. No seed is kept in it:
-    games are numbered, so nothing shown lets a student replay them."""
+    or a file defining choose_move); an outcome like run_tasks'."""
     agent = RemoteAgent(source, grading.rules, limits, grading.timeout, sandbox, scope)
     output = ""
     try:
-        rules = cast(RuleSet, grading.rules)  # checked when the config was read
-        level = parse_level(grading.level, rules)
-        games = [play_agent(agent, level, first_seed + index, rules) for index in range(grading.games)]
-        wins = sum(game.won for game in games)
-        lost = [(index, game) for index, game in enumerate(games) if not game.won]
-        result = {"games": len(games), "wins": wins, "win_rate": wins / max(len(games), 1),
-                  "ci95": list(wilson_interval(wins, len(games))),
-                  "errors": [{"game": index, "reason": game.error} for index, game in lost if game.error],
-                  "losses": [{"game": index, "moves": game.moves, "reason": game.error or "opened a mine"}
-                             for index, game in lost]}
+        result = games_result(play_games(agent, grading, first_seed))
     finally:
         output = agent.asker.take_output() if agent.asker is not None else ""
         seconds = agent.spent()

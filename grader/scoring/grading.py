@@ -5,7 +5,6 @@ sandbox, and score each with a reason for every lost point.
 from __future__ import annotations
 
 import hashlib
-import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -265,8 +264,12 @@ def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]
             for r, count in zip(results, counts)]
 
 
+PUBLIC_GAMES = "the public default games, which anyone can replay: set a private agent.seed in grading.yaml to grade"
+
+
 def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
-    """Points by the win rate's threshold; the reason gives wins, the interval and any errors."""
+    """Points by the win rate (`AgentGrading.share`); the reason gives wins, the interval,
+    how the points were computed and any errors."""
     name = "agent" if grading.points else "agent (practice, no points)"
     base = {"kind": "agent", "name": name, "max_score": grading.points, "seconds": outcome.get("seconds"),
             "output": outcome.get("output", "")}
@@ -274,9 +277,14 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
         return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
     result = outcome["result"]
     share = grading.share(result["win_rate"])
+    score = round(grading.points * share, 2)
     low, high = result["ci95"]
+    computed = grading.explain(result["win_rate"]) + (f" = {score:g} of {grading.points:g}" if grading.points else "")
+    public = grading.seed is None
     message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
-               f"95% CI {low:.1%}-{high:.1%}); {grading.describe()}")
+               f"95% CI {low:.1%}-{high:.1%}); {computed}")
+    if public and grading.points:
+        message += f"\n  {PUBLIC_GAMES}"
     losses = result.get("losses", [])
     if losses:
         message += "\n  first losses: " + "; ".join(f"game {loss['game'] + 1} at move {loss['moves'] + 1}: "
@@ -285,11 +293,14 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
         first = result["errors"][0]
         message += f"; {len(result['errors'])} lost to errors, first (game {first['game'] + 1}): {first['reason']}"
     status = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
-    facts = (("games", f"{result['games']} {grading.level}, {grading.rules} rules"), ("wins", str(result["wins"])),
+    games = f"{result['games']} {grading.level}, {grading.rules} rules"
+    if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
+        games += f", {PUBLIC_GAMES}" if grading.points else ", the public default games"
+    facts = (("games", games), ("wins", str(result["wins"])),
              ("win rate", f"{result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%})"),
-             ("grading", grading.describe().removeprefix("grading: ")),
+             ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
              *((f"lost game {loss['game'] + 1}", f"at move {loss['moves'] + 1}: {loss['reason']}") for loss in losses[:3]))
-    return ItemResult(status=status, score=round(grading.points * share, 2), message=message, facts=facts, **base)
+    return ItemResult(status=status, score=score, message=message, facts=facts, **base)
 
 
 #: With no agent section in the config, a student's written agent plays these games for
@@ -311,11 +322,18 @@ def agent_is_written(source: str) -> bool:
     return any(name.endswith(": choose_move") for name in found)
 
 
+#: The first game's seed when the config has no private `agent.seed`: the public default
+#: games are seeds 0, 1, 2, ..., the games `evaluate_agent(choose_move, level, games, seed=0)`
+#: and `python -m play bench` play.
+PUBLIC_FIRST_SEED = 0
+
+
 def agent_seed(grading: AgentGrading) -> int:
-    """The first game's seed: derived from the config's private seed (a fresh random one
-    when it has none), so that no seed the student could know or guess is played."""
-    private = grading.seed if grading.seed is not None else secrets.randbits(64)
-    return int.from_bytes(hashlib.sha256(f"agent games {private}".encode()).digest()[:8], "big")
+    """The first game's seed: derived from the config's private seed, so that no seed the
+    student could know or guess is played; without one, the public default games."""
+    if grading.seed is None:
+        return PUBLIC_FIRST_SEED
+    return int.from_bytes(hashlib.sha256(f"agent games {grading.seed}".encode()).digest()[:8], "big")
 
 
 def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingConfig(), jobs: int = 1,
