@@ -184,7 +184,7 @@ def test_bad_input_is_one_clean_line(tmp_path: Path, case: Case) -> None:
         assert len(errors) == 1, errors
     else:
         assert got.good_checked, "the good problem file beside the bad one was not checked"
-    assert got.seconds < 60 and got.memory_mb < 1024, got
+    assert got.memory_mb < 1024, got
 
 
 def test_there_are_at_least_sixty_cases_across_every_command() -> None:

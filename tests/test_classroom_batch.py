@@ -9,7 +9,6 @@ import re
 import socket
 import stat
 import statistics
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -119,21 +118,19 @@ def test_violent_students_never_stop_the_batch(tmp_path: Path) -> None:
 def test_batch_honours_timeout(tmp_path: Path) -> None:
     """--timeout applies to every submission of a batch, as it does to one submission.
 
-    A student whose constraint_bounds loops forever costs one timeout: about 2 s here,
-    not the default 10 s.
+    A student whose constraint_bounds loops forever costs one timeout, of 2 s here, not
+    the default 10 s: its reason says which limit ended it.
     """
     folder = submit(tmp_path / "subs", {"looper.py": "loop_bounds", "ok.py": "correct_reexport"})
     grades = tmp_path / "grades.csv"
-    started = time.monotonic()
     result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "2")
-    elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stdout + result.stderr
     _, rows = read_csv(grades)
     full = float(rows["ok"]["max_score"])
     assert float(rows["ok"]["score"]) == full
     assert float(rows["looper"]["hooks/constraint_bounds"]) == 0
     assert float(rows["looper"]["score"]) == full - float(rows["ok"]["hooks/constraint_bounds"])
-    assert elapsed < 8, f"the batch took {elapsed:.1f} s: --timeout 2 was not applied"
+    assert "hooks/constraint_bounds: ran out of time (2 s)" in rows["looper"]["lost"], rows["looper"]
     assert re.search(r"\b2 submissions\b", result.stdout)
 
 

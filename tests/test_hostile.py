@@ -9,8 +9,6 @@ process and no changed file behind.
 
 from __future__ import annotations
 
-import csv
-import hashlib
 import json
 import os
 import shutil
@@ -20,107 +18,13 @@ import sys
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import KIT_PARTS, STUDENT_FILES, copy_kit, self_contained, sleepers
+from conftest import STUDENT_FILES, Kit, attacker, class_folder, copy_kit, entries, grade, read_rows, sleepers
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTROL = ("\x1b", "\x07", "\x9b", "\\u001b", "\\u0007", "\\u009b", "\\ud800")  # raw, and as JSON writes them
-
-
-@dataclass(frozen=True)
-class Kit:
-    """Where the grader runs from, and how it is isolated."""
-
-    mode: str
-    root: Path
-
-    @property
-    def course(self) -> Path:
-        return self.root / "problems" / "course.yaml"
-
-    def run(self, *args: str | Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(self.command(*args), cwd=self.root, env=self.env(), capture_output=True, text=True,
-                              timeout=timeout)
-
-    def command(self, *args: str | Path) -> list[str]:
-        return [sys.executable, "-m", "grader", *map(str, args), "--isolation", self.mode]
-
-    def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("FORCE_COLOR", "TTY_"))}
-        env.update(PYTHONPATH=str(self.root), COLUMNS="200")
-        return env
-
-    def fingerprint(self) -> dict[str, str]:
-        """Every file of the kit (what a grading run could reach) and its hash."""
-        files = [p for part in KIT_PARTS for p in sorted((self.root / part).rglob("*")) or [self.root / part]]
-        return {str(p.relative_to(self.root)): hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in files if p.is_file() and "__pycache__" not in p.parts}
-
-
-def _unavailable(mode: str) -> str | None:
-    if mode == "bwrap" and shutil.which("bwrap") is None:
-        return "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
-    if mode == "user" and os.geteuid() != 0:
-        return "user isolation needs the grader to run as root"
-    return None
-
-
-@pytest.fixture(scope="module", params=["bwrap", "user"])
-def kit(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Kit:
-    why = _unavailable(request.param)
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"--isolation {request.param} must be tested in CI: {why}")
-        pytest.skip(why)
-    if request.param == "bwrap":
-        return Kit("bwrap", ROOT)
-    closed = tmp_path_factory.mktemp("closed")  # pytest's folders are closed to other users
-    os.chmod(closed, 0o700)
-    copy_kit(closed / "kit")
-    shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", closed / "kit" / "problems" / "zz-hidden.yaml")
-    return Kit("user", closed / "kit")
-
-
-def attacker(folder: Path, name: str, **constants: str) -> Path:
-    """A self-contained copy of tests/student_files/NAME.py with its {{KEY}}s filled in."""
-    folder.mkdir(parents=True, exist_ok=True)
-    text = self_contained(name)
-    for key, value in constants.items():
-        text = text.replace("{{" + key + "}}", value)
-    path = folder / f"{name}.py"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def grade(kit: Kit, student: Path, out: Path, *extra: str) -> dict:
-    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "3", *extra)
-    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
-    assert out.is_file(), result.stdout + result.stderr
-    report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["isolation"] == kit.mode
-    return report
-
-
-def entries(report: dict) -> dict[str, dict]:
-    return {e["id"]: e for e in report["hooks"] + report["problems"] + report.get("other", [])}
-
-
-def class_folder(tmp_path: Path, kit: Kit, attackers: dict[str, tuple[str, dict[str, str]]]) -> Path:
-    """A submissions folder: two honest students around the attackers."""
-    folder = tmp_path / "class"
-    attacker(folder, "correct").rename(folder / "aaa_honest.py")
-    for student, (name, constants) in attackers.items():
-        attacker(folder, name, **constants).rename(folder / f"{student}.py")
-    attacker(folder, "correct").rename(folder / "zzz_honest.py")
-    return folder
-
-
-def read_rows(path: Path) -> dict[str, dict[str, str]]:
-    with path.open(encoding="utf-8", newline="") as handle:
-        return {row["student"]: row for row in csv.DictReader(handle)}
 
 
 # --- the attacks -------------------------------------------------------------------------

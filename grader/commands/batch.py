@@ -128,6 +128,7 @@ class ClassRun:
     config: Path | None
     mode: str
     timeout: float | None
+    spared: frozenset[int] = frozenset()  # processes of the grader's own that are no grading process
 
 
 class Interrupted(Exception):
@@ -150,7 +151,7 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
     """Grade every submission (`jobs` at a time, each in a process of its own) with a
     progress bar; rows in input order. Interrupted carries the rows when stopped."""
     become_subreaper()  # what a dead grading process leaves comes to us
-    runner = Runner()
+    runner = Runner(run.spared)
     with tempfile.TemporaryDirectory(prefix="grader-class-") as scratch:
         def grade_one(index: int, submission: Submission) -> BatchRow:
             if submission.hooks is None:

@@ -333,7 +333,8 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         submissions = find_submissions(args.submissions)
     except OSError as error:
         return fail(console, f"--submissions {args.submissions}: cannot be read ({error.strerror})")
-    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout)
+    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout,
+                   sandbox.helpers() if sandbox else frozenset())
     stopped: Interrupted | None = None
     try:
         rows = grade_batch(submissions, run, args.jobs, console)

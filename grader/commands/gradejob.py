@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.inputs.problemset import Problem
+from grader.sandbox.host import kill_orphans
 from grader.sandbox.isolation import Scope
 
 if TYPE_CHECKING:
@@ -97,9 +98,11 @@ def run(job: Job) -> None:
 
 
 class Runner:
-    """Starts grading processes and stops them all at once (from any thread)."""
+    """Starts grading processes and stops them all at once (from any thread); `spared`:
+    processes of our own that are no grading process (a sandbox's guardian)."""
 
-    def __init__(self) -> None:
+    def __init__(self, spared: frozenset[int] = frozenset()) -> None:
+        self.spared = spared
         self.live: set[subprocess.Popen[bytes]] = set()
         self.lock = threading.Lock()
         self.stopping = False
@@ -119,6 +122,7 @@ class Runner:
         finally:
             with self.lock:
                 self.live.discard(process)
+                kill_orphans(self.spared | {p.pid for p in self.live})  # what it left, once it is gone
         if self.stopping:
             return "the run was interrupted"
         if process.returncode == 0:

@@ -108,7 +108,7 @@ def become_subreaper() -> None:
         pass
 
 
-def _kill_orphans(spared: frozenset[int] = frozenset()) -> None:
+def kill_orphans(spared: frozenset[int] = frozenset()) -> None:
     """Kill and reap adopted orphans: our children that are no live worker, none of the
     sandbox's own `spared` helpers, and run outside our own session (workers start
     sessions of their own; children of whoever called the grader share its session and
@@ -398,7 +398,7 @@ class Worker:
         self.sandbox.release_uid(self.uid)  # as root: every process of that user, and under `user` its files
         with _live_lock:
             _live.pop(self.process.pid, None)
-            _kill_orphans(self.sandbox.helpers())  # anything that left the group (a new session, a double fork) and came to us
+            kill_orphans(self.sandbox.helpers())  # anything that left the group (a new session, a double fork) and came to us
         shutil.rmtree(self.scratch, ignore_errors=True)  # nothing of it for the next worker with that id
         for fd in (self.replies, self.output):
             os.close(fd)

@@ -1,0 +1,165 @@
+"""The second round of attacks, through the real CLI under `bwrap` and under `user`: what
+the attacker gets, what its neighbours get, and what is left on the machine afterwards.
+
+- hidden boards carried into a visible item's reason (as a clause's "literal");
+- a worker's leftovers for the next worker given its user id: a daemon that kills every
+  process of that id, System V IPC objects, files in nested world-writable folders;
+- resources used through child processes: memory, process count, busy children beside an
+  honest student graded at the same time, a full /dev/shm;
+- an answer that would make the grader's own check quadratic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+from conftest import STUDENT_FILES, Kit, attacker, class_folder, entries, grade, read_rows
+
+from grader.sandbox.isolation import FIRST_UID
+
+POOL = range(FIRST_UID, FIRST_UID + 100_000)  # the user ids workers are given
+HIDDEN_ROWS = ["1 . . . . 0", ". . . . 1 1", ". 2 2 2 1 .", "3 . 4 . . ."]  # secret-1 and secret-2 of hidden.yaml
+
+
+def pool_processes() -> list[int]:
+    """Live processes of a worker's user id (zombies aside)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            uids = next(line.split()[1:4] for line in status.splitlines() if line.startswith("Uid:"))
+            state = next(line.split()[1] for line in status.splitlines() if line.startswith("State:"))
+            if any(int(uid) in POOL for uid in uids) and state != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def pool_ipc() -> list[str]:
+    """System V IPC objects a worker's user id owns or made."""
+    found = []
+    for kind in ("shm", "msg", "sem"):
+        try:
+            header, *rows = [line.split() for line in Path(f"/proc/sysvipc/{kind}").read_text().splitlines() if line.strip()]
+        except OSError:
+            continue
+        owner, creator = header.index("uid"), header.index("cuid")
+        found += [f"{kind} {row[1]}" for row in rows if int(row[owner]) in POOL or int(row[creator]) in POOL]
+    return found
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_hidden_boards_never_reach_a_visible_reason(kit: Kit, tmp_path: Path, jobs: str) -> None:
+    """The hidden file sorts before the SAT examples; the attacker's clause hooks answer with
+    everything they were ever asked, as text. Nothing of it is shown, in any mode."""
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", problems / "a-hidden.yaml")
+    shutil.copyfile(kit.root / "problems" / "sat-examples.yaml", problems / "sat-examples.yaml")
+    tag = f"leak-{uuid.uuid4().hex}"
+    student = attacker(tmp_path / "s", "hostile_sat_leak", TAG=tag)
+    out = tmp_path / "report.json"
+    result = kit.run(problems, "--solver", student, "--json", out, "--jobs", jobs, "--timeout", "5")
+    assert "Traceback" not in result.stdout + result.stderr, result.stdout
+    report = json.loads(out.read_text(encoding="utf-8"))
+    found = entries(report)
+    assert "used the literal <text of" in found["at_least_clauses"]["message"], found["at_least_clauses"]
+    assert found["sat_encoding"]["score"] == 0 and "used the literal <text of" in found["sat_encoding"]["message"]
+    shown = result.stdout + result.stderr + out.read_text(encoding="utf-8")
+    assert "LEAK" not in shown
+    for row in HIDDEN_ROWS:
+        assert row not in shown
+    assert not Path(f"/tmp/{tag}").exists()  # its notes: in its private /tmp, or removed after it
+
+
+def test_what_a_worker_leaves_reaches_no_later_worker(kit: Kit, tmp_path: Path) -> None:
+    """A daemon that kills every process of its user id, IPC objects and nested files: the
+    students graded after the attacker, one at a time (so the same user ids come back),
+    get full marks, and nothing of the attacker is left on the machine."""
+    tag = f"left-{uuid.uuid4().hex}"
+    folder = class_folder(tmp_path, kit, {"mmm_leftovers": ("hostile_leftovers", {"TAG": tag})})
+    for name in ("ppp_honest", "qqq_honest", "rrr_honest"):
+        attacker(folder, "correct").rename(folder / f"{name}.py")
+    grades = tmp_path / "grades.csv"
+    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "1", "--timeout", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = read_rows(grades)
+    assert float(rows["mmm_leftovers"]["score"]) == 0  # its daemon kills its own worker: that is all it reaches
+    for student in ("aaa_honest", "ppp_honest", "qqq_honest", "rrr_honest", "zzz_honest"):
+        assert float(rows[student]["score"]) == float(rows[student]["max_score"]) > 0, rows[student]
+    assert pool_processes() == []
+    assert pool_ipc() == []
+    assert [top for top in ("/tmp", "/var/tmp", "/dev/shm") if os.path.lexists(f"{top}/{tag}")] == []
+
+
+@pytest.mark.parametrize("mode, words", [
+    ("memory", "used more than 1024 MB of memory (all its processes together)"),
+    ("processes", "ran more than 32 processes at once"),
+])
+def test_limits_count_every_process_of_a_worker(kit: Kit, tmp_path: Path, mode: str, words: str) -> None:
+    student = attacker(tmp_path / "s", "hostile_resources", MODE=mode)
+    report = grade(kit, student, tmp_path / "report.json")
+    found = entries(report)
+    assert found["forward_check"]["status"] == "error" and words in found["forward_check"]["message"], found["forward_check"]
+    for hook in ("constraint_bounds", "select_variable", "order_values"):
+        assert found[hook]["status"] == "pass", found[hook]
+    assert pool_processes() == []
+
+
+def test_a_full_dev_shm_is_the_attackers_own_error(tmp_path: Path) -> None:
+    """Under bwrap, /dev/shm is a private tmpfs of 16 MB and the rest of /dev is read-only."""
+    kit = Kit("bwrap", Path(__file__).resolve().parents[1])
+    student = attacker(tmp_path / "s", "hostile_resources", MODE="shm")
+    found = entries(grade(kit, student, tmp_path / "report.json"))
+    assert found["forward_check"]["status"] == "fail" and "No space left on device" in found["forward_check"]["message"]
+
+
+def test_busy_children_cost_a_neighbour_graded_at_the_same_time_nothing(kit: Kit, tmp_path: Path) -> None:
+    folder = class_folder(tmp_path, kit, {"aab_busy": ("hostile_resources", {"MODE": "busy"})})
+    grades = tmp_path / "grades.csv"
+    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = read_rows(grades)
+    for honest in ("aaa_honest", "zzz_honest"):
+        assert float(rows[honest]["score"]) == float(rows[honest]["max_score"]) > 0, rows[honest]
+    assert float(rows["aab_busy"]["score"]) < float(rows["aab_busy"]["max_score"])
+    assert "ran out of time" in rows["aab_busy"]["lost"]
+    assert pool_processes() == []
+
+
+def test_a_clause_of_a_hundred_thousand_literals_is_checked_in_linear_time(tmp_path: Path) -> None:
+    """The grader's check of a clause is linear in its length: the grading ends (the old
+    quadratic check ran for hours) and the clause costs the SAT items only."""
+    kit = Kit("bwrap", Path(__file__).resolve().parents[1])
+    student = attacker(tmp_path / "s", "hostile_big_clause")
+    found = entries(grade(kit, student, tmp_path / "report.json"))
+    for item in ("at_least_clauses", "at_most_clauses", "sat_encoding"):
+        assert found[item]["score"] < found[item]["max_score"], found[item]
+    assert found["forward_check"]["status"] == "pass" and found["nctu-1"]["status"] == "pass"
+
+
+def test_huge_wrong_answers_make_small_reports(tmp_path: Path) -> None:
+    """Every value quoted in a reason is cut near 200 characters: answers of almost 1 MiB
+    leave the terminal, the JSON report, the CSV and the feedback files small."""
+    kit = Kit("bwrap", Path(__file__).resolve().parents[1])
+    student = attacker(tmp_path / "s", "hostile_huge_answers")
+    out = tmp_path / "report.json"
+    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "5")
+    found = entries(json.loads(out.read_text(encoding="utf-8")))
+    assert "more]" in found["constraint_bounds"]["message"] and "more" in found["forward_check"]["message"]
+    assert all(len(item["message"]) <= 4000 for item in found.values())
+    assert len(result.stdout) < 100_000 and out.stat().st_size < 100_000
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copyfile(student, folder / "huge.py")
+    grades = tmp_path / "grades.csv"
+    kit.run(kit.course, "--submissions", folder, "--csv", grades, "--timeout", "5")
+    assert grades.stat().st_size < 20_000
+    assert all(path.stat().st_size < 100_000 for path in (tmp_path / "grades-feedback").iterdir())
