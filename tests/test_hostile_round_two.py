@@ -6,7 +6,7 @@ the attacker gets, what its neighbours get, and what is left on the machine afte
   process of that id, System V IPC objects, files in nested world-writable folders;
 - resources used through child processes: memory, process count, busy children beside an
   honest student graded at the same time, a full /dev/shm;
-- an answer that would make the grader's own check quadratic.
+- an answer that would make the grader's own check quadratic, and wrong answers of hundreds of kilobytes.
 """
 
 from __future__ import annotations
@@ -129,12 +129,12 @@ def test_busy_children_cost_a_neighbour_graded_at_the_same_time_nothing(kit: Kit
     rows = read_rows(grades)
     for honest in ("aaa_honest", "zzz_honest"):
         assert float(rows[honest]["score"]) == float(rows[honest]["max_score"]) > 0, rows[honest]
-    assert float(rows["aab_busy"]["score"]) < float(rows["aab_busy"]["max_score"])
-    assert "ran out of time" in rows["aab_busy"]["lost"]
+    assert float(rows["aab_busy"]["score"]) < float(rows["aab_busy"]["max_score"])  # its time: its own items
+    assert "forward_check" in rows["aab_busy"]["lost"]
     assert pool_processes() == []
 
 
-def test_a_clause_of_a_hundred_thousand_literals_is_checked_in_linear_time(tmp_path: Path) -> None:
+def test_a_clause_of_sixty_thousand_literals_is_checked_in_linear_time(tmp_path: Path) -> None:
     """The grader's check of a clause is linear in its length: the grading ends (the old
     quadratic check ran for hours) and the clause costs the SAT items only."""
     kit = Kit("bwrap", Path(__file__).resolve().parents[1])

@@ -1,9 +1,9 @@
 """The grading configuration: `grading.yaml` beside the problem files, or `--config FILE`.
 
-    timeout: 10              # seconds per graded item, unless a problem sets its own
+    timeout: 10              # seconds (CPU time) per graded item, unless a problem sets its own
     hook_seed: 9871          # build fresh hook test cases from the reference with this
                              # private seed, instead of the public stored ones
-    memory_mb: 1024          # address-space cap of the worker process
+    memory_mb: 1024          # each worker process's address space, and all its processes' resident memory
     hooks:                   # points per hook test (partial credit per case)
       constraint_bounds: 2
       forward_check: 3

@@ -171,8 +171,22 @@ def describe_status(status: int) -> str:
     return f"exit code {os.waitstatus_to_exitcode(status)}"
 
 
-def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
-    """Serve every item in a fresh fork of this process, until standard input closes.
+def end_leftovers(pid: int, contained: bool) -> None:
+    """Kill whatever the item's process started and left running: in a contained worker
+    every other process this one may signal (its namespace's, or its own user id's), else
+    the item's process group."""
+    try:
+        if contained:
+            os.kill(-1, signal.SIGKILL)  # all but this process (and a namespace's init)
+        else:
+            os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None], contained: bool) -> None:
+    """Serve every item in a fresh fork of this process, until standard input closes;
+    after each item, nothing it started is left running.
 
     The grader sends nothing after {"op": "task"} until the fork says it began, and
     nothing after {"op": "end"} until this process says the fork ended, so neither
@@ -183,10 +197,12 @@ def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any
             continue
         pid = os.fork()
         if pid == 0:
+            os.setpgid(0, 0)
             reply({"began": True})
             serve_item(answerer, requests, reply)
             os._exit(0)
         _, status = os.waitpid(pid, 0)
+        end_leftovers(pid, contained)
         reply({"ended": describe_status(status)})
 
 
@@ -209,4 +225,4 @@ def main(argv: list[str]) -> None:
         reply(ready_message(Ready(False, f"cannot load {source.name}: {describe_exception(error, source)}")))
         return
     reply(ready_message(Ready(True)))
-    serve(Answerer(module, source), requests, reply)
+    serve(Answerer(module, source), requests, reply, contained == "1")

@@ -17,7 +17,8 @@ process after that is never handed out again (`clean_user` says so).
 
 Files are walked through folder descriptors, never following a link, with at most
 `MAX_OPEN` folders open: a deeper folder is first moved up to the top of the tree being
-cleaned, so nesting thousands of folders deep leaves nothing behind.
+cleaned, so nesting thousands of folders deep leaves nothing behind. Folders the worker's
+user could not pass through (no search permission for others) are not walked.
 """
 
 from __future__ import annotations
@@ -126,8 +127,8 @@ def remove_files(top: str, uid: int) -> None:
             if goes:
                 _quietly(os.unlink, entry, dir_fd=fd)
             continue
-        if info.st_dev != device:
-            continue
+        if info.st_dev != device or not (goes or info.st_mode & stat.S_IXOTH):
+            continue  # another file system, or a folder the user could not even pass through
         if len(stack) >= MAX_OPEN:  # too deep to keep open: move it to the top, where it is met again
             moved += 1
             flat = f".grader-cleanup-{os.getpid()}-{moved}"

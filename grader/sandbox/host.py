@@ -427,8 +427,14 @@ class Asker(Protocol):
 
 
 def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[float], Worker]:
-    """A `start` for run_tasks: a loaded worker for `hooks`, the file given `limit` seconds to load."""
+    """A `start` for run_tasks: a loaded worker for `hooks`, the file given `limit` seconds
+    to load. A file that did not load (the student's doing) is not loaded again: every
+    later start fails alike at once."""
+    refused: list[WorkerFailure] = []
+
     def start(limit: float) -> Worker:
+        if refused:
+            raise WorkerFailure("error", refused[0].message)
         worker = Worker(sandbox, hooks, limits)
         try:
             worker.load(limit)
@@ -436,7 +442,10 @@ def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[flo
             output = worker.take_output()
             worker.stop()
             printed = f" (it printed: {output.strip()[:200]})" if output.strip() and not failure.ours else ""
-            raise WorkerFailure("error", failure.message + printed, ours=failure.ours) from None
+            failed = WorkerFailure("error", failure.message + printed, ours=failure.ours)
+            if not failure.ours:
+                refused.append(failed)
+            raise failed from None
         return worker
 
     return start

@@ -81,7 +81,7 @@ def hook_task(name: str, cases: list[dict[str, Any]], limit: float) -> Task:
 
         return _answers(cases, ask)
 
-    return Task(run, limit, f"hooks/{name}", f"hook {name}", frozenset({name}))
+    return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 
 
 def sat_hook_task(name: str, limit: float) -> Task:
@@ -90,7 +90,7 @@ def sat_hook_task(name: str, limit: float) -> Task:
         hooks = Hooks(asker)
         return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
 
-    return Task(run, limit, f"hooks/{name}", f"hook {name}", frozenset({name}))
+    return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 
 
 def problem_task(problem: Problem, limit: float, model: Strategy | None = None) -> Task:
@@ -367,15 +367,15 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
             tasks.append(sat_problems_task(chosen, item_timeout + SAT_SECONDS_PER_PROBLEM * len(chosen), hidden_part))
         return tasks
 
-    # The hook tests, the visible problems, the agent's games, and the hidden problems
+    # The hook tests and the visible problems, the agent's games, and the hidden problems
     # last, in workers of their own: nothing a student sees ever comes from a process
     # that saw a hidden board.
     hooks = [spec for spec in HOOKS if wants(spec.name)]
     sat_hooks = [spec for spec in SAT_HOOKS if wants(spec.name)]
     tests = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks]
     tests += [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks]
-    hook_outcomes = run(tests)
-    visible_outcomes = run(searches(visible, False))
+    visible_outcomes = run(tests + searches(visible, False))
+    hook_outcomes, visible_outcomes = visible_outcomes[:len(tests)], visible_outcomes[len(tests):]
     agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
     hidden_outcomes = run(searches(hidden, True))
     sat_outcome, sat_problems = None, visible + hidden  # the SAT item's parts: the visible problems, then the hidden

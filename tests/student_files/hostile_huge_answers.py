@@ -1,9 +1,9 @@
-"""An attacker whose wrong answers are as large as a message may be (just under 1 MiB
-each), hoping to flood the terminal, the JSON report and the feedback files with them."""
+"""An attacker whose wrong answers are hundreds of kilobytes each (a message may hold up to 1 MiB),
+hoping to flood the terminal, the JSON report and the feedback files with them."""
 
 from model_answer import at_least_clauses, at_most_clauses  # noqa: F401
 
-BIG = list(range(90_000))
+BIG = list(range(30_000))
 
 
 def constraint_bounds(scope, domains):
@@ -11,7 +11,7 @@ def constraint_bounds(scope, domains):
 
 
 def forward_check(csp, domains, assigned):
-    return {var: BIG[:20] for var in range(4000)}
+    return {var: BIG[:20] for var in range(2000)}
 
 
 def select_variable(csp, domains, unassigned):
