@@ -1,9 +1,9 @@
-"""An attacker whose wrong answers are hundreds of kilobytes each (a message may hold up to 1 MiB),
+"""An attacker whose wrong answers are tens of kilobytes each (a message may hold up to 1 MiB),
 hoping to flood the terminal, the JSON report and the feedback files with them."""
 
 from model_answer import at_least_clauses, at_most_clauses  # noqa: F401
 
-BIG = list(range(30_000))
+BIG = list(range(10_000))
 
 
 def constraint_bounds(scope, domains):
