@@ -26,33 +26,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import copy_kit, self_contained  # noqa: E402  (the tests' own helpers build the class)
-from test_grades_promise import CLASS  # noqa: E402
-
-
-@contextmanager
-def busy(per_core: int) -> Iterator[None]:
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(per_core * (os.cpu_count() or 1))]
-    try:
-        yield
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
-
-
-def write_class(folder: Path) -> None:
-    folder.mkdir(parents=True)
-    for name in CLASS:
-        text = (ROOT / "tests" / "student_files" / f"{name}.py").read_text(encoding="utf-8")
-        (folder / f"{name}.py").write_text(self_contained(name) if "model_answer" in text else text, encoding="utf-8")
+from conftest import copy_kit  # noqa: E402  (the tests' own helpers build the class and the load)
+from test_grades_promise import CLASS, busy_machine, class_folder  # noqa: E402
 
 
 def grade(kit: Path, problems: Path, folder: Path, out: Path, jobs: int, isolation: str, timeout: float) -> list[str]:
@@ -81,11 +61,11 @@ def main() -> int:
         os.chmod(work, 0o700)  # closed to other users, as `user` isolation needs
         kit = copy_kit(work / "kit")
         problems = kit / args.problems.relative_to(ROOT) if args.problems.is_relative_to(ROOT) else args.problems
-        write_class(work / "class")
+        class_folder(work / "class")
         third = "user" if os.geteuid() == 0 else "bwrap"
         print(f"{len(CLASS)} submissions on {args.problems.name}, --timeout {args.timeout:g}:")
         quiet = grade(kit, problems, work / "class", work / "quiet.csv", 1, "bwrap", args.timeout)
-        with busy(args.busy):
+        with busy_machine(args.busy):
             loaded = grade(kit, problems, work / "class", work / "loaded.csv", 2, "bwrap", args.timeout)
             other = grade(kit, problems, work / "class", work / f"loaded-{third}.csv", 2, third, args.timeout)
         for name, lines in ((f"loaded (jobs 2, {args.busy} busy per core)", loaded), (f"loaded, {third}", other)):

@@ -87,9 +87,9 @@ def copy_kit(target: Path) -> Path:
     return target
 
 
-def sleepers(tag: str) -> list[int]:
-    """Live processes whose command line is `sleep TAG` (what `pgrep -f 'sleep TAG'` would see)."""
-    found = []
+def live_processes() -> dict[int, list[bytes]]:
+    """Every live process (zombies aside) and its command line."""
+    found = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
@@ -97,9 +97,20 @@ def sleepers(tag: str) -> list[int]:
                 state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
             except (OSError, IndexError):
                 continue
-            if argv[:2] == [b"sleep", tag.encode()] and state not in ("Z", "X"):
-                found.append(int(entry.name))
+            if state not in ("Z", "X"):
+                found[int(entry.name)] = argv
     return found
+
+
+def sleepers(tag: str) -> list[int]:
+    """Live processes whose command line is `sleep TAG` (what `pgrep -f 'sleep TAG'` would see)."""
+    return [pid for pid, argv in live_processes().items() if argv[:2] == [b"sleep", tag.encode()]]
+
+
+def running_with(word: str) -> list[int]:
+    """Live processes whose command line holds `word` (a student file's unique name, say:
+    the processes of its worker, forks and daemons included)."""
+    return [pid for pid, argv in live_processes().items() if any(word.encode() in arg for arg in argv)]
 
 
 def student_copy(folder: Path, name: str, **constants: str) -> Path:

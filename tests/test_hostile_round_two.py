@@ -18,41 +18,27 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import STUDENT_FILES, Kit, attacker, class_folder, entries, grade, read_rows
+from conftest import STUDENT_FILES, Kit, attacker, class_folder, entries, grade, read_rows, running_with
 
-from grader.sandbox.isolation import FIRST_UID
-
-POOL = range(FIRST_UID, FIRST_UID + 100_000)  # the user ids workers are given
 HIDDEN_ROWS = ["1 . . . . 0", ". . . . 1 1", ". 2 2 2 1 .", "3 . 4 . . ."]  # secret-1 and secret-2 of hidden.yaml
 
 
-def pool_processes() -> list[int]:
-    """Live processes of a worker's user id (zombies aside)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                status = (entry / "status").read_text()
-            except OSError:
-                continue
-            uids = next(line.split()[1:4] for line in status.splitlines() if line.startswith("Uid:"))
-            state = next(line.split()[1] for line in status.splitlines() if line.startswith("State:"))
-            if any(int(uid) in POOL for uid in uids) and state != "Z":
-                found.append(int(entry.name))
-    return found
-
-
-def pool_ipc() -> list[str]:
-    """System V IPC objects a worker's user id owns or made."""
+def ipc_keys(first: int, count: int) -> list[str]:
+    """The System V IPC objects with keys first .. first + count - 1."""
     found = []
     for kind in ("shm", "msg", "sem"):
         try:
             header, *rows = [line.split() for line in Path(f"/proc/sysvipc/{kind}").read_text().splitlines() if line.strip()]
         except OSError:
             continue
-        owner, creator = header.index("uid"), header.index("cuid")
-        found += [f"{kind} {row[1]}" for row in rows if int(row[owner]) in POOL or int(row[creator]) in POOL]
+        key = header.index("key")
+        found += [f"{kind} {row[key]}" for row in rows if first <= int(row[key]) < first + count]
     return found
+
+
+def unique(name: str) -> str:
+    """A student name no other process on the machine has in its command line."""
+    return f"{name}_{uuid.uuid4().hex[:12]}"
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -83,19 +69,19 @@ def test_what_a_worker_leaves_reaches_no_later_worker(kit: Kit, tmp_path: Path) 
     """A daemon that kills every process of its user id, IPC objects and nested files: the
     students graded after the attacker, one at a time (so the same user ids come back),
     get full marks, and nothing of the attacker is left on the machine."""
-    tag = f"left-{uuid.uuid4().hex}"
-    folder = class_folder(tmp_path, kit, {"mmm_leftovers": ("hostile_leftovers", {"TAG": tag})})
+    tag, key, student = f"left-{uuid.uuid4().hex}", 0x5EED0000 + uuid.uuid4().int % 0xFFFF * 4, unique("mmm_leftovers")
+    folder = class_folder(tmp_path, kit, {student: ("hostile_leftovers", {"TAG": tag, "KEY": str(key)})})
     for name in ("ppp_honest", "qqq_honest", "rrr_honest"):
         attacker(folder, "correct").rename(folder / f"{name}.py")
     grades = tmp_path / "grades.csv"
     result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "1", "--timeout", "3")
     assert result.returncode == 0, result.stdout + result.stderr
     rows = read_rows(grades)
-    assert float(rows["mmm_leftovers"]["score"]) == 0  # its daemon kills its own worker: that is all it reaches
-    for student in ("aaa_honest", "ppp_honest", "qqq_honest", "rrr_honest", "zzz_honest"):
-        assert float(rows[student]["score"]) == float(rows[student]["max_score"]) > 0, rows[student]
-    assert pool_processes() == []
-    assert pool_ipc() == []
+    assert float(rows[student]["score"]) == 0  # its daemon kills its own worker: that is all it reaches
+    for name in ("aaa_honest", "ppp_honest", "qqq_honest", "rrr_honest", "zzz_honest"):
+        assert float(rows[name]["score"]) == float(rows[name]["max_score"]) > 0, rows[name]
+    assert running_with(student) == []
+    assert ipc_keys(key, 4) == []
     assert [top for top in ("/tmp", "/var/tmp", "/dev/shm") if os.path.lexists(f"{top}/{tag}")] == []
 
 
@@ -104,13 +90,14 @@ def test_what_a_worker_leaves_reaches_no_later_worker(kit: Kit, tmp_path: Path) 
     ("processes", "ran more than 32 processes at once"),
 ])
 def test_limits_count_every_process_of_a_worker(kit: Kit, tmp_path: Path, mode: str, words: str) -> None:
-    student = attacker(tmp_path / "s", "hostile_resources", MODE=mode)
+    name = unique("hostile_resources")
+    student = attacker(tmp_path / "s", "hostile_resources", MODE=mode).rename(tmp_path / "s" / f"{name}.py")
     report = grade(kit, student, tmp_path / "report.json")
     found = entries(report)
     assert found["forward_check"]["status"] == "error" and words in found["forward_check"]["message"], found["forward_check"]
     for hook in ("constraint_bounds", "select_variable", "order_values"):
         assert found[hook]["status"] == "pass", found[hook]
-    assert pool_processes() == []
+    assert running_with(name) == []
 
 
 def test_a_full_dev_shm_is_the_attackers_own_error(tmp_path: Path) -> None:
@@ -122,16 +109,17 @@ def test_a_full_dev_shm_is_the_attackers_own_error(tmp_path: Path) -> None:
 
 
 def test_busy_children_cost_a_neighbour_graded_at_the_same_time_nothing(kit: Kit, tmp_path: Path) -> None:
-    folder = class_folder(tmp_path, kit, {"aab_busy": ("hostile_resources", {"MODE": "busy"})})
+    busy = unique("aab_busy")
+    folder = class_folder(tmp_path, kit, {busy: ("hostile_resources", {"MODE": "busy"})})
     grades = tmp_path / "grades.csv"
     result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "3")
     assert result.returncode == 0, result.stdout + result.stderr
     rows = read_rows(grades)
     for honest in ("aaa_honest", "zzz_honest"):
         assert float(rows[honest]["score"]) == float(rows[honest]["max_score"]) > 0, rows[honest]
-    assert float(rows["aab_busy"]["score"]) < float(rows["aab_busy"]["max_score"])  # its time: its own items
-    assert "forward_check" in rows["aab_busy"]["lost"]
-    assert pool_processes() == []
+    assert float(rows[busy]["score"]) < float(rows[busy]["max_score"])  # its time: its own items
+    assert "forward_check" in rows[busy]["lost"]
+    assert running_with(busy) == []
 
 
 def test_a_clause_of_twenty_thousand_literals_is_checked_in_linear_time(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.inputs.problemset import Problem
-from grader.sandbox.host import kill_orphans
+from grader.sandbox.host import describe_exit, kill_orphans
 from grader.sandbox.isolation import Scope
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ class Runner:
             except (OSError, ValueError, KeyError, TypeError) as error:
                 return f"its report could not be read ({error})"
         last = (said.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1][:ERROR_KEPT]
-        return f"the grading process failed ({_ended(process.returncode)}: {last})"
+        return f"the grading process failed ({describe_exit(process.returncode)}: {last})"
 
     def stop(self) -> None:
         """SIGTERM to every grading process, SIGKILL to those still there after STOP_SECONDS."""
@@ -152,12 +152,6 @@ def _signal(process: subprocess.Popen[bytes], number: int) -> None:
         os.killpg(process.pid, number)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def _ended(code: int) -> str:
-    if code < 0:
-        return f"killed by signal {signal.Signals(-code).name}" if -code in signal.valid_signals() else f"signal {-code}"
-    return f"exit code {code}"
 
 
 def _stop(number: int, frame: object) -> None:

@@ -168,6 +168,36 @@ def _quietly(action: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
     return True
 
 
+def world_writable(top: str = "/", depth: int = 8, budget: int = 500_000) -> list[str]:
+    """The folders anyone may write to, found under `top` without following a link (none
+    inside another found, whose walk covers them; kernel file systems skipped but for
+    /dev/shm and /dev/mqueue): where a worker's user could leave files. At most `depth`
+    levels and `budget` entries are looked at."""
+    found: list[str] = []
+    stack = [(top, 0)]
+    while stack and budget > 0:
+        path, level = stack.pop()
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        budget -= len(entries)
+        for entry in entries:
+            if entry.path in ("/proc", "/sys") or (path == "/dev" and entry.name not in ("shm", "mqueue")):
+                continue
+            try:
+                if not entry.is_dir(follow_symlinks=False):
+                    continue
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if mode & stat.S_IWOTH:
+                found.append(entry.path)
+            elif level < depth:
+                stack.append((entry.path, level + 1))
+    return sorted(found)
+
+
 def clean_user(uid: int, shadow: int, folders: list[str] | None, python: str = sys.executable) -> bool:
     """Everything of `uid` gone: its processes first (so nothing writes meanwhile), then,
     unless `folders` is None (a worker in namespaces of its own leaves nothing outside

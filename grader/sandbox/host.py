@@ -321,10 +321,12 @@ class Worker:
             started = time.thread_time()
             reading = self._usage()
             budget.watching += time.thread_time() - started
-            if not reading.running:  # nothing of it on a core or waiting for one: asleep or blocked
-                budget.asleep += now - max(self.read_at, waiting_since)
-            self.read_at = now
+            before = budget.worker
             budget.read_worker(reading.cpu)
+            if not reading.running:  # no main thread on a core or waiting for one: asleep or blocked,
+                waited = now - max(self.read_at, waiting_since)  # but for what its other threads ran
+                budget.asleep += max(0.0, waited - (budget.worker - before))
+            self.read_at = now
             self._check_resources(reading)
         if budget.over():
             raise WorkerFailure("timeout", f"ran out of time ({budget.limit:g} s): {budget.describe()}", self.pending)

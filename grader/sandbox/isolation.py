@@ -33,7 +33,7 @@ from typing import Literal
 
 from grader.errors import UserError
 from grader.sandbox import cleanup
-from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user
+from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user, world_writable
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
 
 MODES = ("bwrap", "user", "none")
@@ -49,8 +49,6 @@ SUBMISSION_FILES = 200  # .py files copied from one submission, at most
 SUBMISSION_BYTES = 5 << 20
 TMP_BYTES = 64 << 20  # the private /tmp under bwrap (a tmpfs: memory the process limits do not count)
 SHM_BYTES = 16 << 20  # its private /dev/shm (the rest of its /dev is read-only)
-#: Folders anyone may write to, where a worker under `user` could leave files behind.
-SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue", "/run/shm", "/var/crash")
 
 
 Scope = Literal["file", "siblings", "folder"]
@@ -196,6 +194,7 @@ class Sandbox:
     guardian: subprocess.Popen[bytes] | None = None
     note: str = ""  # why a stronger mode was not used
     locks: list[int] = field(default_factory=list)  # descriptors holding our user ids
+    writable: list[str] = field(default_factory=list)  # under `user`: the folders anyone may write to
     _copies: dict[tuple[str, str], Path] = field(default_factory=dict)
 
     @property
@@ -267,7 +266,7 @@ class Sandbox:
         back to the pool, or, if a process of it survived, a fresh id in its place."""
         if uid is None or self.uids is None:
             return
-        if clean_user(uid, uid + SHADOW_OFFSET, _shared_writable() if self.mode == "user" else None):
+        if clean_user(uid, uid + SHADOW_OFFSET, self.writable if self.mode == "user" else None):
             self.uids.put(uid)
         else:  # never handed out again (its lock stays held until this grader ends)
             self.uids.put(_claim_uids(1, self.locks, after=uid)[0])
@@ -282,15 +281,11 @@ class Sandbox:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def _guardian() -> subprocess.Popen[bytes]:
+def _guardian(writable: list[str]) -> subprocess.Popen[bytes]:
     """A root process that cleans every user id it is sent once its standard input closes:
     when the grader ends, however it ends. Signals other than SIGKILL do not stop it."""
-    return subprocess.Popen([sys.executable, "-I", "-S", cleanup.__file__, "guard", str(SHADOW_OFFSET), *_shared_writable()],
+    return subprocess.Popen([sys.executable, "-I", "-S", cleanup.__file__, "guard", str(SHADOW_OFFSET), *writable],
                             stdin=subprocess.PIPE, start_new_session=True, cwd="/", env=_clean_env("/"))
-
-
-def _shared_writable() -> list[str]:
-    return [folder for folder in SHARED_WRITABLE if os.path.isdir(folder) and os.stat(folder).st_mode & 0o002]
 
 
 def _copy_python_files(source: Path, target: Path, recursive: bool) -> None:
@@ -408,11 +403,12 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
             else:
                 why = _why_not_user(python, probe_uid, secrets)
             if why is None and python is not None:
-                guardian = _guardian() if candidate == "user" and pool is not None else None
-                if candidate == "user" and pool is not None:  # what an earlier run may have left
-                    for uid in list(pool.queue):
-                        clean_user(uid, uid + SHADOW_OFFSET, _shared_writable())
-                return Sandbox(candidate, python, root, pool, guardian, locks=locks)
+                if candidate == "bwrap" or pool is None:
+                    return Sandbox(candidate, python, root, pool, locks=locks)
+                writable = world_writable()
+                for uid in list(pool.queue):  # what an earlier run may have left
+                    clean_user(uid, uid + SHADOW_OFFSET, writable)
+                return Sandbox(candidate, python, root, pool, _guardian(writable), locks=locks, writable=writable)
             reasons[candidate] = why or "unavailable"
     except BaseException:
         for fd in locks:

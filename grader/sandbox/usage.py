@@ -23,7 +23,7 @@ RUNNING = frozenset("R")  # running or waiting for a core: anything else is asle
 class Usage:
     """One reading: `cpu` seconds (the processes' own and their reaped children's),
     `memory` bytes resident (summed), `processes`, and `running`: whether any of them is
-    on a core or waiting for one."""
+    on a core or waiting for one (as its main thread's state says)."""
 
     cpu: float = 0.0
     memory: int = 0

@@ -1,8 +1,9 @@
 """An attacker that leaves everything it can behind for the next worker given its user id,
 and tries to kill that worker: at import it starts a detached daemon (a new session,
 double-forked) that kills every process it may signal, every 20 ms, for a minute; creates
-System V shared memory segments and a message queue; and plants a file in a
-world-writable folder nested in another one. The test writes a unique tag ({{TAG}})."""
+System V shared memory segments and a message queue (keys {{KEY}} to {{KEY}} + 3); and
+plants a file in a world-writable folder nested in another one. The test writes a unique
+tag ({{TAG}}) and key."""
 
 import ctypes
 import os
@@ -12,9 +13,9 @@ import time
 from model_answer import *  # noqa: F401,F403
 
 libc = ctypes.CDLL(None)
-for _ in range(3):
-    libc.shmget(0, 1 << 20, 0o1000 | 0o666)  # IPC_PRIVATE | IPC_CREAT, 1 MB each
-libc.msgget(0, 0o1000 | 0o666)
+for number in range(3):
+    libc.shmget({{KEY}} + number, 1 << 20, 0o1000 | 0o666)  # IPC_CREAT, 1 MB each
+libc.msgget({{KEY}} + 3, 0o1000 | 0o666)
 for top in ("/tmp", "/var/tmp", "/dev/shm"):
     try:
         nested = f"{top}/{{TAG}}/deeper"

@@ -3,7 +3,7 @@ of its hooks does one thing (the test writes which, {{MODE}}):
 
 - "memory": forward_check forks 4 children that each fill 350 MB and wait;
 - "processes": forward_check starts 60 sleeping children;
-- "busy": forward_check starts 20 busy children and waits while they spin;
+- "busy": forward_check starts 20 busy children and waits while they spin (until its time is up);
 - "shm": forward_check fills /dev/shm, then writes to /dev.
 """
 
@@ -50,7 +50,7 @@ def forward_check(csp, domains, assigned):
     elif MODE == "busy" and not STARTED:
         STARTED.append(1)
         _children(20, _spin)
-        time.sleep(3)
+        time.sleep(60)
     elif MODE == "shm":
         with open("/dev/shm/filler", "wb") as handle:
             handle.write(b"x" * (64 << 20))
