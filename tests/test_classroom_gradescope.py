@@ -20,7 +20,7 @@ def test_results_json_follows_the_spec(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
     check_gradescope_spec(results)
-    assert isinstance(results.get("execution_time"), (int, float)) and results["execution_time"] >= 0, results
+    assert "execution_time" not in results  # the student's code chooses it, hidden problems included
     tests = results["tests"]
     search_items = ["hooks/constraint_bounds", "hooks/forward_check", "hooks/select_variable", "hooks/order_values",
                     "course/nctu-1", "course/nctu-1-as-printed", "course/nctu-2"]
@@ -42,7 +42,7 @@ def test_results_json_is_written_when_the_solver_is_missing(tmp_path: Path) -> N
     assert "Traceback" not in result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
     check_gradescope_spec(results)
-    assert isinstance(results.get("execution_time"), (int, float)) and results["execution_time"] >= 0, results
+    assert "execution_time" not in results  # the student's code chooses it, hidden problems included
     assert results["score"] == 0
     assert "no Python file that defines the hooks" in results["output"] and "submit a .py file defining" in results["output"]
     assert "course staff" not in results["output"]

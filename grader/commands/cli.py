@@ -18,7 +18,6 @@ import argparse
 import os
 import signal
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -272,13 +271,12 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
     from grader.scoring.grading import grade
 
     output = args.output or Path("results.json")
-    started = time.perf_counter()
     try:
         solver = resolve_solver(args.solver)
         folder = Path(args.solver) if Path(args.solver).is_dir() else None
         if solver is None:
             write_json(output, student_failure(f"Your submission has no Python file that defines the hooks: "
-                                               f"{WHAT_TO_SUBMIT}.", time.perf_counter() - started))
+                                               f"{WHAT_TO_SUBMIT}."))
             console.print(f"wrote {output}: 0 points (no hooks file in {args.solver})")
             return 0
         problems, errors = load_problems(*args.paths)
@@ -293,7 +291,7 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
         return _not_graded(console, output, f"{type(error).__name__}: {error}")
     if report.ungraded:
         return _not_graded(console, output, report.ungraded)
-    results = gradescope_results(report, [], time.perf_counter() - started)
+    results = gradescope_results(report, [])
     write_json(output, results)
     console.print(f"wrote {output}: {results['score']:g} points")
     return 0

@@ -2,6 +2,8 @@
 
 Each graded item becomes a test with its own visibility; a hidden problem's test carries
 the problem's visibility, and the submission-wide `output` never mentions hidden details.
+No `execution_time` is given: the student's code chooses how long it runs, hidden
+problems included, so the time could carry what it saw of them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from grader.reports.results import Report
 OUTPUT_LIMIT = 4000  # characters of a test's output
 
 
-def gradescope_results(report: Report, errors: list[ProblemError], seconds: float) -> dict[str, Any]:
+def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, Any]:
     """The results.json object for one graded submission."""
     tests = []
     for number, item in enumerate(report.items, start=1):
@@ -37,14 +39,13 @@ def gradescope_results(report: Report, errors: list[ProblemError], seconds: floa
         lines.append(f"{len(errors)} problem(s) could not be loaded by the autograder; please tell the course staff.")
     return {
         "score": report.score,
-        "execution_time": round(seconds, 3),
         "output": "\n".join(lines),
         "stdout_visibility": "hidden",
         "tests": tests,
     }
 
 
-def student_failure(message: str, seconds: float) -> dict[str, Any]:
+def student_failure(message: str) -> dict[str, Any]:
     """results.json for a submission that could not be graded through the student's own
     doing (nothing to grade): zero, and what to submit."""
-    return {"score": 0.0, "execution_time": round(seconds, 3), "output": message, "tests": []}
+    return {"score": 0.0, "output": message, "tests": []}

@@ -57,10 +57,11 @@ def label(item: ItemResult) -> str:
 
 
 def student_view(item: ItemResult) -> ItemResult:
-    """The item as a student may see it: a hidden problem keeps its status and points only."""
+    """The item as a student may see it: a hidden problem keeps its status and points only
+    (its time and nodes too are the student's code's doing, so they could carry the board)."""
     if not item.hidden:
         return item
-    return replace(item, message=f"details hidden ({item.visibility})", output="", cause="")
+    return replace(item, message=f"details hidden ({item.visibility})", output="", cause="", nodes=None, seconds=None)
 
 
 def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False) -> None:

@@ -20,7 +20,8 @@ from __future__ import annotations
 import time
 
 WALL_FACTOR = 5.0  # the wall-clock backstop: this many times the limit...
-WALL_EXTRA = 30.0  # ...and at least this many seconds more than it
+WALL_EXTRA = 60.0  # ...and at least this many seconds more than it (past what 16 MiB of output takes to write
+# in the slowest trickle that still keeps a pipe full, so a sleeping worker cannot reach it by printing)
 
 
 class Budget:

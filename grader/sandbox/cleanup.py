@@ -16,8 +16,8 @@ The kill is repeated until /proc shows nothing of that user; an id that still ha
 process after that is never handed out again (`clean_user` says so).
 
 Files are walked through folder descriptors, never following a link, with at most
-`MAX_OPEN` folders open: a deeper folder is first moved up to the top of the tree being
-cleaned, so nesting thousands of folders deep leaves nothing behind. Folders the worker's
+`MAX_OPEN` folders open: a deeper folder of the user's is first moved up to the top of
+the tree being cleaned, so nesting thousands of folders deep leaves nothing behind. Folders the worker's
 user could not pass through (no search permission for others) are not walked.
 """
 
@@ -37,6 +37,9 @@ SHADOW_OFFSET = 100_000_000  # a worker's shadow id: its id + this
 KILL_ROUNDS = 50
 MAX_OPEN = 64  # folders open at once while cleaning
 IPC_RMID = 0
+#: A folder being walked: its descriptor, the names left to look at, whether all of it goes,
+#: and where it sits (its parent's descriptor and its name), to remove it once empty.
+Folder = tuple[int, list[str], bool, int, str]
 
 _KILL = """
 import os, signal, sys
@@ -105,17 +108,12 @@ def remove_files(top: str, uid: int) -> None:
     except OSError:
         return
     device = os.fstat(top_fd).st_dev
-    # each open folder: its descriptor, the names left to look at, whether all of it goes,
-    # and where it sits (its parent's descriptor and its name) to remove it once empty
-    stack: list[tuple[int, list[str], bool, int, str]] = [(top_fd, _names(top_fd), False, -1, "")]
+    stack: list[Folder] = [(top_fd, _names(top_fd), False, -1, "")]
     moved = 0
     while stack:
-        fd, names, doomed, parent, name = stack[-1]
+        fd, names, doomed, _, _ = stack[-1]
         if not names:
-            stack.pop()
-            os.close(fd)
-            if doomed and parent >= 0:
-                _quietly(os.rmdir, name, dir_fd=parent)
+            _leave(stack.pop())
             continue
         entry = names.pop()
         try:
@@ -129,15 +127,23 @@ def remove_files(top: str, uid: int) -> None:
             continue
         if info.st_dev != device or not (goes or info.st_mode & stat.S_IXOTH):
             continue  # another file system, or a folder the user could not even pass through
-        if len(stack) >= MAX_OPEN:  # too deep to keep open: move it to the top, where it is met again
-            moved += 1
+        if len(stack) < MAX_OPEN:
+            child = _open_folder(fd, entry, info)
+            if child is not None:
+                stack.append((child, _names(child), goes, fd, entry))
+        elif goes:  # too deep to keep open: moved to the top, where it is met again
+            moved += 1  # (another's is left: cleaning its owner removes it)
             flat = f".grader-cleanup-{os.getpid()}-{moved}"
             if _quietly(os.rename, entry, flat, src_dir_fd=fd, dst_dir_fd=top_fd):
                 stack[0][1].append(flat)
-            continue
-        child = _open_folder(fd, entry, info)
-        if child is not None:
-            stack.append((child, _names(child), goes, fd, entry))
+
+
+def _leave(folder: Folder) -> None:
+    """Close a folder walked to its end, and remove it if it goes."""
+    fd, _, doomed, parent, name = folder
+    os.close(fd)
+    if doomed and parent >= 0:
+        _quietly(os.rmdir, name, dir_fd=parent)
 
 
 def _open_folder(parent: int, name: str, seen: os.stat_result) -> int | None:

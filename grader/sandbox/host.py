@@ -60,6 +60,7 @@ _stopping = threading.Event()
 
 START_SECONDS = 60.0  # wall-clock seconds for a worker to start, before any student code runs
 END_SECONDS = 10.0  # wall-clock seconds for an item's process to end when told to
+PIPE_BYTES = 1 << 16  # what a pipe holds: a read this long may have kept the worker waiting
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,7 @@ class Worker:
         self.pending: str | None = None  # the hook whose answer is awaited
         self.call_limit: tuple[float, float] | None = None  # (time spent when the call began, its limit)
         self.read_at = 0.0  # when the worker's usage was last read
+        self.pipe_full_at = 0.0  # when a read last found a pipe from the worker full
         self.uid: int | None = None
         reply_read, reply_write = os.pipe()
         output_read, output_write = os.pipe()
@@ -293,7 +295,9 @@ class Worker:
                         raise WorkerFailure("error", self._ended(), self.pending)
                     continue
                 for key, _ in events:
-                    chunk = os.read(key.fd, 1 << 16)
+                    chunk = os.read(key.fd, PIPE_BYTES)
+                    if len(chunk) == PIPE_BYTES:  # a full pipe: the worker may have waited for us to read
+                        self.pipe_full_at = time.monotonic()
                     if key.fd == self.output:
                         self._printed(chunk, selector)
                     elif not chunk:
@@ -323,8 +327,9 @@ class Worker:
             budget.watching += time.thread_time() - started
             before = budget.worker
             budget.read_worker(reading.cpu)
-            if not reading.running:  # no main thread on a core or waiting for one: asleep or blocked,
-                waited = now - max(self.read_at, waiting_since)  # but for what its other threads ran
+            if not reading.running:  # no main thread on a core or waiting for one: asleep or blocked, but
+                # not blocked on a full pipe to us (the grader was slow to read) nor running other threads
+                waited = now - max(self.read_at, waiting_since, self.pipe_full_at)
                 budget.asleep += max(0.0, waited - (budget.worker - before))
             self.read_at = now
             self._check_resources(reading)

@@ -245,11 +245,15 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
                           f"earns efficiency points ({rule})", **base)
     nodes = sum(r.nodes or 0 for r in results)
     reference = sum(reference_nodes(p) for p in problems)
-    ratio = nodes / max(reference, 1)
-    share = efficiency.share(ratio)
+    share = efficiency.share(nodes / max(reference, 1))
     score = round(efficiency.points * share, 2)
-    message = f"{nodes} nodes against the model answer's {reference} ({ratio:.2f}x) on all {len(results)} problems; {rule}"
-    return ItemResult(status="pass" if share == 1 else "fail", score=score, message=message, nodes=nodes, **base)
+    shown = [(r, p) for r, p in zip(results, problems) if not p.hidden]  # hidden boards' nodes are not shown
+    mine, model = sum(r.nodes or 0 for r, _ in shown), sum(reference_nodes(p) for _, p in shown)
+    message = f"{mine} nodes against the model answer's {model} ({mine / max(model, 1):.2f}x) on the {len(shown)} visible problems"
+    if len(shown) < len(results):
+        message += f"; the points count the {len(results) - len(shown)} hidden problems too"
+    return ItemResult(status="pass" if share == 1 else "fail", score=score, message=f"{message}; {rule}",
+                      nodes=mine, **base)
 
 
 NOTHING_FOUND = "no solution found on any board that has one, so a board without a solution earns nothing either"

@@ -442,10 +442,11 @@ def first_difference(hook: str, got: Any, expected: Any, case: dict[str, Any] | 
         var = next((v for v in sorted(set(got) | set(expected)) if got.get(v) != expected.get(v)), None)
         if var is not None:
             where = ""
-            if case is not None and "board" in case:
-                row, col = csp_of(case).cells[var]
+            cells = csp_of(case).cells if case is not None and "board" in case else []
+            if isinstance(var, int) and 0 <= var < len(cells):  # a variable the board has
+                row, col = cells[var]
                 where = f" (row {row + 1}, col {col + 1})"
-            return (f"variable {var}{where}: yours {handout_domain(got.get(var, []))}, "
+            return (f"variable {quote(var)}{where}: yours {handout_domain(got.get(var, []))}, "
                     f"expected {handout_domain(expected.get(var, []))}")
     return f"yours {_handout_value(hook, got)}, expected {_handout_value(hook, expected)}"
 

@@ -108,21 +108,27 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
 def merge_sat_parts(parts: list[tuple[list[Problem], dict[str, Any]]]) -> dict[str, Any]:
     """One outcome for the SAT item from its parts (the visible problems', the hidden
     ones'), each a task outcome: a part that failed fails each of its problems with its
-    reason; only a visible part's printed output is kept."""
+    reason. Nothing of a hidden part (its reason, its output, its time) reaches the
+    outcome but its problems' results, which the scorer masks."""
+    def shown(problems: list[Problem], outcome: dict[str, Any]) -> str:
+        hidden = any(p.hidden for p in problems)
+        return "the hidden problems' part could not be graded" if hidden else outcome.get("message", outcome["status"])
+
+    visible = [(problems, o) for problems, o in parts if not any(p.hidden for p in problems)]
+    seconds = sum(o.get("seconds") or 0.0 for _, o in visible)
+    output = "".join(o.get("output", "") for _, o in visible)
+    broken = next(((problems, o) for problems, o in parts if o["status"] == "ungraded"), None)
+    if broken is None and all(o["status"] != "ok" for _, o in parts):  # nothing ran: the first part says why
+        broken = parts[0]
+    if broken is not None:
+        return {"status": broken[1]["status"], "message": shown(*broken), "seconds": seconds, "output": output}
     results: list[dict[str, Any]] = []
-    ungraded = next((outcome for _, outcome in parts if outcome["status"] == "ungraded"), None)
-    if ungraded is not None:
-        return ungraded
-    if all(outcome["status"] != "ok" for _, outcome in parts):  # nothing ran: the first part says why
-        return parts[0][1]
     for problems, outcome in parts:
         if outcome["status"] == "ok":
             results += outcome["results"]
         else:
-            results += [{"error": outcome.get("message", outcome["status"])}] * len(problems)
-    visible = [outcome for problems, outcome in parts if not any(p.hidden for p in problems)]
-    return {"status": "ok", "results": results, "seconds": sum(o.get("seconds") or 0.0 for _, o in parts),
-            "output": "".join(o.get("output", "") for o in visible)}
+            results += [{"error": shown(problems, outcome)}] * len(problems)
+    return {"status": "ok", "results": results, "seconds": seconds, "output": output}
 
 
 def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str | None]:
