@@ -6,10 +6,9 @@
    on every problem under problems/ as Gradescope would (one submission, --jobs cores,
    --timeout 10): the wall and CPU time of the whole grading, and how many items were
    not run because the hook had already run out of time twice in their chain.
-2. Stopping: a class of three (an honest student around one whose import starts
-   detached sleepers and whose constraint_bounds loops), stopped with SIGTERM once its
-   workers run: seconds from the signal to the grader's exit, the exit status, whether
-   the CSV was written, and the sleepers left afterwards.
+2. Stopping: a class of three (two honest students around one whose constraint_bounds
+   loops), stopped with SIGTERM once its worker runs: seconds from the signal to the
+   grader's exit, the exit status, the CSV's rows, and the grading's processes left.
 
 Times are wall-clock seconds on this machine (CPU seconds where said); rerun beside
 other work to see that the grades do not move, only the seconds.
@@ -32,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import copy_kit, self_contained, sleepers  # noqa: E402  (the tests' own helpers)
+from conftest import copy_kit, running_with, self_contained  # noqa: E402  (the tests' own helpers)
 
 HANGS = {
     "asleep": "import time\ndef forward_check(csp, domains, assigned):\n    time.sleep(1000)\n",
@@ -66,27 +65,27 @@ def grade_hanging(kit: Path, student: Path, isolation: str, jobs: int, timeout: 
 
 
 def stop_batch(kit: Path, work: Path, isolation: str) -> str:
-    tag = f"1000.{uuid.uuid4().int % 10**9:09d}"
+    looper = f"mmm_loops_{uuid.uuid4().hex[:12]}"
     folder = work / "class"
     folder.mkdir()
     for name in ("aaa_honest", "zzz_honest"):
         (folder / f"{name}.py").write_text(self_contained("correct"), encoding="utf-8")
-    (folder / "mmm_sleeper.py").write_text(self_contained("hostile_sleeper").replace("{{SLEEP}}", tag), encoding="utf-8")
+    (folder / f"{looper}.py").write_text(self_contained("loop_bounds"), encoding="utf-8")
     csv = work / "grades.csv"
     grader = subprocess.Popen([sys.executable, "-m", "grader", str(kit / "problems" / "course.yaml"), "--submissions",
                                str(folder), "--csv", str(csv), "--timeout", "60", "--jobs", "2", "--isolation", isolation],
                               cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while len(sleepers(tag)) < 2 and time.monotonic() < deadline:
+    while not running_with(looper) and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(1.0)  # let the honest students' workers run too
+    time.sleep(1.0)  # into its loop
     sent = time.perf_counter()
     grader.send_signal(signal.SIGTERM)
     code = grader.wait()
     seconds = time.perf_counter() - sent
     time.sleep(0.5)
-    left = sleepers(tag)
+    left = running_with(looper)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     rows = len(csv.read_text(encoding="utf-8").splitlines()) - 1 if csv.exists() else 0
@@ -108,7 +107,7 @@ def main() -> int:
         print("|---|---|---|---|---|---|---|")
         for how in HANGS:
             print(grade_hanging(kit, hanging_student(work, how), args.isolation, args.jobs, args.timeout))
-        print("\n| run | seconds to exit | exit status | CSV | sleepers left |")
+        print("\n| run | seconds to exit | exit status | CSV | processes left |")
         print("|---|---|---|---|---|")
         print(stop_batch(kit, work, args.isolation))
     return 0

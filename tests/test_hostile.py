@@ -21,7 +21,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import STUDENT_FILES, Kit, attacker, class_folder, copy_kit, entries, grade, read_rows, sleepers
+from conftest import STUDENT_FILES, Kit, attacker, class_folder, copy_kit, entries, grade, read_rows, running_with
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTROL = ("\x1b", "\x07", "\x9b", "\\u001b", "\\u0007", "\\u009b", "\\ud800")  # raw, and as JSON writes them
@@ -120,28 +120,38 @@ def test_escape_sequences_never_reach_a_terminal_a_report_or_a_spreadsheet(kit: 
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
 def test_stopping_the_grader_leaves_no_process_behind(kit: Kit, tmp_path: Path, how: signal.Signals) -> None:
-    tag = f"1000.{uuid.uuid4().int % 10**9:09d}"
-    folder = class_folder(tmp_path, kit, {"mmm_sleeper": ("hostile_sleeper", {"SLEEP": tag})})
-    grader = subprocess.Popen(kit.command(kit.course, "--submissions", folder, "--csv", tmp_path / "g.csv",
-                                          "--timeout", "60", "--jobs", "2"),
+    """A batch stopped while a student's hook loops: SIGTERM writes the CSV (every student
+    graded or marked not graded) and exits with 128 + 15; with SIGTERM or SIGKILL, no
+    process of the grading is left."""
+    looper = f"mmm_loops_{uuid.uuid4().hex[:12]}"  # in its worker's command line: unique on this machine
+    folder = class_folder(tmp_path, kit, {looper: ("loop_bounds", {})})
+    grades = tmp_path / "g.csv"
+    grader = subprocess.Popen(kit.command(kit.course, "--submissions", folder, "--csv", grades, "--timeout", "60",
+                                          "--jobs", "2"),
                               cwd=kit.root, env=kit.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60
-        while len(sleepers(tag)) < 2 and time.monotonic() < deadline:
+        while not running_with(looper) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert len(sleepers(tag)) == 2, "the attacker never started its sleepers"
+        assert running_with(looper), "the looping student's worker never started"
+        time.sleep(1.0)  # into its endless loop
         grader.send_signal(how)
         output, _ = grader.communicate(timeout=30)
         if how == signal.SIGTERM:
             assert grader.returncode == 128 + signal.SIGTERM, output
             assert "interrupted (SIGTERM)" in output and "Traceback" not in output
+            rows = read_rows(grades)
+            assert list(rows) == ["aaa_honest", looper, "zzz_honest"]
+            assert rows[looper]["score"] == "" and rows[looper]["note"] == "not graded: the run was interrupted"
+            assert all(row["score"] == row["max_score"] or row["note"] == "not graded: the run was interrupted"
+                       for row in rows.values()), rows
         deadline = time.monotonic() + 10
-        while sleepers(tag) and time.monotonic() < deadline:
+        while running_with(looper) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert sleepers(tag) == [], "the attacker's processes outlived the grader"
+        assert running_with(looper) == [], "the looping student's processes outlived the grader"
     finally:
         grader.kill()
-        for pid in sleepers(tag):
+        for pid in running_with(looper):
             os.kill(pid, signal.SIGKILL)
 
 

@@ -4,8 +4,8 @@ the attacker gets, what its neighbours get, and what is left on the machine afte
 - hidden boards carried into a visible item's reason (as a clause's "literal");
 - a worker's leftovers for the next worker given its user id: a daemon that kills every
   process of that id, System V IPC objects, files in nested world-writable folders;
-- resources used through child processes: memory, process count, busy children beside an
-  honest student graded at the same time, a full /dev/shm;
+- resources beyond the worker's own process: children, memory files, busy threads beside
+  an honest student graded at the same time, a full /dev/shm;
 - an answer that would make the grader's own check quadratic, and wrong answers of tens of kilobytes.
 """
 
@@ -66,9 +66,10 @@ def test_hidden_boards_never_reach_a_visible_reason(kit: Kit, tmp_path: Path, jo
 
 
 def test_what_a_worker_leaves_reaches_no_later_worker(kit: Kit, tmp_path: Path) -> None:
-    """A daemon that kills every process of its user id, IPC objects and nested files: the
-    students graded after the attacker, one at a time (so the same user ids come back),
-    get full marks, and nothing of the attacker is left on the machine."""
+    """A daemon that kills every process of its user id, IPC objects and nested files (the
+    first two are refused by the kernel now): the attacker gets what its hooks deserve, the
+    students graded after it, one at a time (so the same user ids come back), get full
+    marks, and nothing of the attacker is left on the machine."""
     tag, key, student = f"left-{uuid.uuid4().hex}", 0x5EED0000 + uuid.uuid4().int % 0xFFFF * 4, unique("mmm_leftovers")
     folder = class_folder(tmp_path, kit, {student: ("hostile_leftovers", {"TAG": tag, "KEY": str(key)})})
     for name in ("ppp_honest", "qqq_honest", "rrr_honest"):
@@ -77,24 +78,23 @@ def test_what_a_worker_leaves_reaches_no_later_worker(kit: Kit, tmp_path: Path) 
     result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "1", "--timeout", "3")
     assert result.returncode == 0, result.stdout + result.stderr
     rows = read_rows(grades)
-    assert float(rows[student]["score"]) == 0  # its daemon kills its own worker: that is all it reaches
-    for name in ("aaa_honest", "ppp_honest", "qqq_honest", "rrr_honest", "zzz_honest"):
+    for name in ("aaa_honest", student, "ppp_honest", "qqq_honest", "rrr_honest", "zzz_honest"):
         assert float(rows[name]["score"]) == float(rows[name]["max_score"]) > 0, rows[name]
     assert running_with(student) == []
     assert ipc_keys(key, 4) == []
     assert [top for top in ("/tmp", "/var/tmp", "/dev/shm") if os.path.lexists(f"{top}/{tag}")] == []
 
 
-@pytest.mark.parametrize("mode, words", [
-    ("memory", "used more than 1024 MB of memory (all its processes together)"),
-    ("processes", "ran more than 32 processes at once"),
-])
-def test_limits_count_every_process_of_a_worker(kit: Kit, tmp_path: Path, mode: str, words: str) -> None:
+@pytest.mark.parametrize("mode", ["processes", "memfd"])
+def test_no_process_and_no_unmapped_memory_beside_the_worker(kit: Kit, tmp_path: Path, mode: str) -> None:
+    """Children and memory files would use memory and CPU no reading of the worker counts:
+    the kernel refuses them (the worker's seccomp filter), the hook's own error."""
     name = unique("hostile_resources")
     student = attacker(tmp_path / "s", "hostile_resources", MODE=mode).rename(tmp_path / "s" / f"{name}.py")
     report = grade(kit, student, tmp_path / "report.json")
     found = entries(report)
-    assert found["forward_check"]["status"] == "error" and words in found["forward_check"]["message"], found["forward_check"]
+    assert found["forward_check"]["status"] == "fail", found["forward_check"]
+    assert "PermissionError: [Errno 1] Operation not permitted" in found["forward_check"]["message"]
     for hook in ("constraint_bounds", "select_variable", "order_values"):
         assert found[hook]["status"] == "pass", found[hook]
     assert running_with(name) == []
@@ -108,7 +108,7 @@ def test_a_full_dev_shm_is_the_attackers_own_error(tmp_path: Path) -> None:
     assert found["forward_check"]["status"] == "fail" and "No space left on device" in found["forward_check"]["message"]
 
 
-def test_busy_children_cost_a_neighbour_graded_at_the_same_time_nothing(kit: Kit, tmp_path: Path) -> None:
+def test_busy_threads_cost_a_neighbour_graded_at_the_same_time_nothing(kit: Kit, tmp_path: Path) -> None:
     busy = unique("aab_busy")
     folder = class_folder(tmp_path, kit, {busy: ("hostile_resources", {"MODE": "busy"})})
     grades = tmp_path / "grades.csv"

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import subprocess
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -281,17 +280,16 @@ def test_printing_megabytes_costs_only_the_flooding_items_and_output_stays_small
 
 
 @pytest.mark.parametrize("mode", ["loop", "return"])
-def test_child_processes_do_not_outlive_the_run(tmp_path: Path, mode: str) -> None:
+def test_student_code_cannot_start_a_process(tmp_path: Path, mode: str) -> None:
+    """Starting a process fails (the worker's seccomp filter): the hook's own error, in
+    every isolation mode alike, and nothing is left running."""
     tag = f"1000.{uuid.uuid4().int % 10**9:09d}"  # `sleep 1000.xxxxxxxxx`: unique to this run
     student = student_copy(tmp_path / "student", "spawns_sleeper", SLEEP=tag, MODE=mode)
     try:
         _, report = grade_json(COURSE, student, tmp_path / "report.json", "--timeout", "2")
-        deadline = time.monotonic() + 3
-        while sleepers(tag) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert sleepers(tag) == [], "a child of the student still runs after the grader finished"
         bounds = by_id(report)["constraint_bounds"]
-        assert bounds["status"] == ("timeout" if mode == "loop" else "pass"), bounds
+        assert bounds["status"] == "fail" and "PermissionError: [Errno 1] Operation not permitted" in bounds["message"]
+        assert sleepers(tag) == []
     finally:  # never leave a sleeper behind, even when the test fails
         for pid in sleepers(tag):
             os.kill(pid, 9)

@@ -9,10 +9,13 @@ REPLY_FD the descriptor replies go to. Questions arrive on standard input, one p
 (see `wire`). The grader runs every search, game and SAT solve itself: this process only
 ever sees one hook call's arguments, and only its answer goes back, to be checked there.
 
-The process loads the student's file once, then forks a fresh copy of itself for every
-graded item: each item starts from the same state, whatever items the worker served
-before, so a hook that keeps state between calls gets the same grade in any order and
-with any number of jobs, and nothing an item saw stays behind in the worker.
+This process never runs student code itself. For every graded item it forks a fresh
+copy of itself, which confines itself (`confine`: no new processes, no memory outside the
+counts, no channels to later workers), loads the student's file afresh and answers that
+item's questions, then ends. So each item starts from the file as written, whatever items
+the worker served before: a hook that keeps state between calls gets the same grade in
+any order and with any number of jobs, and nothing an item saw stays behind. The first
+fork only checks that the file loads, and says why when it does not.
 """
 
 from __future__ import annotations
@@ -31,19 +34,26 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, BinaryIO
 
+from grader.sandbox.confine import can_confine, confine
 from grader.sandbox.wire import ARGUMENTS, Answer, Raised, Ready, encode, ready_message, reply_message, to_data
 
 #: Student code that draws random numbers draws the same ones at every grading.
 RANDOM_SEED = 0
+#: The student-facing library, imported before any fork.
+STUDENT_LIBRARY = ("solvers.board", "solvers.csp", "solvers.textformat", "solvers.engine", "play.view")
 
-PR_SET_PDEATHSIG = 1
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 FATAL = (NotImplementedError, SystemExit, MemoryError, KeyboardInterrupt)
 
 
 def limit_resources(memory_mb: int, contained: bool) -> None:
-    """Cap memory and written files; die with the parent; in a contained worker, cap processes."""
+    """Cap memory and written files; die with the parent; be no process another of this
+    user may trace or read (the forks running student code are this one's children); in a
+    contained worker, cap processes."""
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     except (OSError, AttributeError):  # not Linux
         pass
     caps = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 64 << 20)]
@@ -101,10 +111,11 @@ def describe_exception(error: BaseException, source: Path) -> str:
 
 
 class Answerer:
-    """The student's functions, and the board the current questions are about."""
+    """The student's functions, and the board the current questions are about; `broken`:
+    why the file did not load, the answer to every question then."""
 
-    def __init__(self, module: ModuleType, source: Path):
-        self.module, self.source = module, source
+    def __init__(self, module: ModuleType | None, source: Path, broken: str = ""):
+        self.module, self.source, self.broken = module, source, broken
         self.csp: Any = None
 
     def use_board(self, request: dict[str, Any]) -> None:
@@ -134,6 +145,8 @@ class Answerer:
         return self.csp, args["var"], args["domains"]
 
     def answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
+        if self.broken:
+            return Raised(self.broken, True)
         function = getattr(self.module, hook, None)
         if not callable(function):
             return Raised(f"no function named {hook} in {self.source.name}", True)
@@ -172,9 +185,9 @@ def describe_status(status: int) -> str:
 
 
 def end_leftovers(pid: int, contained: bool) -> None:
-    """Kill whatever the item's process started and left running: in a contained worker
-    every other process this one may signal (its namespace's, or its own user id's), else
-    the item's process group."""
+    """Kill whatever the item's process left running, were it able to start any: in a
+    contained worker every other process this one may signal (its namespace's, or its own
+    user id's), else the item's process group."""
     try:
         if contained:
             os.kill(-1, signal.SIGKILL)  # all but this process (and a namespace's init)
@@ -184,26 +197,73 @@ def end_leftovers(pid: int, contained: bool) -> None:
         pass
 
 
-def serve(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None], contained: bool) -> None:
-    """Serve every item in a fresh fork of this process, until standard input closes;
-    after each item, nothing it started is left running.
+def confinable() -> bool:
+    """Whether a fork of this process can confine itself (where a filter exists at all)."""
+    if not can_confine():
+        return True
+    pid = os.fork()
+    if pid == 0:
+        os._exit(1 if confine() else 0)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def load(source: Path, quiet: bool) -> Answerer:
+    """In a fresh fork: confine this process, then load the student's file (what it prints
+    while loading goes nowhere when `quiet`: the check of the file showed it already)."""
+    confine()  # it worked in `confinable`
+    random.seed(RANDOM_SEED)
+    kept = [os.dup(1), os.dup(2)] if quiet else []
+    if quiet:
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, 1)
+        os.dup2(nowhere, 2)
+        os.close(nowhere)
+    try:
+        return Answerer(import_source(source), source)
+    except BaseException as error:  # a broken file is reported, never a crash
+        return Answerer(None, source, f"cannot load {source.name}: {describe_exception(error, source)}")
+    finally:
+        for fd, saved in zip((1, 2), kept):
+            os.dup2(saved, fd)
+            os.close(saved)
+
+
+def forked(work: Callable[[], None], reply: Callable[[dict[str, Any]], None], contained: bool) -> None:
+    """Run `work` in a fresh fork of this process, then say how the fork ended."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setpgid(0, 0)
+            work()
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    end_leftovers(pid, contained)
+    reply({"ended": describe_status(status)})
+
+
+def serve(source: Path, requests: BinaryIO, reply: Callable[[dict[str, Any]], None], contained: bool) -> None:
+    """Check that the file loads, then serve every item in a fresh fork of this process,
+    until standard input closes.
 
     The grader sends nothing after {"op": "task"} until the fork says it began, and
     nothing after {"op": "end"} until this process says the fork ended, so neither
     process ever reads a line meant for the other.
     """
+    def check() -> None:
+        answerer = load(source, quiet=False)
+        reply(ready_message(Ready(not answerer.broken, answerer.broken)))
+
+    def item() -> None:
+        answerer = load(source, quiet=True)
+        reply({"began": True})
+        serve_item(answerer, requests, reply)
+
+    forked(check, reply, contained)
     for line in requests:
-        if json.loads(line)["op"] != "task":
-            continue
-        pid = os.fork()
-        if pid == 0:
-            os.setpgid(0, 0)
-            reply({"began": True})
-            serve_item(answerer, requests, reply)
-            os._exit(0)
-        _, status = os.waitpid(pid, 0)
-        end_leftovers(pid, contained)
-        reply({"ended": describe_status(status)})
+        if json.loads(line)["op"] == "task":
+            forked(item, reply, contained)
 
 
 def main(argv: list[str]) -> None:
@@ -216,13 +276,10 @@ def main(argv: list[str]) -> None:
     def reply(message: dict[str, Any]) -> None:
         replies.write(encode(message))
 
+    if not confinable():  # no student code runs unconfined: this worker fails to start (the grader's failure)
+        sys.exit("the seccomp filter could not be installed")
     reply({"started": True})  # before any student code: from here on, a failure is the student's
-    random.seed(RANDOM_SEED)
     sys.meta_path.insert(0, NoGrader())
-    try:
-        module = import_source(source)
-    except BaseException as error:  # a broken file is reported, never a crash
-        reply(ready_message(Ready(False, f"cannot load {source.name}: {describe_exception(error, source)}")))
-        return
-    reply(ready_message(Ready(True)))
-    serve(Answerer(module, source), requests, reply, contained == "1")
+    for module in STUDENT_LIBRARY:  # loaded once here: every fork has it
+        importlib.import_module(module)
+    serve(source, requests, reply, contained == "1")

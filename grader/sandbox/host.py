@@ -193,8 +193,9 @@ class Worker:
         self.stopped = False
 
     def load(self, limit: float) -> None:
-        """Wait for the worker to start, then for the student's file to load within `limit`
-        seconds (at least `Limits.min_load_seconds`); WorkerFailure when it does not."""
+        """Wait for the worker to start, then for a first fork of it to load the student's
+        file within `limit` seconds (at least `Limits.min_load_seconds`); WorkerFailure
+        when it does not."""
         try:
             self._next(read_started)
         except WorkerFailure as failure:  # no student code has run yet: this failure is ours
@@ -202,6 +203,8 @@ class Worker:
         self.budget = Budget(max(self.limits.min_load_seconds, limit), self._usage().cpu)
         try:
             ready = self._next(read_ready)
+            if isinstance(ready, Ready):  # and the worker says its first fork ended (student code may stop it)
+                self._next(read_ended)
         except WorkerFailure as failure:
             if failure.ours:
                 raise
@@ -210,18 +213,22 @@ class Worker:
             raise WorkerFailure("error", f"the process ended while loading the file ({failure.message})") from None
         finally:
             self.budget = None
-        assert isinstance(ready, Ready)
+        if isinstance(ready, Ended):
+            raise WorkerFailure("error", f"the process ended while loading the file ({ready.how})")
         if not ready.ok:
             raise WorkerFailure("error", clean_text(ready.why or "the file did not load", 400))
         self.printed_bytes = 0  # the output bound counts per task from here
 
     def begin(self, limit: float) -> None:
-        """Start an item in a fresh fork of the worker, with `limit` seconds (see `Budget`)."""
-        self.budget = Budget(limit, self._usage().cpu)
+        """Start an item in a fresh fork of the worker, with `limit` seconds (see `Budget`);
+        the fork loading the student's file again is not charged to the item (it may take
+        what loading may)."""
+        self.budget = Budget(max(self.limits.min_load_seconds, limit), self._usage().cpu)
         self.send({"op": "task"})
         began = self._next(read_began)
         if isinstance(began, Ended):
             raise WorkerFailure("error", f"the process for this item ended at once ({began.how})")
+        self.budget = Budget(limit, self._usage().cpu)
 
     def end(self) -> None:
         """The item is done: its process exits. WorkerFailure if it does not (stop the worker then)."""

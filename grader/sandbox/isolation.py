@@ -42,7 +42,8 @@ KIT_ROOT = Path(__file__).resolve().parents[2]
 #: view and moves, and the child side of the sandbox. No reference answer is among them.
 STUDENT_API = ("solvers/__init__.py", "solvers/board.py", "solvers/csp.py", "solvers/textformat.py",
                "solvers/engine.py", "play/__init__.py", "play/view.py",
-               "grader/__init__.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/wire.py")
+               "grader/__init__.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/confine.py",
+               "grader/sandbox/wire.py")
 BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child import main; main(sys.argv[1:])"
 FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
 SUBMISSION_FILES = 200  # .py files copied from one submission, at most

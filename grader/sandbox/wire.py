@@ -4,7 +4,7 @@ Standard library only: this module runs inside the sandbox too.
 
 Grader to worker (on the worker's standard input; trusted, since the grader writes them):
 
-    {"op": "task"}                                    # fork a fresh process for one graded item
+    {"op": "task"}                                    # fork a fresh process for one graded item (it loads the file)
     {"op": "board", "board": ROWS, "rule": "classic"|"inclusive", "mines": N|null}
     {"op": "call", "hook": NAME, "args": {...}}       # arguments as data, see ARGUMENTS
     {"op": "end"}                                     # the item is done: its process exits
@@ -14,7 +14,8 @@ since student code shares the worker's process and may write anything there), re
 typed records:
 
     {"started": true}                                   # Started, once, before the file is loaded
-    {"ready": true} | {"ready": false, "why": TEXT}     # Ready, once, after loading the file
+    {"ready": true} | {"ready": false, "why": TEXT}     # Ready, once: a first fork loaded the file, or not
+    {"ended": TEXT}                                     # Ended: that fork is gone (after Ready, or instead)
     {"began": true}                                     # Began: the item's process runs
     {"value": VALUE} | {"raised": TEXT, "fatal": BOOL}  # Answer | Raised, once per call
     {"ended": TEXT}                                     # Ended: the item's process is gone, and how
@@ -220,9 +221,11 @@ def read_ended(line: bytes) -> Ended:
     return _ended(read_message(line, (frozenset({"ended"}),)))
 
 
-def read_ready(line: bytes) -> Ready:
-    """A worker's first line, checked."""
-    message = read_message(line, (frozenset({"ready"}), frozenset({"ready", "why"})))
+def read_ready(line: bytes) -> Ready | Ended:
+    """Whether the student's file loaded (Ended: the process loading it died first)."""
+    message = read_message(line, (frozenset({"ready"}), frozenset({"ready", "why"}), frozenset({"ended"})))
+    if "ended" in message:
+        return _ended(message)
     if message["ready"] is True and "why" not in message:
         return Ready(True)
     if message["ready"] is False and isinstance(message.get("why"), str):
