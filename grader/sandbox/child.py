@@ -186,10 +186,10 @@ def describe_status(status: int) -> str:
 
 def end_leftovers(pid: int, contained: bool) -> None:
     """Kill whatever the item's process left running, were it able to start any: in a
-    contained worker every other process this one may signal (its namespace's, or its own
-    user id's), else the item's process group."""
+    contained worker (never root) every other process this one may signal (its namespace's,
+    or its own user id's), else the item's process group."""
     try:
-        if contained:
+        if contained and os.getuid() != 0:  # never as root: -1 would be every process of the machine
             os.kill(-1, signal.SIGKILL)  # all but this process (and a namespace's init)
         else:
             os.killpg(pid, signal.SIGKILL)
