@@ -220,15 +220,13 @@ class Worker:
         self.printed_bytes = 0  # the output bound counts per task from here
 
     def begin(self, limit: float) -> None:
-        """Start an item in a fresh fork of the worker, with `limit` seconds (see `Budget`);
-        the fork loading the student's file again is not charged to the item (it may take
-        what loading may)."""
-        self.budget = Budget(max(self.limits.min_load_seconds, limit), self._usage().cpu)
+        """Start an item in a fresh fork of the worker, with `limit` seconds (see `Budget`),
+        loading the student's file again included."""
+        self.budget = Budget(limit, self._usage().cpu)
         self.send({"op": "task"})
         began = self._next(read_began)
         if isinstance(began, Ended):
             raise WorkerFailure("error", f"the process for this item ended at once ({began.how})")
-        self.budget = Budget(limit, self._usage().cpu)
 
     def end(self) -> None:
         """The item is done: its process exits. WorkerFailure if it does not (stop the worker then)."""

@@ -6,7 +6,7 @@ import sys
 import time
 
 mine = sys.argv[2] if len(sys.argv) > 2 else ""
-end = time.time() + 4
+end = time.time() + 1.5
 while time.time() < end:
     for pid in os.listdir("/proc"):
         try:
