@@ -78,7 +78,8 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--only", metavar="ITEM[,ITEM]", help="grade just these: hook names, sat_encoding, "
                         "efficiency, agent, problem ids, or problem files (course.yaml or course); with --trace: "
                         "the steps to show, all, dead-ends or solutions")
-    parser.add_argument("--case", metavar="HOOK:N", help="run just hook case N of HOOK (as a reason names it) and show it")
+    parser.add_argument("--case", metavar="HOOK:N", help="run just hook case N of HOOK (as a reason names it) and show it; "
+                        "HOOK@BOARD:N: the N-th call of HOOK in the search of BOARD")
     parser.add_argument("--trace", metavar="ID", help="show the search on problem ID step by step")
     parser.add_argument("--against", choices=("reference",), help="with --trace: stop at the first step that differs")
     parser.add_argument("--compare", action="store_true", help="nodes, dead ends and time of each strategy")
@@ -118,6 +119,8 @@ def _grade(argv: list[str], console: Console) -> int:
             from grader.commands.tracing import trace_command
 
             return trace_command(args, solver, problems, console, sandbox)
+        if args.case and "@" in args.case:
+            return _one_search_call(args, solver, problems, config, console, sandbox, scope)
         if args.case:
             return _one_case(args, solver, config, console, sandbox, scope)
         from grader.scoring.grading import grade
@@ -226,6 +229,47 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     console.print(Text(describe_case(hook, int(number), case, result)), highlight=False)
     if outcome.get("output", "").strip():
         console.print(Text("  printed: " + outcome["output"].strip()[:2000]), highlight=False)
+    console.print(Text("right" if right else "wrong", style="green" if right else "red"))
+    return 0 if right else 1
+
+
+def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Problem], config, console: Console,
+                     sandbox: Sandbox | None, scope: Scope) -> int:
+    """`--case HOOK@BOARD:N`: search BOARD with the solver's hooks up to the N-th call of
+    HOOK, and show that call as a case (a reason names it so)."""
+    from rich.text import Text
+
+    from grader.reports.report import fail
+    from grader.sandbox.host import Limits
+    from grader.scoring.grading import hook_task, model_answer, problem_task, run_solver_tasks
+    from grader.scoring.hookcases import HOOK_NAMES, describe_case
+    from grader.scoring.searchcheck import bounds_probes
+
+    hook, _, rest = args.case.partition("@")
+    board, _, number = rest.rpartition(":")
+    problem = next((p for p in problems if p.id == board and not p.hidden), None)
+    model = model_answer()
+    if hook not in HOOK_NAMES or problem is None or not number.isdigit() or int(number) < 1 or model is None:
+        why = ("the answer key is not in this copy" if model is None else
+               f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given")
+        return fail(console, f"--case {args.case}: {why}")
+    limit = args.timeout or problem.timeout or config.timeout
+    if hook == "constraint_bounds":  # asked apart, about the model answer's search (see bounds_probes)
+        probes = bounds_probes(problem.board, model)[int(number) - 1:int(number)]
+        task = hook_task(hook, probes, limit)
+    else:
+        task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
+    outcome = run_solver_tasks(solver, [task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)[0]
+    if outcome["status"] != "ok":
+        return fail(console, f"{args.case}: {outcome['message']}")
+    case = outcome.get("found")
+    if hook == "constraint_bounds" and probes:
+        case = {**probes[0], "call": int(number), "returned": outcome["results"][0]}
+    if case is None:
+        return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
+    case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
+    console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
+    right = case["returned"] == {"value": case["expected"]}
     console.print(Text("right" if right else "wrong", style="green" if right else "red"))
     return 0 if right else 1
 

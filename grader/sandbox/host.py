@@ -26,7 +26,8 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -243,6 +244,17 @@ class Worker:
         self.budget.watching += time.thread_time() - started
         return self.budget.spent()
 
+    @contextmanager
+    def uncharged(self) -> Iterator[None]:
+        """The grader's own work in this block (checking answers against the model
+        answer's) is not charged to the item."""
+        started = time.thread_time()
+        try:
+            yield
+        finally:
+            if self.budget is not None:
+                self.budget.watching += time.thread_time() - started
+
     def spent(self) -> str:
         """What the current item's time went to, in words."""
         return self.budget.describe() if self.budget is not None else ""
@@ -434,6 +446,8 @@ class Asker(Protocol):
     def used(self) -> float: ...
 
     def spent(self) -> str: ...
+
+    def uncharged(self) -> AbstractContextManager[object]: ...
 
     def take_output(self) -> str: ...
 

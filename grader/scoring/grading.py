@@ -5,8 +5,8 @@ sandbox, and score each with a reason for every lost point.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +17,17 @@ from grader.reports.results import ItemResult, Report
 from grader.sandbox.host import Asker, Limits, StudentRaised, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Task, run_tasks
-from grader.scoring.divergence import Watcher
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker, domains_data
-from grader.scoring.hookcases import HOOKS, as_data, board_of, build_cases, describe_case, load_cases, reference_hooks
+from grader.scoring.hookcases import (
+    HOOKS,
+    as_data,
+    board_of,
+    build_cases,
+    describe_case,
+    group_indices,
+    load_cases,
+    reference_hooks,
+)
 from grader.scoring.layouts import layout_problem
 from grader.scoring.sathooks import (
     SAT_ENCODING,
@@ -30,8 +38,9 @@ from grader.scoring.sathooks import (
     score_sat_hook,
     score_sat_problems,
 )
+from grader.scoring.searchcheck import CallFound, HookCalls, Model, Watcher, bounds_probes, probe_calls
 from solvers.csp import build_csp, layout_of
-from solvers.engine import Strategy, search
+from solvers.engine import search
 
 SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem it solves
 #: What a task may raise that costs that task only.
@@ -68,9 +77,9 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> dict[str, Any]:
     return {"results": results}
 
 
-def hook_task(name: str, cases: list[dict[str, Any]], limit: float) -> Task:
+def hook_task(name: str, cases: list[dict[str, Any]], limit: float, hidden: bool = False, item: str = "") -> Task:
     """Ask hook `name` every case. Only the inputs go out: the expected outputs never
-    leave the grader."""
+    leave the grader. `hidden`: cases from hidden boards (run apart, after the rest)."""
     def run(asker: Asker) -> dict[str, Any]:
         hooks = Hooks(asker)
 
@@ -81,7 +90,7 @@ def hook_task(name: str, cases: list[dict[str, Any]], limit: float) -> Task:
 
         return _answers(cases, ask)
 
-    return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
+    return Task(run, limit, item or f"hooks/{name}", "hooks", frozenset({name}), hidden)
 
 
 def sat_hook_task(name: str, limit: float) -> Task:
@@ -93,24 +102,61 @@ def sat_hook_task(name: str, limit: float) -> Task:
     return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 
 
-def problem_task(problem: Problem, limit: float, model: Strategy | None = None) -> Task:
+def problem_task(problem: Problem, limit: float, model: Model | None = None,
+                 stop_at: tuple[str, int] | None = None) -> Task:
     """Search every solution of the problem here, each hook call asked of the solver; with
-    a `model` strategy, note where the student's answers first part from it. The
-    problems of one file form a chain."""
+    the `model` answer, check every answer against it (see `Watcher`). The problems of one
+    file form a chain. `stop_at` (hook, n): stop at that call and return it as a case."""
     def run(asker: Asker) -> dict[str, Any]:
         board = problem.board
         hooks = Hooks(asker)
         hooks.use_board(board)
         csp = build_csp(board)
-        watcher = Watcher(hooks.strategy(), model) if model is not None else None
+        watcher = None
+        if model is not None:
+            watcher = Watcher(hooks.strategy(), model, board, asker.uncharged, stop_at)
         try:
             result = search(csp, watcher.strategy() if watcher else hooks.strategy(), "all")
-        except TASK_FAILURES as error:  # the failure, and where the search had already parted
-            return {"failed": str(error), "divergence": watcher.first if watcher else None}
+        except CallFound as found:
+            return {"found": found.case}
+        except TASK_FAILURES as error:  # the failure, where the search had already parted, the calls before it
+            return {"failed": str(error), **_checked(watcher)}
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
-        return {"solutions": grids, "stats": result.stats.as_dict(), "divergence": watcher.first if watcher else None}
+        return {"solutions": grids, "stats": result.stats.as_dict(), **_checked(watcher)}
 
     return Task(run, limit, f"{Path(problem.file).stem}/{problem.id}", f"file {problem.file}", SEARCH_HOOKS, problem.hidden)
+
+
+def _checked(watcher: Watcher | None) -> dict[str, Any]:
+    """What the watcher saw: the first divergence, and every hook's calls. (A search that
+    ran out of time keeps neither: how far it got depends on the machine.)"""
+    return {"divergence": watcher.first if watcher else None, "calls": watcher.calls if watcher else {}}
+
+
+class BoundsProbes:
+    """constraint_bounds asked about the constraints of real searches (`bounds_probes`):
+    one task for the visible boards, one for the hidden boards (run with the hidden part)."""
+
+    def __init__(self, visible: list[Problem], hidden: list[Problem], model: Model | None, limit: float):
+        """No model answer (the student copy): nothing is asked."""
+        self.parts = {part: [(p, bounds_probes(p.board, model)) for p in problems] if model is not None else []
+                      for part, problems in ((False, visible), (True, hidden))}
+        self.limit = limit
+        self.calls: list[Searched] = []
+
+    def tasks(self, hidden: bool) -> list[Task]:
+        """The part's task (none when it has no board)."""
+        cases = [case for _, probes in self.parts[hidden] for case in probes]
+        return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
+
+    def take(self, hidden: bool, outcomes: list[dict[str, Any]]) -> None:
+        """Each board's calls from the part's outcome (a task that did not run to its end
+        tells nothing: its answers are not graded)."""
+        if not outcomes or outcomes[0]["status"] != "ok":
+            return
+        results = iter(outcomes[0]["results"])
+        for problem, probes in self.parts[hidden]:
+            self.calls.append(Searched(problem, probe_calls(probes, [next(results) for _ in probes])))
 
 
 def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, sandbox: Sandbox | None,
@@ -127,9 +173,12 @@ def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, 
     return run_tasks(start_worker(sandbox, hooks, limits), stop_worker, tasks, jobs, TASK_FAILURES)
 
 
-def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outcome: dict[str, Any]) -> ItemResult:
+def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outcome: dict[str, Any],
+               searched: Sequence[Searched] = ()) -> ItemResult:
     """Credit by groups of cases: a group counts when every case in it is right (the groups
-    are built so that no input-independent answer gets a group right)."""
+    are built so that no input-independent answer gets a group right). The hook's calls in
+    the grader's searches (`searched`) are graded alike, a board a case: the hook earns the
+    smaller of the two shares, so right answers on the named cases alone earn nothing."""
     base = {"kind": "hook", "name": spec_name, "max_score": points, "seconds": outcome.get("seconds"), "output": outcome.get("output", "")}
     if outcome["status"] != "ok":
         return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
@@ -138,14 +187,67 @@ def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outco
     groups = {case.get("group", number) for number, case in enumerate(cases, start=1)}
     lost = {case.get("group", number) for number, case, _ in wrong}
     passed = len(groups) - len(lost)
-    score = round(points * passed / len(groups), 2)
+    in_searches = SearchShare(searched)
+    share = min(passed / len(groups), in_searches.share)
+    score = round(points * share, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
-    if not wrong:
+    counts += f"; {in_searches.summary()}" if in_searches.boards else ""
+    if not wrong and not in_searches.wrong:
         return ItemResult(status="pass", score=score, message=counts, **base)
-    number, case, result = wrong[0]
-    message = (f"{counts}; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
-               f"  rerun just this case: --case {spec_name}:{number}")
+    message = counts
+    if wrong:
+        number, case, result = wrong[0]
+        message += (f"; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
+                    f"  rerun just this case: --case {spec_name}:{number}")
+    message += "".join("\n" + line for line in in_searches.first_wrong(spec_name))
     return ItemResult(status="fail", score=score, message=message, **base)
+
+
+@dataclass(frozen=True)
+class Searched:
+    """One hook's calls in the search of one board."""
+
+    problem: Problem
+    calls: HookCalls
+
+
+class SearchShare:
+    """A hook's calls in the grader's searches, graded a board a case: a board is right
+    when every call on it was; boards are grouped so that no input-independent answer
+    gets a group right (`group_indices`)."""
+
+    def __init__(self, searched: Sequence[Searched]):
+        self.boards = [s for s in searched if s.calls.calls]
+        right = [s.calls.wrong == 0 for s in self.boards]
+        groups = group_indices([s.calls.trivial for s in self.boards])
+        self.groups, self.passed = len(groups), sum(all(right[i] for i in group) for group in groups)
+        self.wrong = [s for s in self.boards if s.calls.wrong]
+
+    @property
+    def share(self) -> float:
+        return self.passed / self.groups if self.groups else 1.0
+
+    def summary(self) -> str:
+        calls = sum(s.calls.calls for s in self.boards)
+        wrong = sum(s.calls.wrong for s in self.wrong)
+        text = f"in the grader's searches, {len(self.boards) - len(self.wrong)}/{len(self.boards)} boards right"
+        if self.wrong:
+            text += (f" ({wrong} of its {calls} calls answered otherwise than the rule; "
+                     f"{self.passed}/{self.groups} groups of boards right)")
+        return text
+
+    def first_wrong(self, hook: str) -> list[str]:
+        """The first wrong call on a visible board, as a case with a command that reruns it
+        (of a hidden board, only that there was one)."""
+        shown = next((s for s in self.wrong if not s.problem.hidden), None)
+        if shown is None:
+            return ["  the wrong calls in searches were on hidden boards (details hidden)"] if self.wrong else []
+        case = shown.calls.first_wrong
+        assert case is not None
+        where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
+        case = {**case, "name": f"call {case['call']} of {hook} in the search of {where}"}
+        return [f"  the first wrong call in a search is {describe_case(hook, None, case, case['returned'])}",
+                f"  rerun just this call: --case {hook}@{shown.problem.id}:{case['call']}"]
 
 
 def expected_count(problem: Problem) -> int:
@@ -360,7 +462,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     limits = Limits(memory_mb=config.memory_mb)
     visible = [p for p in problems if not p.hidden]
     hidden = [p for p in problems if p.hidden]
-    model = _model_answer()
+    model = model_answer()
 
     def run(tasks: list[Task]) -> list[dict[str, Any]]:
         return run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
@@ -378,10 +480,17 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     sat_hooks = [spec for spec in SAT_HOOKS if wants(spec.name)]
     tests = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks]
     tests += [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks]
-    visible_outcomes = run(tests + searches(visible, False))
+    probes = BoundsProbes(visible, hidden, model if wants("constraint_bounds") else None, item_timeout)
+    asked = probes.tasks(False)
+    visible_outcomes = run(tests + asked + searches(visible, False))
     hook_outcomes, visible_outcomes = visible_outcomes[:len(tests)], visible_outcomes[len(tests):]
+    probes.take(False, visible_outcomes[:len(asked)])
+    visible_outcomes = visible_outcomes[len(asked):]
     agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
-    hidden_outcomes = run(searches(hidden, True))
+    asked = probes.tasks(True)
+    hidden_outcomes = run(asked + searches(hidden, True))
+    probes.take(True, hidden_outcomes[:len(asked)])
+    hidden_outcomes = hidden_outcomes[len(asked):]
     sat_outcome, sat_problems = None, visible + hidden  # the SAT item's parts: the visible problems, then the hidden
     if wants(SAT_ENCODING):
         parts = [(chosen, outcomes.pop()) for chosen, outcomes in ((visible, visible_outcomes), (hidden, hidden_outcomes)) if chosen]
@@ -390,7 +499,10 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
                     partial=only is not None)
     for spec, outcome in zip(hooks, hook_outcomes):
-        report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome))
+        searched = probes.calls if spec.name == "constraint_bounds" else [
+            Searched(problem, by_problem[id(problem)]["calls"][spec.name]) for problem in problems
+            if spec.name in by_problem[id(problem)].get("calls", {})]
+        report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched))
     for sat_spec, outcome in zip(sat_hooks, hook_outcomes[len(hooks):]):
         report.items.append(score_sat_hook(sat_spec, config.hook_points[sat_spec.name], outcome))
     problem_results = [
@@ -423,13 +535,14 @@ def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandb
     return grading, play_agent_games(agent, grading, agent_seed(grading), limits, sandbox, scope)
 
 
-def _model_answer() -> Strategy | None:
-    """The model answer of the hooks, to find where a lost search parted from it (None in
+def model_answer() -> Model | None:
+    """The model answer of the hooks, to check every answer of a search against (None in
     the student copy, which has no reference)."""
     try:
-        return reference_strategies().HANDOUT
+        strategies = reference_strategies()
     except ReferenceUnavailable:
         return None
+    return Model(strategies.HANDOUT, strategies.constraint_bounds)
 
 
 def _mode(sandbox: Sandbox | None) -> str:

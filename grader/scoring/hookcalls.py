@@ -10,7 +10,8 @@ uses only after checking it, and raises HookContractError otherwise.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -57,6 +58,14 @@ class LocalAsker:
 
     def spent(self) -> str:
         return f"{self.used():.1f} s of CPU"
+
+    @contextmanager
+    def uncharged(self) -> Iterator[None]:
+        started = time.thread_time()
+        try:
+            yield
+        finally:
+            self.started += time.thread_time() - started
 
     def take_output(self) -> str:
         return ""

@@ -329,8 +329,14 @@ def trivial_passes(hook: str, case: dict[str, Any], answer: Callable[..., Any]) 
 def _groups(hook: str, cases: list[dict[str, Any]]) -> list[list[int]]:
     """Cases in groups (indices) such that every trivial answer fails some case of each
     group: a group counts only when all its cases pass, so a trivial answer earns nothing."""
-    passes = [{label for label, answer in TRIVIAL[hook] if trivial_passes(hook, case, answer)} for case in cases]
-    remaining, groups = list(range(len(cases))), list[list[int]]()
+    return group_indices([{label for label, answer in TRIVIAL[hook] if trivial_passes(hook, case, answer)}
+                          for case in cases])
+
+
+def group_indices(passes: list[set[str]]) -> list[list[int]]:
+    """Indices 0..n-1 in groups such that no label is in `passes[i]` for every i of a
+    group (where that can be done): `passes[i]` names the trivial answers that get item i right."""
+    remaining, groups = list(range(len(passes))), list[list[int]]()
     while remaining:
         group = [remaining.pop(0)]
         still = set(passes[group[0]])
@@ -461,9 +467,11 @@ def _drawn(case: dict[str, Any]) -> str:
     return board_grid(board, build_csp(board), domains, {}, case.get("assigned", case.get("var"))).plain
 
 
-def describe_case(hook: str, number: int, case: dict[str, Any], result: dict[str, Any]) -> str:
-    """A case and what the student's hook did with it, in a few lines."""
-    lines = [f'case {number}, "{case.get("name", "")}": {case.get("why", "")}']
+def describe_case(hook: str, number: int | None, case: dict[str, Any], result: dict[str, Any]) -> str:
+    """A case (a named one, or with no `number` a call from a search) and what the
+    student's hook did with it, in a few lines."""
+    title = f'case {number}, "{case.get("name", "")}"' if number is not None else case.get("name", "")
+    lines = [f'{title}: {case.get("why", "")}']
     if "board" in case:
         count = case.get("mines")
         mines = ", no mine count" if count is None else f", {count} mine{'' if count == 1 else 's'}"

@@ -1,0 +1,212 @@
+"""Every hook answer in the grader's own searches, checked against the model answer.
+
+While the grader searches a board with the student's hooks, each answer is compared with
+what the model answer of the hooks (the handout's: one forward-checking pass, MRV, safe
+first) gives on the very same input. Two things come of it:
+
+- the first call where the search parted from the model answer (`Divergence`): when a
+  board is lost, it names the hook to look at, and where;
+- for each hook, the calls it got wrong (`HookCalls`): a hook is graded on what it does in
+  real searches, not only on the named cases, so answering the named cases' inputs right
+  and the boards' otherwise earns nothing. The student's forward_check need not call
+  constraint_bounds, so it is asked apart, about the constraints of the model answer's
+  first nodes on each board (`bounds_probes`).
+
+The model answer's own work is not charged to the student's time (`Uncharged`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from grader.scoring.hookcases import HOOK_NAMES, TRIVIAL, as_data, handout_domain
+from solvers.board import Board
+from solvers.csp import CSP, Domains
+from solvers.engine import Strategy
+
+#: constraint_bounds calls asked per board: one constraint at each of the model answer's
+#: first nodes, the mine count first (the largest scope), then the clues from the last.
+PROBES = 24
+#: A context in which the grader's work is not charged to the student's item.
+Uncharged = Callable[[], AbstractContextManager[object]]
+
+
+@dataclass(frozen=True)
+class Model:
+    """The model answer of the hooks: its search strategy and its constraint_bounds."""
+
+    strategy: Strategy
+    constraint_bounds: Callable[[Sequence[int], Domains], tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first call where the student's hook and the model answer disagreed."""
+
+    hook: str
+    step: int  # the node being expanded (1 = the root)
+    detail: str  # what the student's hook did, against the model answer
+
+    def describe(self, board: str) -> str:
+        where = "at the root" if self.step == 1 else f"at step {self.step}"
+        return f"{self.hook} {self.detail} {where} of {board}"
+
+
+@dataclass
+class HookCalls:
+    """One hook's calls in the search of one board."""
+
+    calls: int = 0
+    wrong: int = 0
+    first_wrong: dict[str, Any] | None = None  # that call as a hook case, with "returned" (the input, "call", "expected", "returned")
+    trivial: set[str] = field(default_factory=set)  # the input-independent answers that matched every call
+
+    def note(self, case: Callable[[], dict[str, Any]], returned: Any, expected: Any,
+             trivial_answers: dict[str, Any]) -> None:
+        """Count one call: `returned` and `expected` as checked data (or {"error": why})."""
+        self.calls += 1
+        matching = {label for label, answer in trivial_answers.items() if answer == expected}
+        self.trivial = matching if self.calls == 1 else self.trivial & matching
+        if returned != {"value": expected}:
+            self.wrong += 1
+            if self.first_wrong is None:
+                self.first_wrong = {**case(), "call": self.calls, "expected": expected, "returned": returned}
+
+
+def _forward_check_detail(got: Domains | None, expected: Domains | None) -> str:
+    if got is None:
+        return "returned None (a dead end) where no constraint is violated yet"
+    if expected is None:
+        return "missed a dead end (the model answer returns None)"
+    var = next(v for v in sorted(expected) if tuple(got.get(v, ())) != tuple(expected[v]))
+    return (f"gave variable {var} the domain {handout_domain(got.get(var, ()))} "
+            f"where the model answer gives {handout_domain(expected[var])}")
+
+
+def _trivial(hook: str, args: tuple[Any, ...]) -> dict[str, Any]:
+    """What each input-independent answer of `hook` gives on these arguments, as data."""
+    answers = {}
+    for label, answer in TRIVIAL[hook]:
+        try:
+            answers[label] = as_data(hook, answer(*args))
+        except Exception:  # noqa: BLE001 (a probe that does not fit this input matches nothing)
+            continue
+    return answers
+
+
+class CallFound(Exception):
+    """Raised by a watcher told to stop at one call (`stop_at`): that call, as a case."""
+
+    def __init__(self, hook: str, case: dict[str, Any]):
+        super().__init__(f"{hook} call {case['call']}")
+        self.hook, self.case = hook, case
+
+
+class Watcher:
+    """Wraps the student's strategy: every call is compared with the model answer's.
+
+    `board`: the board searched (to describe a wrong call as a case); `uncharged`: the
+    model answer's work is not the item's time; `stop_at`: (hook, n) raises CallFound at
+    the n-th call of hook (to show one).
+    """
+
+    def __init__(self, student: Strategy, model: Model, board: Board, uncharged: Uncharged = nullcontext,
+                 stop_at: tuple[str, int] | None = None):
+        self.student, self.model = student, model.strategy
+        self.board, self.uncharged, self.stop_at = board, uncharged, stop_at
+        self.step = 0
+        self.first: Divergence | None = None
+        self.calls: dict[str, HookCalls] = {hook: HookCalls() for hook in HOOK_NAMES}
+
+    def _case(self, domains: Domains, **args: Any) -> Callable[[], dict[str, Any]]:
+        def make() -> dict[str, Any]:
+            fields: dict[str, Any] = {"name": f"in the search of this board, node {self.step}",
+                                      "why": "a call the grader made while solving the board: the same rule as the named cases",
+                                      "board": self.board.rows_text(), "rule": self.board.rule}
+            if self.board.mines is not None:
+                fields["mines"] = self.board.mines
+            return {**fields, "domains": {var: list(values) for var, values in domains.items()}, **args}
+        return make
+
+    def _note(self, hook: str, case: Callable[[], dict[str, Any]], returned: Any, expected: Any, args: tuple[Any, ...],
+              detail: Callable[[], str] | None) -> None:
+        """Record the call; keep the first divergence of the search."""
+        record = self.calls[hook]
+        record.note(case, returned, expected, _trivial(hook, args))
+        if self.first is None and detail is not None and returned != {"value": expected}:
+            self.first = Divergence(hook, self.step, detail())
+        if self.stop_at == (hook, record.calls):
+            raise CallFound(hook, {**case(), "call": record.calls, "expected": expected, "returned": returned})
+
+    def forward_check(self, csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
+        self.step += 1
+        assert self.student.forward_check is not None and self.model.forward_check is not None
+        got = self.student.forward_check(csp, domains, assigned)
+        with self.uncharged():
+            expected = self.model.forward_check(csp, dict(domains), assigned)
+            self._note("forward_check", self._case(domains, assigned=assigned), {"value": as_data("forward_check", got)},
+                       as_data("forward_check", expected), (csp, domains, assigned),
+                       lambda: _forward_check_detail(got, expected))
+        return got
+
+    def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
+        got = self.student.select_variable(csp, domains, unassigned)
+        with self.uncharged():
+            expected = self.model.select_variable(csp, dict(domains), list(unassigned))
+            self._note("select_variable", self._case(domains, unassigned=list(unassigned)), {"value": got}, expected,
+                       (csp, domains, list(unassigned)),
+                       lambda: f"chose variable {got} where the model answer chooses {expected}")
+        return got
+
+    def order_values(self, csp: CSP, var: int, domains: Domains) -> Any:
+        got = self.student.order_values(csp, var, domains)
+        with self.uncharged():
+            expected = list(self.model.order_values(csp, var, dict(domains)))
+            self._note("order_values", self._case(domains, var=var), {"value": list(got)}, expected, (csp, var, domains),
+                       lambda: f"ordered {list(got)} where the model answer orders {expected}")
+        return got
+
+    def strategy(self) -> Strategy:
+        return Strategy(self.student.name, self.select_variable, self.order_values, forward_check=self.forward_check)
+
+
+def bounds_probes(board: Board, model: Model) -> list[dict[str, Any]]:
+    """constraint_bounds cases from the model answer's search of `board`: at each of its
+    first PROBES nodes, one constraint (the mine count first, then the clues from the last)
+    with that node's domains, and the model's answer. The student's forward_check need not
+    call constraint_bounds, so these are asked of it apart, as hook cases."""
+    from solvers.csp import build_csp
+    from solvers.engine import search
+
+    cases: list[dict[str, Any]] = []
+    model_check = model.strategy.forward_check
+    assert model_check is not None
+
+    def recording(csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
+        if len(cases) < PROBES and csp.constraints:
+            scope = list(csp.constraints[-(len(cases) + 1) % len(csp.constraints)].scope)
+            fields: dict[str, Any] = {"name": f"node {len(cases) + 1} of the model answer's search of this board",
+                      "why": "a call of the search of a real board: the same rule as the named cases",
+                      "board": board.rows_text(), "rule": board.rule, "scope": scope,
+                      "domains": {var: list(values) for var, values in domains.items()}}
+            if board.mines is not None:
+                fields["mines"] = board.mines
+            cases.append({**fields, "expected": as_data("constraint_bounds", model.constraint_bounds(scope, domains))})
+        return model_check(csp, domains, assigned)
+
+    search(build_csp(board), Strategy("probes", model.strategy.select_variable, model.strategy.order_values,
+                                      forward_check=recording), "first")
+    return cases
+
+
+def probe_calls(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> HookCalls:
+    """The student's answers to one board's `bounds_probes`, as that board's calls."""
+    calls = HookCalls()
+    for case, result in zip(cases, results):
+        args = (case["scope"], {var: tuple(values) for var, values in case["domains"].items()})
+        calls.note(partial(dict, case), result, case["expected"], _trivial("constraint_bounds", args))
+    return calls
