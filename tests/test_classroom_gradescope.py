@@ -16,7 +16,7 @@ COURSE = ROOT / "problems" / "course.yaml"
 
 def test_results_json_follows_the_spec(tmp_path: Path) -> None:
     output = tmp_path / "results.json"
-    result = run_grader(COURSE, "--solver", FILES / "lazy_upper.py", "--format", "gradescope", "--output", output)
+    result = run_grader(COURSE, "--solver", FILES / "reversed_values.py", "--format", "gradescope", "--output", output)
     assert result.returncode == 0, result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
     check_gradescope_spec(results)
@@ -27,11 +27,13 @@ def test_results_json_follows_the_spec(tmp_path: Path) -> None:
     assert [t["name"] for t in tests if t["name"] in search_items] == search_items  # in this order, maybe among others
     assert len({t["name"] for t in tests}) == len({t["number"] for t in tests}) == len(tests)
     assert abs(results["score"] - sum(t["score"] for t in tests)) < 1e-6
-    [fc] = [t for t in tests if t["name"] == "hooks/forward_check"]
-    assert fc["status"] == "failed" and 0 < fc["score"] < fc["max_score"] and "expected" in fc["output"]
-    assert all(t["status"] == "passed" and t["score"] == t["max_score"] for t in tests if t is not fc)
+    [values] = [t for t in tests if t["name"] == "hooks/order_values"]
+    assert values["status"] == "failed" and 0 < values["score"] < values["max_score"] and "expected" in values["output"]
+    assert all(t["status"] == "passed" and t["score"] == t["max_score"] for t in tests if t is not values)
     assert all(t["visibility"] == "visible" for t in tests)
-    assert f"{results['score']:g}/" in results["output"]
+    top = results["output"].splitlines()  # the score, the next step, then each cause once
+    assert f"{results['score']:g}/" in top[0] and top[1].startswith("Next step: fix order_values")
+    assert top[3].startswith("  hooks/order_values: ")
 
 
 def test_results_json_is_written_when_the_solver_is_missing(tmp_path: Path) -> None:

@@ -29,8 +29,9 @@ from grader.commands.gradejob import Job, Runner, problem_keys
 from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
 from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, resolve_agent
+from grader.reports.advice import label, reason_groups
 from grader.reports.markdown import code_span, fenced
-from grader.reports.report import NOT_GRADED, label, show_report, student_view
+from grader.reports.report import NOT_GRADED, show_report, student_view
 from grader.reports.results import Report
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Scope
@@ -245,11 +246,13 @@ def note(row: BatchRow) -> str:
 
 
 def lost_points(row: BatchRow, limit: int = 80) -> str:
-    """"item: first line of its reason" for every item that lost points, joined by " | "."""
+    """"items: first line of their reason" for every cause of lost points (items alike
+    share one), joined by " | "."""
     if row.report is None or row.ungraded:
         return ""
-    lost = [student_view(i) for i in row.report.items if i.score < i.max_score]
-    return " | ".join(f"{label(i)}: {(i.message.splitlines() or [i.status])[0][:limit]}" for i in lost)
+    items = [student_view(i) for i in row.report.items]
+    return " | ".join(f"{group.who(len(items))}: {(group.message.splitlines() or [group.status])[0][:limit]}"
+                      for group in reason_groups(items))
 
 
 def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError]) -> int:

@@ -126,3 +126,22 @@ def solved_hooks(folder: Path, pattern: str = "*.py") -> list[str]:
             if isinstance(node, ast.FunctionDef) and node.name in (*HOOK_NAMES, AGENT_NAME) and not _is_stub(node):
                 found.append(f"{path.name}: {node.name}")
     return found
+
+
+def hooks_calling_hooks(source: Path) -> tuple[tuple[str, str], ...]:
+    """(hook, another hook it calls by name) for the top-level hook functions of `source`,
+    read without running it; () when it cannot be read or parsed."""
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+        return ()
+    pairs = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in HOOK_NAMES:
+            try:
+                called = {call.func.id for call in ast.walk(node)
+                          if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
+            except RecursionError:
+                continue
+            pairs |= {(node.name, other) for other in called & set(HOOK_NAMES) if other != node.name}
+    return tuple(sorted(pairs))

@@ -11,14 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from grader.inputs.problemset import ProblemError
-from grader.reports.report import label
+from grader.reports.advice import label, next_step, reason_groups
+from grader.reports.report import student_view
 from grader.reports.results import Report
 
 OUTPUT_LIMIT = 4000  # characters of a test's output
 
 
 def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, Any]:
-    """The results.json object for one graded submission."""
+    """The results.json object for one graded submission: a test per item, and on top
+    the score, the next step and the causes of lost points, each cause once."""
     tests = []
     for number, item in enumerate(report.items, start=1):
         output = item.message + (f"\nThe code printed:\n{item.output}" if item.output.strip() else "")
@@ -28,21 +30,36 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
             "score": item.score,
             "max_score": item.max_score,
             "status": "passed" if item.status == "pass" else "failed",
-            "output": output[:OUTPUT_LIMIT],
+            "output": cut(output),
             "visibility": item.visibility,
         })
+    seen = [student_view(i) for i in report.items]
     lines = [f"Score: {report.score:g}/{report.max_score:g} (your code ran isolated: {report.isolation})."]
-    next_hook = report.next_hook_to_implement()
-    if next_hook:
-        lines.append(f"Next step: implement {next_hook} in assignment/hooks.py.")
+    step = next_step(report, seen)
+    if step is not None:
+        lines.append(f"Next step: {step.text}")
+        lines += [f"  {hook}: {calls} calls, {seconds:.2f} s" for hook, calls, seconds in step.times]
+    groups = reason_groups(seen)
+    if groups:
+        lines.append("Where points were lost (each test below says more):")
+        lines += [f"  {group.who(len(seen))}: {group.message.splitlines()[0][:200]}" for group in groups]
     if errors:
         lines.append(f"{len(errors)} problem(s) could not be loaded by the autograder; please tell the course staff.")
     return {
         "score": report.score,
-        "output": "\n".join(lines),
+        "output": cut("\n".join(lines)),
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+
+
+def cut(text: str, limit: int = OUTPUT_LIMIT) -> str:
+    """`text` within `limit` characters, cut at a line's end and saying so."""
+    if len(text) <= limit:
+        return text
+    mark = "\n... (cut short here)"
+    kept = text[:limit - len(mark)]
+    return kept[:kept.rfind("\n")] + mark if "\n" in kept else kept + mark
 
 
 def student_failure(message: str) -> dict[str, Any]:

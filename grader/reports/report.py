@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -14,9 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.inputs.problemset import ProblemError
+from grader.reports.advice import label, next_step, reason_groups
 from grader.reports.results import ItemResult, Report
-from grader.scoring.hookcases import HOOKS
-from grader.scoring.sathooks import SAT_HOOKS
 
 #: Status words always carry a symbol, so meaning never rests on colour alone.
 STATUS_STYLE = {
@@ -47,21 +45,13 @@ def show_errors(console: Console, errors: list[ProblemError]) -> None:
         console.print(f"[red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
 
 
-def label(item: ItemResult) -> str:
-    """A short name for an item: hooks/NAME, SET/ID or efficiency."""
-    if item.kind == "hook":
-        return f"hooks/{item.name}"
-    if item.kind == "problem":
-        return f"{Path(item.file or '').stem}/{item.name}"
-    return item.name
-
-
 def student_view(item: ItemResult) -> ItemResult:
     """The item as a student may see it: a hidden problem keeps its status and points only
     (its time and nodes too are the student's code's doing, so they could carry the board)."""
     if not item.hidden:
         return item
-    return replace(item, message=f"details hidden ({item.visibility})", output="", cause="", nodes=None, seconds=None)
+    return replace(item, message=f"details hidden ({item.visibility})", output="", cause="", nodes=None, seconds=None,
+                   calls_timed=())
 
 
 def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False) -> None:
@@ -95,17 +85,13 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
             for name, value in item.facts:
                 facts.add_row(Text(name), Text(value))
             console.print(facts)
-    next_hook = report.next_hook_to_implement()
-    fix = report.most_valuable_fix()
+    step = next_step(report, items)
     if report.ungraded:
         console.print(Text(f"Not graded: {report.ungraded}; {NOT_GRADED}.", style="magenta"))
-    elif next_hook:
-        summaries = {spec.name: spec.summary for spec in HOOKS} | {spec.name: spec.summary for spec in SAT_HOOKS}
-        summary = summaries[next_hook]
-        console.print(f"Next step: implement [bold]{next_hook}[/] in assignment/hooks.py ({summary}); "
-                      "its docstring gives the exact contract and an example.")
-    elif fix is not None and not show_hidden_only_losses(items):
-        console.print(f"Next step: fix [bold]{fix[0]}[/] in assignment/hooks.py: up to {fix[1]:g} points depend on it.")
+    elif step is not None:
+        console.print(Text("Next step: ", style="bold") + Text(step.text))
+        if step.times:
+            show_call_times(console, step.times)
     elif errors:
         console.print(f"[red]{len(errors)} error(s) in the problem files or config above; fix them for a full grade.[/]")
     elif report.score == report.max_score:
@@ -113,21 +99,25 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
                       else "[green]Full marks.[/]")
 
 
-def show_reasons(console: Console, items: list[ItemResult], listed: int = 3) -> None:
+def show_call_times(console: Console, times: list[tuple[str, int, float]]) -> None:
+    """Where the time of the items that ran out of it went, hook by hook."""
+    total = sum(seconds for _, _, seconds in times) or 1.0
+    table = Table(title="Hook calls in the items that ran out of time", title_justify="left")
+    for column in ("hook", "calls", "seconds", "share"):
+        table.add_column(column, justify="left" if column == "hook" else "right")
+    for hook, calls, seconds in times:
+        table.add_row(hook, str(calls), f"{seconds:.2f}", f"{seconds / total:.0%}")
+    console.print(table)
+
+
+def show_reasons(console: Console, items: list[ItemResult]) -> None:
     """One line per reason for lost points; items sharing a reason share the line."""
-    groups: dict[tuple[str, str], list[ItemResult]] = {}
-    for item in items:
-        if item.score < item.max_score:  # reasons that differ only in their numbers share a line
-            groups.setdefault((item.status, re.sub(r"\d+", "#", item.message)), []).append(item)
+    groups = reason_groups(items)
     if groups:
         console.print("[bold]Where points were lost:[/]")
-    for (status, _), members in groups.items():
-        names = ", ".join(label(i) for i in members[:listed])
-        if len(members) > listed:
-            names += f" and {len(members) - listed} more"
-        message = members[0].message + (" (for the first; the others alike)" if len({m.message for m in members}) > 1 else "")
-        console.print(f"  {_status(status)} {escape(names)}: {escape(message)}", highlight=False)
-        output = members[0].output.strip()
+    for group in groups:
+        console.print(f"  {_status(group.status)} {escape(group.who(len(items)))}: {escape(group.message)}", highlight=False)
+        output = group.members[0].output.strip()
         if output:
             console.print(f"    printed: {escape(output.splitlines()[0][:120])}", highlight=False)
 
@@ -146,12 +136,6 @@ def show_causes(console: Console, items: list[ItemResult]) -> None:
         boards = "1 board" if len(members) == 1 else f"{len(members)} boards"
         command = f"python -m grader {first.file} --trace {first.name} --against reference"
         console.print(Text(f"  {boards}: {first.cause}; see {command}"), highlight=False)
-
-
-def show_hidden_only_losses(items: list[ItemResult]) -> bool:
-    """True when every lost point is on a hidden item (nothing a student can act on)."""
-    lost = [i for i in items if i.score < i.max_score]
-    return bool(lost) and all(i.hidden for i in lost)
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:

@@ -27,6 +27,7 @@ class ItemResult:
     visibility: str = "visible"
     cause: str = ""  # for a lost board: where the student's search first parted from the model answer's
     facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
+    calls_timed: tuple[tuple[str, int, float], ...] = ()  # (hook, calls, seconds waiting for them), the slowest first
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
@@ -59,6 +60,7 @@ class Report:
     items: list[ItemResult] = field(default_factory=list)
     isolation: str = ""  # how the solver's code was isolated: bwrap, user, none, or in-process (reference)
     partial: bool = False  # only some items were graded (--only)
+    calls: tuple[tuple[str, str], ...] = ()  # (hook, another hook it calls) in the student's file
 
     def __post_init__(self) -> None:
         """The solver's path holds a student's file names: made safe to show, once, here."""
@@ -111,7 +113,7 @@ def report_data(report: Report) -> dict[str, Any]:
     """The whole report as plain data, hidden details included (for the grader's own use:
     a class's submissions are graded in processes of their own)."""
     return {"solver": report.solver, "isolation": report.isolation, "partial": report.partial,
-            "items": [asdict(item) for item in report.items]}
+            "calls": [list(pair) for pair in report.calls], "items": [asdict(item) for item in report.items]}
 
 
 def report_from_data(data: dict[str, Any]) -> Report:
@@ -121,5 +123,7 @@ def report_from_data(data: dict[str, Any]) -> Report:
     for raw in data["items"]:
         values = {key: value for key, value in raw.items() if key in names}
         values["facts"] = tuple(tuple(pair) for pair in values.get("facts", ()))
+        values["calls_timed"] = tuple(tuple(row) for row in values.get("calls_timed", ()))
         items.append(ItemResult(**values))
-    return Report(data["solver"], items, data["isolation"], data["partial"])
+    calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
+    return Report(data["solver"], items, data["isolation"], data["partial"], calls)

@@ -64,3 +64,19 @@ class Budget:
         if self.grader() >= self.limit / 10:
             parts.append(f"the grader's own work for it took {self.grader():.1f} s")
         return ", ".join(parts)
+
+
+class CallTimes:
+    """How many calls of each hook an item made, and the seconds spent waiting for their
+    answers (on the wall clock: a hint of which hook is slow, never a grade)."""
+
+    def __init__(self) -> None:
+        self.by_hook: dict[str, tuple[int, float]] = {}
+
+    def add(self, hook: str, seconds: float) -> None:
+        calls, total = self.by_hook.get(hook, (0, 0.0))
+        self.by_hook[hook] = (calls + 1, total + seconds)
+
+    def rows(self) -> list[tuple[str, int, float]]:
+        """(hook, calls, seconds), the slowest first."""
+        return sorted(((hook, calls, seconds) for hook, (calls, seconds) in self.by_hook.items()), key=lambda row: -row[2])

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from grader.sandbox.budget import Budget
+from grader.sandbox.budget import Budget, CallTimes
 from grader.sandbox.isolation import Sandbox
 from grader.sandbox.usage import Usage, usage
 from grader.sandbox.wire import (
@@ -168,6 +168,7 @@ class Worker:
         self.read_at = 0.0  # when the worker's usage was last read
         self.pipe_full_at = 0.0  # when a read last found a pipe from the worker full
         self.uid: int | None = None
+        self.calls = CallTimes()  # the current item's hook calls
         reply_read, reply_write = os.pipe()
         output_read, output_write = os.pipe()
         try:
@@ -224,6 +225,7 @@ class Worker:
         """Start an item in a fresh fork of the worker, with `limit` seconds (see `Budget`),
         loading the student's file again included."""
         self.budget = Budget(limit, self._usage().cpu)
+        self.calls = CallTimes()
         self.send({"op": "task"})
         began = self._next(read_began)
         if isinstance(began, Ended):
@@ -283,11 +285,13 @@ class Worker:
             raise WorkerFailure("error", "grading was interrupted", hook, ours=True)
         self.pending = hook
         self.call_limit = (self.budget.spent(), limit) if self.budget is not None and limit is not None else None
+        started = time.monotonic()
         try:
             self.send({"op": "call", "hook": hook, "args": args})
             reply = self._next(read_reply)
         finally:
             self.pending, self.call_limit = None, None
+            self.calls.add(hook, time.monotonic() - started)
         if isinstance(reply, Ended):
             raise WorkerFailure("error", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
@@ -448,6 +452,9 @@ class Asker(Protocol):
     def spent(self) -> str: ...
 
     def uncharged(self) -> AbstractContextManager[object]: ...
+
+    @property
+    def calls(self) -> CallTimes: ...
 
     def take_output(self) -> str: ...
 

@@ -99,10 +99,11 @@ class Chain:
             outcome = {"status": "ok", **task.run(asker)}
         except WorkerFailure as failure:
             seconds, output = (asker.used() if asker is not None else 0.0), self._output()
+            calls = asker.calls.rows() if asker is not None else []
             self._drop()
             if failure.ours:
                 raise Ours(failure.message) from None
-            return failed(failure.status, failure.message, output, seconds, failure.hook)
+            return {**failed(failure.status, failure.message, output, seconds, failure.hook), "calls_timed": calls}
         except self.failures as error:
             outcome = failed("error", str(error))
         except Exception as error:  # a bug of the grader's: never the student's zero
@@ -110,6 +111,7 @@ class Chain:
             raise Ours(f"the grader failed: {type(error).__name__}: {error}") from None
         assert asker is not None
         outcome["seconds"] = asker.used()
+        outcome["calls_timed"] = asker.calls.rows()
         if outcome.pop("worker_broken", False):  # the task finished without it
             outcome["output"] = self._output()
             self._drop()

@@ -12,6 +12,7 @@ from typing import Any
 
 from grader.inputs.config import AgentGrading, Efficiency, GradingConfig
 from grader.inputs.problemset import Problem
+from grader.inputs.submission import hooks_calling_hooks
 from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_strategies
 from grader.reports.results import ItemResult, Report
 from grader.sandbox.host import Asker, Limits, StudentRaised, start_worker, stop_worker
@@ -261,7 +262,7 @@ def score_problem(problem: Problem, outcome: dict[str, Any], points: float | Non
     points = problem.points if points is None else points
     base = {"kind": "problem", "name": problem.id, "file": problem.file, "max_score": points,
             "seconds": outcome.get("seconds"), "nodes": stats.get("popped"), "output": outcome.get("output", ""),
-            "visibility": problem.visibility}
+            "visibility": problem.visibility, "calls_timed": tuple(outcome.get("calls_timed", ()))}
     divergence = outcome.get("divergence")
     if divergence is not None:
         base["cause"] = divergence.describe(problem.id)
@@ -497,7 +498,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         sat_outcome = merge_sat_parts(parts) if parts else {"status": "ok", "results": []}
     by_problem = dict(zip(map(id, visible + hidden), visible_outcomes + hidden_outcomes))
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
-                    partial=only is not None)
+                    partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)))
     for spec, outcome in zip(hooks, hook_outcomes):
         searched = probes.calls if spec.name == "constraint_bounds" else [
             Searched(problem, by_problem[id(problem)]["calls"][spec.name]) for problem in problems

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from grader.sandbox.budget import CallTimes
 from grader.sandbox.child import Answerer
 from grader.sandbox.host import Asker, StudentRaised
 from grader.sandbox.wire import Raised, from_data, quote
@@ -36,16 +37,20 @@ class LocalAsker:
     def __init__(self, functions: dict[str, Callable[..., Any]]):
         self.answerer = Answerer(SimpleNamespace(**functions), Path("reference"))  # type: ignore[arg-type]
         self.started = time.thread_time()
+        self.calls = CallTimes()
 
     def begin(self, limit: float) -> None:
         self.started = time.thread_time()
+        self.calls = CallTimes()
 
     def send(self, request: dict[str, Any]) -> None:
         if request["op"] == "board":
             self.answerer.use_board(request)
 
     def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
+        started = time.monotonic()
         reply = self.answerer.answer(hook, args)
+        self.calls.add(hook, time.monotonic() - started)
         if isinstance(reply, Raised):
             raise StudentRaised(reply.message, reply.fatal)
         return reply.value

@@ -1,0 +1,146 @@
+"""Reasons grouped by cause, and what to do next: read alike by the terminal, the feedback
+files, the class CSV and Gradescope, so that a student sees one cause once and one next
+step, whichever of them they read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.reports.results import ItemResult, Report
+from grader.scoring.hookcases import HOOKS
+from grader.scoring.sathooks import SAT_HOOKS
+
+#: How a reason starts when the student's file itself could not be loaded.
+LOAD_FAILURES = ("cannot load ", "the file did not finish loading", "the process ended while loading the file")
+
+
+def label(item: ItemResult) -> str:
+    """A short name for an item: hooks/NAME, SET/ID or efficiency."""
+    if item.kind == "hook":
+        return f"hooks/{item.name}"
+    if item.kind == "problem":
+        return f"{Path(item.file or '').stem}/{item.name}"
+    return item.name
+
+
+@dataclass(frozen=True)
+class ReasonGroup:
+    """Items that lost points for one cause: reasons alike but for their numbers."""
+
+    status: str
+    members: list[ItemResult]
+
+    @property
+    def message(self) -> str:
+        """The first member's reason, saying so when the others differ in their numbers."""
+        first = self.members[0].message
+        return first + (" (for the first; the others alike)" if len({m.message for m in self.members}) > 1 else "")
+
+    def who(self, graded: int, listed: int = 3) -> str:
+        """"all 64 items", or the first names and how many more."""
+        if len(self.members) == graded > 1:
+            return f"all {graded} items"
+        names = ", ".join(label(i) for i in self.members[:listed])
+        return names + (f" and {len(self.members) - listed} more" if len(self.members) > listed else "")
+
+
+def reason_groups(items: list[ItemResult]) -> list[ReasonGroup]:
+    """The items that lost points, grouped by status and reason (numbers aside)."""
+    groups: dict[tuple[str, str], list[ItemResult]] = {}
+    for item in items:
+        if item.score < item.max_score:
+            groups.setdefault((item.status, re.sub(r"\d+", "#", item.message)), []).append(item)
+    return [ReasonGroup(status, members) for (status, _), members in groups.items()]
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """One thing to do next, and for a search that ran out of time, where its time went:
+    (hook, calls, seconds waiting for its answers) on the boards that ran out of time."""
+
+    text: str
+    times: list[tuple[str, int, float]] = field(default_factory=list)
+
+
+def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
+    """What the student should do first (`items` as the student may see them), or None
+    when nothing they can act on is left."""
+    if report.ungraded:
+        return None
+    lost = [i for i in items if i.score < i.max_score]
+    if not lost or all(i.hidden for i in lost):
+        return None
+    if all(i.message.startswith(LOAD_FAILURES) for i in lost) and len(lost) == len(items):
+        return NextStep(_load_fix(lost[0].message))
+    unwritten = report.next_hook_to_implement()
+    if unwritten:
+        return NextStep(f"implement {unwritten} in assignment/hooks.py ({_summary(unwritten)}); "
+                        "its docstring gives the exact contract and an example.")
+    fix = report.most_valuable_fix()
+    if fix is not None:
+        return _fix(report, items, *fix)
+    return _faster(lost)
+
+
+def _load_fix(reason: str) -> str:
+    """Fix the file first: "fix hooks.py so that it loads (TabError: ..., line 6)"."""
+    if reason.startswith("cannot load "):
+        name, _, why = reason.removeprefix("cannot load ").partition(": ")
+        return f"fix {name} so that it loads ({why}); until it does, nothing in it can be graded."
+    return f"make your file load: {reason}; until it does, nothing in it can be graded."
+
+
+def _summary(hook: str) -> str:
+    summaries = {spec.name: spec.summary for spec in HOOKS} | {spec.name: spec.summary for spec in SAT_HOOKS}
+    return summaries[hook]
+
+
+def _fix(report: Report, items: list[ItemResult], hook: str, points: float) -> NextStep:
+    """Fix `hook`, or first a failing hook of the student's that it calls."""
+    failing = {i.name for i in items if i.kind == "hook" and i.score < i.max_score}
+    underneath = _failing_callee(hook, dict_of(report.calls), failing)
+    if underneath is not None:
+        return NextStep(f"fix {underneath} first: your {hook} calls it, and the tests of {underneath} fail too "
+                        f"(up to {points:g} points depend on {hook}).")
+    return NextStep(f"fix {hook} in assignment/hooks.py: up to {points:g} points depend on it.")
+
+
+def dict_of(pairs: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:
+    calls: dict[str, set[str]] = {}
+    for caller, callee in pairs:
+        calls.setdefault(caller, set()).add(callee)
+    return calls
+
+
+def _failing_callee(hook: str, calls: dict[str, set[str]], failing: set[str]) -> str | None:
+    """The deepest failing hook under `hook` in the student's own calls, if any."""
+    seen, below = {hook}, None
+    frontier = [hook]
+    while frontier:
+        callee = next((c for c in sorted(calls.get(frontier.pop(), ())) if c in failing and c not in seen), None)
+        if callee is not None:
+            seen.add(callee)
+            below = callee
+            frontier.append(callee)
+    return below
+
+
+def _faster(lost: list[ItemResult]) -> NextStep | None:
+    """For a search that ran out of time: the hook that took most of its time."""
+    slow = [i for i in lost if i.status == "timeout" and not i.hidden]
+    if not slow:
+        return None
+    totals: dict[str, tuple[int, float]] = {}
+    for item in slow:
+        for hook, calls, seconds in item.calls_timed:
+            before = totals.get(hook, (0, 0.0))
+            totals[hook] = (before[0] + calls, before[1] + seconds)
+    times = sorted(((hook, calls, seconds) for hook, (calls, seconds) in totals.items()), key=lambda row: -row[2])
+    boards = "1 item" if len(slow) == 1 else f"{len(slow)} items"
+    if not times:
+        return NextStep(f"make your code faster: {boards} ran out of time.")
+    return NextStep(f"make {times[0][0]} faster: {boards} ran out of time, and most of that time went to waiting "
+                    f"for {times[0][0]} (the calls the grader made, below).", times)
