@@ -154,12 +154,14 @@ def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
 
 
 def test_each_student_gets_a_feedback_file_and_the_csv_says_what_was_lost(tmp_path: Path) -> None:
-    folder = submit(tmp_path / "subs", {"ana.py": "correct", "bob.py": "off_by_one_bounds"})
+    folder = submit(tmp_path / "subs", {"ana.py": "correct", "bob.py": "off_by_one_bounds", "cal.py": "tab_error"})
     grades = tmp_path / "grades.csv"
     result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--timeout", "5")
     assert result.returncode == 0, result.stdout + result.stderr
     _, rows = read_csv(grades)
     assert rows["ana"]["lost"] == "" and rows["bob"]["lost"].startswith("hooks/forward_check: ")
+    assert rows["cal"]["lost"].startswith("all 10 items: cannot load cal.py: TabError") and " | " not in rows["cal"]["lost"]
+    assert "Next step: fix cal.py so that it loads (TabError" in " ".join((tmp_path / "grades-feedback" / "cal.md").read_text().split())
     feedback = tmp_path / "grades-feedback"
     bob = (feedback / "bob.md").read_text(encoding="utf-8")
     assert "Where the search first went wrong" in bob and "--case forward_check:" in bob

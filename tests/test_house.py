@@ -68,3 +68,25 @@ def test_the_handouts_node_counting_script_runs_as_written(tmp_path: Path) -> No
     for board in {board for board, _ in nodes}:
         assert nodes[(board, "FC, MRV")] <= nodes[(board, "no FC, row-major")]
     assert len({(board, count) for board, _, count, _ in rows}) == 3  # every variant finds the same number
+
+
+def test_the_handouts_scoring_table_is_the_graders() -> None:
+    """Section 5's table of hook points, named and random cases and groups is what the
+    grader uses on the shipped cases, and its search rule names the grader's numbers."""
+    import re
+
+    from grader.inputs.config import GradingConfig
+    from grader.scoring.hookcases import HOOKS, load_cases
+    from grader.scoring.searchcheck import PROBES
+
+    handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\s*\| `(\w+)` \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", handout, re.M)
+    cases, points = load_cases(), GradingConfig().hook_points
+    expected = []
+    for spec in HOOKS:
+        mine = cases[spec.name]
+        named = sum(1 for case in mine if not case["name"].startswith("random"))
+        expected.append((spec.name, f"{points[spec.name]:g}", str(named), str(len(mine) - named),
+                         str(len({case["group"] for case in mine}))))
+    assert rows == expected
+    assert f"the first {PROBES} nodes of the model answer's search" in " ".join(handout.split())
