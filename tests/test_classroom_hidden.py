@@ -51,9 +51,12 @@ def test_hidden_problems_count_but_keep_their_details(tmp_path: Path) -> None:
         assert problems[secret]["status"] == "fail" and problems[secret]["score"] == 0
         assert problems[secret]["max_score"] == 1
     others = report["hooks"] + report.get("other", [])  # everything but the four problems
-    assert all(item["status"] == "pass" for item in others), others
+    [fc] = [item for item in others if item["id"] == "forward_check"]  # wrong on the hidden boards' calls only
+    assert fc["status"] == "fail" and 0 < fc["score"] < fc["max_score"]  # right on the visible boards' calls
+    assert "the wrong calls in searches were on hidden boards (details hidden)" in fc["message"]
+    assert all(item["status"] == "pass" for item in others if item is not fc), others
     assert report["max_score"] == sum(item["max_score"] for item in others) + 4
-    assert report["score"] == report["max_score"] - 2
+    assert report["score"] == report["max_score"] - 2 - (fc["max_score"] - fc["score"])
     assert_no_secrets(result.stdout + result.stderr)  # ...but nothing about them is shown
     assert_no_secrets(out.read_text(encoding="utf-8"))
     assert "details hidden" in result.stdout
@@ -77,8 +80,11 @@ def test_gradescope_tests_carry_the_visibility(tmp_path: Path) -> None:
     assert visibility["hidden/secret-1"] == "hidden"
     assert visibility["hidden/secret-2"] == "after_due_date"
     assert visibility["hidden/open-1"] == visibility["hidden/open-2"] == "visible"
-    assert results["score"] == sum(t["max_score"] for t in results["tests"]) - 2
+    forward_check = next(t for t in results["tests"] if t["name"] == "hooks/forward_check")
+    lost = forward_check["max_score"] - forward_check["score"]
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) - 2 - lost
     assert_no_secrets(results["output"])
+    assert_no_secrets(forward_check["output"])
     assert "secret" not in results["output"]
     assert_no_secrets(result.stdout)
 

@@ -86,7 +86,9 @@ def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
 
 
 def _load_fix(reason: str) -> str:
-    """Fix the file first: "fix hooks.py so that it loads (TabError: ..., line 6)"."""
+    """Fix the file first: "fix hooks.py so that it loads (TabError: ..., line 6)" (what it
+    printed is in the reasons already)."""
+    reason = reason.split(" (it printed:", 1)[0]
     if reason.startswith("cannot load "):
         name, _, why = reason.removeprefix("cannot load ").partition(": ")
         return f"fix {name} so that it loads ({why}); until it does, nothing in it can be graded."

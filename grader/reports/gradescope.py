@@ -39,7 +39,7 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
     if step is not None:
         lines.append(f"Next step: {step.text}")
         lines += [f"  {hook}: {calls} calls, {seconds:.2f} s" for hook, calls, seconds in step.times]
-    groups = reason_groups(seen)
+    groups = reason_groups([i for i in seen if not i.hidden])  # a hidden test's name is hidden too
     if groups:
         lines.append("Where points were lost (each test below says more):")
         lines += [f"  {group.who(len(seen))}: {group.message.splitlines()[0][:200]}" for group in groups]
