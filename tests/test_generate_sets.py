@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+import yaml
 
 from answerkey.components.count import count_solutions
 from answerkey.generate import game_position, hint_problem_set, measure, status_problem_set
@@ -33,8 +34,8 @@ def test_status_set_loads_with_exact_counts_and_its_command(tmp_path, monkeypatc
     problems, errors = load_problem_file(out)
     assert errors == [] and len(problems) == 6
     assert [p.id for p in problems] == [f"status-{i:02d}" for i in range(1, 7)]
-    text = out.read_text(encoding="utf-8")
-    assert 'source: "python -m solvers generate status --rows 4 --cols 4 --percent 30 --count 6 --seed 3 -o ' in text
+    source = yaml.safe_load(out.read_text(encoding="utf-8"))["source"]
+    assert source.startswith("python -m solvers generate status --rows 4 --cols 4 --percent 30 --count 6 --seed 3 -o ")
     for problem in problems:
         board = problem.board
         assert (board.rows, board.cols, board.rule, board.mines) == (4, 4, "inclusive", None)
@@ -101,8 +102,8 @@ def test_hints_conflicting_flags_and_impossible_requests(tmp_path, monkeypatch, 
 def test_default_hints_are_unchanged_by_the_new_options(tmp_path, monkeypatch):
     """The recorded command of problems/generated-6x6.yaml still makes the same boards."""
     shipped = ROOT / "problems" / "generated-6x6.yaml"
-    source = next(line for line in shipped.read_text(encoding="utf-8").splitlines() if line.startswith("source:"))
-    argv = shlex.split(source.split('"', 1)[1].rsplit('"', 1)[0])[3:]  # after "python -m solvers"
+    source = yaml.safe_load(shipped.read_text(encoding="utf-8"))["source"]
+    argv = shlex.split(source)[3:]  # after "python -m solvers"
     argv[argv.index("-o") + 1] = str(tmp_path / "again.yaml")
     monkeypatch.setattr("sys.argv", ["solvers", *argv])
     assert main(argv) == 0

@@ -33,7 +33,7 @@ GROUPS = {
     "all": [*HOOK_IDS, *COURSE_IDS, "sat_encoding"],
 }
 #: Paths that would betray grader internals in a message meant for a student.
-INTERNALS = ("grader/", "grader\\", "worker.py", "sandbox.py", "engine.py", "solvers/", "statistics.py", "Traceback")
+INTERNALS = ("grader/", "grader\\", "host.py", "child.py", "wire.py", "searchcheck.py", "engine.py", "solvers/", "Traceback")
 
 
 def line_of(student: str, marker: str) -> int:

@@ -497,7 +497,8 @@ def test_hostile_yaml_is_one_line_and_the_good_file_beside_it_still_loads(tmp_pa
 
 def test_a_written_problem_set_reads_back_as_the_same_problems(tmp_path: Path) -> None:
     """problem_set_yaml and load_problem_file are inverses on every field the format has
-    (ids and notes with quotes and backslashes, both rules, mines, points, timeout, hidden)."""
+    (ids and notes with quotes and backslashes, a note of several lines, both rules, mines,
+    points, timeout, hidden)."""
     from dataclasses import replace
 
     from grader.inputs.problemset import problem_set_yaml
@@ -505,6 +506,7 @@ def test_a_written_problem_set_reads_back_as_the_same_problems(tmp_path: Path) -
     shipped, errors = load_problems(PROBLEMS / "course.yaml")
     assert not errors
     written = [replace(shipped[0], id='odd "id" \\ one', notes='a "quoted" note \\ here', points=2.5, timeout=3.0),
+               replace(shipped[0], id="a note of two lines", notes="first line: a colon\n  second, indented # not a comment"),
                replace(shipped[1], visibility="hidden", expect=None),
                replace(shipped[2], board=replace(shipped[2].board, rule="inclusive", mines=None))]
     path = tmp_path / "set.yaml"

@@ -224,33 +224,42 @@ def load_problems(*paths: Path) -> tuple[list[Problem], list[ProblemError]]:
     return problems, errors
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+class _Block(str):
+    """A text written as a YAML literal block (a board's rows, a note of several lines)."""
+
+
+class _Writer(yaml.SafeDumper):
+    """PyYAML's safe writer, with `_Block` texts as literal blocks."""
+
+
+_Writer.add_representer(_Block, lambda dumper, text: dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|"))
 
 
 def problem_set_yaml(title: str, problems: list[Problem], source: str | None = None) -> str:
     """The YAML text of a problem set, which `load_problem_file` reads back as `problems`
     (but for `file` and `line`). Rule and mine count are written per problem; points,
     timeout and visibility only when they are not the defaults."""
-    lines = [f"title: {_quote(title)}"]
+    data: dict[str, Any] = {"title": title}
     if source:
-        lines.append(f"source: {_quote(source)}")
-    lines.append("problems:")
-    for problem in problems:
-        lines.append(f"  - id: {_quote(problem.id)}")
-        if problem.notes:
-            lines.append(f"    notes: {_quote(problem.notes)}")
-        lines.append(f"    rule: {problem.board.rule}")
-        if problem.board.mines is not None:
-            lines.append(f"    mines: {problem.board.mines}")
-        if problem.expect is not None:
-            lines.append(f"    expect: {problem.expect}")
-        if problem.points != 1.0:
-            lines.append(f"    points: {problem.points:g}")
-        if problem.timeout is not None:
-            lines.append(f"    timeout: {problem.timeout:g}")
-        if problem.hidden:
-            lines.append(f"    visibility: {problem.visibility}")
-        lines.append("    board: |")
-        lines += [f"      {row}" for row in problem.board.rows_text()]
-    return "\n".join(lines) + "\n"
+        data["source"] = source
+    data["problems"] = [_problem_data(problem) for problem in problems]
+    return yaml.dump(data, Dumper=_Writer, sort_keys=False, allow_unicode=True, width=1 << 16)  # no folded lines
+
+
+def _problem_data(problem: Problem) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": problem.id}
+    if problem.notes:
+        entry["notes"] = _Block(problem.notes) if "\n" in problem.notes else problem.notes
+    entry["rule"] = problem.board.rule
+    if problem.board.mines is not None:
+        entry["mines"] = problem.board.mines
+    if problem.expect is not None:
+        entry["expect"] = problem.expect
+    if problem.points != 1.0:
+        entry["points"] = problem.points
+    if problem.timeout is not None:
+        entry["timeout"] = problem.timeout
+    if problem.hidden:
+        entry["visibility"] = problem.visibility
+    entry["board"] = _Block("\n".join(problem.board.rows_text()) + "\n")
+    return entry

@@ -63,7 +63,7 @@ def reference_hooks() -> dict[str, Callable[..., Any]]:
     return hooks
 
 
-# --- turning case data into hook arguments (used by the worker) and results into data ---
+# --- turning case data into hook arguments (for the model answer and the trivial probes) and results into data ---
 
 def csp_of(case: dict[str, Any]) -> CSP:
     return build_csp(board_of(case))
