@@ -8,6 +8,7 @@ hidden_peek.py fails both hidden boards and prints their clues (PEEK ...).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -169,3 +170,25 @@ def test_release_of_the_course_problems(tmp_path: Path) -> None:
             assert problem.get("expect") is not None, (path.name, problem.get("id"))
     again = run_grader("release", out, "--problems", problems)
     assert again.returncode != 0 and "not empty" in again.stdout + again.stderr
+
+
+def test_what_a_hook_does_on_hidden_boards_shows_only_in_its_points(tmp_path: Path) -> None:
+    """Two students who answer otherwise than the rule on a hidden board as many times as
+    a hidden clue's value (clue 0 or clue 7, which differ) are told the same of their
+    searches: the hook items count the visible boards' calls only (the named cases, which
+    the attack also answers by INDEX, may differ)."""
+    reports = []
+    for index in (0, 7):
+        solver = tmp_path / f"leak{index}.py"
+        text = (FILES / "hostile_search_count.py").read_text(encoding="utf-8")
+        solver.write_text(text.replace("INDEX = 0", f"INDEX = {index}"), encoding="utf-8")
+        out = tmp_path / f"leak{index}.json"
+        result = run_grader(HIDDEN_SET, "--solver", solver, "--json", out)
+        assert "Traceback" not in result.stdout + result.stderr
+        report = json.loads(out.read_text(encoding="utf-8"))
+        searches = {h["id"]: re.search(r"in the grader's searches[^;\n]*(; \d+/\d+ groups[^;\n]*)?", h["message"])
+                    for h in report["hooks"] if h["id"] in ("forward_check", "order_values")}
+        assert all(searches.values()), report["hooks"]
+        assert "hidden boards included" in searches["forward_check"][0]  # the calls were seen, and cost points
+        reports.append({hook: found[0] for hook, found in searches.items()})
+    assert reports[0] == reports[1]

@@ -229,12 +229,19 @@ class SearchShare:
         return self.passed / self.groups if self.groups else 1.0
 
     def summary(self) -> str:
-        calls = sum(s.calls.calls for s in self.boards)
-        wrong = sum(s.calls.wrong for s in self.wrong)
-        text = f"in the grader's searches, {len(self.boards) - len(self.wrong)}/{len(self.boards)} boards right"
+        """Counts of the visible boards only (how many calls a hidden search made, or how
+        many were wrong, could carry what the student's code saw of a hidden board); the
+        groups count every board, as the points do."""
+        shown = [s for s in self.boards if not s.problem.hidden]
+        wrong = [s for s in shown if s.calls.wrong]
+        text = (f"in the grader's searches, {len(shown) - len(wrong)}/{len(shown)} visible boards right" if shown
+                else "in the grader's searches (of hidden boards only)")
+        if wrong:
+            text += (f" ({sum(s.calls.wrong for s in wrong)} of its {sum(s.calls.calls for s in shown)} calls on them "
+                     "answered otherwise than the rule)")
         if self.wrong:
-            text += (f" ({wrong} of its {calls} calls answered otherwise than the rule; "
-                     f"{self.passed}/{self.groups} groups of boards right)")
+            hidden = " (hidden boards included)" if len(shown) < len(self.boards) else ""
+            text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
         return text
 
     def first_wrong(self, hook: str) -> list[str]:
