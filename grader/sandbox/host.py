@@ -34,7 +34,7 @@ from typing import Any, Protocol
 
 from grader.sandbox.budget import Budget, CallTimes
 from grader.sandbox.isolation import Sandbox
-from grader.sandbox.usage import Usage, usage
+from grader.sandbox.usage import Usage, files_in_memory, usage
 from grader.sandbox.wire import (
     Answer,
     BadMessage,
@@ -366,6 +366,11 @@ class Worker:
         if reading.memory > self.limits.memory_mb << 20:
             raise WorkerFailure("error", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
                                          "together), so it was stopped", self.pending)
+        ram_files = self.sandbox.ram_folders
+        if ram_files and self.uid is not None and \
+                reading.memory + files_in_memory(self.uid, ram_files) > self.limits.memory_mb << 20:
+            raise WorkerFailure("error", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
+                                         f"and its files in {', '.join(ram_files)} together), so it was stopped", self.pending)
         if reading.processes > self.limits.processes:
             raise WorkerFailure("error", f"ran more than {self.limits.processes} processes at once, so it was stopped",
                                 self.pending)

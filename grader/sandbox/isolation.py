@@ -34,6 +34,7 @@ from typing import Literal
 from grader.errors import UserError
 from grader.sandbox import cleanup
 from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user, world_writable
+from grader.sandbox.usage import in_memory
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
 
 MODES = ("bwrap", "user", "none")
@@ -196,6 +197,7 @@ class Sandbox:
     note: str = ""  # why a stronger mode was not used
     locks: list[int] = field(default_factory=list)  # descriptors holding our user ids
     writable: list[str] = field(default_factory=list)  # under `user`: the folders anyone may write to
+    ram_folders: list[str] = field(default_factory=list)  # those of them whose files are held in memory
     _copies: dict[tuple[str, str], Path] = field(default_factory=dict)
 
     @property
@@ -409,7 +411,8 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
                 writable = world_writable()
                 for uid in list(pool.queue):  # what an earlier run may have left
                     clean_user(uid, uid + SHADOW_OFFSET, writable)
-                return Sandbox(candidate, python, root, pool, _guardian(writable), locks=locks, writable=writable)
+                return Sandbox(candidate, python, root, pool, _guardian(writable), locks=locks, writable=writable,
+                               ram_folders=in_memory(writable))
             reasons[candidate] = why or "unavailable"
     except BaseException:
         for fd in locks:

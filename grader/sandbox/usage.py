@@ -108,3 +108,46 @@ def usage(root: int, uid: int | None = None) -> Usage:
     found = members(root, uid)
     return Usage(cpu=sum(p.ticks for p in found) / TICKS, memory=sum(p.pages for p in found) * PAGE,
                  processes=len(found), running=any(p.state in RUNNING for p in found))
+
+
+#: File systems whose files are held in memory.
+RAM_FILE_SYSTEMS = frozenset({"tmpfs", "ramfs"})
+#: Entries looked at per reading of a user's files in memory: more is taken as over any limit.
+FILE_BUDGET = 20_000
+
+
+def in_memory(folders: list[str], mounts: str = "/proc/self/mounts") -> list[str]:
+    """Those of `folders` whose files are held in memory (on a tmpfs, say /dev/shm)."""
+    try:
+        with open(mounts, encoding="utf-8", errors="replace") as handle:
+            table = [line.split()[1:3] for line in handle if len(line.split()) > 2]
+    except OSError:
+        return []
+    def kind(folder: str) -> str:
+        matching = [(point, fs) for point, fs in table if folder == point or folder.startswith(point.rstrip("/") + "/")]
+        return max(matching, key=lambda pair: len(pair[0]))[1] if matching else ""
+    return [folder for folder in folders if kind(folder) in RAM_FILE_SYSTEMS]
+
+
+def files_in_memory(uid: int, folders: list[str]) -> int:
+    """Bytes of memory that user `uid`'s files in `folders` hold (at any depth, links not
+    followed); past FILE_BUDGET entries, more than any limit."""
+    total, seen, stack = 0, 0, list(folders)
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        seen += len(entries)
+        if seen > FILE_BUDGET:
+            return 1 << 62
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            if info.st_uid == uid:
+                total += info.st_blocks * 512
+    return total
