@@ -2,8 +2,8 @@
 load and the order of the batch, and a failure of the grader's is never a student's zero.
 
 The class holds a correct student, every common mistake, a slow but correct student, a
-student that sleeps in a hook, crashing, looping, exiting and unloadable files, and a
-hook that keeps state between calls. It is graded with --jobs 1 on an idle machine,
+student that sleeps in a hook, one that works in a thread, crashing, looping, exiting and
+unloadable files, and a hook that keeps state between calls. It is graded with --jobs 1 on an idle machine,
 then with --jobs 2 beside two busy processes per core, so that submissions finish in
 another order and share the machine with others: every score and every reason (its
 measured times aside) must be the same.
@@ -31,6 +31,7 @@ CLASS = {
     "sys_exit": "partial", "segfault_bounds": "partial", "syntax": "zero", "import_raises": "zero",
     "wrong_types": "partial", "returns_set": "partial", "constant_answers": "zero", "sat_off_by_one": "partial",
     "parallel_buggy": "partial", "stateful": "partial", "sleeps_in_hooks": "partial", "huge_alloc": "partial",
+    "threaded_work": "full",
 }
 
 

@@ -22,8 +22,8 @@ RUNNING = frozenset("R")  # running or waiting for a core: anything else is asle
 @dataclass(frozen=True)
 class Usage:
     """One reading: `cpu` seconds (the processes' own and their reaped children's),
-    `memory` bytes resident (summed), `processes`, and `running`: whether any of them is
-    on a core or waiting for one (as its main thread's state says)."""
+    `memory` bytes resident (summed), `processes`, and `running`: whether any thread of
+    them is on a core or waiting for one."""
 
     cpu: float = 0.0
     memory: int = 0
@@ -106,8 +106,27 @@ def _owned_by(pid: int, uid: int) -> bool:
 def usage(root: int, uid: int | None = None) -> Usage:
     """What the worker started as `root` (and user `uid`'s processes) use right now."""
     found = members(root, uid)
+    running = any(p.state in RUNNING for p in found) or any(_thread_running(p.pid) for p in found)
     return Usage(cpu=sum(p.ticks for p in found) / TICKS, memory=sum(p.pages for p in found) * PAGE,
-                 processes=len(found), running=any(p.state in RUNNING for p in found))
+                 processes=len(found), running=running)
+
+
+def _thread_running(pid: int) -> bool:
+    """Whether any thread of the process is on a core or waiting for one (its main thread
+    may be waiting for the others: a join, the interpreter's lock)."""
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/stat", "rb") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        if text[text.rfind(b")") + 2:][:1].decode() in RUNNING:
+            return True
+    return False
 
 
 #: File systems whose files are held in memory.
