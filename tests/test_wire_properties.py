@@ -1,0 +1,118 @@
+"""Properties of the wire codec between the grader and a worker (grader/sandbox/wire.py):
+any value a hook may return survives the trip as the grader reads it, and any bytes at all
+are either a checked message or one BadMessage with a reason, never another exception.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.sandbox.wire import (
+    MAX_TEXT,
+    Answer,
+    BadMessage,
+    Opaque,
+    WireSet,
+    encode,
+    from_data,
+    quote,
+    read_reply,
+    reply_message,
+    to_data,
+)
+
+#: What hooks return: ints, bools, None, short texts, and lists, tuples, sets and dicts of them.
+SMALL_INTS = st.integers(min_value=-(10**17), max_value=10**17)
+SCALARS = st.none() | st.booleans() | SMALL_INTS | st.text(max_size=30)
+HASHABLE = st.recursive(SCALARS, lambda inner: st.tuples(inner, inner) | st.frozensets(inner, max_size=4), max_leaves=8)
+VALUES = st.recursive(
+    SCALARS | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(HASHABLE, inner, max_size=4)
+    | st.frozensets(HASHABLE, max_size=4),
+    max_leaves=20,
+)
+
+
+def as_grader_sees(value: Any) -> Any:
+    """What the value should read back as: tuples as lists, sets as WireSets of their
+    members read back, dicts with their keys and values read back."""
+    if isinstance(value, (list, tuple)):
+        return [as_grader_sees(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return WireSet(hashable(item) for item in value)
+    if isinstance(value, dict):
+        return {hashable(key): as_grader_sees(item) for key, item in value.items()}
+    return value
+
+
+def hashable(value: Any) -> Any:
+    """A set member or dict key as read back (a tuple comes back as a list, which cannot
+    be one: the whole set or dict is then Opaque, checked apart)."""
+    seen = as_grader_sees(value)
+    return tuple(seen) if isinstance(seen, list) else seen
+
+
+def has_tuple_key(value: Any) -> bool:
+    """Whether a set member or dict key somewhere is a tuple (it reads back unhashable)."""
+    if isinstance(value, (list, tuple)):
+        return any(has_tuple_key(item) for item in value)
+    if isinstance(value, (set, frozenset)):
+        return any(isinstance(item, tuple) or has_tuple_key(item) for item in value)
+    if isinstance(value, dict):
+        return any(isinstance(k, tuple) or has_tuple_key(k) or has_tuple_key(v) for k, v in value.items())
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(VALUES)
+def test_a_hook_answer_reads_back_as_sent(value: Any) -> None:
+    line = encode(reply_message(Answer(to_data(value))))
+    reply = read_reply(line.rstrip(b"\n"))
+    assert isinstance(reply, Answer)
+    got = from_data(reply.value)
+    if not has_tuple_key(value):
+        assert got == as_grader_sees(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=MAX_TEXT + 1, max_size=MAX_TEXT + 50))
+def test_a_long_text_is_cut_by_the_worker(text: str) -> None:
+    assert to_data(text) == text[:MAX_TEXT]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=400))
+def test_any_bytes_are_a_reply_or_one_bad_message(line: bytes) -> None:
+    try:
+        read_reply(line)
+    except BadMessage as error:
+        assert str(error)  # says why
+    # any other exception fails the test
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10) | st.floats(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                    max_leaves=30))
+def test_any_json_value_is_a_reply_or_one_bad_message(value: Any) -> None:
+    import json
+
+    try:
+        line = json.dumps({"value": value}).encode()
+    except ValueError:
+        return
+    try:
+        reply = read_reply(line)
+    except BadMessage as error:
+        assert str(error)
+        return
+    shown = quote(from_data(reply.value))  # whatever was accepted can be quoted, within bounds
+    assert len(shown) < 400
+
+
+def test_an_unhashable_member_reads_back_as_opaque() -> None:
+    reply = read_reply(encode(reply_message(Answer(to_data({(1, 2)})))).rstrip(b"\n"))
+    assert isinstance(reply, Answer) and isinstance(from_data(reply.value), Opaque)
