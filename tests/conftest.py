@@ -252,3 +252,18 @@ def read_rows(path: Path) -> dict[str, dict[str, str]]:
         return {row["student"]: row for row in csv.DictReader(handle)}
 
 
+
+
+#: Names whose use makes a test slow: it starts a grading, a worker or another process.
+SLOW_NAMES = frozenset({"run_grader", "grade_json", "grade", "grades", "Kit", "kit", "subprocess", "run_test",
+                        "run_grader_in", "self_contained", "student_copy", "copy_kit", "busy_machine"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `slow` every test whose code (or a fixture it asks for) names a slow helper,
+    so that `python -m pytest -m "not slow"` is the quick loop while editing."""
+    for item in items:
+        function = getattr(item, "function", None)
+        names = set(getattr(getattr(function, "__code__", None), "co_names", ())) | set(getattr(item, "fixturenames", ()))
+        if names & SLOW_NAMES:
+            item.add_marker(pytest.mark.slow)
