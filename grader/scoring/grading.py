@@ -268,6 +268,8 @@ def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]
             for r, count in zip(results, counts)]
 
 
+NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
+            "file in with your hooks (part 3 of the handout)")
 PUBLIC_GAMES = "the public default games, which anyone can replay: set a private agent.seed in grading.yaml to grade"
 
 
@@ -285,17 +287,19 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
     low, high = result["ci95"]
     computed = grading.explain(result["win_rate"]) + (f" = {score:g} of {grading.points:g}" if grading.points else "")
     public = grading.seed is None
-    message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
-               f"95% CI {low:.1%}-{high:.1%}); {computed}")
+    losses = result.get("losses", [])
+    ways = [f"game {loss['game'] + 1} {loss['at']}" for loss in losses]
+    if len(losses) == 1 and losses[0]["games"] == result["games"] and result["errors"] == result["games"]:
+        # every game lost to the same error at the same move (the stub, say): that is the reason
+        message = (f"won 0/{result['games']} {grading.level} games: all lost at move {losses[0]['moves'] + 1}: "
+                   f"{losses[0]['reason']}" + (f"; 0 of {grading.points:g} points" if grading.points else ""))
+    else:
+        message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
+                   f"95% CI {low:.1%}-{high:.1%}); {computed}")
+        if losses:
+            message += f"\n  {result['lost']}; first: " + "; ".join(ways)
     if public and grading.points:
         message += f"\n  {PUBLIC_GAMES}"
-    losses = result.get("losses", [])
-    if losses:
-        message += "\n  first losses: " + "; ".join(f"game {loss['game'] + 1} at move {loss['moves'] + 1}: "
-                                                    f"{loss['reason']}" for loss in losses[:3])
-    if result["errors"]:
-        first = result["errors"][0]
-        message += f"; {len(result['errors'])} lost to errors, first (game {first['game'] + 1}): {first['reason']}"
     status = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
     games = f"{result['games']} {grading.level}, {grading.rules} rules"
     if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
@@ -303,7 +307,8 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
     facts = (("games", games), ("wins", str(result["wins"])),
              ("win rate", f"{result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%})"),
              ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
-             *((f"lost game {loss['game'] + 1}", f"at move {loss['moves'] + 1}: {loss['reason']}") for loss in losses[:3]))
+             *((("losses", result["lost"]),) if losses else ()),
+             *((f"lost game {loss['game'] + 1}", loss["at"]) for loss in losses))
     return ItemResult(status=status, score=score, message=message, facts=facts, **base)
 
 
@@ -408,7 +413,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
     if agent_grading is not None:
         report.items.append(score_agent(agent_grading, agent_outcome) if agent_outcome is not None else
-                            ItemResult("agent", "agent", "error", 0.0, agent_grading.points, "no agent file found (--agent FILE)"))
+                            ItemResult("agent", "agent", "error", 0.0, agent_grading.points, NO_AGENT))
     return report
 
 
