@@ -21,6 +21,7 @@ from grader.scoring.divergence import Watcher
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker, domains_data
 from grader.scoring.hookcases import HOOKS, as_data, board_of, build_cases, describe_case, load_cases, reference_hooks
 from grader.scoring.layouts import layout_problem
+from grader.scoring.modelnodes import shipped_nodes
 from grader.scoring.sathooks import (
     SAT_ENCODING,
     SAT_HOOKS,
@@ -30,6 +31,7 @@ from grader.scoring.sathooks import (
     score_sat_hook,
     score_sat_problems,
 )
+from solvers.cliargs import instructor_only
 from solvers.csp import build_csp, layout_of
 from solvers.engine import Strategy, search
 
@@ -229,8 +231,17 @@ def _model_nodes(problem: Problem) -> int | None:
 
 
 def reference_nodes(problem: Problem) -> int:
-    """Nodes the model answer of the hooks pops on this problem (all solutions)."""
-    return search(build_csp(problem.board), reference_strategies().HANDOUT, "all").stats.popped
+    """Nodes the model answer of the hooks pops on this problem (all solutions): counted
+    with the reference, or in the student copy as its release wrote them down
+    (ReferenceUnavailable for a board it does not carry)."""
+    try:
+        strategy = reference_strategies().HANDOUT
+    except ReferenceUnavailable:
+        shipped = shipped_nodes(problem.board)
+        if shipped is None:
+            raise
+        return shipped
+    return search(build_csp(problem.board), strategy, "all").stats.popped
 
 
 def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: list[ItemResult]) -> ItemResult:
@@ -244,7 +255,11 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
         return ItemResult(status="fail", score=0.0, message=f"{why}, and only a search that solves every problem "
                           f"earns efficiency points ({rule})", **base)
     nodes = sum(r.nodes or 0 for r in results)
-    reference = sum(reference_nodes(p) for p in problems)
+    try:
+        reference = sum(reference_nodes(p) for p in problems)
+    except ReferenceUnavailable:
+        return ItemResult(status="fail", score=0.0, message="not graded in this copy: the model answer's node count "
+                          f"of a board is the course's, and this copy carries none for a board it did not ship ({rule})", **base)
     share = efficiency.share(nodes / max(reference, 1))
     score = round(efficiency.points * share, 2)
     shown = [(r, p) for r, p in zip(results, problems) if not p.hidden]  # hidden boards' nodes are not shown
@@ -271,6 +286,15 @@ def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]
 NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
             "file in with your hooks (part 3 of the handout)")
 PUBLIC_GAMES = "the public default games, which anyone can replay: set a private agent.seed in grading.yaml to grade"
+#: The same games seen from the student copy, whose grading.yaml the release left without the course's seed.
+PRACTICE_GAMES = ("the public default games (seeds 0, 1, ...): the course's autograder plays other games of the same "
+                  "kind, drawn from its private seed")
+
+
+def public_games() -> str:
+    """What graded games without a private seed are: the instructor is told to add one;
+    a student copy (no answer key, and no seed by design) says what the course plays."""
+    return PUBLIC_GAMES if instructor_only("the course's seeds") is None else PRACTICE_GAMES
 
 
 def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
@@ -299,11 +323,11 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
         if losses:
             message += f"\n  {result['lost']}; first: " + "; ".join(ways)
     if public and grading.points:
-        message += f"\n  {PUBLIC_GAMES}"
+        message += f"\n  {public_games()}"
     status = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
     games = f"{result['games']} {grading.level}, {grading.rules} rules"
     if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
-        games += f", {PUBLIC_GAMES}" if grading.points else ", the public default games"
+        games += f", {public_games()}" if grading.points else ", the public default games"
     facts = (("games", games), ("wins", str(result["wins"])),
              ("win rate", f"{result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%})"),
              ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
