@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import STUDENT_FILES, copy_kit, grade_json, grader_env, no_traceback, run_grader, student_copy
+from conftest import STUDENT_FILES, copy_kit, grade_json, grader_env, json_report, no_traceback, run_grader, student_copy
 
 from answerkey.kit import student_packages
 from answerkey.seeds import SEED_BITS, SeedError, write_seeds
@@ -411,3 +411,10 @@ def test_the_copy_grades_out_of_the_courses_points_by_its_rules(tmp_path: Path) 
     efficiency = next(e for e in graded["other"] if e["id"] == "efficiency")
     assert efficiency["score"] == 4 and "(1.00x)" in efficiency["message"], efficiency
     assert all("(the model answer: " in p["message"] for p in graded["problems"]), graded["problems"]
+    (out / "problems" / "mine.yaml").write_text(  # a board of the student's own: no model answer's count for it
+        "problems:\n  - id: row\n    mines: 2\n    expect: 1\n    board: |\n      ? 1 ? 2 ?\n", encoding="utf-8")
+    added = run_grader("problems/", "--solver", STUDENT_FILES / "standalone_correct.py", "--only", "efficiency,course,mine",
+                       "--json", tmp_path / "added.json", cwd=out, env=env, timeout=300)
+    no_traceback(added)
+    efficiency = next(e for e in json_report(tmp_path / "added.json", added)["other"] if e["id"] == "efficiency")
+    assert efficiency["score"] == 0 and efficiency["message"].startswith("not graded here: the model answer's node counts")

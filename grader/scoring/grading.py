@@ -258,8 +258,8 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
     try:
         reference = sum(reference_nodes(p) for p in problems)
     except ReferenceUnavailable:
-        return ItemResult(status="fail", score=0.0, message="not graded in this copy: the model answer's node count "
-                          f"of a board is the course's, and this copy carries none for a board it did not ship ({rule})", **base)
+        return ItemResult(status="fail", score=0.0, message="not graded here: the model answer's node counts come with "
+                          f"the boards this copy shipped, and some board here is new or changed ({rule})", **base)
     share = efficiency.share(nodes / max(reference, 1))
     score = round(efficiency.points * share, 2)
     shown = [(r, p) for r, p in zip(results, problems) if not p.hidden]  # hidden boards' nodes are not shown
@@ -312,7 +312,6 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
     computed = grading.explain(result["win_rate"]) + (f" = {score:g} of {grading.points:g}" if grading.points else "")
     public = grading.seed is None
     losses = result.get("losses", [])
-    ways = [f"game {loss['game'] + 1} {loss['at']}" for loss in losses]
     if len(losses) == 1 and losses[0]["games"] == result["games"] and result["errors"] == result["games"]:
         # every game lost to the same error at the same move (the stub, say): that is the reason
         message = (f"won 0/{result['games']} {grading.level} games: all lost at move {losses[0]['moves'] + 1}: "
@@ -321,7 +320,7 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
         message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
                    f"95% CI {low:.1%}-{high:.1%}); {computed}")
         if losses:
-            message += f"\n  {result['lost']}; first: " + "; ".join(ways)
+            message += f"\n  {result['lost']}; first: " + "; ".join(f"game {loss['game'] + 1} {loss['at']}" for loss in losses)
     if public and grading.points:
         message += f"\n  {public_games()}"
     status = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
