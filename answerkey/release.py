@@ -2,13 +2,16 @@
 
 It is the kit without its answer key: every package but `answerkey` (the reference
 hooks and agent, the SAT encodings, the instructor's tools), the public problems only,
-each with its `expect`, the public hook cases with their expected outputs (both computed
-here from the reference, so that nothing needs the answer key at grading time), and a
-README for students. Hidden problems and the grading config stay behind.
+each with its `expect`, the public hook cases with their expected outputs and the model
+answer's node count on each public board (all computed here from the reference, so that
+nothing needs the answer key at grading time), and a README for students. Hidden
+problems stay behind.
 
 The public hook cases are for practice: the instructor's grading.yaml is first given the
 private seeds it lacks (answerkey/seeds.py), so that the graded cases and games are
-none a student has seen.
+none a student has seen. The copy gets that grading.yaml's public part (points, limits,
+the efficiency and agent rules) without its seeds, so that `python -m grader problems/`
+there grades out of the same points, by the same rules, as the course's autograder.
 """
 
 from __future__ import annotations
@@ -17,15 +20,18 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import yaml
+
 from grader.inputs.config import load_config
 from grader.inputs.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files, problem_set_yaml
 from grader.inputs.submission import solved_hooks
 from grader.inputs.yamlfile import read_yaml
-from grader.scoring.grading import expected_count
+from grader.scoring.grading import expected_count, reference_nodes
 from grader.scoring.hookcases import CASES_FILE, write_cases
+from grader.scoring.modelnodes import NODES_FILE, board_key, write_model_nodes
 
 from .kit import student_packages
-from .seeds import SeedError, write_seeds
+from .seeds import HOOK_SEED, SeedError, write_seeds
 
 STUDENT_README = """# Minesweeper CSP assignment
 
@@ -36,7 +42,10 @@ python3 -m venv .venv && . .venv/bin/activate && pip install -e . && python -m g
 ```
 
 Read `assignment/HANDOUT.md`, implement the hooks in `assignment/hooks.py`, and run
-`python -m grader problems/` again: every lost point comes with a reason.
+`python -m grader problems/` again: every lost point comes with a reason. It grades out
+of the course's points, by the course's rules (`problems/grading.yaml`), on the public
+boards and hook cases; the course's autograder may add hidden boards, and draws its hook
+cases and agent games from private seeds.
 """
 
 
@@ -54,6 +63,13 @@ mine layouts fit the board: your search must find every one of them (or none, wh
     python -m grader problems/course.yaml --trace nctu-2 # your search on it, step by step
 
 Your course may grade more boards than these (hidden ones): they use the same rules.
+`grading.yaml` holds the course's points and limits, as its autograder uses them.
+"""
+
+PUBLIC_CONFIG_HEADER = """\
+# The course's grading config, as its autograder uses it: the same points, time limits,
+# efficiency and agent rules. The autograder's private seeds are not here, so the hook
+# cases and agent games graded here are the public ones (written by `python -m grader release`).
 """
 
 
@@ -86,6 +102,29 @@ def _public_file(path: Path, problems: list[Problem], target: Path) -> int:
 
 def _with_expect(problem: Problem) -> Problem:
     return replace(problem, expect=expected_count(problem))
+
+
+def public_config(config: Path, shipped: set[str]) -> str | None:
+    """The text of the student copy's grading.yaml: the instructor's settings at `config`
+    without the private seeds (`hook_seed`, `agent.seed`) and without the weights of
+    problem files the copy does not ship (`shipped`: their names), whose names would tell
+    of hidden sets. None when nothing is left to say (the defaults)."""
+    if not config.exists():
+        return None
+    data, _ = read_yaml(config)  # checked by _check_sources: a mapping of known settings, or empty
+    public = {key: value for key, value in (data or {}).items() if key != HOOK_SEED}
+    if isinstance(public.get("agent"), dict):
+        public["agent"] = {key: value for key, value in public["agent"].items() if key != "seed"}
+    if isinstance(public.get("problem_sets"), dict):
+        public["problem_sets"] = {name: points for name, points in public["problem_sets"].items() if str(name) in shipped}
+    if not public:
+        return None
+    return PUBLIC_CONFIG_HEADER + yaml.safe_dump(public, sort_keys=False, default_flow_style=None)
+
+
+def _model_nodes(problems: dict[Path, list[Problem]]) -> dict[str, int]:
+    """The model answer's nodes on every public board, by `board_key`."""
+    return {board_key(p.board): reference_nodes(p) for found in problems.values() for p in found if not p.hidden}
 
 
 def _check_sources(source: Path, problems_dir: Path, allow_solutions: bool) -> dict[Path, list[Problem]]:
@@ -129,8 +168,13 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
     for package in student_packages(source):
         shutil.copytree(source / package, out / package, ignore=shutil.ignore_patterns("__pycache__"))
     write_cases(out / CASES_FILE.resolve().relative_to(source.resolve()))  # from this reference, where the grader reads them
+    write_model_nodes(out / NODES_FILE.resolve().relative_to(source.resolve()), _model_nodes(problems))
     (out / "problems").mkdir()
     kept = sum(_public_file(path, found, out / "problems" / path.name) for path, found in problems.items())
+    shipped = {path.name for path, found in problems.items() if any(not p.hidden for p in found)}
+    settings = public_config(config, shipped)
+    if settings is not None:
+        (out / "problems" / CONFIG_FILE).write_text(settings, encoding="utf-8")
     (out / "problems" / "README.md").write_text(STUDENT_PROBLEMS_README, encoding="utf-8")
     shutil.copyfile(source / "pyproject.toml", out / "pyproject.toml")  # it finds the packages that are there
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")

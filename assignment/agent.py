@@ -6,8 +6,8 @@ win rate. Try it yourself with
     python -c "from assignment.agent import choose_move; from play.evaluate import evaluate_agent; \\
 print(evaluate_agent(choose_move, 'beginner', games=100, seed=0))"
 
-In the full kit, `python -m play bench --level beginner --games 100` shows the reference
-agent's win rate on the same games (seeds 0..99) for comparison. Edit only this file.
+or `python -m play bench --level beginner --games 100`, which plays it on the same games
+(seeds 0..99) and names the games it lost. Edit only this file.
 """
 
 from __future__ import annotations

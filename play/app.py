@@ -388,7 +388,7 @@ class GameScreen(Screen):
 
     def action_overlay(self) -> None:
         if self.probabilities is None:
-            self.message = "exact probabilities come with the full kit (the student copy does not have the counter)"
+            self.message = "exact probabilities are instructor's kit only (this student copy has no exact counter)"
         elif self.overlay is not None:
             self.overlay = None
             self.message = "probabilities hidden"

@@ -6,6 +6,9 @@
 
 `bench` plays the reference agent on games with seeds S, S+1, ..., S+N-1 and prints the
 wins, the win rate with its 95% Wilson interval, games per second and guesses per game.
+In the student copy (no reference agent) it plays the student's `choose_move` instead,
+and says how its games were lost; its guesses are not counted there (that takes the
+exact counter of the answer key).
 Both take `--help` and `--version`; a bad argument prints one line and exits with status 2.
 """
 
@@ -38,7 +41,7 @@ from solvers.cliargs import (
     whole,
 )
 
-from .evaluate import GameResult, Summary, summarise
+from .evaluate import GameResult, Summary, describe_losses, first_lost_ways, summarise
 from .levels import RULE_SETS, Level, RuleSet, parse_level
 
 
@@ -86,8 +89,8 @@ def bench_games(level: Level, args: argparse.Namespace) -> Iterator[GameResult]:
     return (play_agent(choose_move, level, args.seed + index, args.rules) for index in range(args.games))
 
 
-def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summary:
-    """Play the games with a progress bar; the summary."""
+def run_bench(level: Level, args: argparse.Namespace, console: Console) -> tuple[Summary, list[GameResult]]:
+    """Play the games with a progress bar; the summary, and every game's result."""
     results: list[GameResult] = []
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -104,7 +107,8 @@ def run_bench(level: Level, args: argparse.Namespace, console: Console) -> Summa
         for result in games:
             results.append(result)
             progress.update(task, advance=1, wins=sum(r.won for r in results))
-    return summarise(results, level, args.rules, args.seed, time.perf_counter() - started, args.jobs, cpu_time() - cpu)
+    summary = summarise(results, level, args.rules, args.seed, time.perf_counter() - started, args.jobs, cpu_time() - cpu)
+    return summary, results
 
 
 def cpu_time() -> float:
@@ -136,9 +140,30 @@ def show(summary: Summary, console: Console) -> None:
         f"{low:.2%} - {high:.2%}",
         f"{summary.games_per_second:.2f} ({summary.jobs} job{'s' if summary.jobs > 1 else ''})",
         f"{summary.games_per_cpu_second:.2f}",
-        f"{summary.guesses_per_game:.2f}",
+        "not counted" if summary.guesses_per_game is None else f"{summary.guesses_per_game:.2f}",
     )
     console.print(table)
+
+
+#: Why a student's agent's guesses are not counted in the student copy.
+GUESSES_NOT_COUNTED = ("guesses: not counted for your agent (telling a guess from a certain move takes the exact "
+                       "counter, which stays in the instructor's kit)")
+
+
+def show_losses(results: list[GameResult], summary: Summary, console: Console) -> None:
+    """How your agent lost its games, the first ways by game and seed, and how to replay one."""
+    def say(text: str) -> None:
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    say(describe_losses(results))
+    ways = first_lost_ways(results)
+    for way in ways:
+        say(f"  game {way.game + 1} (seed {way.result.seed}) {way.at()}")
+    if ways:
+        say(f"  replay one in the game, your agent on the h key: python -m play --level {summary.level} "
+            f"--rules {summary.rules} --seed {ways[0].result.seed}")
+    if summary.guesses_per_game is None:
+        say(GUESSES_NOT_COUNTED)
 
 
 def bench_main(argv: Sequence[str], console: Console) -> int:
@@ -149,8 +174,12 @@ def bench_main(argv: Sequence[str], console: Console) -> int:
         raise UsageError(str(error)) from None
     if args.json and (why := output_problem(args.json)):
         raise UsageError(f"--json {args.json}: {why}")
-    summary = run_bench(level, args, console)
+    summary, results = run_bench(level, args, console)
     show(summary, console)
+    from .advisor import has_reference_agent
+
+    if not has_reference_agent():
+        show_losses(results, summary, console)
     if args.json:
         args.json.write_text(json.dumps(summary.as_dict(), indent=2) + "\n")
         console.print(f"wrote {args.json}", highlight=False)

@@ -17,27 +17,55 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from typing import Any
+
+from solvers.board import Cell
 
 from .game import Game
 from .levels import Level, RuleSet, parse_level
 from .view import Move, View
 
 ChooseMove = Callable[[View], Move]
+#: Every hidden cell's exact mine probability in a view (the answer key's counter).
+Probabilities = Callable[[View], dict[Cell, Fraction]]
 
 Z95 = 1.959963984540054  # the standard normal quantile for a two-sided 95% interval
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """One game: won or not, guesses the agent made (reference agent only), moves, and
-    `error`: why the agent lost without opening a mine (it crashed or cheated), or None."""
+    """One game: won or not, the guesses the agent made (None: not known, as for an agent
+    that does not say which of its moves are certain), the moves played (in a lost game,
+    those before the move that lost it, move `moves + 1`), and why a lost game was lost:
+    `error` (the agent crashed or cheated), or the mine it opened, `exploded`, with the
+    view it chose that move from, `seen`."""
 
     seed: int
     won: bool
-    guesses: int = 0
+    guesses: int | None = 0
     moves: int = 0
     error: str | None = None
+    exploded: Cell | None = None
+    seen: View | None = None
+
+    def loss(self, probabilities: Probabilities | None = None) -> str:
+        """Why this game was lost, in one line, without its move number. Given
+        `probabilities` (the exact counter, in the instructor's kit), an opened mine is
+        told apart: a guess, or a cell what the agent saw proved to be a mine."""
+        if self.error is not None:
+            return self.error
+        if self.exploded is None:
+            return "lost"
+        opened = f"opened {self.exploded}, a mine"
+        if probabilities is None or self.seen is None:
+            return opened
+        chance = probabilities(self.seen).get(self.exploded)
+        if chance is None:
+            return opened
+        if chance == 1:
+            return f"{opened}: what it saw proved it was one (every layout that fits has a mine there)"
+        return f"{opened}: a guess (a {float(chance):.0%} chance of a mine from what it saw)"
 
 
 def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
@@ -73,17 +101,70 @@ def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet 
     """
     game = Game(level, rules, seed)
     while not game.over:
+        view = game.view()
         try:
-            move = choose_move(game.view())
+            move = choose_move(view)
         except AgentFailure as failure:
-            return GameResult(seed, False, 0, game.moves, f"move {game.moves + 1}: {failure}")
+            return GameResult(seed, False, None, game.moves, str(failure))
         except Exception as error:  # the agent's own bug: a loss, with the reason
-            return GameResult(seed, False, 0, game.moves, f"move {game.moves + 1}: agent raised {describe_crash(error)}")
+            return GameResult(seed, False, None, game.moves, f"agent raised {describe_crash(error)}")
         problem = game.illegal(move)
         if problem is not None:
-            return GameResult(seed, False, 0, game.moves, f"move {game.moves + 1}: illegal move: {problem}")
+            return GameResult(seed, False, None, game.moves, f"illegal move: {problem}")
         game.apply(move)
-    return GameResult(seed, game.status == "won", 0, game.moves)
+    if game.status == "won":
+        return GameResult(seed, True, None, game.moves)
+    return GameResult(seed, False, None, game.moves - 1, exploded=game.exploded, seen=view)
+
+
+def describe_losses(results: list[GameResult]) -> str:
+    """How the lost games were lost, counted: "lost 18 of 20: 15 opened a mine, 3 ended by an error"."""
+    lost = [r for r in results if not r.won]
+    if not lost:
+        return f"lost none of {len(results)}"
+    errors = sum(r.error is not None for r in lost)
+    parts = [f"{len(lost) - errors} opened a mine"] if len(lost) > errors else []
+    parts += [f"{errors} ended by an error of the agent's"] if errors else []
+    return f"lost {len(lost)} of {len(results)}: {', '.join(parts)}"
+
+
+@dataclass(frozen=True)
+class LostWay:
+    """A way games were lost: the first game lost so (index in the run), its result, the
+    reason, and how many games were lost the very same way."""
+
+    game: int
+    result: GameResult
+    reason: str
+    games: int
+
+    def at(self) -> str:
+        """"at move 5: reason", and how many more games were lost so."""
+        more = f" (and {self.games - 1} more game{'s' if self.games > 2 else ''} the same way)" if self.games > 1 else ""
+        return f"at move {self.result.moves + 1}: {self.reason}{more}"
+
+    def describe(self) -> str:
+        """"game 3 at move 5: reason", and how many more games were lost so."""
+        return f"game {self.game + 1} {self.at()}"
+
+
+def first_lost_ways(results: list[GameResult], shown: int = 3, probabilities: Probabilities | None = None) -> list[LostWay]:
+    """The first `shown` different ways the games were lost, in the order they first
+    happened: an error repeated game after game at the same move (a crash at move 1, say)
+    is one way; each opened mine is one of its own."""
+    ways: dict[tuple[int, str], LostWay] = {}
+    for index, result in enumerate(results):
+        if result.won:
+            continue
+        reason = result.loss()  # without the counter: grouping never pays for it
+        key = (result.moves, reason) if result.error is not None else (-1 - index, reason)
+        if key in ways:
+            ways[key] = LostWay(ways[key].game, ways[key].result, ways[key].reason, ways[key].games + 1)
+        elif len(ways) < shown:
+            ways[key] = LostWay(index, result, reason, 1)
+    if probabilities is None:
+        return list(ways.values())
+    return [LostWay(w.game, w.result, w.result.loss(probabilities), w.games) for w in ways.values()]
 
 
 # --- many games -------------------------------------------------------------------------
@@ -100,7 +181,7 @@ class Summary:
     wins: int
     win_rate: float
     ci95: tuple[float, float]
-    guesses_per_game: float
+    guesses_per_game: float | None  # None: not known (an agent that does not say which moves are guesses)
     seconds: float
     games_per_second: float
     jobs: int = 1
@@ -129,13 +210,23 @@ def summarise(
         wins=wins,
         win_rate=wins / games if games else 0.0,
         ci95=wilson_interval(wins, games),
-        guesses_per_game=sum(r.guesses for r in results) / games if games else 0.0,
+        guesses_per_game=guesses_per_game(results),
         seconds=seconds,
         games_per_second=games / seconds if seconds > 0 else 0.0,
         jobs=jobs,
         cpu_seconds=cpu_seconds,
         games_per_cpu_second=games / cpu_seconds if cpu_seconds > 0 else 0.0,
     )
+
+
+def guesses_per_game(results: list[GameResult]) -> float | None:
+    """The mean guesses a game, None when some game's guesses are not known."""
+    counted = [r.guesses for r in results]
+    if not counted:
+        return 0.0
+    if any(guesses is None for guesses in counted):
+        return None
+    return sum(guesses or 0 for guesses in counted) / len(counted)
 
 
 def evaluate_agent(
@@ -146,14 +237,15 @@ def evaluate_agent(
     `level` is a Level or a name `parse_level` reads ("beginner", "expert", "30x16x99").
 
     Returns {"level", "rules", "games", "wins", "win_rate", "ci95": [low, high],
-    "errors": [{"game", "seed", "reason"}, ...], "seconds"}. A game in which the agent
-    raised an exception or made an illegal move is lost and listed in "errors".
+    "errors": [{"game", "seed", "move", "reason"}, ...], "losses": "lost N of M: ...",
+    "seconds"}. A game in which the agent raised an exception or made an illegal move is
+    lost and listed in "errors" (`move` counts from 1).
     """
     chosen = level if isinstance(level, Level) else parse_level(level, rules)
     started = time.perf_counter()
     results = [play_agent(choose_move, chosen, seed + i, rules) for i in range(games)]
     summary = summarise(results, chosen, rules, seed, time.perf_counter() - started)
-    errors = [{"game": i, "seed": r.seed, "reason": r.error} for i, r in enumerate(results) if r.error]
+    errors = [{"game": i, "seed": r.seed, "move": r.moves + 1, "reason": r.error} for i, r in enumerate(results) if r.error]
     return {
         "level": summary.level,
         "rules": rules,
@@ -162,5 +254,6 @@ def evaluate_agent(
         "win_rate": summary.win_rate,
         "ci95": list(summary.ci95),
         "errors": errors,
+        "losses": describe_losses(results),
         "seconds": summary.seconds,
     }

@@ -113,9 +113,15 @@ class Pruned(NamedTuple):
     after: Domains
 
 
+#: Why a node is a dead end: the forward check returned None, it left a domain empty, or
+#: every variable has one value but the values break a constraint (the goal test).
+DeadEndCause = Literal["forward-check", "empty-domain", "goal-test"]
+
+
 class DeadEnd(NamedTuple):
     step: int
     domains: Domains
+    cause: DeadEndCause = "forward-check"
 
 
 class Solved(NamedTuple):
@@ -167,10 +173,10 @@ class _Run:
         if self.observer and after != before:
             self.observer(Pruned(self.stats.popped, before, after))
 
-    def dead_end(self, domains: Domains) -> None:
+    def dead_end(self, domains: Domains, cause: DeadEndCause) -> None:
         self.stats.dead_ends += 1
         if self.observer:
-            self.observer(DeadEnd(self.stats.popped, domains))
+            self.observer(DeadEnd(self.stats.popped, domains, cause))
 
     def solved(self, values: tuple[int, ...], keep: bool) -> None:
         self.count += 1
@@ -192,8 +198,11 @@ def _forward_check(csp: CSP, strategy: Strategy, domains: Domains, just_assigned
     narrowed = check(csp, domains, just_assigned)
     if narrowed is not None and run.observer:
         run.pruned(domains, narrowed)
-    if narrowed is None or not all(narrowed.values()):
-        run.dead_end(domains if narrowed is None else narrowed)
+    if narrowed is None:
+        run.dead_end(domains, "forward-check")
+        return None
+    if not all(narrowed.values()):
+        run.dead_end(narrowed, "empty-domain")
         return None
     return narrowed
 
@@ -262,7 +271,7 @@ def search(
         complete = _complete(csp, current)  # 3. goal test
         if complete is not None:
             if not strategy.fixpoint and not _satisfied(csp, complete):
-                run.dead_end(current)
+                run.dead_end(current, "goal-test")
                 continue
             run.solved(complete, keep=mode != "count")
             if mode == "first":

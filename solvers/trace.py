@@ -4,13 +4,18 @@ A trace is a list of steps, one per popped node, each a dict that JSON can carry
 trace recorded in the grader's worker process can be rendered in the grader):
 
     {"step", "depth", "assignment": [[var, value], ...], "domains": {var: [values]},
-     "after": {var: [values]} | None,   # domains after forward checking (None: dead end)
-     "outcome": "branch" | "dead-end" | "solution",
+     "after": {var: [values]} | None,   # domains after forward checking (None: it returned None,
+                                         # or the node stopped before it answered)
+     "outcome": "branch" | "dead-end" | "solution" | "stopped",
+     "dead_end": "forward-check" | "empty-domain" | "goal-test",  # with "dead-end": why
      "var": int, "values": [...],        # with "branch": the variable and the value order
-     "solution": [values...]}            # with "solution"
+     "solution": [values...],            # with "solution"
+     "error": str}                       # with "stopped": the hook that failed, and how
 
 `domains` is every variable's domain when the node is popped (assigned variables as
-1-tuples). Rendering lives in `solvers.trace_view`; explanations in `answerkey.explain`.
+1-tuples). A step is "stopped" when a hook failed at that node (the grader marks it:
+`stop_at_last_step`). Rendering lives in `solvers.trace_view`; explanations by the bound
+rule (the model answer's reasoning) in `answerkey.explain`.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .csp import CSP, Domains
-from .engine import Branched, Event, Mode, Popped, Pruned, Solved, Strategy, search
+from .engine import Branched, DeadEnd, Event, Mode, Popped, Pruned, Solved, Strategy, search
 
 Step = dict[str, Any]
 Only = Literal["all", "dead-ends", "solutions"]
@@ -58,8 +63,18 @@ class Recorder:
             step.update(outcome="branch", var=event.variable, values=list(event.values))
         elif isinstance(event, Solved):
             step.update(outcome="solution", solution=list(event.values))
-        if isinstance(event, (Branched, Solved)) and step["after"] is None:
-            step["after"] = step["domains"]  # nothing was pruned
+        elif isinstance(event, DeadEnd):
+            step["dead_end"] = event.cause
+        if step["after"] is None and not (isinstance(event, DeadEnd) and event.cause == "forward-check"):
+            step["after"] = step["domains"]  # the forward check answered, and pruned nothing
+
+
+def stop_at_last_step(steps: list[Step], error: str) -> None:
+    """Mark the last step as the node where the search stopped because a hook failed
+    (`error` says which and how): nothing was decided there."""
+    if steps:
+        steps[-1].update(outcome="stopped", error=error)
+        steps[-1].pop("dead_end", None)
 
 
 @dataclass

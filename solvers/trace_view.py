@@ -114,23 +114,39 @@ def _outcome(step: Step, csp: CSP, number: int) -> Text:
         return Text(f"✓ solution {number}", style="bold green")
     if step["outcome"] == "dead-end":
         return Text("✗ dead end", style="bold red")
+    if step["outcome"] == "stopped":
+        return Text(f"■ the search stopped here: {step.get('error', 'a hook failed')}", style="bold red")
     values = ", ".join("safe" if v == 0 else "mine" for v in step["values"])
     return Text(f"↳ branch on {cell_name(csp.cells[step['var']])}: try {values}")
 
 
-def what_it_did(csp: CSP, before: Domains, after: Domains | None) -> list[Text]:
-    """What a forward check did, in its own terms: the cells it made safe, made mines or
-    emptied, or that it declared a dead end."""
-    if after is None:
+def what_it_did(step: Step, csp: CSP) -> list[Text]:
+    """What the hooks did at a step, in their own terms and nothing more: the cells their
+    forward check made safe, made mines or emptied, the dead end it returned, or the
+    engine's goal test that rejected the values they left."""
+    if step["outcome"] == "stopped" and step["after"] is None:
+        return []  # the forward check never answered: the outcome says why
+    if step["after"] is None:
         return [Text("your forward_check returned None: a dead end")]
+    before, after = domains_of(step["domains"]), domains_of(step["after"])
     groups: dict[str, list[str]] = {}
     for var in sorted(after):
         if tuple(after[var]) != tuple(before.get(var, after[var])):
             kind = {(0,): "made safe", (1,): "made mines", (): "emptied"}.get(tuple(after[var]), "narrowed")
             groups.setdefault(kind, []).append(cell_name(csp.cells[var]))
+    lines = [Text(f"your forward_check {kind}: {', '.join(cells)}") for kind, cells in groups.items()]
     if not groups:
-        return [Text("your forward_check changed nothing")]
-    return [Text(f"your forward_check {kind}: {', '.join(cells)}") for kind, cells in groups.items()]
+        lines.append(Text("your forward_check changed nothing"))
+    return lines + dead_end_cause(step)
+
+
+def dead_end_cause(step: Step) -> list[Text]:
+    """Why the engine ended a node its forward check let through, when it did."""
+    if step.get("dead_end") == "empty-domain":
+        return [Text("a cell has no value left: a dead end")]
+    if step.get("dead_end") == "goal-test":
+        return [Text("every cell has one value, but they break a constraint (the engine's goal test): a dead end")]
+    return []
 
 
 def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
@@ -158,8 +174,10 @@ def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narr
               explain: Explainer | None = None) -> Group:
     """One popped node in full: headline, the board after forward checking, reasons, outcome.
 
-    `narrate`: the step is a student's: say first what its forward check did, then where
-    that departs from the bound rule (the rule's own reasoning is the reference's to give).
+    `narrate`: the step is a student's: say only what its hooks did, then (given `explain`,
+    as `--against reference` asks) where that departs from the bound rule, the model
+    answer's reasoning. Otherwise the step is the model answer's own, and `explain` gives
+    its reasons.
     """
     before = domains_of(step["domains"])
     after = domains_of(step["after"]) if step["after"] is not None else None
@@ -167,8 +185,8 @@ def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narr
     highlight = step["assignment"][-1][0] if step["assignment"] else None
     parts: list[Any] = [_headline(step, csp), board_grid(board, csp, after or before, assigned, highlight)]
     if narrate:
-        parts += what_it_did(csp, before, after)
-        if explain is not None:
+        parts += what_it_did(step, csp)
+        if explain is not None and step["outcome"] != "stopped":
             parts += departures(csp, after, explain(csp, before, None)[0])
     elif explain is not None and (after != before or step["outcome"] == "dead-end"):
         reasons, unexplained = explain(csp, before, after)
@@ -178,6 +196,8 @@ def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narr
         if unexplained:
             names = ", ".join(cell_name(csp.cells[v]) for v in unexplained)
             parts.append(Text(f"? narrowed with no reason from the bound rule: {names}", style="yellow"))
+    if not narrate and step.get("dead_end") == "goal-test":
+        parts += dead_end_cause(step)
     parts.append(_outcome(step, csp, solution_number))
     return Group(*parts)
 
@@ -232,8 +252,13 @@ def summary_table(summary: dict[str, Any]) -> Table:
 
 
 def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], summary: dict[str, Any],
-                 options: TraceOptions = TraceOptions(), title: str = "", explain: Explainer | None = None) -> None:
-    """Print a trace: steps (full, compact or as a tree, filtered), then the summary."""
+                 options: TraceOptions = TraceOptions(), title: str = "", explain: Explainer | None = None,
+                 narrate: bool = False) -> None:
+    """Print a trace: steps (full, compact or as a tree, filtered), then the summary.
+
+    `narrate`: the steps are a student's, told by what their hooks did (`explain` is then
+    not used); else each step of the model answer's search comes with `explain`'s reasons.
+    """
     if title:
         console.rule(Text(title))
     if options.tree:
@@ -245,7 +270,8 @@ def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], su
         for step, number in _numbered(steps):
             if wanted is not None and step["outcome"] != wanted:
                 continue
-            console.print(compact_line(step, csp, number) if options.compact else step_view(step, board, csp, number, explain=explain))
+            console.print(compact_line(step, csp, number) if options.compact else
+                          step_view(step, board, csp, number, narrate, None if narrate else explain))
             if not options.compact:
                 console.print()
     console.print(summary_table(summary))
@@ -264,9 +290,14 @@ def save_export(console: Console, path: Path, title: str) -> None:
 
 # --- divergence: where a solver first decides differently from the reference ---
 
+#: The title of the reference's side of a divergence: its reasons are the model answer's.
+MODEL_ANSWER = "model answer (reference)"
+
 def first_difference(mine: list[Step], reference: list[Step]) -> tuple[int, str] | None:
     """The index of the first step where the decisions differ, and what differs."""
     for index, (a, b) in enumerate(zip(mine, reference)):
+        if a["outcome"] == "stopped":
+            return index, "your search stopped (a hook failed)"
         if a["after"] != b["after"]:
             return index, "domains after forward checking"
         if a["outcome"] != b["outcome"]:
@@ -318,12 +349,13 @@ def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step]
     index, kind = found
     console.print(f"[bold]First difference at step {index + 1}: {kind}[/]")
     panels = []
-    for title, steps in (("your hooks", mine), ("reference", reference)):
+    for title, steps in (("your hooks", mine), (MODEL_ANSWER, reference)):
         body = step_view(steps[index], board, csp, narrate=title == "your hooks", explain=explain) if index < len(steps) \
             else Text("(search already ended)")
         panels.append(Panel(body, title=title))
     console.print(Columns(panels))
-    if index < len(mine) and index < len(reference):
+    if index < len(mine) and index < len(reference) and mine[index]["outcome"] != "stopped":
+        console.print("Why the model answer decides so:", highlight=False)
         for line in why_reference(kind, mine[index], reference[index], csp, explain):
             console.print(line, highlight=False)
     return True

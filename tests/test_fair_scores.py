@@ -97,7 +97,7 @@ def test_a_written_agent_plays_practice_games_when_the_config_has_none(tmp_path:
 
 def test_the_students_panel_narrates_the_students_hook() -> None:
     shown = " ".join(against_reference("flips_values").split())
-    mine = shown.split("reference ─")[0]
+    mine = shown.split("model answer (reference) ─")[0]
     assert "your forward_check made mines: r1c6, r2c5" in mine
     assert "✗ departs from the bound rule: r1c6, r2c5 should be safe" in mine
     assert "so these are safe" not in mine.split("✗ departs")[0]  # the rule's reasoning is not put in its mouth

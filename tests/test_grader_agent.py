@@ -14,7 +14,7 @@ from conftest import no_traceback, run_grader
 
 from answerkey.agent.agent import Agent
 from grader.inputs.config import AgentGrading
-from grader.scoring.grading import PUBLIC_GAMES
+from grader.scoring.grading import NO_AGENT, PUBLIC_GAMES
 from play.evaluate import GameResult
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,13 +57,16 @@ def test_a_losing_agent_scores_by_the_thresholds(tmp_path: Path) -> None:
 def test_a_crashing_agent_loses_its_games_with_the_reason(tmp_path: Path) -> None:
     _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_crash.py")
     entry = agent_entry(report)
-    assert entry["score"] == 0 and "lost to errors" in entry["message"] and "KeyError" in entry["message"]
+    assert entry["score"] == 0 and "KeyError" in entry["message"]
+    assert entry["message"].startswith("won 0/20 beginner games: all lost at move 1: KeyError: 'no such key' (agent_crash.py, line 5")
+    assert entry["message"].endswith("; 0 of 4 points")
+    assert entry["message"].count("KeyError") == 1 and "move 1: move 1" not in entry["message"]  # said once
 
 
 def test_no_agent_file_is_one_reason(tmp_path: Path) -> None:
     _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py")
     entry = agent_entry(report)
-    assert entry["status"] == "error" and "no agent file found" in entry["message"]
+    assert entry["status"] == "error" and entry["message"] == NO_AGENT and "--agent" not in entry["message"]
     _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "crash.py")
     assert "no function named choose_move" in agent_entry(report)["message"]
 
@@ -161,3 +164,55 @@ def test_an_agent_1_point_above_a_threshold_gets_nearly_the_same_points_from_any
 
     assert spread(AgentGrading(seed=1)) <= 0.1
     assert spread(AgentGrading(seed=1, games=200, between="steps")) == 0.5
+
+
+# --- what each kind of agent is told (graded on CONFIG's 20 seeded games) -----------------------
+
+STUB = ("your agent's choose_move in {file} is still the stub (it raises NotImplementedError): "
+        "write it there (part 3 of the handout)")
+
+#: Agent files (tests/student_files, or the handout's own stub), their points, status and the
+#: words their reason must hold; the games are seeded, so the points are exact.
+AGENT_OUTCOMES = {
+    "stub": (ROOT / "assignment" / "agent.py", 0.0, "fail",
+             ("won 0/20 beginner games: all lost at move 1: " + STUB.format(file="agent.py") + "; 0 of 4 points",)),
+    "bare stub": (STUDENTS / "agent_bare_stub.py", 0.0, "fail", (STUB.format(file="agent_bare_stub.py"),)),
+    "crash": (STUDENTS / "agent_crash.py", 0.0, "fail", ("all lost at move 1: KeyError: 'no such key' (agent_crash.py, line 5",)),
+    "naive": (STUDENTS / "agent_naive.py", 0.0, "fail",
+              ("won 0/20", "lost 20 of 20: 20 opened a mine; first: game 1 at move 6: opened (0, 5), a mine: a guess (a 50% ",
+               "game 2 at move 4: opened (1, 0), a mine: what it saw proved it was one")),
+    "guesses": (STUDENTS / "agent_guesses.py", 4.0, "pass",
+                ("won 13/20", "lost 7 of 20: 7 opened a mine", "game 3 at move 17: opened (7, 2), a mine: a guess (a 88% ")),
+}
+
+
+@pytest.mark.parametrize("name", AGENT_OUTCOMES)
+def test_every_agent_is_told_how_its_games_were_lost(tmp_path: Path, name: str) -> None:
+    agent, points, status, words = AGENT_OUTCOMES[name]
+    result, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", agent, "--only", "agent")
+    entry = agent_entry(report)
+    assert (entry["score"], entry["status"]) == (points, status), entry
+    for word in words:
+        assert word in entry["message"], (word, entry["message"])
+    assert "move 1: move 1" not in entry["message"] and "a hook" not in entry["message"]
+    shown = " ".join(result.stdout.split())  # the terminal says it too: a lost point's reason, the games' table
+    assert (words[0] if status == "fail" else words[1]) in shown, shown
+
+
+def test_gradescope_tells_a_stub_and_a_missing_agent_what_to_write(tmp_path: Path) -> None:
+    """On Gradescope the submission is a folder: the agent is found in it, or named missing
+    without the instructor's --agent flag."""
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    shutil.copyfile(STUDENTS / "model_answer.py", submission / "hooks.py")
+
+    def agent_output() -> str:
+        out = tmp_path / "results.json"
+        grade(tmp_path, "--solver", submission, "--format", "gradescope", "--output", out)
+        test = next(t for t in json.loads(out.read_text(encoding="utf-8"))["tests"] if t["name"] == "agent")
+        assert test["score"] == 0 and "--agent" not in test["output"]
+        return " ".join(test["output"].split())
+
+    assert NO_AGENT in agent_output()
+    shutil.copyfile(ROOT / "assignment" / "agent.py", submission / "agent.py")
+    assert STUB.format(file="agent.py") in agent_output()

@@ -233,17 +233,18 @@ def test_sat_answers_are_bounded_before_they_are_checked() -> None:
 def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
     """A private seed is hashed into the first game's seed; without one, game i is seed i."""
     from grader.inputs.config import AgentGrading
+    from grader.scoring.agentplay import games_result
     from grader.scoring.grading import agent_seed, score_agent
+    from play.evaluate import GameResult
 
     private = AgentGrading(seed=48127730)
     assert agent_seed(private) == agent_seed(private) != 48127730  # reproducible, and not the seed itself
     assert agent_seed(AgentGrading(seed=1)) != agent_seed(AgentGrading(seed=2))
     assert agent_seed(AgentGrading(seed=None)) == agent_seed(AgentGrading(seed=None)) == 0  # the public default games
     first = agent_seed(private)
-    outcome = {"status": "ok", "seconds": 1.0, "result": {"wins": 1, "games": 2, "win_rate": 0.5, "ci95": [0.1, 0.9],
-               "errors": [{"game": 1, "seed": first + 1, "reason": "agent raised ValueError"}]}}
-    message = score_agent(private, outcome).message
-    assert "game 2" in message and str(first + 1) not in message
+    games = [GameResult(first, True), GameResult(first + 1, False, None, 0, "agent raised ValueError")]
+    message = score_agent(private, {"status": "ok", "seconds": 1.0, "result": games_result(games)}).message
+    assert "game 2 at move 1: agent raised ValueError" in message and str(first + 1) not in message
 
 
 def test_no_input_independent_answer_earns_a_point_on_any_hook() -> None:

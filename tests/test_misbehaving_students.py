@@ -143,6 +143,11 @@ OUTCOMES = [
                   "at_least_clauses": ("no function named at_least_clauses",),
                   "at_most_clauses": ("no function named at_most_clauses",),
                   "sat_encoding": ("no function named at_least_clauses",)})),
+    case("stubs_bare", "stubs with a bare NotImplementedError: each named by the hook the grader asked, not 'a hook'",
+         Outcome(0.0, {"all": "error"},
+                 {**{name: (f"{name} is not implemented yet (it raises NotImplementedError)",) for name in HOOK_IDS},
+                  "boards": ("forward_check is not implemented yet",), "sat_encoding": ("at_least_clauses is not implemented yet",)},
+                 printed=("Next step: implement constraint_bounds",))),
     # -- exceptions, loops, exits, signals, memory
     case("crash", "an exception: named with the student's line",
          Outcome(6.0, {"select_variable": "fail", "boards": "error", "sat": "error"},

@@ -406,7 +406,7 @@ def test_without_the_reference_agent_the_game_still_plays_and_says_why_there_is_
             await pilot.press("enter", "h")
             assert "write choose_move in assignment/agent.py" in screen.message
             await pilot.press("p")
-            assert "full kit" in screen.message
+            assert "instructor's kit only" in screen.message
             screen.advisor = StudentAdvisor(lambda view: Move("open", next(iter(view.hidden()))))
             await pilot.press("h")
             assert screen.message.startswith("hint: open row") and "your agent" in screen.message

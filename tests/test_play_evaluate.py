@@ -49,7 +49,8 @@ def test_a_crashing_agent_loses_with_the_reason():
     report = evaluate_agent(crashes, BEGINNER, games=3, seed=5)
     assert report["wins"] == 0 and len(report["errors"]) == 3
     first = report["errors"][0]
-    assert first["seed"] == 5 and "ZeroDivisionError: oops" in first["reason"] and "move 1" in first["reason"]
+    assert first["seed"] == 5 and "ZeroDivisionError: oops" in first["reason"] and first["move"] == 1
+    assert "move" not in first["reason"]  # the move is told once, in its own field
 
 
 @pytest.mark.parametrize(
@@ -73,7 +74,7 @@ def test_reopening_a_revealed_cell_is_illegal():
         return Move("open", (0, 0))
 
     report = evaluate_agent(repeats, "beginner", games=1, seed=1)
-    assert "already revealed" in report["errors"][0]["reason"] and "move 2" in report["errors"][0]["reason"]
+    assert "already revealed" in report["errors"][0]["reason"] and report["errors"][0]["move"] == 2
 
 
 def test_a_blind_agent_plays_to_the_end_without_errors():

@@ -6,19 +6,23 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import STUDENT_FILES, copy_kit, grade_json, grader_env, no_traceback, run_grader, student_copy
+from conftest import STUDENT_FILES, copy_kit, grade_json, grader_env, json_report, no_traceback, run_grader, student_copy
 
 from answerkey.kit import student_packages
 from answerkey.seeds import SEED_BITS, SeedError, write_seeds
 from grader.inputs.config import load_config
 from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES
+from grader.scoring.modelnodes import NODES_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +64,7 @@ def test_the_student_copy_explains_its_problems_to_students(tmp_path: Path) -> N
     assert release(ROOT, tmp_path / "out", "--problems", problems_folder(tmp_path / "problems")).returncode == 0
     readme = (tmp_path / "out" / "problems" / "README.md").read_text(encoding="utf-8")
     assert "python -m grader problems/" in readme and "hidden" in readme
-    assert "grading.yaml" not in readme and "hook_seed" not in readme  # the instructor's document stays home
+    assert "hook_seed" not in readme and "visibility" not in readme  # the instructor's document stays home
 
 
 def scan(kit: Path, tmp_path: Path) -> str:
@@ -126,8 +130,9 @@ def files_under(folder: Path) -> set[str]:
 
 
 def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: Path) -> None:
-    """The student packages, the public problems with a README, the project file and a
-    README: nothing more (no stray hook case file, no grading.yaml), and no seed anywhere."""
+    """The student packages, the public problems with a README and the course's public
+    grading config, the model answer's node counts, the project file and a README: nothing
+    more (no stray hook case file), and no seed anywhere."""
     problems = problems_folder(tmp_path / "problems", AGENT_CONFIG, ("course.yaml", "status-grids.yaml"))
     shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", problems / "hidden.yaml")
     out = tmp_path / "copy"
@@ -135,7 +140,7 @@ def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: 
     assert made.returncode == 0, made.stdout + made.stderr
     expected = {f"{package}/{name}" for package in student_packages(ROOT) for name in files_under(ROOT / package)}
     expected |= {"README.md", "pyproject.toml", "problems/README.md", "problems/course.yaml", "problems/status-grids.yaml",
-                 "problems/hidden.yaml"}
+                 "problems/hidden.yaml", "problems/grading.yaml", str(NODES_FILE.relative_to(ROOT))}
     assert files_under(out) == expected
     cases = CASES_FILE.relative_to(ROOT)
     assert (out / cases).read_bytes() == (ROOT / cases).read_bytes()  # the public cases, as the grader reads them
@@ -248,3 +253,168 @@ def test_a_lookup_table_of_the_shipped_cases_earns_nothing_under_the_private_see
     private = problems / "grading.yaml"
     assert score(lookup, private) <= score(constant, private)
     assert score(lookup, public) > score(constant, public)
+
+
+# --- the student copy's documents tell the truth about it -----------------------------------
+
+#: How the handout marks what only the instructor's kit can do.
+INSTRUCTORS_ONLY = "instructor's kit only"
+#: The one-line refusal of a command the student copy cannot run.
+REFUSED = "belongs to the instructor's kit: this student copy has no answer key"
+SETUP = "python3 -m venv"  # the README's set-up line: its grading command is checked on its own
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A command a document shows, where, and whether it is marked as the instructor's."""
+
+    command: str
+    marked: bool
+    where: str
+
+
+def shown_commands(text: str, name: str) -> list[Shown]:
+    """Every command a Markdown document shows: the lines of its bash blocks and indented
+    blocks that start with `python` (a trailing `# comment` aside, `\\` continuations
+    joined), and inline code spans that start with `python`. A block line is marked when
+    its comment says INSTRUCTORS_ONLY, a span when its sentence does."""
+    found: list[Shown] = []
+    fence, pending, paragraph = None, "", []
+
+    def prose(lines: list[str]) -> None:
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z`(])", " ".join(" ".join(lines).split())):
+            for span in re.findall(r"`(python3? [^`]+)`", sentence):
+                found.append(Shown(span, INSTRUCTORS_ONLY in sentence, f"{name}: {span}"))
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("```"):
+            fence = None if fence is not None else line[3:].strip()
+            prose(paragraph)
+            paragraph = []
+            continue
+        block_line = (fence == "bash") or (fence is None and line.startswith("    python"))
+        if block_line:
+            pending += line.strip().removesuffix("\\")
+            if line.rstrip().endswith("\\"):
+                continue
+            command, _, comment = pending.partition(" # ")
+            pending = ""
+            if command.strip() and not command.startswith("#"):
+                found.append(Shown(command.strip(), INSTRUCTORS_ONLY in comment, f"{name}:{number}"))
+        elif fence is None:
+            if line.strip():
+                paragraph.append(line)
+            else:
+                prose(paragraph)
+                paragraph = []
+    prose(paragraph)
+    return found
+
+
+def run_shown(copy: Path, command: str) -> subprocess.CompletedProcess[str]:
+    """Run a shown command in the student copy, as its student would (`python` is this Python)."""
+    words = shlex.split(command)
+    if words[:3] == ["python", "-m", "play"] and "bench" not in words:  # the game: played headless
+        words = ["python", str(Path(__file__).with_name("copy_game_probe.py")), *words[3:]]
+    env = grader_env(copy, STUDENT_FILES / "only_this_copy")
+    return subprocess.run([sys.executable, *words[1:]], cwd=copy, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_every_command_the_student_copy_shows_works_there_or_is_marked(tmp_path: Path) -> None:
+    """The student copy's handout, READMEs and agent stub: each command they show runs in
+    the copy (for a student who wrote the hooks and an agent), or is marked "instructor's
+    kit only" and then stops there with the one-line refusal."""
+    out = tmp_path / "copy"
+    assert release(ROOT, out, "--problems", problems_folder(tmp_path / "problems")).returncode == 0
+    documents = ["assignment/HANDOUT.md", "README.md", "problems/README.md"]
+    shown = [c for doc in documents for c in shown_commands((out / doc).read_text(encoding="utf-8"), doc)]
+    shown += shown_commands((out / "assignment" / "agent.py").read_text(encoding="utf-8").split('"""')[1], "assignment/agent.py")
+    commands = {c.command: c for c in shown if not c.command.startswith(SETUP)}
+    handout = (out / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
+    nodes = next(block for block in handout.split("```python")[1:] if "load_problems" in block).split("```")[0]
+    (out / "nodes.py").write_text(nodes, encoding="utf-8")  # "save this as nodes.py"
+    shutil.copyfile(STUDENT_FILES / "standalone_correct.py", out / "assignment" / "hooks.py")
+    shutil.copyfile(STUDENT_FILES / "agent_guesses.py", out / "assignment" / "agent.py")
+    marked = {c for c, s in commands.items() if s.marked}
+    assert {"python -m grader problems/ --solver reference", "python -m solvers sat board.txt --stats",
+            "python -m grader problems/course.yaml --trace nctu-2 --against reference",
+            "python -m grader problems/course.yaml --compare"} == marked
+    assert len(commands) - len(marked) >= 14 and "python nodes.py" in commands and "python -m play" in commands
+    for command, where in sorted((c, s.where) for c, s in commands.items()):
+        run = run_shown(out, command)
+        said = run.stdout + run.stderr
+        no_traceback(run)
+        if command in marked:
+            lines = [line for line in said.splitlines() if line.strip()]
+            assert run.returncode == 2 and len(lines) == 1 and REFUSED in lines[0], (where, said)
+        else:
+            assert run.returncode == 0 and REFUSED not in said, (where, said)
+    game = run_shown(out, "python -m play")
+    assert "opened: MenuScreen" in game.stdout and "your agent (assignment/agent.py)" in game.stdout  # h: your agent
+    assert f"p: exact probabilities are {INSTRUCTORS_ONLY}" in game.stdout
+
+
+# --- the course's rules go with the copy ------------------------------------------------------
+
+COURSE_CONFIG = """# the instructor's grading.yaml: custom weights, a private note that must stay home
+timeout: 8
+hooks:
+  forward_check: 6
+  order_values: 3
+problem_sets:
+  course.yaml: 5
+  secret-boards.yaml: 7   # a hidden set: its name must not reach students
+efficiency:
+  points: 4
+  thresholds: [[1.5, 1.0], [3.0, 0.5]]
+agent:
+  games: 30
+  seed: 424242
+  points: 10
+  thresholds: [[0.5, 1.0]]
+hook_seed: 737373
+"""
+
+
+def test_the_copy_grades_out_of_the_courses_points_by_its_rules(tmp_path: Path) -> None:
+    """The instructor's weights and agent rules reach the copy's problems/grading.yaml, its
+    seeds and the names of sets it does not ship do not: the stubs are graded there out of
+    the same maximum, item by item, as by the instructor's grader; a correct search earns
+    the efficiency points there too (the model answer's nodes go with the copy)."""
+    problems = problems_folder(tmp_path / "problems", COURSE_CONFIG)
+    out = tmp_path / "copy"
+    assert release(ROOT, out, "--problems", problems).returncode == 0
+    text = (out / "problems" / "grading.yaml").read_text(encoding="utf-8")
+    for private in ("424242", "737373", "seed:", "secret-boards", "private note"):
+        assert private not in text, private
+    config, errors = load_config(out / "problems" / "grading.yaml")
+    assert not errors and config.hook_points["forward_check"] == 6 and config.set_points == {"course.yaml": 5}
+    assert config.agent is not None and (config.agent.games, config.agent.points, config.agent.thresholds) == (30, 10, ((0.5, 1.0),))
+    assert config.efficiency is not None and config.timeout == 8 and config.hook_seed is None and config.agent.seed is None
+
+    def items(report: dict) -> dict[str, float]:
+        return {e["id"]: e["max_score"] for e in report["hooks"] + report["problems"] + report.get("other", [])}
+
+    _, course = grade_json(problems, "assignment", tmp_path / "course.json", timeout=300)
+    env = grader_env(out, STUDENT_FILES / "only_this_copy")
+    mine = run_grader("problems/", "--json", tmp_path / "copy.json", cwd=out, env=env, timeout=300)
+    no_traceback(mine)
+    copy = json.loads((tmp_path / "copy.json").read_text(encoding="utf-8"))
+    assert items(copy) == items(course) and copy["max_score"] == course["max_score"] == 50
+    agent = next(e for e in copy["other"] if e["id"] == "agent")
+    assert "the course's autograder plays other games of the same kind" in agent["message"]
+    assert "set a private agent.seed" not in agent["message"]  # the instructor's advice is not the student's
+    correct = run_grader("problems/", "--solver", STUDENT_FILES / "standalone_correct.py", "--only", "efficiency,course",
+                         "--json", tmp_path / "correct.json", cwd=out, env=env, timeout=300)
+    no_traceback(correct)
+    graded = json.loads((tmp_path / "correct.json").read_text(encoding="utf-8"))
+    efficiency = next(e for e in graded["other"] if e["id"] == "efficiency")
+    assert efficiency["score"] == 4 and "(1.00x)" in efficiency["message"], efficiency
+    assert all("(the model answer: " in p["message"] for p in graded["problems"]), graded["problems"]
+    (out / "problems" / "mine.yaml").write_text(  # a board of the student's own: no model answer's count for it
+        "problems:\n  - id: row\n    mines: 2\n    expect: 1\n    board: |\n      ? 1 ? 2 ?\n", encoding="utf-8")
+    added = run_grader("problems/", "--solver", STUDENT_FILES / "standalone_correct.py", "--only", "efficiency,course,mine",
+                       "--json", tmp_path / "added.json", cwd=out, env=env, timeout=300)
+    no_traceback(added)
+    efficiency = next(e for e in json_report(tmp_path / "added.json", added)["other"] if e["id"] == "efficiency")
+    assert efficiency["score"] == 0 and efficiency["message"].startswith("not graded here: the model answer's node counts")

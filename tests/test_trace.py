@@ -12,7 +12,7 @@ from rich.console import Console
 from answerkey.explain import explain
 from answerkey.strategies import FC_FIXPOINT, HANDOUT, PLAIN, REFERENCE
 from solvers.csp import CSP, Constraint, build_csp
-from solvers.engine import Branched, DeadEnd, Popped, Pruned, Solved, search
+from solvers.engine import Branched, DeadEnd, Popped, Pruned, Solved, Strategy, search
 from solvers.textformat import parse_board
 from solvers.trace import TraceOptions, record
 from solvers.trace_view import first_difference, render_divergence, render_trace
@@ -172,3 +172,62 @@ def test_without_an_explainer_a_trace_shows_no_reasons() -> None:
     render_trace(console, SMALL, build_csp(SMALL), trace.steps, trace.summary())
     text = console.export_text()
     assert "bounds [" not in text and "r2c2" in text
+
+
+# --- a student's trace tells what the student's hooks did, and nothing more ---------------
+
+#: Words of the bound rule's reasoning (the model answer's): never in a student's own trace.
+RULE_WORDS = ("bounds [", "so these are", "no constraint is violated", "bound rule")
+
+
+def _student_trace(*args: str) -> str:
+    traced = _cli("grader", "problems/course.yaml", "--trace", *args)
+    assert "Traceback" not in traced.stdout + traced.stderr, traced.stderr
+    return " ".join(traced.stdout.split())
+
+
+def test_the_stubs_trace_says_the_search_stopped_and_nothing_else() -> None:
+    """With the stubs, forward_check raises at the root: nothing was decided there."""
+    shown = _student_trace("nctu-2")
+    assert "■ the search stopped here: forward_check is not implemented yet (it raises NotImplementedError)" in shown
+    assert not any(word in shown for word in RULE_WORDS), shown
+    assert "✗ dead end" not in shown and "dead ends │ 0" in shown
+    against = _student_trace("nctu-2", "--against", "reference")
+    assert "First difference at step 1: your search stopped (a hook failed)" in against
+    mine = against.split("model answer (reference) ─")[0]
+    assert not any(word in mine for word in RULE_WORDS), mine
+    assert "Why the model answer decides so" not in against  # nothing of the student's to compare
+
+
+def test_a_students_trace_narrates_only_its_hooks_answers() -> None:
+    dead = _student_trace("nctu-1", "--solver", "tests/student_files/off_by_one_bounds.py")
+    assert "your forward_check returned None: a dead end" in dead
+    assert not any(word in dead for word in RULE_WORDS), dead
+    flipped = _student_trace("nctu-1", "--solver", "tests/student_files/flips_values.py", "--max-steps", "3")
+    assert "your forward_check made mines: r1c6, r2c5" in flipped
+    assert not any(word in flipped for word in RULE_WORDS), flipped
+
+
+def test_the_model_answers_reasoning_comes_with_against_reference_labelled() -> None:
+    shown = _student_trace("nctu-1", "--solver", "tests/student_files/flips_values.py", "--against", "reference")
+    mine, model = shown.split("model answer (reference) ─", 1)
+    assert "so these are" not in mine.split("✗ departs")[0]
+    assert "so these are safe" in model and "Why the model answer decides so:" in model
+
+
+def test_a_goal_test_dead_end_is_the_engines_not_the_forward_checks() -> None:
+    """A forward check that narrows nothing lets full assignments through; the engine's goal
+    test rejects those that break a clue, and the trace says so, not "returned None"."""
+    def unchanged(csp: CSP, domains: dict, assigned: int | None) -> dict:
+        return dict(domains)
+
+    blind = Strategy("blind", lambda csp, domains, unassigned: unassigned[0], lambda csp, var, domains: list(domains[var]),
+                     forward_check=unchanged)
+    trace = record(build_csp(SMALL), blind)
+    ends = [step for step in trace.steps if step["outcome"] == "dead-end"]
+    assert ends and {step["dead_end"] for step in ends} == {"goal-test"} and all(step["after"] for step in ends)
+    console = Console(width=140, record=True, color_system=None, force_terminal=False)
+    render_trace(console, SMALL, build_csp(SMALL), trace.steps, trace.summary(), TraceOptions(only="dead-ends"), narrate=True)
+    text = " ".join(console.export_text().split())
+    assert "they break a constraint (the engine's goal test): a dead end" in text
+    assert "returned None" not in text

@@ -101,6 +101,8 @@ def _grade(argv: list[str], console: Console) -> int:
     missing = [path for path in args.paths if not path.exists()]
     if missing:
         raise UsageError(f"{missing[0]}: does not exist; nothing was graded")
+    if args.agent is not None and not Path(args.agent).is_file():
+        raise UsageError(f"--agent {args.agent}: no such file; nothing was graded")
     problems, errors = load_problems(*args.paths)
     config_path = find_config(args.paths[0], args.config)
     config, config_errors = load_config(config_path)

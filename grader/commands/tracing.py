@@ -3,7 +3,9 @@
 The search runs here, in the grader, whoever's hooks it uses: a student's hooks answer
 from a sandboxed worker, one call at a time, exactly as when grading; the steps are
 recorded here, so a student's trace and the reference's are the same kind of data.
-Rendering is `solvers.trace_view`.
+A student's trace tells only what its hooks did; the model answer's reasoning (the bound
+rule) appears with `--against reference`, or in the reference's own trace. Rendering is
+`solvers.trace_view`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from grader.scoring.grading import TASK_FAILURES, run_solver_tasks
 from grader.scoring.hookcalls import Hooks
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.trace import Recorder, Trace, TraceLimit, export_error, record, trace_options
+from solvers.trace import Recorder, Trace, TraceLimit, export_error, record, stop_at_last_step, trace_options
 
 COMPARED = ("plain", "fc-once", "fc-fixpoint", "fc-mrv")
 
@@ -52,6 +54,8 @@ def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task:
             if failure.ours:
                 raise
             result.update(error=failure.message, worker_broken=True)
+        if "error" in result:
+            stop_at_last_step(recorder.steps, result["error"])
         return {**result, "steps": recorder.steps}
 
     return Task(run, limit, problem.id)
@@ -81,8 +85,10 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     if args.against:
         reference = record(csp, reference_strategies().HANDOUT, max_steps=args.max_steps)
         render_divergence(out, board, csp, steps, reference.steps, reference_explainer())
-    else:
+    elif solver == "reference":  # the model answer's own search, with its reasons
         render_trace(out, board, csp, steps, summary, trace_options(args), title, reference_explainer())
+    else:  # a student's search: only what its hooks did
+        render_trace(out, board, csp, steps, summary, trace_options(args), title, narrate=True)
     if outcome["status"] != "ok":
         out.print(Text(f"! the search stopped: {outcome.get('message', outcome['status'])}", style="red"))
     if args.export:

@@ -91,14 +91,18 @@ def import_source(path: Path) -> ModuleType:
     return module
 
 
-def describe_exception(error: BaseException, source: Path) -> str:
-    """One line: the exception and the deepest frame in the student's own files."""
+def describe_exception(error: BaseException, source: Path, asked: str = "a hook") -> str:
+    """One line: the exception and the deepest frame in the student's own files (`asked`:
+    the function the grader called, named when a bare NotImplementedError names none)."""
     if isinstance(error, SystemExit):
         return f"called sys.exit({error.code!r})"
     if isinstance(error, MemoryError):
         return "ran out of memory (MemoryError)"
     if isinstance(error, NotImplementedError):
-        hook = error.args[0] if error.args and isinstance(error.args[0], str) else "a hook"
+        hook = error.args[0] if error.args and isinstance(error.args[0], str) else asked
+        if hook == "choose_move":
+            return (f"your agent's choose_move in {source.name} is still the stub (it raises NotImplementedError): "
+                    "write it there (part 3 of the handout)")
         return f"{hook} is not implemented yet (it raises NotImplementedError)"
     folder = str(source.parent)
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.startswith(folder + os.sep)]
@@ -158,7 +162,7 @@ class Answerer:
                 return Answer({"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]})
             return Answer(to_data(value))
         except BaseException as error:  # the student's failure is an answer, not our crash
-            return Raised(describe_exception(error, self.source), isinstance(error, FATAL))
+            return Raised(describe_exception(error, self.source, hook), isinstance(error, FATAL))
 
 
 def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:

@@ -17,7 +17,16 @@ from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, sta
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import HUNG_AFTER
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
-from play.evaluate import AgentFailure, ChooseMove, GameResult, play_agent, wilson_interval
+from play.advisor import load_probabilities
+from play.evaluate import (
+    AgentFailure,
+    ChooseMove,
+    GameResult,
+    describe_losses,
+    first_lost_ways,
+    play_agent,
+    wilson_interval,
+)
 from play.levels import RuleSet, parse_level
 from play.view import Move, View
 
@@ -107,16 +116,22 @@ def play_games(agent: ChooseMove, grading: AgentGrading, first_seed: int) -> lis
     return [play_agent(agent, level, first_seed + index, rules) for index in range(grading.games)]
 
 
+#: How many different ways of losing a report names.
+LOST_WAYS_SHOWN = 3
+
+
 def games_result(games: list[GameResult]) -> dict[str, Any]:
-    """Wins, the win rate and its 95% interval, and the lost games by number: no seed is
-    kept, so nothing shown lets a student replay them."""
+    """Wins, the win rate and its 95% interval, how the games were lost (counted), and
+    the first ways they were lost, by game number: no seed is kept, so nothing shown lets
+    a student replay them. Where the answer key is at hand, an opened mine is told apart
+    as a guess or a cell the agent's view proved to be a mine."""
     wins = sum(game.won for game in games)
-    lost = [(index, game) for index, game in enumerate(games) if not game.won]
+    ways = first_lost_ways(games, LOST_WAYS_SHOWN, load_probabilities())
     return {"games": len(games), "wins": wins, "win_rate": wins / max(len(games), 1),
-            "ci95": list(wilson_interval(wins, len(games))),
-            "errors": [{"game": index, "reason": game.error} for index, game in lost if game.error],
-            "losses": [{"game": index, "moves": game.moves, "reason": game.error or "opened a mine"}
-                       for index, game in lost]}
+            "ci95": list(wilson_interval(wins, len(games))), "lost": describe_losses(games),
+            "errors": sum(not game.won and game.error is not None for game in games),
+            "losses": [{"game": way.game, "moves": way.result.moves, "reason": way.reason, "games": way.games,
+                        "at": way.at()} for way in ways]}
 
 
 def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits: Limits,

@@ -30,6 +30,7 @@ from grader.scoring.hookcases import (
     reference_hooks,
 )
 from grader.scoring.layouts import layout_problem
+from grader.scoring.modelnodes import shipped_nodes
 from grader.scoring.sathooks import (
     SAT_ENCODING,
     SAT_HOOKS,
@@ -40,6 +41,7 @@ from grader.scoring.sathooks import (
     score_sat_problems,
 )
 from grader.scoring.searchcheck import CallFound, HookCalls, Model, Watcher, bounds_probes, probe_calls
+from solvers.cliargs import instructor_only
 from solvers.csp import build_csp, layout_of
 from solvers.engine import search
 
@@ -339,8 +341,17 @@ def _model_nodes(problem: Problem) -> int | None:
 
 
 def reference_nodes(problem: Problem) -> int:
-    """Nodes the model answer of the hooks pops on this problem (all solutions)."""
-    return search(build_csp(problem.board), reference_strategies().HANDOUT, "all").stats.popped
+    """Nodes the model answer of the hooks pops on this problem (all solutions): counted
+    with the reference, or in the student copy as its release wrote them down
+    (ReferenceUnavailable for a board it does not carry)."""
+    try:
+        strategy = reference_strategies().HANDOUT
+    except ReferenceUnavailable:
+        shipped = shipped_nodes(problem.board)
+        if shipped is None:
+            raise
+        return shipped
+    return search(build_csp(problem.board), strategy, "all").stats.popped
 
 
 def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: list[ItemResult]) -> ItemResult:
@@ -354,7 +365,11 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
         return ItemResult(status="fail", score=0.0, message=f"{why}, and only a search that solves every problem "
                           f"earns efficiency points ({rule})", **base)
     nodes = sum(r.nodes or 0 for r in results)
-    reference = sum(reference_nodes(p) for p in problems)
+    try:
+        reference = sum(reference_nodes(p) for p in problems)
+    except ReferenceUnavailable:
+        return ItemResult(status="fail", score=0.0, message="not graded here: the model answer's node counts come with "
+                          f"the boards this copy shipped, and some board here is new or changed ({rule})", **base)
     share = efficiency.share(nodes / max(reference, 1))
     score = round(efficiency.points * share, 2)
     shown = [(r, p) for r, p in zip(results, problems) if not p.hidden]  # hidden boards' nodes are not shown
@@ -378,7 +393,18 @@ def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]
             for r, count in zip(results, counts)]
 
 
+NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
+            "file in with your hooks (part 3 of the handout)")
 PUBLIC_GAMES = "the public default games, which anyone can replay: set a private agent.seed in grading.yaml to grade"
+#: The same games seen from the student copy, whose grading.yaml the release left without the course's seed.
+PRACTICE_GAMES = ("the public default games (seeds 0, 1, ...): the course's autograder plays other games of the same "
+                  "kind, drawn from its private seed")
+
+
+def public_games() -> str:
+    """What graded games without a private seed are: the instructor is told to add one;
+    a student copy (no answer key, and no seed by design) says what the course plays."""
+    return PUBLIC_GAMES if instructor_only("the course's seeds") is None else PRACTICE_GAMES
 
 
 def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
@@ -395,25 +421,27 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
     low, high = result["ci95"]
     computed = grading.explain(result["win_rate"]) + (f" = {score:g} of {grading.points:g}" if grading.points else "")
     public = grading.seed is None
-    message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
-               f"95% CI {low:.1%}-{high:.1%}); {computed}")
-    if public and grading.points:
-        message += f"\n  {PUBLIC_GAMES}"
     losses = result.get("losses", [])
-    if losses:
-        message += "\n  first losses: " + "; ".join(f"game {loss['game'] + 1} at move {loss['moves'] + 1}: "
-                                                    f"{loss['reason']}" for loss in losses[:3])
-    if result["errors"]:
-        first = result["errors"][0]
-        message += f"; {len(result['errors'])} lost to errors, first (game {first['game'] + 1}): {first['reason']}"
+    if len(losses) == 1 and losses[0]["games"] == result["games"] and result["errors"] == result["games"]:
+        # every game lost to the same error at the same move (the stub, say): that is the reason
+        message = (f"won 0/{result['games']} {grading.level} games: all lost at move {losses[0]['moves'] + 1}: "
+                   f"{losses[0]['reason']}" + (f"; 0 of {grading.points:g} points" if grading.points else ""))
+    else:
+        message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
+                   f"95% CI {low:.1%}-{high:.1%}); {computed}")
+        if losses:
+            message += f"\n  {result['lost']}; first: " + "; ".join(f"game {loss['game'] + 1} {loss['at']}" for loss in losses)
+    if public and grading.points:
+        message += f"\n  {public_games()}"
     status = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
     games = f"{result['games']} {grading.level}, {grading.rules} rules"
     if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
-        games += f", {PUBLIC_GAMES}" if grading.points else ", the public default games"
+        games += f", {public_games()}" if grading.points else ", the public default games"
     facts = (("games", games), ("wins", str(result["wins"])),
              ("win rate", f"{result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%})"),
              ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
-             *((f"lost game {loss['game'] + 1}", f"at move {loss['moves'] + 1}: {loss['reason']}") for loss in losses[:3]))
+             *((("losses", result["lost"]),) if losses else ()),
+             *((f"lost game {loss['game'] + 1}", loss["at"]) for loss in losses))
     return ItemResult(status=status, score=score, message=message, facts=facts, **base)
 
 
@@ -528,7 +556,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         report.items.append(score_efficiency(config.efficiency, problems, problem_results))
     if agent_grading is not None:
         report.items.append(score_agent(agent_grading, agent_outcome) if agent_outcome is not None else
-                            ItemResult("agent", "agent", "error", 0.0, agent_grading.points, "no agent file found (--agent FILE)"))
+                            ItemResult("agent", "agent", "error", 0.0, agent_grading.points, NO_AGENT))
     return report
 
 
