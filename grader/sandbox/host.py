@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -348,8 +349,9 @@ class Worker:
             budget.watching += time.thread_time() - started
             before = budget.worker
             budget.read_worker(reading.cpu)
-            if not reading.running:  # no main thread on a core or waiting for one: asleep or blocked, but
-                # not blocked on a full pipe to us (the grader was slow to read) nor running other threads
+            if not reading.running and not self._answered():  # no thread on a core or waiting for one: asleep
+                # or blocked, but not blocked on a full pipe to us (the grader was slow to read), not done and
+                # waiting for us (the grader's thread waited for a core), nor running other threads
                 waited = now - max(self.read_at, waiting_since, self.pipe_full_at)
                 budget.asleep += max(0.0, waited - (budget.worker - before))
             self.read_at = now
@@ -361,6 +363,10 @@ class Worker:
         if budget.past_backstop():
             raise WorkerFailure("timeout", f"no answer within {budget.wall:g} s of wall-clock time ({budget.describe()}): "
                                 "the machine was too busy", self.pending, ours=True)
+
+    def _answered(self) -> bool:
+        """Whether a reply is waiting to be read (the worker is done, we were slow to look)."""
+        return b"\n" in self.buffer or bool(select.select([self.replies], [], [], 0)[0])
 
     def _check_resources(self, reading: Usage) -> None:
         if reading.memory > self.limits.memory_mb << 20:
