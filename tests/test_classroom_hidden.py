@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from conftest import grader_env, run_grader
+from conftest import attacker, grader_env, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -183,9 +183,7 @@ def test_what_a_hook_does_on_hidden_boards_shows_only_in_its_points(tmp_path: Pa
     the attack also answers by INDEX, may differ)."""
     reports = []
     for index in (0, 7):
-        solver = tmp_path / f"leak{index}.py"
-        text = (FILES / "hostile_search_count.py").read_text(encoding="utf-8")
-        solver.write_text(text.replace("INDEX = 0", f"INDEX = {index}"), encoding="utf-8")
+        solver = attacker(tmp_path / f"leak{index}", "hostile_search_count", INDEX=str(index))
         out = tmp_path / f"leak{index}.json"
         result = run_grader(HIDDEN_SET, "--solver", solver, "--json", out)
         assert "Traceback" not in result.stdout + result.stderr

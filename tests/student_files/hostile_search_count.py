@@ -3,62 +3,15 @@ on its calls in its own searches of every board, hidden ones included. On a hidd
 (no mine count in hidden_set) this student answers exactly v calls otherwise than the rule,
 v = clue number INDEX of that board (forward_check on the board whose top-left cell is a
 clue, order_values on the other), and is right everywhere else. Two copies that differ
-only in INDEX must get the same visible report.
+only in INDEX ({{INDEX}}, filled in by the test) must be told the same of their searches.
 """
 
-from itertools import combinations
-
-
-def constraint_bounds(scope, domains):
-    if any(not domains[v] for v in scope):
-        return 1, 0
-    return sum(min(domains[v]) for v in scope), sum(max(domains[v]) for v in scope)
-
-
-def forward_check(csp, domains, assigned):
-    narrowed = dict(domains)
-    for constraint in csp.constraints:
-        low, high = constraint_bounds(constraint.scope, narrowed)
-        if low > constraint.total or high < constraint.total:
-            return None
-        if low == constraint.total or high == constraint.total:
-            pick = min if low == constraint.total else max
-            for var in constraint.scope:
-                if len(narrowed[var]) > 1:
-                    narrowed[var] = (pick(narrowed[var]),)
-    return narrowed
-
-
-def select_variable(csp, domains, unassigned):
-    return min(unassigned, key=lambda v: (len(domains[v]), -len(csp.constraints_of[v]), v))
-
-
-def order_values(csp, var, domains):
-    return sorted(domains[var])
-
-
-def at_least_clauses(lits, k):
-    if k <= 0:
-        return []
-    if k > len(lits):
-        return [[]]
-    return [list(group) for group in combinations(lits, len(lits) - k + 1)]
-
-
-def at_most_clauses(lits, k):
-    if k < 0:
-        return [[]]
-    return [[-lit for lit in group] for group in combinations(lits, k + 1)]
-
-
-# The names some test students import these under.
-forward_check_once, select_mrv, values_ascending = forward_check, select_variable, order_values
-at_least_subsets, at_most_subsets = at_least_clauses, at_most_clauses
-
+from model_answer import at_least_clauses, at_most_clauses, constraint_bounds, select_variable  # noqa: F401
+from model_answer import forward_check as _model_fc
+from model_answer import order_values as _model_order
 
 # ---- the attack
-INDEX = 0
-_model_fc, _model_order = forward_check, order_values
+INDEX = {{INDEX}}
 _WRONG = {}
 
 
