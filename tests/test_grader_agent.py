@@ -209,8 +209,10 @@ def test_gradescope_tells_a_stub_and_a_missing_agent_what_to_write(tmp_path: Pat
     def agent_output() -> str:
         out = tmp_path / "results.json"
         grade(tmp_path, "--solver", submission, "--format", "gradescope", "--output", out)
-        test = next(t for t in json.loads(out.read_text(encoding="utf-8"))["tests"] if t["name"] == "agent")
+        results = json.loads(out.read_text(encoding="utf-8"))
+        test = next(t for t in results["tests"] if t["name"] == "agent")
         assert test["score"] == 0 and "--agent" not in test["output"]
+        assert results["output"].splitlines()[1].startswith("Next step: your agent: ")  # the one thing left
         return " ".join(test["output"].split())
 
     assert NO_AGENT in agent_output()

@@ -86,7 +86,7 @@ def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
     fix = report.most_valuable_fix()
     if fix is not None:
         return _fix(report, items, *fix)
-    return _faster(lost)
+    return _faster(lost) or _agent(lost)
 
 
 def _load_fix(reason: str) -> str:
@@ -150,3 +150,11 @@ def _faster(lost: list[ItemResult]) -> NextStep | None:
         return NextStep(f"make your code faster: {boards} ran out of time.")
     return NextStep(f"make {times[0][0]} faster: {boards} ran out of time, and most of that time went to waiting "
                     f"for {times[0][0]} (the calls the grader made, below).", times)
+
+
+def _agent(lost: list[ItemResult]) -> NextStep | None:
+    """When the agent is what is left: its games, from its own reason."""
+    agent = next((i for i in lost if i.kind == "agent" and not i.hidden), None)
+    if agent is None:
+        return None
+    return NextStep(f"your agent: {agent.message.splitlines()[0]}")
