@@ -4,7 +4,7 @@ It is the kit without its answer key: every package but `answerkey` (the referen
 hooks and agent, the SAT encodings, the instructor's tools), the public problems only,
 each with its `expect`, the public hook cases with their expected outputs (both computed
 here from the reference, so that nothing needs the answer key at grading time), and a
-README for students. Hidden problems and the grading config stay behind.
+README for students, and the license. Hidden problems and the grading config stay behind.
 
 The public hook cases are for practice: the instructor's grading.yaml is first given the
 private seeds it lacks (answerkey/seeds.py), so that the graded cases and games are
@@ -133,5 +133,6 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
     kept = sum(_public_file(path, found, out / "problems" / path.name) for path, found in problems.items())
     (out / "problems" / "README.md").write_text(STUDENT_PROBLEMS_README, encoding="utf-8")
     shutil.copyfile(source / "pyproject.toml", out / "pyproject.toml")  # it finds the packages that are there
+    shutil.copyfile(source / "LICENSE", out / "LICENSE")  # MIT: the notice goes with every copy
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
     return Release(kept, seeds, config)
