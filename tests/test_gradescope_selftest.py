@@ -59,6 +59,7 @@ def test_the_bundle_is_run_as_gradescope_runs_it_on_the_reference_and_a_stub(tmp
     assert "exit 0" in stub and f" 0/{top} " in stub, stub
     for line in (reference, stub):  # two hidden problems in hidden.yaml, and none of them shown
         assert re.search(r"│\s+\d+\s+│\s+2\s+│", line) and "no hidden data shown" in line, line
+        assert re.search(r"│ (bwrap|user)\s+│", line), line  # never without isolation
     assert "every run wrote a results.json" in result.stdout
     assert all(not root.exists() for root in scratch_roots(said))  # nothing left behind
 

@@ -171,6 +171,7 @@ def runs_table(runs: list[Run], title: str) -> Table:
     table = Table(title=Text(title), title_justify="left")
     table.add_column("submission", overflow="fold")
     table.add_column("run_autograder", no_wrap=True)
+    table.add_column("isolation", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("visible", justify="right")
     table.add_column("hidden", justify="right")
@@ -179,14 +180,15 @@ def runs_table(runs: list[Run], title: str) -> Table:
         exit_text = Text(f"exit {run.status}", style="green" if run.status == 0 else "red")
         if run.results is None:
             why = "none written: no score is recorded" if not run.problems else "; ".join(run.problems)
-            table.add_row(Text(run.submission), exit_text, "-", "-", "-", Text(why, style="magenta"))
+            table.add_row(Text(run.submission), exit_text, "-", "-", "-", "-", Text(why, style="magenta"))
             continue
         tests = [t for t in run.results.get("tests", []) if isinstance(t, dict)]
         top = sum(t.get("max_score", 0) for t in tests)
         visible = sum(t.get("visibility") == "visible" for t in tests)
         check = Text("; ".join(run.problems), style="red") if run.problems else Text("✓ format, no hidden data shown", style="green")
-        table.add_row(Text(run.submission), exit_text, f"{run.results.get('score', 0):g}/{top:g}", str(visible),
-                      str(len(tests) - visible), check)
+        isolation = re.search(r"isolated: (\w+)", str(run.results.get("output", "")))
+        table.add_row(Text(run.submission), exit_text, isolation.group(1) if isolation else "?",
+                      f"{run.results.get('score', 0):g}/{top:g}", str(visible), str(len(tests) - visible), check)
     return table
 
 
