@@ -101,6 +101,8 @@ def test_the_planted_copy_ranks_first_and_the_stubs_share_nothing(tmp_path: Path
     assert "not compared: trudy: trudy.py is a symbolic link" in " ".join(result.stdout.split())
     html = report.read_text(encoding="utf-8")
     assert "mallory.py" in html and "carol.py" in html and "similarity-" not in html and "<html" in html.lower()
+    again = run_grader("similarity", folder, "--out", report, "--top", "40", cwd=tmp_path, timeout=300)
+    assert again.stdout == result.stdout and report.read_text(encoding="utf-8") == html  # the same class, the same report
 
 
 def test_a_class_of_one_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -18,10 +18,14 @@ copydetect comes with the `instructor` extra: `pip install -e ".[instructor]"`.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import stat
+import subprocess
+import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -35,6 +39,7 @@ NOISE = 25  # copydetect's noise threshold: shorter shared runs of tokens are no
 GUARANTEE = 30  # runs of tokens this long are always found
 SHOWN = 0.33  # the HTML report shows pairs sharing more than this (copydetect's default)
 INSTALL = 'pip install -e ".[instructor]"'
+HASH_SEED = "0"  # copydetect's fingerprints depend on it: fixed, so that every run agrees
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,29 @@ def safe_name(student: str, used: set[str]) -> str:
 
 def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None) -> list[Pair]:
     """Every pair of submissions with what they share, most shared first; the HTML report
-    written to `out` (when given). ImportError when copydetect is not installed."""
+    written to `out` (when given).
+
+    copydetect fingerprints code with Python's `hash()`, which differs from one process to
+    the next unless PYTHONHASHSEED is set: the comparison runs in a Python of its own with
+    a fixed seed, so that the same class gets the same shares at every run.
+    RuntimeError saying why when it fails.
+    """
+    if os.environ.get("PYTHONHASHSEED") == HASH_SEED:
+        return _compare_here(sources, boilerplate, out)
+    from grader.inputs.submission import KIT_ROOT
+
+    request = json.dumps({"sources": sources, "boilerplate": [str(p) for p in boilerplate], "out": str(out) if out else None})
+    path = os.pathsep.join(filter(None, [str(KIT_ROOT), os.environ.get("PYTHONPATH")]))
+    ran = subprocess.run([sys.executable, "-m", "grader.commands.similarity"], input=request, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONHASHSEED": HASH_SEED, "PYTHONPATH": path})
+    if ran.returncode != 0:
+        last = (ran.stderr.strip().splitlines() or ["no message"])[-1]
+        raise RuntimeError(f"the comparison failed: {clean_text(last, 300)}")
+    return [Pair(**pair) for pair in json.loads(ran.stdout)]
+
+
+def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | None) -> list[Pair]:
+    """`compare`, in this process."""
     import matplotlib
 
     matplotlib.use("Agg")  # the report's plots, drawn without a display
@@ -187,7 +214,10 @@ def command(argv: list[str], console: Console) -> int:
     sources, refused = submission_sources(args.folder)
     if len(sources) < 2:
         return fail(console, f"{args.folder}: {len(sources)} submission(s) to compare; at least two are needed")
-    pairs = compare(sources, boilerplate_files([KIT_ROOT / "assignment", *args.boilerplate]), args.out)
+    try:
+        pairs = compare(sources, boilerplate_files([KIT_ROOT / "assignment", *args.boilerplate]), args.out)
+    except RuntimeError as error:
+        return fail(console, str(error))
     console.print(pairs_table(pairs, max(1, args.top)))
     flagged = sum(pair.share > SHOWN for pair in pairs)
     console.print(Text(f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "
@@ -195,3 +225,16 @@ def command(argv: list[str], console: Console) -> int:
     for line in refused:
         console.print(Text.assemble(("! ", "red"), f"not compared: {line}"))
     return 0
+
+
+def main() -> None:
+    """The comparison's own process (see `compare`): a JSON request on standard input,
+    the pairs as JSON on standard output."""
+    request = json.loads(sys.stdin.read())
+    out = Path(request["out"]) if request["out"] else None
+    pairs = _compare_here(request["sources"], [Path(p) for p in request["boilerplate"]], out)
+    json.dump([asdict(pair) for pair in pairs], sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
