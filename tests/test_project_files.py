@@ -105,3 +105,15 @@ def test_the_svg_export_needs_no_network_for_its_font(tmp_path: Path) -> None:
     svg = target.read_text(encoding="utf-8")
     assert "@font-face" not in svg and "@import" not in svg and not re.search(r"url\(\s*['\"]?(https?:)?//", svg)
     assert re.search(r"font-family: [^;]*\"DejaVu Sans Mono\"[^;]*, monospace;", svg)
+
+
+def test_the_instructors_new_commands_answer_help_and_version() -> None:
+    version = pyproject()["project"]["version"]
+    for command in ("gradescope-test", "prairielearn", "similarity"):
+        shown = run_grader(command, "--version")
+        assert shown.returncode == 0 and shown.stdout.split()[-1] == version, (command, shown.stdout)
+        helped = run_grader(command, "--help")
+        assert helped.returncode == 0 and "usage:" in helped.stdout, command
+    assert "--test SUBMISSION" in run_grader("gradescope-bundle", "--help").stdout
+    listed = run_grader("--help").stdout
+    assert all(f"{command} " in listed for command in ("gradescope-test", "prairielearn", "similarity"))

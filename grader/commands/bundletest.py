@@ -196,7 +196,7 @@ def check_bundle(archive: Path, submissions: list[Path], console: Console) -> in
     """Run the autograder zip `archive` as Gradescope does on each of `submissions`; 0 when
     setup.sh succeeded and every run wrote a results.json that follows the format and
     shows no hidden data, else 1."""
-    missing = [s for s in submissions if not s.exists()]
+    missing = [s for s in (archive, *submissions) if not s.exists()]
     if missing:
         console.print(Text(f"error: {missing[0]}: does not exist; nothing was run", style="red"))
         return 2

@@ -185,7 +185,7 @@ def pairs_table(pairs: list[Pair], top: int) -> Table:
 def command(argv: list[str], console: Console) -> int:
     """`python -m grader similarity CLASS_DIR`."""
     from grader.inputs.submission import KIT_ROOT
-    from solvers.cliargs import OneLineParser, add_version, output_problem
+    from solvers.cliargs import OneLineParser, add_version, output_problem, positive_int
 
     parser = OneLineParser(prog="python -m grader similarity",
                            description="Rank pairs of submissions by the code they share (copydetect), stubs excluded.")
@@ -194,7 +194,7 @@ def command(argv: list[str], console: Console) -> int:
     parser.add_argument("--out", type=Path, default=Path("similarity.html"), help="the HTML report (default: similarity.html)")
     parser.add_argument("--boilerplate", type=Path, nargs="+", default=[], metavar="FILE_OR_DIR",
                         help="more code every student was given (the handout's stubs, assignment/*.py, always are)")
-    parser.add_argument("--top", type=int, default=10, help="pairs shown in the terminal (default 10)")
+    parser.add_argument("--top", type=positive_int, default=10, help="pairs shown in the terminal (default 10)")
     args = parser.parse_args(argv)
     from grader.reference import require_answer_key
     from grader.reports.report import fail
@@ -218,7 +218,7 @@ def command(argv: list[str], console: Console) -> int:
         pairs = compare(sources, boilerplate_files([KIT_ROOT / "assignment", *args.boilerplate]), args.out)
     except RuntimeError as error:
         return fail(console, str(error))
-    console.print(pairs_table(pairs, max(1, args.top)))
+    console.print(pairs_table(pairs, args.top))
     flagged = sum(pair.share > SHOWN for pair in pairs)
     console.print(Text(f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "
                        f"(in {args.out}, side by side)"))
