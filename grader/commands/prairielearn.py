@@ -137,8 +137,9 @@ no attempt is charged. When the grader itself fails, the grading job fails: no s
 recorded, and regrading the submission grades it.
 
 A grading job may take %(timeout)s s (`--job-timeout`; PrairieLearn allows 600 at most).
-Rebuild these folders (same `--uuid`, a new image tag) after changing the kit, the problems
-or grading.yaml; the image only when the kit's dependencies change.
+Rebuild these folders (with the same `--uuid` and `--image`) after changing the kit, the
+problems or grading.yaml; build and push the image again only when the kit's dependencies
+(`constraints.txt`) change.
 """
 
 
