@@ -121,7 +121,9 @@ course repository:
    seeds: the course repository must stay private to the course staff.
 2. `questions/%(question)s/` into the course's `questions/` (rename the folder as you
    like; keep the `uuid` of its `info.json` when you rebuild, so that PrairieLearn sees
-   the same question: `--uuid`).
+   the same question: `--uuid`). Its topic, "Constraint satisfaction", must be one of the
+   topics of the course's `infoCourse.json`: add it there, or name one of yours in
+   `info.json`.
 3. `image/` is the grader image. Build it for PrairieLearn's platform, push it to Docker
    Hub under the name `info.json` gives (`%(image)s`; `--image NAME` sets another), then
    sync it on the course's "Sync" page, under "Docker images":
@@ -189,7 +191,7 @@ def write_course(source: Path, problems: Path, out: Path, image: str, timeout: i
     question.mkdir(parents=True)
     chosen = question_uuid or str(uuid.uuid4())
     info = {"uuid": chosen, "title": "Minesweeper CSP: the search hooks", "topic": "Constraint satisfaction",
-            "tags": ["code", "minesweeper-csp-kit"], "type": "v3", "singleVariant": True, "gradingMethod": "External",
+            "type": "v3", "singleVariant": True, "gradingMethod": "External",
             "externalGradingOptions": {"image": image, "entrypoint": f"/grade/serverFilesCourse/{FILES}/grade.sh",
                                        "serverFilesCourse": [f"{FILES}/"], "timeout": timeout}}
     (question / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
