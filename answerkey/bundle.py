@@ -5,7 +5,8 @@ The zip holds `setup.sh` and `run_autograder` at its root and this kit under `ki
 grading config). On Gradescope the zip is unpacked to /autograder/source and:
 
 - `setup.sh` (once, as root) finds Python 3.11 or later (installing it with apt-get if it
-  must), installs the kit, not editable, in /autograder/venv, installs bubblewrap when it
+  must), installs the kit, not editable, in /autograder/venv with the exact dependency
+  versions of its `constraints.txt`, installs bubblewrap when it
   can, and closes the source and the venv to every other user, so that student code,
   run as an unprivileged user, can read none of the grading data and write none of it;
 - `run_autograder` (for each submission, as root) grades /autograder/submission into
@@ -60,12 +61,16 @@ if [ -z "$python" ]; then
   exit 1
 fi
 "$python" -m venv "$root/venv"
-"$root/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$root/source/kit"
+# The exact versions the kit was tested with (constraints.txt): a release of a dependency
+# during the term changes no grade.
+"$root/venv/bin/python" -m pip install --quiet --disable-pip-version-check -c "$root/source/kit/constraints.txt" "$root/source/kit"
 # Student code runs as an unprivileged user: it must read and write none of this.
 chmod -R go-rwx "$root/source" "$root/venv"
 mkdir -p "$root/results"
 chmod 755 "$root/results"
-echo "setup.sh: installed the kit with $("$python" --version) in $root/venv; bubblewrap: $(command -v bwrap || echo absent)"
+version="$("$root/venv/bin/python" -c 'from importlib.metadata import version; print(version("minesweeper-csp-kit"))')"
+echo "setup.sh: installed the kit with $("$python" --version) in $root/venv (kit $version, dependencies pinned by" \
+  "constraints.txt); bubblewrap: $(command -v bwrap || echo absent)"
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
@@ -89,7 +94,7 @@ exit "$status"
 """
 
 #: The files beside the kit's packages that go into the bundle: how to install them.
-INSTALL_FILES = ("pyproject.toml", "README.md")
+INSTALL_FILES = ("pyproject.toml", "README.md", "constraints.txt")
 
 
 def seed_refusal(problems: Path, public_hook_cases: bool, unseeded_agent_games: bool) -> str:

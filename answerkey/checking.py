@@ -65,7 +65,7 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
         table.add_column(column, justify="right" if column in right else "left", no_wrap=True)
     for row in rows:
         if row.expect is None:
-            status = "[yellow]? no expect[/]"
+            status = "[yellow]! no solution[/]" if row.solutions == 0 else "[yellow]? no expect[/]"
         elif row.ok:
             status = "[green]✓ ok[/]"
         else:
@@ -75,6 +75,10 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
     console.print(table)
     wrong = sum(not r.ok for r in rows)
     console.print(f"{len(rows)} problems checked, {wrong} with a wrong expect.")
+    for row in rows:
+        if row.solutions == 0 and row.expect is None:  # a draft's typo, most often; `expect: 0` says it is meant
+            console.print(Text(f"warning: {Path(row.file).stem}/{row.id} has no solution; if that is meant, "
+                               "say `expect: 0` in its file", style="yellow"))
 
 
 def config_errors(path: Path | None, problems: list[Problem]) -> list[ProblemError]:

@@ -4,8 +4,8 @@ It is the kit without its answer key: every package but `answerkey` (the referen
 hooks and agent, the SAT encodings, the instructor's tools), the public problems only,
 each with its `expect`, the public hook cases with their expected outputs and the model
 answer's node count on each public board (all computed here from the reference, so that
-nothing needs the answer key at grading time), and a README for students. Hidden
-problems stay behind.
+nothing needs the answer key at grading time), a README for students, and the license.
+Hidden problems stay behind.
 
 The public hook cases are for practice: the instructor's grading.yaml is first given the
 private seeds it lacks (answerkey/seeds.py), so that the graded cases and games are
@@ -177,5 +177,6 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
         (out / "problems" / CONFIG_FILE).write_text(settings, encoding="utf-8")
     (out / "problems" / "README.md").write_text(STUDENT_PROBLEMS_README, encoding="utf-8")
     shutil.copyfile(source / "pyproject.toml", out / "pyproject.toml")  # it finds the packages that are there
+    shutil.copyfile(source / "LICENSE", out / "LICENSE")  # MIT: the notice goes with every copy
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
     return Release(kept, seeds, config)

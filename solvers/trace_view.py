@@ -6,6 +6,7 @@ colours by itself when output is piped or NO_COLOR is set.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -277,10 +278,24 @@ def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], su
     console.print(summary_table(summary))
 
 
+#: Fonts installed on most machines, then the viewer's own monospace: an SVG that loads
+#: nothing from the network (Rich's default asks a web server for Fira Code).
+LOCAL_MONOSPACE = '"Fira Code", "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace'
+
+
+def local_svg_format() -> str:
+    """Rich's SVG template with local fonts only: no @font-face, no URL."""
+    from rich.console import CONSOLE_SVG_FORMAT
+
+    text = re.sub(r"@font-face\s*\{\{.*?\}\}\s*", "", CONSOLE_SVG_FORMAT, flags=re.S)
+    text = re.sub(r"font-family:\s*Fira Code,\s*monospace", f"font-family: {LOCAL_MONOSPACE}", text)
+    return re.sub(r"font-family:\s*arial;", "font-family: arial, sans-serif;", text)
+
+
 def save_export(console: Console, path: Path, title: str) -> None:
     """Write what a recording console printed, in the format the suffix names."""
     if path.suffix == ".svg":
-        console.save_svg(str(path), title=title)
+        console.save_svg(str(path), title=title, code_format=local_svg_format())
     elif path.suffix == ".html":
         console.save_html(str(path))
     else:

@@ -19,7 +19,7 @@ from answerkey.kit import kit_packages
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENT_FILES = Path(__file__).resolve().parent / "student_files"
-KIT_PARTS = (*kit_packages(ROOT), "problems", "pyproject.toml", "README.md")
+KIT_PARTS = (*kit_packages(ROOT), "problems", "pyproject.toml", "README.md", "LICENSE", "constraints.txt")
 COURSE = ROOT / "problems" / "course.yaml"
 
 #: Variables that would make Rich write colours or redraw as if on a terminal.

@@ -131,16 +131,16 @@ def files_under(folder: Path) -> set[str]:
 
 def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: Path) -> None:
     """The student packages, the public problems with a README and the course's public
-    grading config, the model answer's node counts, the project file and a README: nothing
-    more (no stray hook case file), and no seed anywhere."""
+    grading config, the model answer's node counts, the project file, the license and a
+    README: nothing more (no stray hook case file), and no seed anywhere."""
     problems = problems_folder(tmp_path / "problems", AGENT_CONFIG, ("course.yaml", "status-grids.yaml"))
     shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", problems / "hidden.yaml")
     out = tmp_path / "copy"
     made = release(ROOT, out, "--problems", problems)
     assert made.returncode == 0, made.stdout + made.stderr
     expected = {f"{package}/{name}" for package in student_packages(ROOT) for name in files_under(ROOT / package)}
-    expected |= {"README.md", "pyproject.toml", "problems/README.md", "problems/course.yaml", "problems/status-grids.yaml",
-                 "problems/hidden.yaml", "problems/grading.yaml", str(NODES_FILE.relative_to(ROOT))}
+    expected |= {"README.md", "pyproject.toml", "LICENSE", "problems/README.md", "problems/course.yaml",
+                 "problems/status-grids.yaml", "problems/hidden.yaml", "problems/grading.yaml", str(NODES_FILE.relative_to(ROOT))}
     assert files_under(out) == expected
     cases = CASES_FILE.relative_to(ROOT)
     assert (out / cases).read_bytes() == (ROOT / cases).read_bytes()  # the public cases, as the grader reads them

@@ -32,6 +32,7 @@ from solvers.cliargs import print_error
 from solvers.textformat import BoardFormatError, check_mine_count, parse_token
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from rich.table import Table
 
     from answerkey.components.count import SolutionCounts
@@ -124,6 +125,19 @@ def stats_table(result: SatResult, encoding: str) -> Table:
     return table
 
 
+def stats_view(result: SatResult, encoding: str) -> RenderableType:
+    """The statistics table, and why a formula is empty when the bound rule left Glucose
+    nothing to solve (a small board without --mines)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    table = stats_table(result, encoding)
+    if result.stats.variables or not result.count:
+        return table
+    return Group(table, Text("The bound rule decided every cell first, so Glucose had no formula; "
+                             "--mines N or --all gives it the whole board."))
+
+
 def count_table(counts: SolutionCounts) -> Table:
     """The component counter's statistics, as a rich table."""
     stats = counts.stats
@@ -193,10 +207,10 @@ def _sat(args: argparse.Namespace) -> int:
 
         counts = solution_counts(csp, per_variable=False)
         return _show([str(counts.total)], lambda: count_table(counts), args.stats)
-    return _show(_answer(board, csp, result, args.all), lambda: stats_table(result, args.encoding), args.stats)
+    return _show(_answer(board, csp, result, args.all), lambda: stats_view(result, args.encoding), args.stats)
 
 
-def _show(lines: list[str], table: Callable[[], Table], stats: bool) -> int:
+def _show(lines: list[str], table: Callable[[], RenderableType], stats: bool) -> int:
     """Print the answer, then the statistics table when asked for (rich is imported only then)."""
     sys.stdout.write("\n".join(lines) + "\n")
     if stats:

@@ -9,6 +9,10 @@
     python -m grader check PATH... [--json FILE]
     python -m grader release OUT_DIR [--problems DIR] [--allow-solutions]
     python -m grader gradescope-bundle OUT.zip [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
+                     [--test SUBMISSION...]
+    python -m grader gradescope-test OUT.zip SUBMISSION...
+    python -m grader prairielearn OUT_DIR [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
+    python -m grader similarity CLASS_DIR [--out report.html] [--boilerplate FILE_OR_DIR...]
     python -m grader goldens
 """
 
@@ -49,7 +53,10 @@ NOT_GRADED_EXIT = 3  # the grader could not grade: nothing was scored
 COMMAND_HELP = """other commands (each with its own --help):
   check PATH...            validate problem files and grading.yaml, count each board's solutions
   release OUT_DIR          write the student copy (stubs, handout, public problems, no answers)
-  gradescope-bundle OUT    build the Gradescope autograder zip
+  gradescope-bundle OUT    build the Gradescope autograder zip (--test SUBMISSION... runs it as Gradescope does)
+  gradescope-test ZIP SUB  run an autograder zip on submissions as Gradescope does
+  prairielearn OUT_DIR     write a PrairieLearn question and grader image for the course
+  similarity CLASS_DIR     rank pairs of submissions by shared code (HTML report)
   goldens                  rebuild the hook test cases from the reference"""
 
 
@@ -65,10 +72,17 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=seconds, help="seconds per graded item (beats the problem files and config)")
     parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, help="items graded in parallel (default: cores)")
     parser.add_argument("--config", type=Path, help="grading config (default: grading.yaml beside the problems)")
-    parser.add_argument("--format", choices=("table", "gradescope"), default="table", help="table (default) or gradescope")
-    parser.add_argument("--output", type=Path, help="with --format gradescope: where to write results.json")
+    parser.add_argument("--format", choices=("table", "gradescope", "prairielearn"), default="table",
+                        help="table (default), gradescope or prairielearn (results.json for that platform)")
+    parser.add_argument("--output", type=Path, help="with --format gradescope or prairielearn: where to write results.json")
     parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR")
     parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="with --submissions: the CSV to write")
+    parser.add_argument("--roster", type=Path, metavar="CSV", help="with --submissions and --gradebook: the class roster "
+                        "(columns submission, id, and optionally name, section, sis_user_id, sis_login_id)")
+    parser.add_argument("--gradebook", choices=("canvas", "generic"), help="with --submissions and --roster: also write "
+                        "a gradebook CSV to import as is (canvas, or generic id,score) beside --csv")
+    parser.add_argument("--assignment", default="Minesweeper CSP", help="with --gradebook canvas: the assignment's "
+                        "column name, as Canvas shows it (e.g. 'Minesweeper CSP (12345)')")
     parser.add_argument("--show-hidden", action="store_true", help="show hidden problems' details (instructors)")
     parser.add_argument("--agent", help="the playing agent to grade when grading.yaml has an agent section "
                         "(default: choose_move in the solver's file, else agent.py beside it)")
@@ -96,7 +110,9 @@ def _grade(argv: list[str], console: Console) -> int:
     from grader.reports.report import show_errors
 
     _check_outputs(args)
-    if args.format == "gradescope":
+    if (args.roster or args.gradebook) and not (args.roster and args.gradebook and args.submissions):
+        raise UsageError("--roster and --gradebook go together, with --submissions")
+    if args.format != "table":
         return _grade_for_gradescope(args, console)
     missing = [path for path in args.paths if not path.exists()]
     if missing:
@@ -307,23 +323,29 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
 
 
 def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
-    """Grade one submission into results.json. When the grader cannot grade it (a failure
-    of its own, never the student's), no results.json is written: Gradescope then records
-    no score ("the autograder failed to execute correctly") instead of a zero."""
+    """Grade one submission into results.json (Gradescope's or PrairieLearn's, as --format
+    says). When the grader cannot grade it (a failure of its own, never the student's), no
+    results.json is written: Gradescope then records no score ("the autograder failed to
+    execute correctly") instead of a zero, and PrairieLearn a failed grading job."""
     from grader.inputs.config import find_config, load_config
     from grader.inputs.problemset import load_problems
     from grader.reports.gradescope import gradescope_results, student_failure
+    from grader.reports.prairielearn import not_gradable, prairielearn_results
     from grader.reports.report import write_json
     from grader.scoring.grading import grade
 
+    platform = "PrairieLearn" if args.format == "prairielearn" else "Gradescope"
+    writers = {"gradescope": (lambda report: gradescope_results(report, []), student_failure),
+               "prairielearn": (prairielearn_results, not_gradable)}
+    results_for, failure = writers[args.format]
     output = args.output or Path("results.json")
     try:
         solver = resolve_solver(args.solver)
         folder = Path(args.solver) if Path(args.solver).is_dir() else None
         if solver is None:
-            write_json(output, student_failure(f"Your submission has no Python file that defines the hooks: "
-                                               f"{WHAT_TO_SUBMIT}."))
-            console.print(f"wrote {output}: 0 points (no hooks file in {args.solver})")
+            write_json(output, failure(f"Your submission has no Python file that defines the hooks: {WHAT_TO_SUBMIT}."))
+            verdict = "not gradable" if platform == "PrairieLearn" else "0 points"
+            console.print(f"wrote {output}: {verdict} (no hooks file in {args.solver})")
             return 0
         problems, errors = load_problems(*args.paths)
         config_path = find_config(args.paths[0], args.config)
@@ -334,19 +356,20 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
             report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
                            sandbox, "folder" if folder else "siblings")
     except Exception as error:  # the grader's failure: no grade at all, never a zero
-        return _not_graded(console, output, f"{type(error).__name__}: {error}")
+        return _not_graded(console, output, f"{type(error).__name__}: {error}", platform)
     if report.ungraded:
-        return _not_graded(console, output, report.ungraded)
-    results = gradescope_results(report, [])
+        return _not_graded(console, output, report.ungraded, platform)
+    results = results_for(report)
     write_json(output, results)
-    console.print(f"wrote {output}: {results['score']:g} points")
+    verdict = f"{report.score:g} points" if results.get("gradable", True) else f"not gradable: {results['message']}"
+    console.print(f"wrote {output}: {verdict}", markup=False, highlight=False)
     return 0
 
 
-def _not_graded(console: Console, output: Path, why: str) -> int:
+def _not_graded(console: Console, output: Path, why: str, platform: str = "Gradescope") -> int:
     """Say why a submission was not graded, and leave no results.json behind."""
     output.unlink(missing_ok=True)
-    console.print(f"not graded: {why}; no {output.name} was written, so Gradescope records no score for this "
+    console.print(f"not graded: {why}; no {output.name} was written, so {platform} records no score for this "
                   "submission: run the autograder on it again", markup=False, highlight=False, soft_wrap=True)
     return NOT_GRADED_EXIT
 
@@ -377,6 +400,11 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         submissions = find_submissions(args.submissions)
     except OSError as error:
         return fail(console, f"--submissions {args.submissions}: cannot be read ({error.strerror})")
+    roster = None
+    if args.gradebook:
+        from grader.reports.gradebook import read_roster
+
+        roster = read_roster(args.roster)  # a bad roster is told before anyone is graded
     run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout,
                    sandbox.helpers() if sandbox else frozenset())
     stopped: Interrupted | None = None
@@ -388,6 +416,13 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
     count = write_feedback(feedback, rows, errors)
     show_summary(console, rows)
     console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
+    if roster is not None:
+        from grader.reports.gradebook import Graded, match, show_gradebook, write_gradebook
+
+        book = match([Graded(row.student, row.score, row.report.max_score if row.report else 0.0) for row in rows], roster)
+        path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
+        write_gradebook(path, book, args.gradebook, args.assignment)
+        show_gradebook(console, path, book)
     if stopped is not None:
         fail(console, f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
                       "the others are marked not graded")
@@ -462,6 +497,9 @@ def _bundle(argv: list[str], console: Console) -> int:
     parser.add_argument("--unseeded-agent-games", action="store_true",
                         help="build even though the agent section of grading.yaml has no seed: every run then plays "
                              "fresh random games, so a resubmission may score differently")
+    parser.add_argument("--test", type=Path, nargs="+", metavar="SUBMISSION",
+                        help="then run the zip as Gradescope does (setup.sh on a bare Python, run_autograder on each "
+                             "SUBMISSION: a .py file or a folder) and show every results.json in a table")
     args = parser.parse_args(argv)
     from grader.reference import require_answer_key
     from grader.reports.report import fail
@@ -479,7 +517,35 @@ def _bundle(argv: list[str], console: Console) -> int:
         return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
     count = write_bundle(KIT_ROOT, args.problems, args.out)
     console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
+    if args.test:
+        from grader.commands.bundletest import check_bundle
+
+        return check_bundle(args.out, args.test, console)
     return 0
+
+
+def _gradescope_test(argv: list[str], console: Console) -> int:
+    parser = OneLineParser(prog="python -m grader gradescope-test",
+                           description="Run a Gradescope autograder zip on submissions as Gradescope does.")
+    add_version(parser)
+    parser.add_argument("zip", type=Path, metavar="AUTOGRADER.zip")
+    parser.add_argument("submissions", type=Path, nargs="+", metavar="SUBMISSION", help="a .py file or a folder")
+    args = parser.parse_args(argv)
+    from grader.commands.bundletest import check_bundle
+
+    return check_bundle(args.zip, args.submissions, console)
+
+
+def _prairielearn(argv: list[str], console: Console) -> int:
+    from grader.commands.prairielearn import command
+
+    return command(argv, console)
+
+
+def _similarity(argv: list[str], console: Console) -> int:
+    from grader.commands.similarity import command
+
+    return command(argv, console)
 
 
 def _need_source_checkout(command: str) -> None:
@@ -505,7 +571,8 @@ def _goldens(argv: list[str], console: Console) -> int:
     return 0
 
 
-COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, "goldens": _goldens}
+COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, "goldens": _goldens,
+            "gradescope-test": _gradescope_test, "prairielearn": _prairielearn, "similarity": _similarity}
 
 
 def _stop_on_signal(number: int, frame: object) -> None:

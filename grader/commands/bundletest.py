@@ -1,0 +1,239 @@
+"""`python -m grader gradescope-bundle OUT.zip --test SUBMISSION...` and
+`python -m grader gradescope-test OUT.zip SUBMISSION...`: run an autograder zip the way
+Gradescope runs it, before students do.
+
+The zip is unpacked into a scratch folder laid out like Gradescope's /autograder
+(`source/`, `submission/`, `results/`); `setup.sh` runs there on a bare Python (the
+machine's `python3`, found on the system's PATH only: no virtual environment, no
+PYTHONPATH, none of the developer's packages), then `run_autograder` runs once per
+submission, each a `.py` file or a folder of files as a student would upload it. Each
+`results.json` is checked against Gradescope's format and for hidden data (a hidden
+problem's id, a private seed) in what the student reads, and the runs are shown in one
+table. The scratch folder is removed afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from grader.inputs.intake import scan_folder
+from grader.sandbox.wire import clean_text
+
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+SETUP_SECONDS = 1800  # setup.sh: a venv and a pip install (apt-get too, on a bare image)
+RUN_SECONDS = 1800  # one run_autograder: the grader's own limits end it long before
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """What a student must never read: the hidden problems' ids and the private seeds."""
+
+    hidden_ids: tuple[str, ...]
+    seeds: tuple[str, ...]
+
+    def shown_in(self, text: str) -> list[str]:
+        """The secrets that appear in `text` (as whole words)."""
+        found = [f"hidden problem {name}" for name in self.hidden_ids if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
+        return found + [f"seed {seed}" for seed in self.seeds if re.search(rf"(?<!\d){seed}(?!\d)", text)]
+
+
+@dataclass
+class Run:
+    """One submission's run of run_autograder."""
+
+    submission: str
+    status: int
+    results: dict[str, Any] | None
+    said: str  # the last lines run_autograder printed
+    problems: list[str]  # what is wrong with results.json (format, hidden data shown)
+
+
+def bare_env(root: Path, **extra: str) -> dict[str, str]:
+    """What Gradescope's harness gives its scripts: the system's PATH, no virtual
+    environment, no PYTHONPATH; AUTOGRADER_ROOT points the scripts at `root`."""
+    env = {"PATH": SYSTEM_PATH, "HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8", "AUTOGRADER_ROOT": str(root)}
+    if os.environ.get("GRADER_ISOLATION"):
+        env["GRADER_ISOLATION"] = os.environ["GRADER_ISOLATION"]
+    env.update(extra)
+    return env
+
+
+def unpack(archive: Path, root: Path) -> None:
+    """The zip into root/source, its scripts executable, run_autograder copied to the
+    root (as Gradescope does); ValueError when it is not an autograder zip."""
+    with zipfile.ZipFile(archive) as bundle:
+        names = set(bundle.namelist())
+        missing = [name for name in ("setup.sh", "run_autograder") if name not in names]
+        if missing:
+            raise ValueError(f"{archive.name} has no {' nor '.join(missing)} at its root: not an autograder zip")
+        bundle.extractall(root / "source")  # zipfile drops absolute paths and '..' parts
+    for script in ("setup.sh", "run_autograder"):
+        os.chmod(root / "source" / script, 0o755)
+    shutil.copyfile(root / "source" / "run_autograder", root / "run_autograder")
+    os.chmod(root / "run_autograder", 0o755)
+
+
+def bundle_secrets(kit: Path) -> Secrets:
+    """The hidden problems' ids and the private seeds of the unpacked kit at `kit`."""
+    from grader.inputs.config import load_config
+    from grader.inputs.problemset import CONFIG_FILE, load_problems
+
+    problems, _ = load_problems(kit / "problems") if (kit / "problems").is_dir() else ([], [])
+    config, _ = load_config(kit / "problems" / CONFIG_FILE if (kit / "problems" / CONFIG_FILE).is_file() else None)
+    seeds = [config.hook_seed, config.agent.seed if config.agent else None]
+    return Secrets(tuple(p.id for p in problems if p.hidden), tuple(str(s) for s in seeds if s is not None))
+
+
+def submit(source: Path, target: Path) -> None:
+    """Lay out one submission in `target` as Gradescope does: a `.py` file as itself, a
+    folder as its plain files (ValueError when it holds a link or is too large)."""
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    if source.is_file():
+        shutil.copyfile(source, target / source.name)
+        return
+    scan = scan_folder(source, source.parent)
+    if scan.refusal:
+        raise ValueError(scan.refusal)
+    for file in scan.files:
+        destination = target / file.relative_to(source)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(file, destination)
+
+
+def spec_problems(results: Any) -> list[str]:
+    """What in `results` does not follow Gradescope's results.json format."""
+    if not isinstance(results, dict):
+        return ["results.json is not an object"]
+    kinds: tuple[tuple[str, tuple[type, ...], str], ...] = (("score", (int, float), "a number"), ("output", (str,), "text"),
+                                                             ("tests", (list,), "a list"))
+    problems = [f"`{key}` missing or not {what}" for key, kind, what in kinds if not isinstance(results.get(key), kind)]
+    for number, test in enumerate(results.get("tests") or [], start=1):
+        if not isinstance(test, dict) or not {"name", "score", "max_score", "status", "output", "visibility"} <= set(test):
+            problems.append(f"test {number} lacks a field")
+        elif test["visibility"] not in VISIBILITIES or not 0 <= test["score"] <= test["max_score"]:
+            problems.append(f"test {number} has a bad visibility or score")
+    if "execution_time" in results:
+        problems.append("execution_time is given (the student's code chooses it, hidden problems included)")
+    return problems
+
+
+def student_text(results: dict[str, Any]) -> str:
+    """Everything of results.json a student reads before the due date."""
+    visible = [t for t in results.get("tests", []) if isinstance(t, dict) and t.get("visibility") == "visible"]
+    return "\n".join([str(results.get("output", "")), *(f"{t.get('name', '')}\n{t.get('output', '')}" for t in visible)])
+
+
+def run_one(root: Path, submission: Path, secrets: Secrets) -> Run:
+    """Submit `submission` and run run_autograder once."""
+    name = clean_text(str(submission), 80).replace("\n", " ")
+    try:
+        submit(submission, root / "submission")
+    except (OSError, ValueError) as error:
+        return Run(name, -1, None, f"cannot be submitted: {error}", ["not submitted"])
+    results_file = root / "results" / "results.json"
+    results_file.unlink(missing_ok=True)
+    try:
+        ran = subprocess.run(["bash", str(root / "run_autograder")], cwd=root, env=bare_env(root), capture_output=True,
+                             text=True, errors="replace", timeout=RUN_SECONDS)
+        status, said = ran.returncode, ran.stdout + ran.stderr
+    except subprocess.TimeoutExpired:
+        status, said = -1, f"run_autograder did not end within {RUN_SECONDS} s"
+    last = "\n".join(clean_text(said).strip().splitlines()[-3:])
+    if not results_file.is_file():
+        return Run(name, status, None, last, [])
+    try:
+        results = json.loads(results_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return Run(name, status, None, last, [f"results.json cannot be read: {error}"])
+    problems = spec_problems(results)
+    if not problems:
+        problems += [f"{secret} shown to the student" for secret in secrets.shown_in(student_text(results))]
+    return Run(name, status, results, last, problems)
+
+
+def runs_table(runs: list[Run], title: str) -> Table:
+    """One row per run: its exit status, score, tests by visibility and the hidden-data check."""
+    table = Table(title=Text(title), title_justify="left")
+    table.add_column("submission", overflow="fold")
+    table.add_column("run_autograder", no_wrap=True)
+    table.add_column("isolation", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("visible", justify="right")
+    table.add_column("hidden", justify="right")
+    table.add_column("results.json", overflow="fold")
+    for run in runs:
+        exit_text = Text(f"exit {run.status}", style="green" if run.status == 0 else "red")
+        if run.results is None:
+            why = "none written: no score is recorded" if not run.problems else "; ".join(run.problems)
+            table.add_row(Text(run.submission), exit_text, "-", "-", "-", "-", Text(why, style="magenta"))
+            continue
+        tests = [t for t in run.results.get("tests", []) if isinstance(t, dict)]
+        top = sum(t.get("max_score", 0) for t in tests)
+        visible = sum(t.get("visibility") == "visible" for t in tests)
+        check = Text("; ".join(run.problems), style="red") if run.problems else Text("✓ format, no hidden data shown", style="green")
+        isolation = re.search(r"isolated: (\w+)", str(run.results.get("output", "")))
+        table.add_row(Text(run.submission), exit_text, isolation.group(1) if isolation else "?",
+                      f"{run.results.get('score', 0):g}/{top:g}", str(visible), str(len(tests) - visible), check)
+    return table
+
+
+def check_bundle(archive: Path, submissions: list[Path], console: Console) -> int:
+    """Run the autograder zip `archive` as Gradescope does on each of `submissions`; 0 when
+    setup.sh succeeded and every run wrote a results.json that follows the format and
+    shows no hidden data, else 1."""
+    missing = [s for s in (archive, *submissions) if not s.exists()]
+    if missing:
+        console.print(Text(f"error: {missing[0]}: does not exist; nothing was run", style="red"))
+        return 2
+    root = Path(tempfile.mkdtemp(prefix="autograder-test-"))
+    try:
+        try:
+            unpack(archive, root)
+        except (OSError, ValueError, zipfile.BadZipFile) as error:
+            console.print(Text(f"error: {archive}: {error}", style="red"))
+            return 2
+        console.print(Text(f"testing {archive} as Gradescope runs it, in {root}: setup.sh on the system's python3..."))
+        try:
+            setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source", env=bare_env(root),
+                                   capture_output=True, text=True, errors="replace", timeout=SETUP_SECONDS)
+            status, said = setup.returncode, setup.stdout + setup.stderr
+        except subprocess.TimeoutExpired:
+            status, said = -1, f"setup.sh did not end within {SETUP_SECONDS} s"
+        lines = clean_text(said).strip().splitlines()
+        if status != 0:
+            console.print(Text(f"setup.sh failed (exit {status}); its last lines:", style="red"))
+            console.print(Text("\n".join(lines[-15:])))
+            return 1
+        console.print(Text(next((line for line in reversed(lines) if line.startswith("setup.sh:")), "setup.sh: done")))
+        secrets = bundle_secrets(root / "source" / "kit")
+        runs = []
+        for submission in submissions:
+            runs.append(run_one(root, submission, secrets))
+            console.print(Text(f"ran {runs[-1].submission}: exit {runs[-1].status}"))
+        console.print(runs_table(runs, f"{archive.name}: run_autograder on {len(runs)} submission(s)"))
+        for run in runs:
+            if run.results is None and run.said:
+                console.print(Text(f"{run.submission}: {run.said}"))
+        bad = [run for run in runs if run.results is None or run.problems]
+        if bad:
+            console.print(Text(f"{len(bad)} of {len(runs)} run(s) wrote no results.json or a wrong one", style="red"))
+            return 1
+        console.print(Text("every run wrote a results.json in Gradescope's format with no hidden data shown", style="green"))
+        return 0
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,240 @@
+"""`python -m grader similarity CLASS_DIR --out report.html`: which submissions share code.
+
+Every submission of the class folder (as `--submissions` finds them: a `.py` file, or a
+folder whose `.py` files are taken together) is compared with every other by copydetect,
+a winnowing detector in the manner of MOSS: the code is tokenized first (names of
+variables, functions and classes all read alike, comments and layout are dropped), so
+renaming variables, rewriting comments or moving functions around hides nothing. The
+handout's stubs (`assignment/*.py`, and any `--boilerplate` file or folder) are
+boilerplate: code every student starts from counts for nobody.
+
+The terminal shows the top pairs, ranked by the larger of the two shares (how much of
+one submission is found in the other); the HTML report (copydetect's) shows each
+flagged pair side by side with the shared code highlighted. A high share is a reason to
+look, not a verdict: read the code.
+
+copydetect comes with the `instructor` extra: `pip install -e ".[instructor]"`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from grader.inputs.intake import NAME_LIMIT, file_refusal, scan_folder
+from grader.sandbox.wire import clean_text
+
+NOISE = 25  # copydetect's noise threshold: shorter shared runs of tokens are not counted
+GUARANTEE = 30  # runs of tokens this long are always found
+SHOWN = 0.33  # the HTML report shows pairs sharing more than this (copydetect's default)
+INSTALL = 'pip install -e ".[instructor]"'
+HASH_SEED = "0"  # copydetect's fingerprints depend on it: fixed, so that every run agrees
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two submissions and the share of each found in the other."""
+
+    first: str
+    second: str
+    first_share: float
+    second_share: float
+    tokens: int  # tokens in common
+
+    @property
+    def share(self) -> float:
+        return max(self.first_share, self.second_share)
+
+
+def submission_sources(folder: Path) -> tuple[dict[str, str], list[str]]:
+    """Each submission's code (a folder's `.py` files joined in order), by student name,
+    and a line for every entry refused (a link, a FIFO, too large...), read the way
+    grading a class reads them (nothing followed, nothing outside the folder)."""
+    sources, refused = {}, []
+    root = folder.resolve()
+    for entry in sorted(root.iterdir()):
+        student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, NAME_LIMIT).replace("\n", " ")
+        try:
+            mode = entry.lstat().st_mode
+        except OSError as error:
+            refused.append(f"{student}: cannot be read ({error.strerror})")
+            continue
+        if entry.name.startswith((".", "__")) or (stat.S_ISREG(mode) and entry.suffix != ".py"):
+            continue
+        if stat.S_ISDIR(mode):
+            scan = scan_folder(entry, root)
+            files = [f for f in scan.files if f.suffix == ".py" and "__pycache__" not in f.parts]
+            why = scan.refusal or ("" if files else "no .py file")
+        else:
+            why, files = file_refusal(entry, root), [entry]
+        if why:
+            refused.append(f"{student}: {why.removeprefix('not graded: ')}")
+            continue
+        sources[student] = "\n\n".join(f.read_text(encoding="utf-8", errors="replace") for f in files)
+    return sources, refused
+
+
+def boilerplate_files(paths: list[Path]) -> list[Path]:
+    """The `.py` files of `paths` (files, or folders searched in depth)."""
+    found: list[Path] = []
+    for path in paths:
+        found += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return found
+
+
+def safe_name(student: str, used: set[str]) -> str:
+    """A file name for `student`: letters, digits, `._-`, none in `used` (added to it)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._-") or "student"
+    name, number = safe, 2
+    while name.casefold() in used:
+        name, number = f"{safe}-{number}", number + 1
+    used.add(name.casefold())
+    return name
+
+
+def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None) -> list[Pair]:
+    """Every pair of submissions with what they share, most shared first; the HTML report
+    written to `out` (when given).
+
+    copydetect fingerprints code with Python's `hash()`, which differs from one process to
+    the next unless PYTHONHASHSEED is set: the comparison runs in a Python of its own with
+    a fixed seed, so that the same class gets the same shares at every run.
+    RuntimeError saying why when it fails.
+    """
+    if os.environ.get("PYTHONHASHSEED") == HASH_SEED:
+        return _compare_here(sources, boilerplate, out)
+    from grader.inputs.submission import KIT_ROOT
+
+    request = json.dumps({"sources": sources, "boilerplate": [str(p) for p in boilerplate], "out": str(out) if out else None})
+    path = os.pathsep.join(filter(None, [str(KIT_ROOT), os.environ.get("PYTHONPATH")]))
+    ran = subprocess.run([sys.executable, "-m", "grader.commands.similarity"], input=request, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONHASHSEED": HASH_SEED, "PYTHONPATH": path})
+    if ran.returncode != 0:
+        last = (ran.stderr.strip().splitlines() or ["no message"])[-1]
+        raise RuntimeError(f"the comparison failed: {clean_text(last, 300)}")
+    return [Pair(**pair) for pair in json.loads(ran.stdout)]
+
+
+def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | None) -> list[Pair]:
+    """`compare`, in this process."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # the report's plots, drawn without a display
+    from copydetect import CopyDetector
+
+    with tempfile.TemporaryDirectory(prefix="similarity-") as scratch:
+        folder, used, names = Path(scratch), set[str](), {}
+        for student, code in sources.items():
+            path = folder / f"{safe_name(student, used)}.py"
+            path.write_text(code, encoding="utf-8")
+            names[str(path)] = student
+        detector = CopyDetector(extensions=["py"], noise_t=NOISE, guarantee_t=GUARANTEE, display_t=SHOWN,
+                                autoopen=False, silent=True, out_file=str(out or folder / "report.html"))
+        for path_text in names:
+            detector.add_file(path_text)
+        for path in boilerplate:
+            detector.add_file(str(path), type="boilerplate")
+        detector.run()
+        pairs = _pairs(detector, names)
+        if out is not None:
+            html = detector.generate_html_report(output_mode="return") or ""
+            out.write_text(html.replace(f"{scratch}/", "").replace(scratch, ""), encoding="utf-8")
+    return sorted(pairs, key=lambda p: (-p.share, -p.tokens, p.first, p.second))
+
+
+def _pairs(detector: object, names: dict[str, str]) -> list[Pair]:
+    """Every compared pair of the detector's files, once."""
+    files = list(getattr(detector, "test_files", []))
+    matrix = getattr(detector, "similarity_matrix", [])
+    overlap = getattr(detector, "token_overlap_matrix", [])
+    pairs = []
+    for i, first in enumerate(files):
+        for j in range(i + 1, len(files)):
+            a, b = (float(x) for x in matrix[i][j])
+            if a < 0:  # not compared (a file that could not be read)
+                continue
+            pairs.append(Pair(names[first], names[files[j]], a, b, int(overlap[i][j])))
+    return pairs
+
+
+def pairs_table(pairs: list[Pair], top: int) -> Table:
+    table = Table(title=f"Most similar pairs (top {min(top, len(pairs))} of {len(pairs)})", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("submission", overflow="fold")
+    table.add_column("submission", overflow="fold")
+    table.add_column("share", justify="right", no_wrap=True)
+    table.add_column("tokens in common", justify="right")
+    for rank, pair in enumerate(pairs[:top], start=1):
+        style = "red" if pair.share > SHOWN else ""
+        table.add_row(str(rank), Text(pair.first), Text(pair.second),
+                      Text(f"{pair.first_share:.0%} / {pair.second_share:.0%}", style=style), str(pair.tokens))
+    return table
+
+
+def command(argv: list[str], console: Console) -> int:
+    """`python -m grader similarity CLASS_DIR`."""
+    from grader.inputs.submission import KIT_ROOT
+    from solvers.cliargs import OneLineParser, add_version, output_problem, positive_int
+
+    parser = OneLineParser(prog="python -m grader similarity",
+                           description="Rank pairs of submissions by the code they share (copydetect), stubs excluded.")
+    add_version(parser)
+    parser.add_argument("folder", type=Path, metavar="CLASS_DIR", help="the submissions, as for --submissions")
+    parser.add_argument("--out", type=Path, default=Path("similarity.html"), help="the HTML report (default: similarity.html)")
+    parser.add_argument("--boilerplate", type=Path, nargs="+", default=[], metavar="FILE_OR_DIR",
+                        help="more code every student was given (the handout's stubs, assignment/*.py, always are)")
+    parser.add_argument("--top", type=positive_int, default=10, help="pairs shown in the terminal (default 10)")
+    args = parser.parse_args(argv)
+    from grader.reference import require_answer_key
+    from grader.reports.report import fail
+
+    require_answer_key("python -m grader similarity")
+    if not args.folder.is_dir():
+        return fail(console, f"{args.folder}: not a folder")
+    if why := output_problem(args.out):
+        return fail(console, f"--out {args.out}: {why}")
+    missing = [path for path in args.boilerplate if not path.exists()]
+    if missing:
+        return fail(console, f"--boilerplate {missing[0]}: does not exist")
+    try:
+        import copydetect  # noqa: F401
+    except ImportError:
+        return fail(console, f"the similarity report needs copydetect: {INSTALL}")
+    sources, refused = submission_sources(args.folder)
+    if len(sources) < 2:
+        return fail(console, f"{args.folder}: {len(sources)} submission(s) to compare; at least two are needed")
+    try:
+        pairs = compare(sources, boilerplate_files([KIT_ROOT / "assignment", *args.boilerplate]), args.out)
+    except RuntimeError as error:
+        return fail(console, str(error))
+    console.print(pairs_table(pairs, args.top))
+    flagged = sum(pair.share > SHOWN for pair in pairs)
+    console.print(Text(f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "
+                       f"(in {args.out}, side by side)"))
+    for line in refused:
+        console.print(Text.assemble(("! ", "red"), f"not compared: {line}"))
+    return 0
+
+
+def main() -> None:
+    """The comparison's own process (see `compare`): a JSON request on standard input,
+    the pairs as JSON on standard output."""
+    request = json.loads(sys.stdin.read())
+    out = Path(request["out"]) if request["out"] else None
+    pairs = _compare_here(request["sources"], [Path(p) for p in request["boilerplate"]], out)
+    json.dump([asdict(pair) for pair in pairs], sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

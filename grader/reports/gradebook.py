@@ -1,0 +1,170 @@
+"""Grades for the course's gradebook: `--submissions DIR --roster roster.csv --gradebook canvas|generic`.
+
+The roster is a CSV with a header line. It maps each submission's name (the `.py`
+file's name without `.py`, or the folder's name, as the grades CSV shows it) to a
+student: the columns `submission` and `id` are required; `name`, `section`,
+`sis_user_id` and `sis_login_id` are used by the Canvas form when present (Canvas's own
+headers, `Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`, are read as these).
+Other columns are ignored. Names are matched without regard to case.
+
+Two forms are written, each a CSV an LMS imports as is:
+
+- `canvas`: Canvas's gradebook import (Grades > Import): `Student, ID, SIS User ID,
+  SIS Login ID, Section` and one column for the assignment (`--assignment`, as Canvas
+  names it, e.g. `Minesweeper CSP (12345)`), then a "Points Possible" line;
+- `generic`: `id,score`.
+
+Only students with a score are written: a submission that matches no roster line, a
+roster line with no submission, and a student the grader could not grade (no score,
+never a zero) are listed instead, for the instructor to settle by hand.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from grader.errors import UserError
+from grader.sandbox.wire import clean_text
+
+FORMATS = ("canvas", "generic")
+REQUIRED = ("submission", "id")
+ALIASES = {"student": "name", "sis user id": "sis_user_id", "sis login id": "sis_login_id", "student id": "id"}
+CANVAS_HEADER = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+LISTED = 20  # names listed per kind of mismatch
+
+
+class RosterError(UserError):
+    """The roster cannot be used (the message says why, in one line)."""
+
+
+@dataclass(frozen=True)
+class Student:
+    """One roster line."""
+
+    submission: str
+    id: str
+    name: str = ""
+    section: str = ""
+    sis_user_id: str = ""
+    sis_login_id: str = ""
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One graded submission as the gradebook needs it: its name, its score (None when
+    the grader could not grade it) and the maximum."""
+
+    submission: str
+    score: float | None
+    max_score: float
+
+
+@dataclass
+class Gradebook:
+    """What a gradebook file holds and what it leaves out."""
+
+    rows: list[tuple[Student, float]]
+    max_score: float
+    unmatched: list[str]  # submissions that match no roster line
+    absent: list[Student]  # roster lines with no submission
+    ungraded: list[Student]  # students the grader could not grade
+
+
+def _column(name: str) -> str:
+    key = " ".join(name.strip().lower().replace("_", " ").split())
+    return ALIASES.get(key, key.replace(" ", "_"))
+
+
+def read_roster(path: Path) -> list[Student]:
+    """The students of the roster at `path`; RosterError saying what is wrong."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            lines = list(csv.reader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise RosterError(f"--roster {path}: cannot be read ({error})") from None
+    if not lines:
+        raise RosterError(f"--roster {path}: is empty; expected a header line with {', '.join(REQUIRED)}")
+    header = [_column(name) for name in lines[0]]
+    missing = [name for name in REQUIRED if name not in header]
+    if missing:
+        raise RosterError(f"--roster {path}: the header has no {' nor '.join(missing)} column "
+                          f"(found: {', '.join(lines[0]) or 'nothing'})")
+    fields = ("submission", "id", "name", "section", "sis_user_id", "sis_login_id")
+    students: list[Student] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        if not any(cell.strip() for cell in line):
+            continue
+        values = {key: line[index].strip() for index, key in enumerate(header) if key in fields and index < len(line)}
+        if not values.get("submission") or not values.get("id"):
+            raise RosterError(f"--roster {path}: line {number} has no submission name or no id")
+        key = values["submission"].casefold()
+        if key in seen:
+            raise RosterError(f"--roster {path}: lines {seen[key]} and {number} both name the submission {values['submission']!r}")
+        seen[key] = number
+        students.append(Student(**values))
+    return students
+
+
+def match(graded: list[Graded], students: list[Student]) -> Gradebook:
+    """Pair the graded submissions with the roster's students."""
+    by_name = {student.submission.casefold(): student for student in students}
+    rows, unmatched, ungraded, matched = [], [], [], set()
+    for entry in graded:
+        student = by_name.get(entry.submission.casefold())
+        if student is None:
+            unmatched.append(entry.submission)
+            continue
+        matched.add(student.submission.casefold())
+        if entry.score is None:
+            ungraded.append(student)
+        else:
+            rows.append((student, entry.score))
+    absent = [student for student in students if student.submission.casefold() not in matched]
+    return Gradebook(rows, max((g.max_score for g in graded), default=0.0), unmatched, absent, ungraded)
+
+
+def _cell(text: str) -> str:
+    """A text cell no spreadsheet reads as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def write_gradebook(path: Path, book: Gradebook, form: str, assignment: str) -> None:
+    """Write `book` in the form `form` (canvas or generic) to `path`."""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        if form == "canvas":
+            writer.writerow([*CANVAS_HEADER, _cell(assignment)])
+            writer.writerow(["    Points Possible", "", "", "", "", _number(book.max_score)])
+            for student, score in book.rows:
+                writer.writerow([_cell(student.name), _cell(student.id), _cell(student.sis_user_id),
+                                 _cell(student.sis_login_id), _cell(student.section), _number(score)])
+        else:
+            writer.writerow(["id", "score"])
+            for student, score in book.rows:
+                writer.writerow([_cell(student.id), _number(score)])
+
+
+def _who(student: Student) -> str:
+    return f"{student.name} ({student.id}, {student.submission})" if student.name else f"{student.id} ({student.submission})"
+
+
+def show_gradebook(console: Console, path: Path, book: Gradebook) -> None:
+    """Say what was written, and list what was left out."""
+    console.print(Text(f"wrote {path}: {len(book.rows)} students, to import as is"))
+    for kind, names in (("submissions that match no roster line", book.unmatched),
+                        ("roster lines with no submission", [_who(s) for s in book.absent]),
+                        ("students not graded (grade them again)", [_who(s) for s in book.ungraded])):
+        if names:
+            shown = ", ".join(clean_text(name, 100).replace("\n", " ") for name in names[:LISTED])
+            more = f" and {len(names) - LISTED} more" if len(names) > LISTED else ""
+            console.print(Text.assemble(("! ", "yellow"), f"not in {path.name}: {kind} ({len(names)}): {shown}{more}"))
