@@ -277,32 +277,50 @@ def sat_solve(csp: CSP, mode: Mode = "first", encoding: str = DEFAULT_ENCODING) 
 def solve_first(csp: CSP, encoding: str = DEFAULT_ENCODING) -> SatResult:
     """One solution with Glucose 4.1, free variables read as 0 (the '?' cells of the 'R C' format).
 
-    Without a global mine count the board is split first: the fixpoint bound rule decides
-    what it can and Glucose solves the CNF of each independent component on its own
-    (`answerkey.components.split.decompose`), so a large board costs what its components cost
-    (one CNF of a whole 256x256 board takes Glucose 20 s: bench/cliff.py). Statistics
-    add up over the components. With a mine count every cell is linked: one CNF.
+    The board is split first: the fixpoint bound rule decides what it can and Glucose
+    solves the CNF of each independent component on its own
+    (`answerkey.components.split.decompose`), so a large board costs what its components
+    cost (one CNF of a whole 256x256 board takes Glucose 20 s: bench/cliff.py).
+    Statistics add up over the components. With a global mine count the cells in no clue
+    take the mines left over; when they cannot, the mine counts each component can hold
+    are found by a sweep and chosen to add up (`answerkey.components.reach.fit_mines`),
+    and Glucose solves each component whose count had to change once more, with "exactly
+    k of its cells" added. The count is never one constraint over the whole board, which
+    Glucose took 11 s to solve on a 32x32 game position.
     """
-    from answerkey.components.split import decompose, is_global, lift
+    from answerkey.components.reach import fit_mines
+    from answerkey.components.split import Part, decompose, lift, with_mine_count
 
-    if any(is_global(constraint, csp) for constraint in csp.constraints):
-        return solve_encoded(encode_csp(csp, encoding), "first", project=True)
     started = time.perf_counter()
     stats = SatStats()
-    dec = decompose(csp)
-    values = [0] * len(csp.cells)
-    found = dec is not None
-    for var, value in dec.decided.items() if dec is not None else ():
-        values[var] = value
-    for part in dec.components if dec is not None else ():
-        result = solve_encoded(encode_csp(part.csp, encoding), "first", project=True)
+
+    def solve_part(part_csp: CSP) -> tuple[int, ...] | None:
+        result = solve_encoded(encode_csp(part_csp, encoding), "first", project=True)
         _add_stats(stats, result.stats)
-        found = bool(result.count)
-        if not found:
-            break
-        lift(part, result.solutions[0], values)
+        return result.solutions[0] if result.count else None
+
+    def with_count(part: Part, mines: int) -> tuple[int, ...] | None:
+        return solve_part(with_mine_count(part.csp, mines))
+
+    dec = decompose(csp)
+    found: list[tuple[int, ...]] | None = None
+    if dec is not None:
+        solutions = [solve_part(part.csp) for part in dec.components]
+        found = [s for s in solutions if s is not None] if all(s is not None for s in solutions) else None
+    if dec is not None and found is not None and dec.mines_left is not None:
+        found = fit_mines(dec, found, with_count)
     stats.seconds = time.perf_counter() - started
-    return SatResult([tuple(values)] if found else [], int(found), stats)
+    if dec is None or found is None:
+        return SatResult([], 0, stats)
+    values = [0] * len(csp.cells)
+    for var, value in dec.decided.items():
+        values[var] = value
+    if dec.mines_left is not None:
+        for var in dec.free[: dec.mines_left - sum(map(sum, found))]:
+            values[var] = 1
+    for part, solution in zip(dec.components, found):
+        lift(part, solution, values)
+    return SatResult([tuple(values)], 1, stats)
 
 
 def _add_stats(total: SatStats, part: SatStats) -> None:

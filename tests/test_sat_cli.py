@@ -183,7 +183,7 @@ def test_bad_input_is_one_line_and_exit_2(text: str, where: str) -> None:
         (["missing-file.txt"], "", "missing-file.txt"),
         (["--mines", "9"], ROW, "--mines"),
         (["--dimacs", "no/such/dir/x.cnf"], ROW, "no/such/dir/x.cnf"),
-        (["--mines", "15", "--encoding", "subsets"], "6 6\n" + "? ? ? ? ? ?\n" * 6, "subset encoding"),
+        (["--mines", "15", "--encoding", "subsets", "--all"], "6 6\n" + "? ? ? ? ? ?\n" * 6, "subset encoding"),
     ],
     ids=["missing-file", "mines-too-many", "dimacs-unwritable", "subsets-too-large"],
 )

@@ -5,9 +5,11 @@ whitespace-separated tokens, `?` for an unknown cell or a clue 0-8 (classic rule
 counts the mines among its 8 neighbours). Blank lines are skipped; line numbers in error
 messages count every line of the input from 1.
 
-One solution: without `--mines`, the fixpoint bound rule first decides what it can and
-Glucose solves each independent component on its own (`answerkey.sat.solve_first`); with
-`--mines`, or with `--all`, the whole board is one CNF.
+One solution: the fixpoint bound rule first decides what it can and Glucose solves each
+independent component on its own (`answerkey.sat.solve_first`); with `--mines`, the
+cells next to no clue take the mines left over, and when they cannot, the components'
+mine counts are chosen to add up and Glucose solves again only the components whose
+count changed, with that count. With `--all` the whole board is one CNF.
 
 Output: `Satisfiable!` and the board in the same format, each unknown cell shown as `*`
 (mine) or `s` (safe), or `?` when it is next to no clue (it is then in no constraint and

@@ -24,6 +24,7 @@ every order runs past it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from math import comb
 
 from solvers.board import Cell
@@ -144,6 +145,50 @@ def table_entries(csp: CSP, items: Sequence[Group], budget: int | None) -> int |
     return None if swept is None else swept[2]
 
 
+@dataclass(frozen=True)
+class Step:
+    """What item i of a sweep does to the table's keys: `fresh` constraints begin (a zero
+    partial sum each, appended to every key); `checks`: for each constraint of the item,
+    (its slot in the key, its total, how many of its variables come after this item), to
+    keep only partial sums that can still meet the total; `keep`: the slots that stay open
+    after the item (the others have just closed, their totals met)."""
+
+    size: int
+    fresh: int
+    checks: tuple[tuple[int, int, int], ...]
+    keep: tuple[int, ...]
+
+
+def plan(csp: CSP, items: Sequence[Group]) -> list[Step]:
+    """The steps of a sweep along `items` (the key bookkeeping, computed once)."""
+    last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
+    remaining = [len(c.scope) for c in csp.constraints]
+    slots: list[int] = []
+    steps = []
+    for i, (cons, size) in enumerate(items):
+        fresh = [c for c in cons if c not in slots]
+        slots += fresh
+        for c in cons:
+            remaining[c] -= size
+        checks = tuple((slots.index(c), csp.constraints[c].total, remaining[c]) for c in cons)
+        keep = tuple(j for j, c in enumerate(slots) if last[c] != i)
+        steps.append(Step(size, len(fresh), checks, keep))
+        slots = [slots[j] for j in keep]
+    return steps
+
+
+def extend(key: tuple[int, ...], x: int, step: Step) -> tuple[int, ...] | None:
+    """The key after `step` when its item takes x mines, or None when some constraint of the
+    item can no longer meet its total (its padded key: `fresh` zeros already appended)."""
+    sums = list(key)
+    for j, total, remaining in step.checks:
+        reached = sums[j] + x
+        if reached > total or reached + remaining < total:
+            return None
+        sums[j] = reached
+    return tuple([sums[j] for j in step.keep])
+
+
 def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> tuple[int, int, int] | None:
     """The sweep: (packed polynomial divided by x**base, base, entries used), or None past
     `budget` entries. With `width` 0 the "polynomial" is the plain number of layouts.
@@ -152,23 +197,12 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
     divides them all (`base` counts it), so packed integers hold no run of zero
     coefficients below every layout's mine count so far.
     """
-    last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
-    totals = [c.total for c in csp.constraints]
-    remaining = [len(c.scope) for c in csp.constraints]
-    slots: list[int] = []
     table: dict[tuple[int, ...], int] = {(): 1}
     used = base = 0
-    for i, (cons, size) in enumerate(items):
-        fresh = [c for c in cons if c not in slots]
-        if fresh:
-            slots += fresh
-            table = {key + (0,) * len(fresh): poly for key, poly in table.items()}
-        for c in cons:
-            remaining[c] -= size
-        checks = [(slots.index(c), totals[c], remaining[c]) for c in cons]
-        keep = [j for j, c in enumerate(slots) if last[c] != i]
-        table = _step(table, size, checks, keep, width)
-        slots = [slots[j] for j in keep]
+    for step in plan(csp, items):
+        if step.fresh:
+            table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
+        table = _step(table, step, width)
         used += len(table)
         if budget is not None and used > budget:
             return None
@@ -187,12 +221,11 @@ def _divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
     return low
 
 
-def _step(
-    table: dict[tuple[int, ...], int], size: int, checks: list[tuple[int, int, int]], keep: list[int], width: int
-) -> dict[tuple[int, ...], int]:
+def _step(table: dict[tuple[int, ...], int], step: Step, width: int) -> dict[tuple[int, ...], int]:
     """One item of the sweep: every entry extended by 0..size mines of the item."""
     out: dict[tuple[int, ...], int] = {}
-    weights = [comb(size, x) for x in range(size + 1)]
+    weights = [comb(step.size, x) for x in range(step.size + 1)]
+    checks, keep = step.checks, step.keep
     for key, poly in table.items():
         for x, weight in enumerate(weights):
             sums = list(key)
@@ -218,19 +251,16 @@ def _unpack(packed: int, width: int) -> tuple[int, ...]:
     return tuple(ways)
 
 
-def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | None:
-    """`ways[k]`: layouts of a connected CSP with k mines, by the sweep; None when every
-    order tried runs past `budget` table entries.
+def best_order(csp: CSP, budget: int | None = BUDGET) -> list[Group] | None:
+    """The sweep order with fewest table entries among the greedy orders of STARTS, or None
+    when every one runs past `budget` entries.
 
     The greedy order depends on where it starts, so it is built from four starts (row-major
     and column-major from two corners), each built when first needed. Their cheap
     count-only sweeps run in rounds with a cap of PROBE entries, four times more each round
     (never past `budget`); an order within PROBE entries is taken at once, otherwise the
-    first round where some order fits picks the one with fewest entries, and the
-    polynomials are swept along it. A constraint over no variable is checked first.
+    first round where some order fits picks the one with fewest entries.
     """
-    if any(not c.scope and c.total for c in csp.constraints):
-        return ()
     members = groups(csp)
     orders: list[list[Group]] = []
     cap = PROBE
@@ -247,10 +277,20 @@ def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | No
                 if entries <= PROBE:  # small enough: no need to build and try the others
                     break
         if best is not None:
-            return sweep(csp, orders[best[1]], None)
+            return orders[best[1]]
         if cap == budget:
             return None
         cap *= 4
+
+
+def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | None:
+    """`ways[k]`: layouts of a connected CSP with k mines, swept along `best_order`; None
+    when every order tried runs past `budget` table entries. A constraint over no variable
+    is checked first."""
+    if any(not c.scope and c.total for c in csp.constraints):
+        return ()
+    order = best_order(csp, budget)
+    return None if order is None else sweep(csp, order, None)
 
 
 STARTS: tuple[Callable[[Cell], tuple[int, int]], ...] = (
