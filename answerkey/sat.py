@@ -284,12 +284,13 @@ def solve_first(csp: CSP, encoding: str = DEFAULT_ENCODING) -> SatResult:
     Statistics add up over the components. With a global mine count the cells in no clue
     take the mines left over; when they cannot, the mine counts each component can hold
     are found by a sweep and chosen to add up (`answerkey.components.reach.fit_mines`),
-    and Glucose solves each component whose count had to change once more, with "exactly
-    k of its cells" added. The count is never one constraint over the whole board, which
-    Glucose took 11 s to solve on a 32x32 game position.
+    and a component whose count had to change takes a layout with that count from the
+    sweep's tables. Glucose is never handed a count: over the whole board it took 11 s on
+    a 32x32 game position, and "exactly k of a component's cells" 10 s on a component of
+    a 64x64 board, where the sweep takes milliseconds.
     """
     from answerkey.components.reach import fit_mines
-    from answerkey.components.split import Part, decompose, lift, with_mine_count
+    from answerkey.components.split import decompose, lift
 
     started = time.perf_counter()
     stats = SatStats()
@@ -299,16 +300,13 @@ def solve_first(csp: CSP, encoding: str = DEFAULT_ENCODING) -> SatResult:
         _add_stats(stats, result.stats)
         return result.solutions[0] if result.count else None
 
-    def with_count(part: Part, mines: int) -> tuple[int, ...] | None:
-        return solve_part(with_mine_count(part.csp, mines))
-
     dec = decompose(csp)
     found: list[tuple[int, ...]] | None = None
     if dec is not None:
         solutions = [solve_part(part.csp) for part in dec.components]
         found = [s for s in solutions if s is not None] if all(s is not None for s in solutions) else None
     if dec is not None and found is not None and dec.mines_left is not None:
-        found = fit_mines(dec, found, with_count)
+        found = fit_mines(dec, found)
     stats.seconds = time.perf_counter() - started
     if dec is None or found is None:
         return SatResult([], 0, stats)

@@ -8,8 +8,8 @@ messages count every line of the input from 1.
 One solution: the fixpoint bound rule first decides what it can and Glucose solves each
 independent component on its own (`answerkey.sat.solve_first`); with `--mines`, the
 cells next to no clue take the mines left over, and when they cannot, the components'
-mine counts are chosen to add up and Glucose solves again only the components whose
-count changed, with that count. With `--all` the whole board is one CNF.
+mine counts are chosen to add up and a component whose count changed takes a layout
+with that count from a sweep of its cells (`answerkey.components.reach`). With `--all` the whole board is one CNF.
 
 Output: `Satisfiable!` and the board in the same format, each unknown cell shown as `*`
 (mine) or `s` (safe), or `?` when it is next to no clue (it is then in no constraint and

@@ -40,6 +40,7 @@ from math import comb, prod
 from typing import TYPE_CHECKING
 
 from answerkey.components.frontier import BUDGET, frontier_ways
+from answerkey.components.marginals import frontier_marginals
 from answerkey.components.split import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
 from answerkey.recursive import recursion_room
 from answerkey.strategies import REFERENCE
@@ -275,11 +276,18 @@ class ComponentCounter:
         return Table(part.origin, tuple(ways), tuple(map(tuple, mines)) if self.per_variable else None)
 
     def _sweep(self, part: Part) -> Table | None:
-        """Without per-variable counts, a large part's table by the frontier sweep
-        (`answerkey.components.frontier`); None when per-variable counts are asked for, the part is
-        small, or the sweep runs past its budget (the part is then branched on)."""
-        if self.per_variable or len(part.origin) < self.sweep_size:
+        """A large part's table by the frontier sweep (`answerkey.components.frontier`; with
+        per-variable counts the forward-backward sweep of `answerkey.components.marginals`);
+        None when the part is small or the sweep runs past its budget (the part is then
+        branched on)."""
+        if len(part.origin) < self.sweep_size:
             return None
+        if self.per_variable:
+            swept = frontier_marginals(part.csp, self.sweep_budget)
+            if swept is None:
+                return None
+            self.stats.swept += 1
+            return Table(part.origin, swept[0], swept[1])
         ways = frontier_ways(part.csp, self.sweep_budget)
         if ways is None:
             return None

@@ -128,21 +128,26 @@ def open_width(items: Sequence[Group]) -> int:
     return most
 
 
-def sweep(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, ...] | None:
-    """`ways` of `csp` along `items`, or None once the table has used more than `budget` entries."""
-    width = len(csp.cells) + 1  # bits per packed coefficient: a coefficient is below 2**n
+def sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int | None = None) -> tuple[int, ...] | None:
+    """`ways` of `csp` along `items`, or None once the table has used more than `budget` entries.
+
+    `width`: bits per packed coefficient, more than any count of layouts has (default: the
+    number of variables plus one). An entry that no layout completes may overflow it, but
+    such entries never reach the end: the bits of the number of layouts plus one suffice.
+    """
+    width = len(csp.cells) + 1 if width is None else width
     swept = _sweep(csp, items, budget, width)
     if swept is None:
         return None
     packed, base, _used = swept
-    return (0,) * base + _unpack(packed, width) if packed else ()
+    return (0,) * base + unpack(packed, width) if packed else ()
 
 
-def table_entries(csp: CSP, items: Sequence[Group], budget: int | None) -> int | None:
-    """How many table entries the sweep along `items` uses (None: more than `budget`),
-    found by a sweep that counts layouts without their mines (no polynomials: cheap)."""
+def probe(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, int] | None:
+    """(table entries used, number of layouts) of the sweep along `items` (None: more than
+    `budget` entries), by a sweep that counts layouts without their mines (no polynomials: cheap)."""
     swept = _sweep(csp, items, budget, 0)
-    return None if swept is None else swept[2]
+    return None if swept is None else (swept[2], swept[0])
 
 
 @dataclass(frozen=True)
@@ -202,16 +207,16 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
     for step in plan(csp, items):
         if step.fresh:
             table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
-        table = _step(table, step, width)
+        table = step_table(table, step, width)
         used += len(table)
         if budget is not None and used > budget:
             return None
         if width and table:
-            base += _divide_out(table, width)
+            base += divide_out(table, width)
     return table.get((), 0), base, used
 
 
-def _divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
+def divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
     """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m."""
     low = min((poly & -poly).bit_length() - 1 for poly in table.values()) // width
     if low:
@@ -221,7 +226,7 @@ def _divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
     return low
 
 
-def _step(table: dict[tuple[int, ...], int], step: Step, width: int) -> dict[tuple[int, ...], int]:
+def step_table(table: dict[tuple[int, ...], int], step: Step, width: int) -> dict[tuple[int, ...], int]:
     """One item of the sweep: every entry extended by 0..size mines of the item."""
     out: dict[tuple[int, ...], int] = {}
     weights = [comb(step.size, x) for x in range(step.size + 1)]
@@ -241,7 +246,7 @@ def _step(table: dict[tuple[int, ...], int], step: Step, width: int) -> dict[tup
     return out
 
 
-def _unpack(packed: int, width: int) -> tuple[int, ...]:
+def unpack(packed: int, width: int) -> tuple[int, ...]:
     """Coefficients of a packed polynomial, lowest degree first."""
     mask = (1 << width) - 1
     ways = []
@@ -251,15 +256,15 @@ def _unpack(packed: int, width: int) -> tuple[int, ...]:
     return tuple(ways)
 
 
-def best_order(csp: CSP, budget: int | None = BUDGET) -> list[Group] | None:
-    """The sweep order with fewest table entries among the greedy orders of STARTS, or None
-    when every one runs past `budget` entries.
+def best_order(csp: CSP, budget: int | None = BUDGET) -> tuple[list[Group], int] | None:
+    """The sweep order with fewest table entries among the greedy orders of STARTS and the
+    number of layouts, or None when every order runs past `budget` entries.
 
     The greedy order depends on where it starts, so it is built from four starts (row-major
     and column-major from two corners), each built when first needed. Their cheap
-    count-only sweeps run in rounds with a cap of PROBE entries, four times more each round
-    (never past `budget`); an order within PROBE entries is taken at once, otherwise the
-    first round where some order fits picks the one with fewest entries.
+    count-only sweeps (`probe`) run in rounds with a cap of PROBE entries, four times more
+    each round (never past `budget`); an order within PROBE entries is taken at once,
+    otherwise the first round where some order fits picks the one with fewest entries.
     """
     members = groups(csp)
     orders: list[list[Group]] = []
@@ -267,17 +272,17 @@ def best_order(csp: CSP, budget: int | None = BUDGET) -> list[Group] | None:
     while True:
         if budget is not None:
             cap = min(cap, budget)
-        best: tuple[int, int] | None = None
+        best: tuple[int, int, int] | None = None
         for index, key in enumerate(STARTS):
             if index == len(orders):
                 orders.append(sweep_order(csp, members, key))
-            entries = table_entries(csp, orders[index], cap if best is None else best[0])
-            if entries is not None:
-                best = (entries, index)
-                if entries <= PROBE:  # small enough: no need to build and try the others
+            probed = probe(csp, orders[index], cap if best is None else best[0])
+            if probed is not None:
+                best = (probed[0], index, probed[1])
+                if probed[0] <= PROBE:  # small enough: no need to build and try the others
                     break
         if best is not None:
-            return orders[best[1]]
+            return orders[best[1]], best[2]
         if cap == budget:
             return None
         cap *= 4
@@ -289,8 +294,11 @@ def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | No
     is checked first."""
     if any(not c.scope and c.total for c in csp.constraints):
         return ()
-    order = best_order(csp, budget)
-    return None if order is None else sweep(csp, order, None)
+    chosen = best_order(csp, budget)
+    if chosen is None:
+        return None
+    order, total = chosen
+    return sweep(csp, order, None, total.bit_length() + 1) if total else ()
 
 
 STARTS: tuple[Callable[[Cell], tuple[int, int]], ...] = (

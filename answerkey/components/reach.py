@@ -15,12 +15,12 @@ mines in all, and x of the item's variables (the first ones) are mines.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from answerkey.components.count import ComponentCounter
 from answerkey.components.frontier import BUDGET, Group, Step, best_order, extend, groups, plan
-from answerkey.components.split import Decomposition, Part
+from answerkey.components.split import Decomposition
 from answerkey.recursive import recursion_room
 from solvers.csp import CSP
 
@@ -41,9 +41,10 @@ class Reach:
         """The sweep along `best_order`; None when every order runs past `budget` entries."""
         if any(not c.scope and c.total for c in csp.constraints):
             return cls(csp, (), (), (), 0)
-        order = best_order(csp, budget)
-        if order is None:
+        chosen = best_order(csp, budget)
+        if chosen is None:
             return None
+        order = chosen[0]
         steps = plan(csp, order)
         table: dict[tuple[int, ...], int] = {(): 1}
         tables = []
@@ -131,16 +132,13 @@ def choose_near(masks: Sequence[int], found: Sequence[int], free: int, mines: in
     return chosen
 
 
-def fit_mines(
-    dec: Decomposition, found: Sequence[tuple[int, ...]], solve: Callable[[Part, int], tuple[int, ...] | None] | None = None
-) -> list[tuple[int, ...]] | None:
+def fit_mines(dec: Decomposition, found: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]] | None:
     """Solutions of the components of `dec` (local order) whose mines and the free
     variables' add up to the mines left: `found` itself when the free variables can take
     the rest, otherwise the components' mine counts (`Reach`, or the branching counter
     when a sweep runs past its budget) are chosen near those of `found`, and only the
-    components whose count changed get a new solution with that many mines, from
-    `solve(part, mines)` when given (the SAT path's Glucose) or from the sweep's tables.
-    None when no choice of counts adds up."""
+    components whose count changed get a layout with that many mines, from the sweep's
+    tables. None when no choice of counts adds up."""
     counts = [sum(solution) for solution in found]
     assert dec.mines_left is not None
     if 0 <= dec.mines_left - sum(counts) <= len(dec.free):
@@ -156,9 +154,7 @@ def fit_mines(
         for i, (part, reach, k) in enumerate(zip(dec.components, reaches, chosen)):
             if k == counts[i]:
                 continue
-            if solve is not None:
-                layout = solve(part, k)
-            elif reach is not None:
+            if reach is not None:
                 layout = reach.layout(k)
             else:
                 witness = counter.witness(part, k)

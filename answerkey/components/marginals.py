@@ -1,0 +1,99 @@
+"""Every variable's mine polynomial of a connected CSP, by a forward-backward frontier sweep.
+
+`frontier_ways` (`answerkey.components.frontier`) sweeps the groups of a component in an
+order and keeps, for every key (the partial sums of the open constraints), the polynomial
+of the layouts of the groups seen so far. The probabilities need, for every variable, the
+polynomial of the layouts in which it is a mine. Sweeping once per variable would cost n
+sweeps; instead:
+
+1. the forward sweep keeps its table before every item (`F_i`: key -> polynomial of the
+   layouts of items 0..i-1 reaching that key);
+2. a backward pass, from the last item to the first, builds `B_i`: for every key of
+   `F_i`, the polynomial of the layouts of items i.. that complete it (every constraint
+   meeting its total);
+3. for item i and x mines among its g variables, `R_{i,x}` = the sum over the keys k of
+   `F_i` of `F_i[k] * B_{i+1}[k extended by x]`: every layout in which the item holds x
+   mines, without the C(g, x) ways to place them. Each variable of the item is a mine in
+   C(g - 1, x - 1) of those ways, so its polynomial is the sum over x of
+   C(g - 1, x - 1) * x**x * R_{i,x}.
+
+That is about twice the forward sweep, plus one product of two polynomials per table
+entry and value. Polynomials are packed into big integers (coefficient k at bit
+k * width), so a sum is one addition and a product one multiplication: the width is
+the bits of the component's number of layouts plus one, which every coefficient of a
+product stays below (each counts distinct layouts of the whole component). Entries
+of `F_i` that no layout completes may overflow it, but they meet only empty
+completions (an entry whose successors have no completion has none itself).
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+from answerkey.components.frontier import BUDGET, best_order, divide_out, extend, groups, plan, step_table, unpack
+from solvers.csp import CSP
+
+Poly = tuple[int, ...]
+
+
+def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tuple[Poly, ...]] | None:
+    """(`ways`, every variable's mine polynomial) of a connected CSP, by the forward-backward
+    sweep along `best_order`; None when every order runs past `budget` table entries.
+    Variables of one group share one polynomial (the same tuple)."""
+    n = len(csp.cells)
+    if any(not c.scope and c.total for c in csp.constraints):
+        return (), tuple(() for _ in range(n))
+    chosen = best_order(csp, budget)
+    if chosen is None:
+        return None
+    order, total = chosen
+    if not total:
+        return (), tuple(() for _ in range(n))
+    width = total.bit_length() + 1
+    steps = plan(csp, order)
+    before: list[tuple[dict[tuple[int, ...], int], int]] = []  # F_i (keys padded for item i) and its base
+    table: dict[tuple[int, ...], int] = {(): 1}
+    base = 0
+    for step in steps:
+        if step.fresh:
+            table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
+        before.append((table, base))
+        table = step_table(table, step, width)
+        base += divide_out(table, width)
+    ways = (0,) * base + unpack(table[()], width)
+    members = groups(csp)
+    mines: list[Poly] = [()] * n
+    after: dict[tuple[int, ...], int] = {(): 1}  # B_{i+1}, keyed as F_i's keys extended by item i
+    after_base = 0
+    for i in range(len(steps) - 1, -1, -1):
+        step = steps[i]
+        forward, forward_base = before[i]
+        choose = [comb(step.size, x) for x in range(step.size + 1)]
+        reach = [0] * (step.size + 1)  # R_{i,x}, packed, at degree forward_base + after_base
+        back: dict[tuple[int, ...], int] = {}
+        for key, poly in forward.items():
+            completions = 0
+            for x, ways_x in enumerate(choose):
+                new = extend(key, x, step)
+                if new is None:
+                    continue
+                tail = after.get(new)
+                if tail is None:
+                    continue
+                reach[x] += poly * tail << x * width
+                completions += (tail * ways_x if ways_x > 1 else tail) << x * width
+            if completions:
+                back[key] = completions
+        shift = forward_base + after_base
+        poly_i = _sum_shifted([(comb(step.size - 1, x - 1), reach[x]) for x in range(1, step.size + 1)], shift, width)
+        for var in members[order[i][0]]:
+            mines[var] = poly_i
+        after_base += divide_out(back, width) if back else 0
+        after = {key[: len(key) - step.fresh]: poly for key, poly in back.items()} if step.fresh else back
+    return ways, tuple(mines)
+
+
+def _sum_shifted(terms: list[tuple[int, int]], shift: int, width: int) -> Poly:
+    """The polynomial sum of weight * packed over `terms`, times x**shift, unpacked."""
+    packed = sum(weight * value for weight, value in terms if value)
+    return (0,) * shift + unpack(packed, width) if packed else ()
