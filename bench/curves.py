@@ -13,7 +13,11 @@ Boards (every one from a fixed seed):
   process, the same boards, with the edge kept as the area grows: that function takes
   24 s to draw one 128x128 position), with the mine count;
 - **scattered**: planted classic boards, 20 % mines, 25 % of the safe cells shown at
-  random (`scale_boards.classic_board`), with the mine count.
+  random (`scale_boards.classic_board`), with the mine count;
+- **fullest** (stress, sides up to `--fullest-max`): the scattered boards with the largest
+  mine count any layout allows, so that the first solution found of every component has
+  to change (`answerkey.components.reach` finds that count; the board is then the same
+  text with another count).
 
 Operations, each in a child process (CPU time, `time.process_time`, from the board's text:
 parse, build the CSP, answer; calls repeated until they have taken 0.3 s, at most 5, median),
@@ -160,16 +164,32 @@ class Case:
         return "\n".join(" ".join("." if clue is None else str(clue) for clue in row) for row in self.board.clues) + "\n"
 
 
-def cases(sizes: list[int], seeds: int, kinds: list[str], scattered_max: int) -> list[Case]:
+def fullest(board: Board) -> int:
+    """The largest number of mines a layout of `board` (its mine count ignored) can hold."""
+    from answerkey.components.reach import Reach
+    from answerkey.components.split import decompose
+    from solvers.csp import build_csp
+
+    dec = decompose(build_csp(board_from_rows(board.clues, "classic", None)))
+    assert dec is not None
+    most = [Reach.of(part.csp, None) for part in dec.components]
+    return sum(dec.decided.values()) + len(dec.free) + sum(r.counts()[-1] for r in most if r is not None)
+
+
+def cases(sizes: list[int], seeds: int, kinds: list[str], scattered_max: int, fullest_max: int = 128) -> list[Case]:
     out = []
     for kind in kinds:
         for size in sizes:
-            if kind == "game":
+            if kind == "fullest" and size <= fullest_max:
+                for seed in range(seeds):
+                    board = classic_board(random.Random(seed), size, size, size * size // 5, 0.25)
+                    out.append(Case(kind, f"{size}^2 fullest #{seed}", board_from_rows(board.clues, "classic", fullest(board))))
+            elif kind == "game":
                 for reveal in (0.2, 0.4, 0.6):
                     for seed in range(seeds):
                         board, _ = game_board(random.Random(seed), size, size, round(size * size * 99 / 480), reveal)
                         out.append(Case(kind, f"{size}^2 game {reveal:.0%} #{seed}", board))
-            elif size <= scattered_max:
+            elif kind == "scattered" and size <= scattered_max:
                 for seed in range(seeds):
                     mines = size * size // 5
                     board = classic_board(random.Random(seed), size, size, mines, 0.25, mines)
@@ -234,8 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="32,64,128,256", help="board sides, comma-separated (default 32,64,128,256)")
     parser.add_argument("--seeds", type=int, default=1, help="boards per side and kind (and reveal, for games; default 1)")
-    parser.add_argument("--kinds", default="game,scattered", help="game, scattered or both (default)")
+    parser.add_argument("--kinds", default="game,scattered,fullest", help="game, scattered, fullest (default: all three)")
     parser.add_argument("--scattered-max", type=int, default=128, help="largest side of scattered boards (default 128)")
+    parser.add_argument("--fullest-max", type=int, default=128, help="largest side of fullest boards (default 128)")
     parser.add_argument("--ops", default=",".join(OPERATIONS), help="operations, comma-separated (default all)")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds before a child is stopped (default 60)")
     parser.add_argument("--before", type=Path, metavar="DIR", help="also time the same operations with the kit at DIR")
@@ -246,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown operation(s) {', '.join(unknown)}; choose from {', '.join(OPERATIONS)}")
     codes = {"after": ROOT} | ({"before": args.before.resolve()} if args.before else {})
-    chosen = cases([int(s) for s in args.sizes.split(",")], args.seeds, args.kinds.split(","), args.scattered_max)
+    chosen = cases([int(s) for s in args.sizes.split(",")], args.seeds, args.kinds.split(","), args.scattered_max, args.fullest_max)
     rows = []
     header = f"{'board':<24}{'frontier':>9}" + "".join(f"{op:>17}" for op in ops)
     header += f"{'probs/count':>13}{'first ratio':>13}{'sat ratio':>11}"
@@ -307,9 +328,9 @@ def summarize(rows: list[dict], ops: list[str], labels: list[str], limit: float)
     out: dict = {}
     sides = sorted({row["side"] for row in rows})
     for label in labels:
-        print(f"\n{label}: worst CPU seconds per side (game positions; scattered boards)")
+        print(f"\n{label}: worst CPU seconds per side and kind; seconds per 1,000 frontier cells: the slowest of count, probs, first, sat")
         print(f"{'side':>6}{'kind':>11}{'frontier':>10}" + "".join(f"{op:>17}" for op in ops) + f"{'s per 1k frontier':>20}")
-        for kind in ("game", "scattered"):
+        for kind in ("game", "scattered", "fullest"):
             for side in sides:
                 mine = [row for row in rows if row["side"] == side and row["kind"] == kind]
                 if not mine:
@@ -317,19 +338,19 @@ def summarize(rows: list[dict], ops: list[str], labels: list[str], limit: float)
                 frontier = max(row["frontier"] for row in mine)
                 figures = {op: worst([row["seconds"][label][op] for row in mine]) for op in ops}
                 per_k = [
-                    max(s for s in (row["seconds"][label][op] for op in ops if op in ("count", "probs", "first", "sat")) if s is not None)
-                    / row["frontier"] * 1000
+                    max(finished) / row["frontier"] * 1000
                     for row in mine
                     if row["frontier"]
+                    and (finished := [s for op, s in row["seconds"][label].items() if op in ("count", "probs", "first", "sat") and s is not None])
                 ]
                 out.setdefault(label, []).append({"side": side, "kind": kind, "frontier": frontier, "worst": figures})
                 line = "".join(f"{fmt(figures[op], limit):>17}" for op in ops)
                 print(f"{side:>6}{kind:>11}{frontier:>10}{line}{max(per_k) if per_k else 0:>20.3f}")
     after = [row["seconds"]["after"] for row in rows]
     goals = {
-        "probs at most 3x count": [(s.get("probs"), s.get("count")) for s in after],
-        "first with count at most 3x without": [(s.get("first"), s.get("first-no-M")) for s in after],
-        "sat --mines at most 3x without": [(s.get("sat"), s.get("sat-no-M")) for s in after],
+        "probs at most 3x count": [(s["probs"], s["count"]) for s in after if "probs" in s and "count" in s],
+        "first with count at most 3x without": [(s["first"], s["first-no-M"]) for s in after if "first" in s and "first-no-M" in s],
+        "sat --mines at most 3x without": [(s["sat"], s["sat-no-M"]) for s in after if "sat" in s and "sat-no-M" in s],
     }
     print()
     for goal, pairs in goals.items():

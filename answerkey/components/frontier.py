@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from math import comb
+from math import comb, prod
 
 from solvers.board import Cell
 from solvers.csp import CSP
@@ -226,13 +226,17 @@ def divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
     return low
 
 
-def step_table(table: dict[tuple[int, ...], int], step: Step, width: int) -> dict[tuple[int, ...], int]:
-    """One item of the sweep: every entry extended by 0..size mines of the item."""
+def step_table(table: dict[tuple[int, ...], int], step: Step, width: int, weights: Sequence[int] | None = None) -> dict[tuple[int, ...], int]:
+    """One item of the sweep: every entry extended by 0..size mines of the item, x mines
+    counted `weights[x]` times (default C(size, x): the ways to place them; a weight of 0
+    skips x)."""
     out: dict[tuple[int, ...], int] = {}
-    weights = [comb(step.size, x) for x in range(step.size + 1)]
+    weights = [comb(step.size, x) for x in range(step.size + 1)] if weights is None else weights
     checks, keep = step.checks, step.keep
     for key, poly in table.items():
         for x, weight in enumerate(weights):
+            if not weight:
+                continue
             sums = list(key)
             for j, total, remaining in checks:
                 reached = sums[j] + x
@@ -257,35 +261,46 @@ def unpack(packed: int, width: int) -> tuple[int, ...]:
 
 
 def best_order(csp: CSP, budget: int | None = BUDGET) -> tuple[list[Group], int] | None:
-    """The sweep order with fewest table entries among the greedy orders of STARTS and the
-    number of layouts, or None when every order runs past `budget` entries.
+    """A sweep order among the greedy orders of STARTS, and the number of layouts; None when
+    every order runs past `budget` table entries.
 
-    The greedy order depends on where it starts, so it is built from four starts (row-major
-    and column-major from two corners), each built when first needed. Their cheap
-    count-only sweeps (`probe`) run in rounds with a cap of PROBE entries, four times more
-    each round (never past `budget`); an order within PROBE entries is taken at once,
-    otherwise the first round where some order fits picks the one with fewest entries.
+    The greedy order depends on where it starts: row-major and column-major from two
+    corners. The first is taken when its count-only sweep (`probe`) stays within PROBE
+    entries. Otherwise all four are ranked by `estimate`, an upper bound on their table
+    sizes computed without sweeping (measuring them by sweeping cost several times the
+    sweep itself on 1,000-cell components), and the first in that rank whose sweep stays
+    within `budget` is taken.
     """
     members = groups(csp)
-    orders: list[list[Group]] = []
-    cap = PROBE
-    while True:
-        if budget is not None:
-            cap = min(cap, budget)
-        best: tuple[int, int, int] | None = None
-        for index, key in enumerate(STARTS):
-            if index == len(orders):
-                orders.append(sweep_order(csp, members, key))
-            probed = probe(csp, orders[index], cap if best is None else best[0])
-            if probed is not None:
-                best = (probed[0], index, probed[1])
-                if probed[0] <= PROBE:  # small enough: no need to build and try the others
-                    break
-        if best is not None:
-            return orders[best[1]], best[2]
-        if cap == budget:
-            return None
-        cap *= 4
+    first = sweep_order(csp, members, STARTS[0])
+    probed = probe(csp, first, PROBE if budget is None else min(PROBE, budget))
+    if probed is not None:
+        return first, probed[1]
+    orders = [first, *(sweep_order(csp, members, key) for key in STARTS[1:])]
+    for order in sorted(orders, key=lambda order: estimate(csp, order)):
+        probed = probe(csp, order, budget)
+        if probed is not None:
+            return order, probed[1]
+    return None
+
+
+def estimate(csp: CSP, items: Sequence[Group]) -> int:
+    """An upper bound on the table entries of a sweep along `items`: after each item, the
+    product over the open constraints of how many partial sums each can still have."""
+    last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
+    seen = [0] * len(csp.constraints)
+    spread: dict[int, int] = {}
+    entries = 0
+    for i, (cons, size) in enumerate(items):
+        for c in cons:
+            seen[c] += size
+            if last[c] == i:
+                spread.pop(c, None)
+            else:
+                total, rest = csp.constraints[c].total, len(csp.constraints[c].scope) - seen[c]
+                spread[c] = min(total, seen[c]) - max(0, total - rest) + 1
+        entries += prod(spread.values())
+    return entries
 
 
 def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | None:

@@ -11,14 +11,14 @@ sweeps; instead:
 2. a backward pass, from the last item to the first, builds `B_i`: for every key of
    `F_i`, the polynomial of the layouts of items i.. that complete it (every constraint
    meeting its total);
-3. for item i and x mines among its g variables, `R_{i,x}` = the sum over the keys k of
-   `F_i` of `F_i[k] * B_{i+1}[k extended by x]`: every layout in which the item holds x
-   mines, without the C(g, x) ways to place them. Each variable of the item is a mine in
-   C(g - 1, x - 1) of those ways, so its polynomial is the sum over x of
-   C(g - 1, x - 1) * x**x * R_{i,x}.
+3. a variable of item i (a group of g variables) is a mine in C(g - 1, x - 1) of the
+   C(g, x) ways the item holds x mines. So the forward step of item i is taken once more
+   with those weights instead (`U`: key after the item -> polynomial of the layouts of
+   items 0..i with a given variable of item i a mine), and the variable's polynomial is
+   the sum over the keys t of `U[t] * B_{i+1}[t]`.
 
-That is about twice the forward sweep, plus one product of two polynomials per table
-entry and value. Polynomials are packed into big integers (coefficient k at bit
+That is about three times the forward sweep's additions, plus one product of two
+polynomials per entry of its tables. Polynomials are packed into big integers (coefficient k at bit
 k * width), so a sum is one addition and a product one multiplication: the width is
 the bits of the component's number of layouts plus one, which every coefficient of a
 product stays below (each counts distinct layouts of the whole component). Entries
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from math import comb
 
-from answerkey.components.frontier import BUDGET, best_order, divide_out, extend, groups, plan, step_table, unpack
+from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, plan, step_table, unpack
 from solvers.csp import CSP
 
 Poly = tuple[int, ...]
@@ -68,32 +68,31 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
     for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
         forward, forward_base = before[i]
-        choose = [comb(step.size, x) for x in range(step.size + 1)]
-        reach = [0] * (step.size + 1)  # R_{i,x}, packed, at degree forward_base + after_base
-        back: dict[tuple[int, ...], int] = {}
-        for key, poly in forward.items():
-            completions = 0
-            for x, ways_x in enumerate(choose):
-                new = extend(key, x, step)
-                if new is None:
-                    continue
-                tail = after.get(new)
-                if tail is None:
-                    continue
-                reach[x] += poly * tail << x * width
-                completions += (tail * ways_x if ways_x > 1 else tail) << x * width
-            if completions:
-                back[key] = completions
-        shift = forward_base + after_base
-        poly_i = _sum_shifted([(comb(step.size - 1, x - 1), reach[x]) for x in range(1, step.size + 1)], shift, width)
+        marked = step_table(forward, step, width, [0, *(comb(step.size - 1, x - 1) for x in range(1, step.size + 1))])
+        packed = sum(poly * after[key] for key, poly in marked.items() if key in after)
+        poly_i = (0,) * (forward_base + after_base) + unpack(packed, width) if packed else ()
         for var in members[order[i][0]]:
             mines[var] = poly_i
+        back = _back_step(forward, after, step, width)
         after_base += divide_out(back, width) if back else 0
         after = {key[: len(key) - step.fresh]: poly for key, poly in back.items()} if step.fresh else back
     return ways, tuple(mines)
 
 
-def _sum_shifted(terms: list[tuple[int, int]], shift: int, width: int) -> Poly:
-    """The polynomial sum of weight * packed over `terms`, times x**shift, unpacked."""
-    packed = sum(weight * value for weight, value in terms if value)
-    return (0,) * shift + unpack(packed, width) if packed else ()
+def _back_step(forward: dict[tuple[int, ...], int], after: dict[tuple[int, ...], int], step: Step, width: int) -> dict[tuple[int, ...], int]:
+    """B_i from B_{i+1} (`after`): for every key of F_i, its completions' polynomial (the
+    item's x mines in C(g, x) ways, then a completion of the key it leads to)."""
+    back: dict[tuple[int, ...], int] = {}
+    choose = [comb(step.size, x) for x in range(step.size + 1)]
+    for key in forward:
+        completions = 0
+        for x, ways_x in enumerate(choose):
+            new = extend(key, x, step)
+            tail = after.get(new) if new is not None else None
+            if tail is not None:
+                completions += (tail * ways_x if ways_x > 1 else tail) << x * width
+        if completions:
+            back[key] = completions
+    return back
+
+
