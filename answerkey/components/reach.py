@@ -6,7 +6,8 @@ own, the counts are chosen so that they and the free cells add up to the mines l
 and only a component whose count had to change is solved again, for that count.
 
 `Reach.of(csp)` runs the frontier sweep of `answerkey.components.frontier` with sets
-instead of polynomials: each table entry is a bit mask whose bit k says that k mines
+instead of polynomials, along the greedy order with the smallest estimated table
+(`quick_order`: no order is measured by sweeping): each table entry is a bit mask whose bit k says that k mines
 among the items seen so far reach that key (extending by x mines is a shift by x, two
 ways to one key an OR). Its tables are kept, so `layout(k)` walks back from the end:
 at each item, some entry before it and some x lead to the key chosen after it with k
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from answerkey.components.count import ComponentCounter
-from answerkey.components.frontier import BUDGET, Group, Step, best_order, extend, groups, plan
+from answerkey.components.frontier import BUDGET, PROBE, STARTS, Group, Step, estimate, extend, groups, plan, sweep_order
 from answerkey.components.split import Decomposition
 from answerkey.recursive import recursion_room
 from solvers.csp import CSP
@@ -38,27 +39,22 @@ class Reach:
 
     @classmethod
     def of(cls, csp: CSP, budget: int | None = BUDGET) -> Reach | None:
-        """The sweep along `best_order`; None when every order runs past `budget` entries."""
+        """The sweep along `quick_order`; None when it runs past `budget` table entries."""
         if any(not c.scope and c.total for c in csp.constraints):
             return cls(csp, (), (), (), 0)
-        chosen = best_order(csp, budget)
-        if chosen is None:
-            return None
-        order = chosen[0]
+        order = quick_order(csp)
         steps = plan(csp, order)
         table: dict[tuple[int, ...], int] = {(): 1}
         tables = []
+        used = 0
         for step in steps:
             if step.fresh:
                 table = {key + (0,) * step.fresh: mask for key, mask in table.items()}
             tables.append(table)
-            out: dict[tuple[int, ...], int] = {}
-            for key, mask in table.items():
-                for x in range(step.size + 1):
-                    new = extend(key, x, step)
-                    if new is not None:
-                        out[new] = out.get(new, 0) | mask << x
-            table = out
+            table = _reach_step(table, step)
+            used += len(table)
+            if budget is not None and used > budget:
+                return None
         return cls(csp, tuple(order), tuple(steps), tuple(tables), table.get((), 0))
 
     def counts(self) -> list[int]:
@@ -89,6 +85,36 @@ class Reach:
             for var in members[cons][:x]:
                 values[var] = 1
         return tuple(values)
+
+
+def quick_order(csp: CSP) -> list[Group]:
+    """The sweep order of `answerkey.components.frontier` without measuring orders by
+    sweeping: the row-major greedy order when its `estimate` is small, else the greedy
+    order of STARTS with the smallest estimate."""
+    members = groups(csp)
+    first = sweep_order(csp, members, STARTS[0])
+    if estimate(csp, first) <= PROBE:
+        return first
+    return min((first, *(sweep_order(csp, members, key) for key in STARTS[1:])), key=lambda order: estimate(csp, order))
+
+
+def _reach_step(table: dict[tuple[int, ...], int], step: Step) -> dict[tuple[int, ...], int]:
+    """One item of the reachability sweep: every entry extended by 0..size mines (a shift of
+    its mask), entries meeting at one key joined (OR)."""
+    out: dict[tuple[int, ...], int] = {}
+    checks, keep = step.checks, step.keep
+    for key, mask in table.items():
+        for x in range(step.size + 1):
+            sums = list(key)
+            for j, total, remaining in checks:
+                reached = sums[j] + x
+                if reached > total or reached + remaining < total:
+                    break
+                sums[j] = reached
+            else:
+                new = tuple([sums[j] for j in keep])
+                out[new] = out.get(new, 0) | mask << x
+    return out
 
 
 def mine_counts(mask: int) -> list[int]:
