@@ -91,10 +91,10 @@ while sum(times) < 0.3 and len(times) < 5:
     result = eval(call)
     times.append(time.process_time() - started)
 out = {"seconds": statistics.median(times), "calls": len(times)}
-if hasattr(result, "total"):
-    out["total"] = str(result.total)
-    out["mines"] = hashlib.sha256(",".join(map(str, result.mines)).encode()).hexdigest()[:16] if result.mines else ""
-    out["mine_sum"] = str(sum(result.mines))
+if hasattr(result, "total"):  # hex: decimal strings of thousands of digits are refused
+    out["total"] = hex(result.total)
+    out["mines"] = hashlib.sha256(",".join(map(hex, result.mines)).encode()).hexdigest()[:16] if result.mines else ""
+    out["mines_add_up"] = not result.mines or sum(result.mines) == mines * result.total
 else:
     out["solution"] = "".join(map(str, result.solutions[0])) if result.solutions else ""
 print(json.dumps(out))
@@ -239,7 +239,7 @@ def check(case: Case, runs: dict[str, Run]) -> None:
     count, probs = runs.get("count"), runs.get("probs")
     if count and probs and count.seconds is not None and probs.seconds is not None:
         assert count.answer["total"] == probs.answer["total"], f"{case.name}: count and probs disagree"
-        assert int(probs.answer["mine_sum"]) == case.board.mines * int(probs.answer["total"]), case.name  # type: ignore[operator]
+        assert probs.answer["mines_add_up"] == "True", f"{case.name}: the mine counts do not add up to M times the total"
 
 
 def fmt(seconds: float | None, limit: float) -> str:
