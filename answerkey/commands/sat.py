@@ -29,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from answerkey.commands import decimal
 from answerkey.sat import DEFAULT_ENCODING, ENCODINGS
 from solvers.cliargs import print_error
 from solvers.textformat import BoardFormatError, check_mine_count, parse_token
@@ -194,7 +195,7 @@ def _sat(args: argparse.Namespace) -> int:
         from answerkey.components.count import solution_counts
 
         counts = solution_counts(csp, per_variable=False)
-        return _show([str(counts.total)], lambda: count_table(counts), args.stats)
+        return _show([decimal(counts.total)], lambda: count_table(counts), args.stats)
     return _show(_answer(board, csp, result, args.all), lambda: stats_table(result, args.encoding), args.stats)
 
 

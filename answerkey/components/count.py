@@ -21,12 +21,17 @@ How it is computed:
    variables split into independent components (the global count ignored).
 2. Each component gets a `Table`: for every k, how many of its layouts have k mines
    (`ways[k]`), and for each of its variables how many of those have it as a mine.
-   Small components are enumerated with the engine (`search` with `REFERENCE`); larger
-   ones branch on a variable, propagate, split again and recurse, with a cache of
-   sub-problems (equal residual constraints over equal variables give equal tables).
-3. Tables are convolved; F free variables contribute C(F, j) ways for j mines; with a
-   global count M the total is sum over m of ways[m] * C(F, M - decided - m); without
-   one it is the product of the component totals times 2**F.
+   Small components are enumerated with the engine (`search` with `REFERENCE`);
+   components of SWEEP_SIZE variables or more are swept (`answerkey.components.frontier`
+   for the ways alone, the forward-backward sweep of `answerkey.components.marginals`
+   with per-variable counts); others, and those whose sweep runs past its budget, branch
+   on a variable, propagate, split again and recurse, with a cache of sub-problems (equal
+   residual constraints over equal variables give equal tables).
+3. Tables are convolved (`Convolution`): each trimmed to the window of mine counts it
+   can hold, F free variables entering through the binomials C(F, M - decided - m) of
+   that window alone; with a global count M the total is sum over m of
+   ways[m] * C(F, M - decided - m); without one it is the product of the component
+   totals times 2**F.
 """
 
 from __future__ import annotations
@@ -57,8 +62,9 @@ Poly = tuple[int, ...]
 #: Components with at most this many variables are enumerated with the engine.
 LEAF_SIZE = 8
 
-#: Without per-variable counts, components with at least this many variables are counted
-#: by the frontier sweep of `answerkey.components.frontier` (branching is the fallback).
+#: Components with at least this many variables are counted by the frontier sweep of
+#: `answerkey.components.frontier` (`answerkey.components.marginals` with per-variable
+#: counts); branching is the fallback.
 SWEEP_SIZE = 24
 
 
@@ -195,9 +201,9 @@ class ComponentCounter:
 
     `leaf_size`: components with at most this many variables are enumerated with the
     engine; larger ones are split by branching. `per_variable`: also count, for every
-    variable, the layouts in which it is a mine. Without per-variable counts, components of
-    at least `sweep_size` variables are counted by the frontier sweep first, within
-    `sweep_budget` table entries per order tried (`answerkey.components.frontier`).
+    variable, the layouts in which it is a mine. Components of at least `sweep_size`
+    variables are counted by the frontier sweep first (forward-backward with per-variable
+    counts), within `sweep_budget` table entries (`answerkey.components.frontier`).
     """
 
     per_variable: bool = True
@@ -439,8 +445,8 @@ def _combine(decomposition: Decomposition, tables: list[Table]) -> tuple[int, li
 def solution_counts(csp: CSP, per_variable: bool = True, leaf_size: int = LEAF_SIZE, sweep_size: int = SWEEP_SIZE) -> SolutionCounts:
     """Exact number of solutions and, for each variable, the number where it is a mine.
 
-    With `per_variable=False` only `total` is computed (faster, components of at least
-    `sweep_size` variables by the frontier sweep) and `mines` is empty.
+    With `per_variable=False` only `total` is computed (about half the work of the
+    per-variable count on large components) and `mines` is empty.
     """
     started = time.perf_counter()
     counter = ComponentCounter(per_variable, leaf_size, sweep_size)
