@@ -300,3 +300,16 @@ def test_the_curves_bench_runs_and_checks_its_answers(tmp_path: Path, capsys: py
     data = json.loads(out.read_text(encoding="utf-8"))
     assert [row["kind"] for row in data["rows"]] == ["fullest"]
     assert all(set(row["seconds"]["after"]) == {"count", "probs", "first", "first-no-M"} for row in data["rows"])
+
+
+def test_a_sweep_whose_kept_tables_grow_too_large_falls_back_to_branching(monkeypatch: pytest.MonkeyPatch) -> None:
+    import answerkey.components.marginals as marginals
+
+    board = planted(random.Random(8), 7, 7, 0.25, 0.3, mine_count=True)
+    csp = build_csp(board)
+    swept = solution_counts(csp, leaf_size=0, sweep_size=1)
+    monkeypatch.setattr(marginals, "KEPT_BITS", 8)
+    assert frontier_marginals(csp, None) is None
+    branched = solution_counts(csp, leaf_size=0, sweep_size=1)
+    assert swept.stats.nodes == 0 < branched.stats.nodes  # branched where it swept
+    assert branched.mines == swept.mines and branched.total == swept.total

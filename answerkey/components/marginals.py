@@ -35,10 +35,15 @@ from solvers.csp import CSP
 
 Poly = tuple[int, ...]
 
+#: The forward tables are kept for the backward pass: past this many bits of packed
+#: polynomials (4 GiB) the sweep gives up and the caller branches instead.
+KEPT_BITS = 2**35
+
 
 def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tuple[Poly, ...]] | None:
     """(`ways`, every variable's mine polynomial) of a connected CSP, by the forward-backward
-    sweep along `best_order`; None when every order runs past `budget` table entries.
+    sweep along `best_order`; None when every order runs past `budget` table entries or the
+    kept tables past KEPT_BITS.
     Variables of one group share one polynomial (the same tuple)."""
     n = len(csp.cells)
     if any(not c.scope and c.total for c in csp.constraints):
@@ -53,11 +58,14 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
     steps = plan(csp, order)
     before: list[tuple[dict[tuple[int, ...], int], int]] = []  # F_i (keys padded for item i) and its base
     table: dict[tuple[int, ...], int] = {(): 1}
-    base = 0
+    base = kept = 0
     for step in steps:
         if step.fresh:
             table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
         before.append((table, base))
+        kept += sum(poly.bit_length() for poly in table.values())
+        if kept > KEPT_BITS:
+            return None
         table = step_table(table, step, width)
         base += divide_out(table, width)
     ways = (0,) * base + unpack(table[()], width)
