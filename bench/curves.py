@@ -50,7 +50,6 @@ import argparse
 import bisect
 import json
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -261,7 +260,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds before a child is stopped (default 60)")
     parser.add_argument("--before", type=Path, metavar="DIR", help="also time the same operations with the kit at DIR")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--summary", type=Path, metavar="FILE", help="only print the curves and goals of a JSON file written by --json")
     args = parser.parse_args(argv)
+    if args.summary:
+        saved = json.loads(args.summary.read_text(encoding="utf-8"))
+        summarize(saved["rows"], list(saved["rows"][0]["seconds"]["after"]), list(saved["rows"][0]["seconds"]), saved["limit"])
+        return 0
     ops = [op for op in args.ops.split(",") if op]
     unknown = [op for op in ops if op not in OPERATIONS]
     if unknown:
@@ -328,8 +332,9 @@ def summarize(rows: list[dict], ops: list[str], labels: list[str], limit: float)
     out: dict = {}
     sides = sorted({row["side"] for row in rows})
     for label in labels:
-        print(f"\n{label}: worst CPU seconds per side and kind; seconds per 1,000 frontier cells: the slowest of count, probs, first, sat")
-        print(f"{'side':>6}{'kind':>11}{'frontier':>10}" + "".join(f"{op:>17}" for op in ops) + f"{'s per 1k frontier':>20}")
+        print(f"\n{label}: worst CPU seconds per side and kind; the curves: the slowest of count, probs and first on a board"
+              " per 1,000 frontier cells and per 10,000 cells of the board (the worst board; '-': none finished)")
+        print(f"{'side':>6}{'kind':>11}{'frontier':>10}" + "".join(f"{op:>17}" for op in ops) + f"{'s/1k frontier':>15}{'s/10k cells':>13}")
         for kind in ("game", "scattered", "fullest"):
             for side in sides:
                 mine = [row for row in rows if row["side"] == side and row["kind"] == kind]
@@ -337,30 +342,36 @@ def summarize(rows: list[dict], ops: list[str], labels: list[str], limit: float)
                     continue
                 frontier = max(row["frontier"] for row in mine)
                 figures = {op: worst([row["seconds"][label][op] for row in mine]) for op in ops}
-                per_k = [
-                    max(finished) / row["frontier"] * 1000
-                    for row in mine
-                    if row["frontier"]
-                    and (finished := [s for op, s in row["seconds"][label].items() if op in ("count", "probs", "first", "sat") and s is not None])
-                ]
-                out.setdefault(label, []).append({"side": side, "kind": kind, "frontier": frontier, "worst": figures})
+                slowest = [worst([row["seconds"][label].get(op) for op in ("count", "probs", "first")]) for row in mine]
+                per_k = max((t / row["frontier"] * 1000 for t, row in zip(slowest, mine) if t is not None and row["frontier"]), default=None)
+                per_cells = max((t / side**2 * 10_000 for t in slowest if t is not None), default=None)
+                out.setdefault(label, []).append(
+                    {"side": side, "kind": kind, "frontier": frontier, "worst": figures, "per_1k_frontier": per_k, "per_10k_cells": per_cells}
+                )
                 line = "".join(f"{fmt(figures[op], limit):>17}" for op in ops)
-                print(f"{side:>6}{kind:>11}{frontier:>10}{line}{max(per_k) if per_k else 0:>20.3f}")
-    after = [row["seconds"]["after"] for row in rows]
-    goals = {
-        "probs at most 3x count": [(s["probs"], s["count"]) for s in after if "probs" in s and "count" in s],
-        "first with count at most 3x without": [(s["first"], s["first-no-M"]) for s in after if "first" in s and "first-no-M" in s],
-        "sat --mines at most 3x without": [(s["sat"], s["sat-no-M"]) for s in after if "sat" in s and "sat-no-M" in s],
+                curve = "".join(f"{'-' if v is None else f'{v:.3f}':>{w}}" for v, w in ((per_k, 15), (per_cells, 13)))
+                print(f"{side:>6}{kind:>11}{frontier:>10}{line}{curve}")
+    pairs_of = {
+        "probs at most 3x count": ("probs", "count"),
+        "first with count at most 3x without": ("first", "first-no-M"),
+        "sat --mines at most 3x without": ("sat", "sat-no-M"),
     }
     print()
-    for goal, pairs in goals.items():
-        ratios = [a / b for a, b in pairs if a is not None and b]
-        unfinished = sum(1 for a, b in pairs if a is None and b is not None)
-        if ratios or unfinished:
+    for goal, (mine, peer) in pairs_of.items():
+        verdicts = []
+        for kind in ("game", "scattered", "fullest", None):
+            after = [row["seconds"]["after"] for row in rows if kind is None or row["kind"] == kind]
+            pairs = [(s[mine], s[peer]) for s in after if mine in s and peer in s]
+            ratios = [a / b for a, b in pairs if a is not None and b]
+            unfinished = sum(1 for a, b in pairs if a is None and b is not None)
+            if not (ratios or unfinished):
+                continue
             met = not unfinished and max(ratios) <= 3
-            print(f"{goal}: worst {max(ratios, default=0):.2f}x, median {statistics.median(ratios) if ratios else 0:.2f}x"
-                  f"{f', {unfinished} stopped' if unfinished else ''}: {'met' if met else 'MISSED'}")
-            out[goal] = {"worst": max(ratios, default=None), "met": met}
+            verdicts.append(f"{kind or 'all'} worst {max(ratios, default=0):.2f}x{f' ({unfinished} stopped)' if unfinished else ''}"
+                            f" {'met' if met else 'MISSED'}")
+            out.setdefault(goal, {})[kind or "all"] = {"worst": max(ratios, default=None), "met": met}
+        if verdicts:
+            print(f"{goal}: " + "; ".join(verdicts))
     big = [row["seconds"]["after"] for row in rows if row["kind"] == "game" and row["side"] == 256]
     if big:
         slowest = {op: worst([s.get(op) for s in big]) for op in ("first", "count", "probs") if op in ops}

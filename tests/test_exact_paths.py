@@ -300,6 +300,8 @@ def test_the_curves_bench_runs_and_checks_its_answers(tmp_path: Path, capsys: py
     data = json.loads(out.read_text(encoding="utf-8"))
     assert [row["kind"] for row in data["rows"]] == ["fullest"]
     assert all(set(row["seconds"]["after"]) == {"count", "probs", "first", "first-no-M"} for row in data["rows"])
+    assert load_curves().main(["--summary", str(out)]) == 0
+    assert "s/1k frontier" in capsys.readouterr().out
 
 
 def test_a_sweep_whose_kept_tables_grow_too_large_falls_back_to_branching(monkeypatch: pytest.MonkeyPatch) -> None:
