@@ -301,10 +301,13 @@ def solve_first(csp: CSP, encoding: str = DEFAULT_ENCODING) -> SatResult:
         return result.solutions[0] if result.count else None
 
     dec = decompose(csp)
-    found: list[tuple[int, ...]] | None = None
-    if dec is not None:
-        solutions = [solve_part(part.csp) for part in dec.components]
-        found = [s for s in solutions if s is not None] if all(s is not None for s in solutions) else None
+    found: list[tuple[int, ...]] | None = None if dec is None else []
+    for part in dec.components if dec is not None else ():
+        solution = solve_part(part.csp)
+        if solution is None or found is None:
+            found = None
+            break
+        found.append(solution)
     if dec is not None and found is not None and dec.mines_left is not None:
         found = fit_mines(dec, found)
     stats.seconds = time.perf_counter() - started
