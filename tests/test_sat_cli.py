@@ -183,7 +183,7 @@ def test_bad_input_is_one_line_and_exit_2(text: str, where: str) -> None:
         (["missing-file.txt"], "", "missing-file.txt"),
         (["--mines", "9"], ROW, "--mines"),
         (["--dimacs", "no/such/dir/x.cnf"], ROW, "no/such/dir/x.cnf"),
-        (["--mines", "15", "--encoding", "subsets"], "6 6\n" + "? ? ? ? ? ?\n" * 6, "subset encoding"),
+        (["--mines", "15", "--encoding", "subsets", "--all"], "6 6\n" + "? ? ? ? ? ?\n" * 6, "subset encoding"),
     ],
     ids=["missing-file", "mines-too-many", "dimacs-unwritable", "subsets-too-large"],
 )
@@ -199,3 +199,28 @@ def test_non_utf8_input() -> None:
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60,
     )
     assert result.returncode == 2 and b"UTF-8" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_count_of_over_4300_digits_is_printed_in_full() -> None:
+    """120x120 unknown cells: 2**14400 layouts, 4,335 digits (Python refuses to print more
+    than 4,300 by default)."""
+    text = "120 120\n" + ("? " * 120 + "\n") * 120
+    result = run("--count", stdin=text)
+    assert result.returncode == 0 and result.stderr == ""
+    import sys as system
+
+    system.set_int_max_str_digits(0)
+    assert result.stdout.strip() == str(2**14400)
+
+
+def test_mines_are_placed_by_components_when_the_free_cells_cannot_take_them() -> None:
+    """A strip where every unknown cell is next to a clue: the mine count picks one of the
+    layouts, component by component (no free cell can absorb the difference)."""
+    text = "3 5\n? ? ? ? ?\n2 ? 3 ? 2\n? ? ? ? ?\n"  # 36, 84 and 12 layouts with 4, 5 and 6 mines
+    for mines in (4, 5, 6):
+        result = run("--mines", str(mines), stdin=text)
+        assert result.returncode == 0 and result.stdout.startswith("Satisfiable!")
+        shown = result.stdout.split("\n")[1:5]
+        assert shown_board_is_valid(text, shown) and sum(row.split().count("*") for row in shown) == mines
+    for mines in (3, 7):
+        assert run("--mines", str(mines), stdin=text).stdout == "Unsatisfiable!\n"

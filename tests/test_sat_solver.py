@@ -162,13 +162,31 @@ def test_solve_first_gives_glucose_one_component_at_a_time(monkeypatch: pytest.M
     assert result.stats.variables >= 4 and result.stats.seconds > 0
 
 
-def test_solve_first_with_a_mine_count_is_one_cnf(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_solve_first_with_a_mine_count_solves_components_not_the_whole_board(monkeypatch: pytest.MonkeyPatch) -> None:
     from answerkey.sat import solve_first
 
     calls = glucose_calls(monkeypatch)
     csp = CSP(tuple((0, i) for i in range(4)), (Constraint((0, 1), 1, (1, 0)), Constraint((0, 1, 2, 3), 3)))
     result = solve_first(csp)
-    assert calls == [4] and result.count == 1 and csp.satisfied_by(result.solutions[0])
+    assert calls == [2] and result.count == 1 and csp.satisfied_by(result.solutions[0])  # the free cells take the other 2
+
+
+def test_solve_first_changes_only_a_component_whose_mine_count_must_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    from answerkey.sat import solve_first
+
+    calls = glucose_calls(monkeypatch)
+    chain = (Constraint((0, 1), 1, (1, 0)), Constraint((1, 2), 1, (1, 1)))  # 010 (1 mine) or 101 (2 mines)
+    square = (Constraint((3, 4), 1, (1, 3)),)  # 2 layouts, 1 mine either way
+    cells = tuple((0, i) for i in range(5))
+    for mines, expected in ((3, (1, 0, 1)), (2, (0, 1, 0))):
+        calls.clear()
+        csp = CSP(cells, (*chain, *square, Constraint(tuple(range(5)), mines)))
+        result = solve_first(csp)
+        assert result.count == 1 and csp.satisfied_by(result.solutions[0]) and result.solutions[0][:3] == expected
+        assert calls == [3, 2]  # Glucose once per component; the chain's count, when it changes, from the sweep
+    calls.clear()
+    assert solve_first(CSP(cells, (*chain, *square, Constraint(tuple(range(5)), 4)))).count == 0
+    assert calls == [3, 2]  # the mine counts say no without asking Glucose again
 
 
 def test_solve_first_without_solution(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,3 +19,17 @@ def stderr_console() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, soft_wrap=True, highlight=False)
+
+
+def decimal(number: int) -> str:
+    """`number` in decimal, however many digits (a count of a 256x256 board's layouts has
+    over 10,000: more than Python converts by default, a guard against slow conversions of
+    untrusted input that does not apply to a number the kit computed)."""
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return str(number)
+    finally:
+        sys.set_int_max_str_digits(limit)

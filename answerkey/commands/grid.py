@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from answerkey.commands import stderr_console
+from answerkey.commands import decimal, stderr_console
 from solvers.cliargs import print_error, read_text
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def _grid(args: argparse.Namespace) -> int:
         return print_error(f"brute force would try 2^{len(csp.cells)} layouts; use it on at most {BRUTE_LIMIT} cells")
     result = _answer(csp, args)
     if args.count:
-        out = [str(result.count)]
+        out = [decimal(result.count)]
     elif not result.solutions:
         out = [NO_SOLUTION]
     elif args.all:

@@ -5,9 +5,11 @@ whitespace-separated tokens, `?` for an unknown cell or a clue 0-8 (classic rule
 counts the mines among its 8 neighbours). Blank lines are skipped; line numbers in error
 messages count every line of the input from 1.
 
-One solution: without `--mines`, the fixpoint bound rule first decides what it can and
-Glucose solves each independent component on its own (`answerkey.sat.solve_first`); with
-`--mines`, or with `--all`, the whole board is one CNF.
+One solution: the fixpoint bound rule first decides what it can and Glucose solves each
+independent component on its own (`answerkey.sat.solve_first`); with `--mines`, the
+cells next to no clue take the mines left over, and when they cannot, the components'
+mine counts are chosen to add up and a component whose count changed takes a layout
+with that count from a sweep of its cells (`answerkey.components.reach`). With `--all` the whole board is one CNF.
 
 Output: `Satisfiable!` and the board in the same format, each unknown cell shown as `*`
 (mine) or `s` (safe), or `?` when it is next to no clue (it is then in no constraint and
@@ -27,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from answerkey.commands import decimal
 from answerkey.sat import DEFAULT_ENCODING, ENCODINGS
 from solvers.cliargs import print_error
 from solvers.textformat import BoardFormatError, check_mine_count, parse_token
@@ -206,7 +209,7 @@ def _sat(args: argparse.Namespace) -> int:
         from answerkey.components.count import solution_counts
 
         counts = solution_counts(csp, per_variable=False)
-        return _show([str(counts.total)], lambda: count_table(counts), args.stats)
+        return _show([decimal(counts.total)], lambda: count_table(counts), args.stats)
     return _show(_answer(board, csp, result, args.all), lambda: stats_view(result, args.encoding), args.stats)
 
 

@@ -21,12 +21,17 @@ How it is computed:
    variables split into independent components (the global count ignored).
 2. Each component gets a `Table`: for every k, how many of its layouts have k mines
    (`ways[k]`), and for each of its variables how many of those have it as a mine.
-   Small components are enumerated with the engine (`search` with `REFERENCE`); larger
-   ones branch on a variable, propagate, split again and recurse, with a cache of
-   sub-problems (equal residual constraints over equal variables give equal tables).
-3. Tables are convolved; F free variables contribute C(F, j) ways for j mines; with a
-   global count M the total is sum over m of ways[m] * C(F, M - decided - m); without
-   one it is the product of the component totals times 2**F.
+   Small components are enumerated with the engine (`search` with `REFERENCE`);
+   components of SWEEP_SIZE variables or more are swept (`answerkey.components.frontier`
+   for the ways alone, the forward-backward sweep of `answerkey.components.marginals`
+   with per-variable counts); others, and those whose sweep runs past its budget, branch
+   on a variable, propagate, split again and recurse, with a cache of sub-problems (equal
+   residual constraints over equal variables give equal tables).
+3. Tables are convolved (`Convolution`): each trimmed to the window of mine counts it
+   can hold, F free variables entering through the binomials C(F, M - decided - m) of
+   that window alone; with a global count M the total is sum over m of
+   ways[m] * C(F, M - decided - m); without one it is the product of the component
+   totals times 2**F.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from math import comb, prod
 from typing import TYPE_CHECKING
 
 from answerkey.components.frontier import BUDGET, frontier_ways
+from answerkey.components.marginals import frontier_marginals
 from answerkey.components.split import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
 from answerkey.recursive import recursion_room
 from answerkey.strategies import REFERENCE
@@ -56,8 +62,9 @@ Poly = tuple[int, ...]
 #: Components with at most this many variables are enumerated with the engine.
 LEAF_SIZE = 8
 
-#: Without per-variable counts, components with at least this many variables are counted
-#: by the frontier sweep of `answerkey.components.frontier` (branching is the fallback).
+#: Components with at least this many variables are counted by the frontier sweep of
+#: `answerkey.components.frontier` (`answerkey.components.marginals` with per-variable
+#: counts); branching is the fallback.
 SWEEP_SIZE = 24
 
 
@@ -194,9 +201,9 @@ class ComponentCounter:
 
     `leaf_size`: components with at most this many variables are enumerated with the
     engine; larger ones are split by branching. `per_variable`: also count, for every
-    variable, the layouts in which it is a mine. Without per-variable counts, components of
-    at least `sweep_size` variables are counted by the frontier sweep first, within
-    `sweep_budget` table entries per order tried (`answerkey.components.frontier`).
+    variable, the layouts in which it is a mine. Components of at least `sweep_size`
+    variables are counted by the frontier sweep first (forward-backward with per-variable
+    counts), within `sweep_budget` table entries (`answerkey.components.frontier`).
     """
 
     per_variable: bool = True
@@ -275,11 +282,18 @@ class ComponentCounter:
         return Table(part.origin, tuple(ways), tuple(map(tuple, mines)) if self.per_variable else None)
 
     def _sweep(self, part: Part) -> Table | None:
-        """Without per-variable counts, a large part's table by the frontier sweep
-        (`answerkey.components.frontier`); None when per-variable counts are asked for, the part is
-        small, or the sweep runs past its budget (the part is then branched on)."""
-        if self.per_variable or len(part.origin) < self.sweep_size:
+        """A large part's table by the frontier sweep (`answerkey.components.frontier`; with
+        per-variable counts the forward-backward sweep of `answerkey.components.marginals`);
+        None when the part is small or the sweep runs past its budget (the part is then
+        branched on)."""
+        if len(part.origin) < self.sweep_size:
             return None
+        if self.per_variable:
+            swept = frontier_marginals(part.csp, self.sweep_budget)
+            if swept is None:
+                return None
+            self.stats.swept += 1
+            return Table(part.origin, swept[0], swept[1])
         ways = frontier_ways(part.csp, self.sweep_budget)
         if ways is None:
             return None
@@ -330,67 +344,100 @@ class SolutionCounts:
         return dict(zip(self.csp.cells, self.probabilities()))
 
 
-def _weights(tables: Sequence[Table], mines_left: int | None) -> list[Poly | int]:
-    """For each table, what one of its layouts with a mines is worth in the whole count.
+def trimmed(ways: Poly) -> tuple[int, Poly]:
+    """(lo, coefficients lo..hi): a polynomial without its zero coefficients at either end
+    ((0, ()) for zero). The mine counts a component can hold are a short window."""
+    lo = next((k for k, x in enumerate(ways) if x), len(ways))
+    hi = len(ways)
+    while hi > lo and not ways[hi - 1]:
+        hi -= 1
+    return (lo, ways[lo:hi]) if lo < hi else (0, ())
 
-    Without a global count every table's layouts combine with all layouts of the others
-    (an int: the product of their totals). With `mines_left` M, a layout with a mines
-    combines with the others' layouts holding M - a mines: coefficient M - a of the
-    product of every other table's ways (a Poly indexed by a).
+
+def binomial_window(n: int, top: int, size: int) -> list[int]:
+    """[C(n, top), C(n, top - 1), ..., C(n, top - size + 1)] (0 outside 0..n): one big
+    binomial, then each next one from the last by a small multiplication and division."""
+    out = [0] * size
+    value = 0
+    for j in range(size):
+        k = top - j
+        if not 0 <= k <= n:
+            value = 0
+        elif value == 0:
+            value = comb(n, k)
+        else:  # C(n, k) = C(n, k + 1) * (k + 1) / (n - k)
+            value = value * (k + 1) // (n - k)
+        out[j] = value
+    return out
+
+
+@dataclass(frozen=True)
+class Convolution:
+    """The components' tables put together under a global count: what one layout of table
+    t with lo_t + a mines is worth (`weights[t][a]`, the layouts of everything else that
+    complete it), the number of solutions, and how many have a given free variable a mine.
+
+    Every table's ways are trimmed to the window of mine counts it can hold, so the
+    convolutions are as long as the sum of the windows (a few dozen on a game position),
+    not the mines left; the F free variables enter through one window of binomials
+    C(F, L - m), never as a table of F + 1 coefficients.
     """
-    if mines_left is None:
-        totals = [t.total for t in tables]
-        before = [1]
-        for total in totals:
-            before.append(before[-1] * total)
-        after = [1]
-        for total in reversed(totals):
-            after.append(after[-1] * total)
-        after.reverse()
-        return [before[i] * after[i + 1] for i in range(len(tables))]
-    prefix: list[Poly] = [(1,)]
-    for t in tables:
-        prefix.append(poly_mul(prefix[-1], t.ways, mines_left))
-    suffix: list[Poly] = [(1,)]
-    for t in reversed(tables):
-        suffix.append(poly_mul(suffix[-1], t.ways, mines_left))
-    suffix.reverse()
-    weights: list[Poly | int] = []
-    for i, table in enumerate(tables):
-        left, right = prefix[i], suffix[i + 1]
-        weight: list[int] = []
-        for a in range(len(table.ways)):
-            target = mines_left - a
-            weight.append(
-                sum(left[j] * right[target - j] for j in range(max(0, target - len(right) + 1), min(len(left), target + 1)))
-                if target >= 0
-                else 0
-            )
-        weights.append(tuple(weight))
-    return weights
+
+    lows: tuple[int, ...]
+    weights: tuple[tuple[int, ...], ...]
+    total: int
+    free_mine: int
+
+    @classmethod
+    def of(cls, ways: Sequence[Poly], free: int, mines_left: int, per_table: bool) -> Convolution:
+        cut = [trimmed(w) for w in ways]
+        lows = tuple(lo for lo, _ in cut)
+        polys = [c for _, c in cut]
+        if any(not c for c in polys):
+            return cls(lows, tuple((0,) * len(c) for c in polys), 0, 0)
+        base = sum(lows)
+        span = sum(len(c) - 1 for c in polys) + 1  # constrained mines: base .. base + span - 1
+        completions = binomial_window(free, mines_left - base, span)  # j more mines than base: C(F, L - base - j)
+        prefix: list[Poly] = [(1,)]
+        for c in polys:
+            prefix.append(poly_mul(prefix[-1], c))
+        total = sum(map(operator.mul, prefix[-1], completions))
+        free_mine = sum(map(operator.mul, prefix[-1], binomial_window(free - 1, mines_left - base - 1, span))) if free else 0
+        weights: list[tuple[int, ...]] = []
+        if per_table:
+            after = completions  # after[j]: layouts of the tables after t and the free variables, j mines before them
+            for index in range(len(polys) - 1, -1, -1):
+                c, before = polys[index], prefix[index]
+                weights.append(tuple(sum(map(operator.mul, before, after[a:])) for a in range(len(c))))
+                after = [sum(map(operator.mul, c, after[j:])) for j in range(len(after) - len(c) + 1)]
+            weights.reverse()
+        return cls(lows, tuple(weights), total, free_mine)
 
 
 def _combine(decomposition: Decomposition, tables: list[Table]) -> tuple[int, list[int]]:
     """Total solutions and per-variable mine counts of the whole CSP from its parts' tables."""
     dec = decomposition
-    n = len(dec.csp.cells)
-    pieces = tables + ([free_table(dec.free, True)] if dec.free else [])
-    weights = _weights(pieces, dec.mines_left)
+    mines = [0] * len(dec.csp.cells)
+    free = len(dec.free)
     if dec.mines_left is None:
-        total = prod(t.total for t in pieces)
+        product = prod(t.total for t in tables)
+        total = product << free
+        free_mine = product << (free - 1) if free else 0
+        weights: list[tuple[int, ...]] = [((product // t.total) << free,) * len(t.ways) if t.total else () for t in tables]
+        lows = [0] * len(tables)
     else:
-        first = weights[0] if pieces else ()
-        assert not isinstance(first, int)  # with a mine count every weight is a polynomial
-        total = sum(w * x for w, x in zip(first, pieces[0].ways)) if pieces else int(dec.mines_left == 0)
-    mines = [0] * n
+        joined = Convolution.of([t.ways for t in tables], free, dec.mines_left, per_table=True)
+        total, free_mine, weights, lows = joined.total, joined.free_mine, list(joined.weights), list(joined.lows)
     for var, value in dec.decided.items():
         mines[var] = total if value else 0
-    for table, weight in zip(pieces, weights):
+    for var in dec.free:
+        mines[var] = free_mine
+    for table, weight, lo in zip(tables, weights, lows):
         assert table.mines is not None
-        seen: dict[int, int] = {}  # free variables share one polynomial: weigh it once
+        seen: dict[int, int] = {}  # variables may share one polynomial: weigh it once
         for var, poly in zip(table.variables, table.mines):
             if id(poly) not in seen:
-                seen[id(poly)] = sum(poly) * weight if isinstance(weight, int) else sum(map(operator.mul, poly, weight))
+                seen[id(poly)] = sum(map(operator.mul, poly[lo:], weight)) if total else 0
             mines[var] = seen[id(poly)]
     return total, mines
 
@@ -398,8 +445,8 @@ def _combine(decomposition: Decomposition, tables: list[Table]) -> tuple[int, li
 def solution_counts(csp: CSP, per_variable: bool = True, leaf_size: int = LEAF_SIZE, sweep_size: int = SWEEP_SIZE) -> SolutionCounts:
     """Exact number of solutions and, for each variable, the number where it is a mine.
 
-    With `per_variable=False` only `total` is computed (faster, components of at least
-    `sweep_size` variables by the frontier sweep) and `mines` is empty.
+    With `per_variable=False` only `total` is computed (about half the work of the
+    per-variable count on large components) and `mines` is empty.
     """
     started = time.perf_counter()
     counter = ComponentCounter(per_variable, leaf_size, sweep_size)
@@ -426,14 +473,11 @@ def count_solutions(csp: CSP, leaf_size: int = LEAF_SIZE) -> int:
 
 
 def _total_only(dec: Decomposition, tables: list[Table]) -> int:
-    """The number of solutions alone: one convolution, truncated at the mines left."""
+    """The number of solutions alone: one convolution of the trimmed tables."""
     free = len(dec.free)
     if dec.mines_left is None:
-        return prod(t.total for t in tables) * 2**free
-    ways: Poly = (1,)
-    for table in tables:
-        ways = poly_mul(ways, table.ways, dec.mines_left)
-    return sum(x * comb(free, dec.mines_left - m) for m, x in enumerate(ways) if m <= dec.mines_left)
+        return prod(t.total for t in tables) << free
+    return Convolution.of([t.ways for t in tables], free, dec.mines_left, per_table=False).total
 
 
 def choose_counts(ways: Sequence[Poly], free: int, mines: int) -> list[int] | None:

@@ -24,7 +24,8 @@ every order runs past it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from math import comb
+from dataclasses import dataclass
+from math import comb, prod
 
 from solvers.board import Cell
 from solvers.csp import CSP
@@ -127,21 +128,70 @@ def open_width(items: Sequence[Group]) -> int:
     return most
 
 
-def sweep(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, ...] | None:
-    """`ways` of `csp` along `items`, or None once the table has used more than `budget` entries."""
-    width = len(csp.cells) + 1  # bits per packed coefficient: a coefficient is below 2**n
+def sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int | None = None) -> tuple[int, ...] | None:
+    """`ways` of `csp` along `items`, or None once the table has used more than `budget` entries.
+
+    `width`: bits per packed coefficient, more than any count of layouts has (default: the
+    number of variables plus one). An entry that no layout completes may overflow it, but
+    such entries never reach the end: the bits of the number of layouts plus one suffice.
+    """
+    width = len(csp.cells) + 1 if width is None else width
     swept = _sweep(csp, items, budget, width)
     if swept is None:
         return None
     packed, base, _used = swept
-    return (0,) * base + _unpack(packed, width) if packed else ()
+    return (0,) * base + unpack(packed, width) if packed else ()
 
 
-def table_entries(csp: CSP, items: Sequence[Group], budget: int | None) -> int | None:
-    """How many table entries the sweep along `items` uses (None: more than `budget`),
-    found by a sweep that counts layouts without their mines (no polynomials: cheap)."""
+def probe(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, int] | None:
+    """(table entries used, number of layouts) of the sweep along `items` (None: more than
+    `budget` entries), by a sweep that counts layouts without their mines (no polynomials: cheap)."""
     swept = _sweep(csp, items, budget, 0)
-    return None if swept is None else swept[2]
+    return None if swept is None else (swept[2], swept[0])
+
+
+@dataclass(frozen=True)
+class Step:
+    """What item i of a sweep does to the table's keys: `fresh` constraints begin (a zero
+    partial sum each, appended to every key); `checks`: for each constraint of the item,
+    (its slot in the key, its total, how many of its variables come after this item), to
+    keep only partial sums that can still meet the total; `keep`: the slots that stay open
+    after the item (the others have just closed, their totals met)."""
+
+    size: int
+    fresh: int
+    checks: tuple[tuple[int, int, int], ...]
+    keep: tuple[int, ...]
+
+
+def plan(csp: CSP, items: Sequence[Group]) -> list[Step]:
+    """The steps of a sweep along `items` (the key bookkeeping, computed once)."""
+    last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
+    remaining = [len(c.scope) for c in csp.constraints]
+    slots: list[int] = []
+    steps = []
+    for i, (cons, size) in enumerate(items):
+        fresh = [c for c in cons if c not in slots]
+        slots += fresh
+        for c in cons:
+            remaining[c] -= size
+        checks = tuple((slots.index(c), csp.constraints[c].total, remaining[c]) for c in cons)
+        keep = tuple(j for j, c in enumerate(slots) if last[c] != i)
+        steps.append(Step(size, len(fresh), checks, keep))
+        slots = [slots[j] for j in keep]
+    return steps
+
+
+def extend(key: tuple[int, ...], x: int, step: Step) -> tuple[int, ...] | None:
+    """The key after `step` when its item takes x mines, or None when some constraint of the
+    item can no longer meet its total (its padded key: `fresh` zeros already appended)."""
+    sums = list(key)
+    for j, total, remaining in step.checks:
+        reached = sums[j] + x
+        if reached > total or reached + remaining < total:
+            return None
+        sums[j] = reached
+    return tuple([sums[j] for j in step.keep])
 
 
 def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> tuple[int, int, int] | None:
@@ -152,32 +202,21 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
     divides them all (`base` counts it), so packed integers hold no run of zero
     coefficients below every layout's mine count so far.
     """
-    last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
-    totals = [c.total for c in csp.constraints]
-    remaining = [len(c.scope) for c in csp.constraints]
-    slots: list[int] = []
     table: dict[tuple[int, ...], int] = {(): 1}
     used = base = 0
-    for i, (cons, size) in enumerate(items):
-        fresh = [c for c in cons if c not in slots]
-        if fresh:
-            slots += fresh
-            table = {key + (0,) * len(fresh): poly for key, poly in table.items()}
-        for c in cons:
-            remaining[c] -= size
-        checks = [(slots.index(c), totals[c], remaining[c]) for c in cons]
-        keep = [j for j, c in enumerate(slots) if last[c] != i]
-        table = _step(table, size, checks, keep, width)
-        slots = [slots[j] for j in keep]
+    for step in plan(csp, items):
+        if step.fresh:
+            table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
+        table = step_table(table, step, width)
         used += len(table)
         if budget is not None and used > budget:
             return None
         if width and table:
-            base += _divide_out(table, width)
+            base += divide_out(table, width)
     return table.get((), 0), base, used
 
 
-def _divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
+def divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
     """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m."""
     low = min((poly & -poly).bit_length() - 1 for poly in table.values()) // width
     if low:
@@ -187,14 +226,17 @@ def _divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
     return low
 
 
-def _step(
-    table: dict[tuple[int, ...], int], size: int, checks: list[tuple[int, int, int]], keep: list[int], width: int
-) -> dict[tuple[int, ...], int]:
-    """One item of the sweep: every entry extended by 0..size mines of the item."""
+def step_table(table: dict[tuple[int, ...], int], step: Step, width: int, weights: Sequence[int] | None = None) -> dict[tuple[int, ...], int]:
+    """One item of the sweep: every entry extended by 0..size mines of the item, x mines
+    counted `weights[x]` times (default C(size, x): the ways to place them; a weight of 0
+    skips x)."""
     out: dict[tuple[int, ...], int] = {}
-    weights = [comb(size, x) for x in range(size + 1)]
+    weights = [comb(step.size, x) for x in range(step.size + 1)] if weights is None else weights
+    checks, keep = step.checks, step.keep
     for key, poly in table.items():
         for x, weight in enumerate(weights):
+            if not weight:
+                continue
             sums = list(key)
             for j, total, remaining in checks:
                 reached = sums[j] + x
@@ -208,7 +250,7 @@ def _step(
     return out
 
 
-def _unpack(packed: int, width: int) -> tuple[int, ...]:
+def unpack(packed: int, width: int) -> tuple[int, ...]:
     """Coefficients of a packed polynomial, lowest degree first."""
     mask = (1 << width) - 1
     ways = []
@@ -218,39 +260,60 @@ def _unpack(packed: int, width: int) -> tuple[int, ...]:
     return tuple(ways)
 
 
-def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | None:
-    """`ways[k]`: layouts of a connected CSP with k mines, by the sweep; None when every
-    order tried runs past `budget` table entries.
+def best_order(csp: CSP, budget: int | None = BUDGET) -> tuple[list[Group], int] | None:
+    """A sweep order among the greedy orders of STARTS, and the number of layouts; None when
+    every order runs past `budget` table entries.
 
-    The greedy order depends on where it starts, so it is built from four starts (row-major
-    and column-major from two corners), each built when first needed. Their cheap
-    count-only sweeps run in rounds with a cap of PROBE entries, four times more each round
-    (never past `budget`); an order within PROBE entries is taken at once, otherwise the
-    first round where some order fits picks the one with fewest entries, and the
-    polynomials are swept along it. A constraint over no variable is checked first.
+    The greedy order depends on where it starts: row-major and column-major from two
+    corners. The first is taken when its count-only sweep (`probe`) stays within PROBE
+    entries. Otherwise all four are ranked by `estimate`, an upper bound on their table
+    sizes computed without sweeping (measuring them by sweeping cost several times the
+    sweep itself on 1,000-cell components), and the first in that rank whose sweep stays
+    within `budget` is taken.
     """
+    members = groups(csp)
+    first = sweep_order(csp, members, STARTS[0])
+    probed = probe(csp, first, PROBE if budget is None else min(PROBE, budget))
+    if probed is not None:
+        return first, probed[1]
+    orders = [first, *(sweep_order(csp, members, key) for key in STARTS[1:])]
+    for order in sorted(orders, key=lambda order: estimate(csp, order)):
+        probed = probe(csp, order, budget)
+        if probed is not None:
+            return order, probed[1]
+    return None
+
+
+def estimate(csp: CSP, items: Sequence[Group]) -> int:
+    """An upper bound on the table entries of a sweep along `items`: after each item, the
+    product over the open constraints of how many partial sums each can still have."""
+    last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
+    seen = [0] * len(csp.constraints)
+    spread: dict[int, int] = {}
+    entries = 0
+    for i, (cons, size) in enumerate(items):
+        for c in cons:
+            seen[c] += size
+            if last[c] == i:
+                spread.pop(c, None)
+            else:
+                total, rest = csp.constraints[c].total, len(csp.constraints[c].scope) - seen[c]
+                spread[c] = min(total, seen[c]) - max(0, total - rest) + 1
+        entries += prod(spread.values())
+    return entries
+
+
+def frontier_ways(csp: CSP, budget: int | None = BUDGET) -> tuple[int, ...] | None:
+    """`ways[k]`: layouts of a connected CSP with k mines, swept along `best_order`; None
+    when every order tried runs past `budget` table entries. A constraint over no variable
+    is checked first."""
     if any(not c.scope and c.total for c in csp.constraints):
         return ()
-    members = groups(csp)
-    orders: list[list[Group]] = []
-    cap = PROBE
-    while True:
-        if budget is not None:
-            cap = min(cap, budget)
-        best: tuple[int, int] | None = None
-        for index, key in enumerate(STARTS):
-            if index == len(orders):
-                orders.append(sweep_order(csp, members, key))
-            entries = table_entries(csp, orders[index], cap if best is None else best[0])
-            if entries is not None:
-                best = (entries, index)
-                if entries <= PROBE:  # small enough: no need to build and try the others
-                    break
-        if best is not None:
-            return sweep(csp, orders[best[1]], None)
-        if cap == budget:
-            return None
-        cap *= 4
+    chosen = best_order(csp, budget)
+    if chosen is None:
+        return None
+    order, total = chosen
+    return sweep(csp, order, None, total.bit_length() + 1) if total else ()
 
 
 STARTS: tuple[Callable[[Cell], tuple[int, int]], ...] = (

@@ -14,9 +14,11 @@ Modes:
 
 - "first": the first solution of every component; free variables are safe. With a global
   count M, free variables take the mines left over, lowest-numbered first; when that does
-  not fit, each component's possible mine counts are counted (`answerkey.components.count`), one
-  number per component is chosen (smallest first, so the result is deterministic) and
-  the counter builds a layout with that many mines from its tables (`ComponentCounter.witness`).
+  not fit, the mine counts each component can hold are found by a sweep
+  (`answerkey.components.reach`), one number per component is chosen, as near as the
+  others allow to the count of the solution at hand, and only a component whose number
+  changed is given a layout with that many mines, from the sweep's tables. The global
+  count is never searched with: it joins every variable.
 - "all": the cartesian product of the components' solutions and the free variables'
   layouts, mines added up against the global count as it goes (`iter_solutions` streams;
   `solve_components` keeps at most `limit`).
@@ -32,9 +34,10 @@ import time
 from collections.abc import Iterator, Sequence
 from itertools import combinations, islice, product
 
-from answerkey.components.count import ComponentCounter, choose_counts, solution_counts
+from answerkey.components.count import solution_counts
+from answerkey.components.reach import fit_mines
 from answerkey.components.split import Decomposition, Part, decompose, lift
-from answerkey.recursive import SAFE_FIRST, recursion_room, recursive_solve
+from answerkey.recursive import SAFE_FIRST, recursive_solve
 from answerkey.strategies import REFERENCE
 from solvers.csp import CSP
 from solvers.engine import Mode, SearchResult, SearchStats, search
@@ -84,30 +87,16 @@ def first_solution(dec: Decomposition, stats: SearchStats) -> tuple[int, ...] | 
             return None
         found.append(solutions[0])
     if dec.mines_left is not None:
+        fitted = fit_mines(dec, found)
+        if fitted is None:
+            return None
+        found = fitted
         spare = dec.mines_left - sum(map(sum, found))
-        if not 0 <= spare <= len(dec.free):
-            counter = ComponentCounter(per_variable=False)
-            with recursion_room(4 * len(values)):
-                tables = [counter.component(part).ways for part in dec.components]
-                counts = choose_counts(tables, len(dec.free), dec.mines_left)
-                if counts is None:
-                    return None
-                found = [_witness(counter, part, k) for part, k in zip(dec.components, counts)]
-            spare = dec.mines_left - sum(counts)
-            stats.expanded += counter.stats.nodes
-            stats.popped += counter.stats.nodes + counter.stats.engine_nodes
         for var in dec.free[:spare]:
             values[var] = 1
     for part, solution in zip(dec.components, found):
         lift(part, solution, values)
     return tuple(values)
-
-
-def _witness(counter: ComponentCounter, part: Part, mines: int) -> tuple[int, ...]:
-    """A solution of `part` (local order) with exactly `mines` mines, which its table says exists."""
-    layout = counter.witness(part, mines)
-    assert layout is not None, "the component's table promised a layout with this many mines"
-    return tuple(layout[var] for var in part.origin)
 
 
 def iter_solutions(dec: Decomposition, stats: SearchStats | None = None) -> Iterator[tuple[int, ...]]:

@@ -6,7 +6,8 @@ mine count is left out when splitting: it joins every variable, and the counting
 
 A `Decomposition` of a CSP is:
 
-- the fixpoint domains of `forward_check_fixpoint` (run once, with the global count);
+- the fixpoint domains of `forward_check_fixpoint` (run once, with the global count, which
+  `propagate_counted` examines on the side of the clues: the same fixpoint, linear in the cells);
 - `decided`: the variables it fixed, with their values;
 - `components`: the connected groups of undecided variables, each as a `Part`, a
   self-contained sub-CSP whose constraints are the clues' *residual* constraints (scope
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
-from answerkey.strategies import forward_check_fixpoint
+from answerkey.strategies import forward_check_fixpoint, narrow_to_fixpoint
 from solvers.csp import CSP, Constraint, Domains
 
 
@@ -138,10 +139,38 @@ def global_total(csp: CSP) -> int | None:
     return totals.pop() if totals else None
 
 
+def propagate_counted(csp: CSP, total: int | None) -> Domains | None:
+    """`propagate(csp)`, the same fixpoint, with the global mine count `total` examined on the
+    side: the clues alone are propagated, then the count's bound rule is applied once (it
+    decides every undecided variable, or nothing), and the clues again if it did.
+
+    Every variable is in the global constraint, so inside the queue each narrowing would
+    queue it again and each look at it would sum every domain: quadratic in the board's
+    cells (96% of a 128x128 count's time went there). The fixpoint of the bound rule does
+    not depend on the order constraints are examined in, so this one is the same.
+    """
+    if total is None:
+        return propagate(csp)
+    clues = CSP(csp.cells, tuple(c for c in csp.constraints if not is_global(c, csp)))
+    domains: Domains | None = propagate(clues)
+    while domains is not None:
+        undecided = [var for var, domain in domains.items() if len(domain) > 1]
+        left = total - sum(domain[0] for domain in domains.values() if len(domain) == 1)
+        if not 0 <= left <= len(undecided):
+            return None
+        if not undecided or 0 < left < len(undecided):
+            return domains
+        value = (1,) if left else (0,)
+        for var in undecided:
+            domains[var] = value
+        domains = narrow_to_fixpoint(clues, domains)
+    return None
+
+
 def decompose(csp: CSP) -> Decomposition | None:
     """Propagate to a fixpoint and split; None when propagation alone proves there is no solution."""
     total = global_total(csp)
-    domains = propagate(csp) if total != -1 else None
+    domains = propagate_counted(csp, total) if total != -1 else None
     if domains is None:
         return None
     decided, parts, free = split(csp, domains)
