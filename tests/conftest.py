@@ -259,11 +259,21 @@ SLOW_NAMES = frozenset({"run_grader", "grade_json", "grade", "grades", "Kit", "k
                         "run_grader_in", "self_contained", "student_copy", "copy_kit", "busy_machine"})
 
 
+#: Modules whose tests grade, sandbox or drive the game's screen almost all of the time.
+SLOW_MODULES = frozenset({
+    "test_classroom_batch", "test_classroom_config", "test_classroom_gradescope", "test_classroom_hidden",
+    "test_classroom_parallel", "test_fair_scores", "test_gradebook", "test_grader_agent", "test_grader_cli",
+    "test_grader_sat", "test_gradescope_bundle", "test_grades_promise", "test_hostile", "test_hostile_round_two",
+    "test_misbehaving_students", "test_play_app", "test_prairielearn", "test_release", "test_similarity", "test_trace",
+})
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark `slow` every test whose code (or a fixture it asks for) names a slow helper,
-    so that `python -m pytest -m "not slow"` is the quick loop while editing."""
+    """Mark `slow` every test of SLOW_MODULES and every test whose code (or a fixture it
+    asks for) names a slow helper, so that `python -m pytest -m "not slow"` is the quick
+    loop while editing (under a minute on an idle machine)."""
     for item in items:
         function = getattr(item, "function", None)
         names = set(getattr(getattr(function, "__code__", None), "co_names", ())) | set(getattr(item, "fixturenames", ()))
-        if names & SLOW_NAMES:
+        if names & SLOW_NAMES or item.path.stem in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
