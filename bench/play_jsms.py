@@ -35,8 +35,10 @@ second run, or an agent variant, is paired with it without playing it again; boa
 missing from the cache are played and added. `--json FILE` writes the figures and
 `--agent-results FILE` the agent's per-board results (JSON lines).
 
-One process at a time: JSMinesweeper's missing boards first, then the agent's. On a
-shared machine run it under `nice`.
+One player at a time, `--chunk` boards at a time (JSMinesweeper's boards missing from the
+cache, then the agent's), so a stopped run leaves both players' results on the same
+boards (the cache and --agent-results are written board by board). On a shared machine
+run it under `nice`.
 """
 
 from __future__ import annotations
@@ -89,40 +91,40 @@ def load_cache(path: Path | None, level: str) -> dict[int, dict[str, Any]]:
     return out
 
 
-def play_js(jsms: Path, level: Level, layouts: list[dict[str, Any]], cache: Path | None, progress: int) -> list[dict[str, Any]]:
-    """JSMinesweeper's results on `layouts`, in order, played by one node process (appended to `cache`)."""
-    node = shutil.which("node")
-    if node is None:
-        raise SystemExit("error: node is not on PATH (JSMinesweeper runs under node v18 or later)")
-    proc = subprocess.Popen(
-        [node, str(DRIVER), str(jsms)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    out = []
-    sink = cache.open("a") if cache is not None else None
-    started = time.perf_counter()
-    try:
-        for i, board in enumerate(layouts, 1):  # one at a time: the pipe never fills
-            proc.stdin.write(json.dumps({k: board[k] for k in ("seed", "rows", "cols", "mines", "first", "first_value")}) + "\n")
-            proc.stdin.flush()
-            line = proc.stdout.readline()
-            if not line:
-                raise SystemExit(f"error: the JSMinesweeper driver stopped (exit {proc.wait()}) on seed {board['seed']}")
-            result = json.loads(line)
-            row = {"level": level.name, "seed": board["seed"], "hash": board["hash"], "won": result["won"], "cpu": result["cpu"], "guesses": result["guesses"]}
-            out.append(row)
-            if sink is not None:
-                sink.write(json.dumps(row) + "\n")
-                sink.flush()
-            if progress and i % progress == 0:
-                won = sum(r["won"] for r in out)
-                print(f"  JS: {i}/{len(layouts)} boards, {won} won, {time.perf_counter() - started:.0f} s", flush=True)
-    finally:
-        proc.stdin.close()
-        proc.wait()
-        if sink is not None:
-            sink.close()
-    return out
+class JsPlayer:
+    """JSMinesweeper's solver in one node process (started at the first board), one board at a time."""
+
+    def __init__(self, jsms: Path, level: Level, cache: Path | None) -> None:
+        node = shutil.which("node")
+        if node is None:
+            raise SystemExit("error: node is not on PATH (JSMinesweeper runs under node v18 or later)")
+        self.level = level
+        self.proc = subprocess.Popen([node, str(DRIVER), str(jsms)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.sink = cache.open("a") if cache is not None else None
+
+    def play(self, board: dict[str, Any]) -> dict[str, Any]:
+        """JSMinesweeper's result on one board (appended to the cache)."""
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(json.dumps({k: board[k] for k in ("seed", "rows", "cols", "mines", "first", "first_value")}) + "\n")
+        stdin.flush()
+        line = stdout.readline()  # one board at a time: the pipe never fills
+        if not line:
+            raise SystemExit(f"error: the JSMinesweeper driver stopped (exit {self.proc.wait()}) on seed {board['seed']}")
+        result = json.loads(line)
+        row = {"level": self.level.name, "seed": board["seed"], "hash": board["hash"]}
+        row.update({key: result[key] for key in ("won", "cpu", "guesses")})
+        if self.sink is not None:
+            self.sink.write(json.dumps(row) + "\n")
+            self.sink.flush()
+        return row
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+        if self.sink is not None:
+            self.sink.close()
 
 
 def summary(name: str, wins: list[bool], cpu: float, guesses: float) -> dict[str, Any]:
@@ -144,12 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", default="", help="Guesser fields for the agent, KEY=VALUE,...")
     parser.add_argument("--cache", type=Path, help="JSON lines of JSMinesweeper's results per board, read and extended")
     parser.add_argument("--agent-results", type=Path, help="write the agent's results per board here (JSON lines)")
+    parser.add_argument("--chunk", type=int, default=500, help="boards played by JS, then by the agent, at a time")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     level = LEVELS[args.level]
     seeds = range(args.seed, args.seed + args.games)
     guesser = parse_guesser(args.agent, Guesser())
-    progress = max(1, args.games // 10)
     print(f"{args.level}, classic rules, first click top-left (safe), boards of seeds {seeds.start}..{seeds.stop - 1}")
     print(f"agent: {guesser}")
 
@@ -158,28 +160,43 @@ def main(argv: list[str] | None = None) -> int:
     stale = [b["seed"] for b in layouts if b["seed"] in cached and cached[b["seed"]]["hash"] != b["hash"]]
     if stale:
         raise SystemExit(f"error: {args.cache} holds other layouts for seeds {stale[:5]}...: the game's generator changed; use a new cache")
-    missing = [b for b in layouts if b["seed"] not in cached]
-    if missing:
-        if args.jsms is None:
-            raise SystemExit(f"error: {len(missing)} boards are not in the cache: give --jsms PATH to play them")
-        print(f"JS: playing {len(missing)} boards ({len(layouts) - len(missing)} from the cache)", flush=True)
-        for row in play_js(args.jsms, level, missing, args.cache, max(1, len(missing) // 10)):
-            cached[row["seed"]] = row
-    else:
-        print(f"JS: all {len(layouts)} boards from {args.cache}")
-    js = [cached[seed] for seed in seeds]
-
+    missing = sum(1 for b in layouts if b["seed"] not in cached)
+    if missing and args.jsms is None:
+        raise SystemExit(f"error: {missing} boards are not in the cache: give --jsms PATH to play them")
+    print(f"JS: {len(layouts) - missing} boards from the cache, {missing} to play; then the agent, {args.chunk} boards at a time", flush=True)
+    js_player: JsPlayer | None = None
     agent = Agent("classic", guesser=guesser)
     mine: list[dict[str, Any]] = []
+    sink = args.agent_results.open("w") if args.agent_results else None
     started = time.perf_counter()
-    for i, seed in enumerate(seeds, 1):
-        before = time.process_time()
-        result = play_reference(level, seed, "classic", agent)
-        mine.append({"level": level.name, "seed": seed, "won": result.won, "cpu": time.process_time() - before, "guesses": result.guesses})
-        if i % progress == 0:
-            print(f"  agent: {i}/{len(layouts)} boards, {sum(r['won'] for r in mine)} won, {time.perf_counter() - started:.0f} s", flush=True)
-    if args.agent_results:
-        args.agent_results.write_text("".join(json.dumps(r) + "\n" for r in mine))
+    try:
+        for low in range(0, len(layouts), args.chunk):  # JS then the agent on each chunk: a stopped run leaves both on the same boards
+            chunk = layouts[low : low + args.chunk]
+            for board in chunk:
+                if board["seed"] not in cached:
+                    assert args.jsms is not None
+                    js_player = js_player or JsPlayer(args.jsms, level, args.cache)
+                    cached[board["seed"]] = js_player.play(board)
+            for board in chunk:
+                before = time.process_time()
+                result = play_reference(level, board["seed"], "classic", agent)
+                row = {"level": level.name, "seed": board["seed"], "won": result.won, "cpu": time.process_time() - before, "guesses": result.guesses}
+                mine.append(row)
+                if sink is not None:
+                    sink.write(json.dumps(row) + "\n")
+                    sink.flush()
+            done = len(mine)
+            print(
+                f"  {done}/{len(layouts)} boards: agent {sum(r['won'] for r in mine)} won, "
+                f"JS {sum(cached[s]['won'] for s in seeds[:done])} won, {time.perf_counter() - started:.0f} s",
+                flush=True,
+            )
+    finally:
+        if js_player is not None:
+            js_player.close()
+        if sink is not None:
+            sink.close()
+    js = [cached[seed] for seed in seeds]
 
     a = [r["won"] for r in mine]
     j = [r["won"] for r in js]
