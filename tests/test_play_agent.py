@@ -210,7 +210,7 @@ def test_default_policy_is_deterministic_and_differs_from_safest():
 def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
     """Whenever the default guesser leaves the safest cell, the cell it takes has a higher exact
     two-move survival (recounted here with answerkey.agent.lookahead) and the reason says so."""
-    from answerkey.agent.forced import forced_pair
+    from answerkey.agent.forced import forced_pair, pseudo_cell
     from answerkey.agent.guess import Guesser
     from answerkey.agent.lookahead import Lookahead
     from answerkey.agent.probability import probabilities
@@ -227,6 +227,8 @@ def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
                     safest = Guesser(policy="safest").safest(view, counted).move.cell
                     if "forced 50/50" in decision.reason:
                         assert forced_pair(view, counted) is not None and decision.probability == Fraction(1, 2)
+                    elif "pseudo 50/50" in decision.reason:
+                        assert pseudo_cell(view, counted)[0] == decision.move.cell
                     elif decision.move.cell != safest:
                         left += 1
                         assert "one move ahead" in decision.reason
