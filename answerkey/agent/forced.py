@@ -74,9 +74,9 @@ class Formations:
     layouts have `a` and `b` swapped (consistent with the view too, when no cell of D is
     revealed): whatever is played, those layouts are lost half the time. So `a`'s layouts
     in a formation are a risk the game takes anyway, and opening `a` risks nothing more in
-    them. `layouts(a, b)` counts them (one exact count with `a`, `b` and D pinned), for
-    pairs where D holds no revealed cell and at most `open_limit` cells not yet known to be
-    mines (other pairs: 0, uncounted).
+    them. `apart(a, b)` gives the cells of D not yet certain mines (None when D holds a
+    revealed cell, or more than `open_limit` such cells), and `layouts(a, b, those cells)`
+    counts `a`'s layouts in the formation (one exact count with `a`, `b` and D pinned).
     """
 
     def __init__(self, view: View, counted: Probabilities, open_limit: int = 3) -> None:

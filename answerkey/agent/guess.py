@@ -7,8 +7,8 @@
    number can ever tell apart (`answerkey.agent.forced`): one is opened now, since the game cannot
    be won without that guess and what it shows helps every later move.
    Pseudo 50/50 (`pseudo`): a cell that, whenever it is a mine, forms such a pair with a
-   neighbour (`answerkey.agent.forced.pseudo_cell`): opening it risks only what the game
-   risks anyway, so it is opened now too.
+   cell at most two away (`answerkey.agent.forced.pseudo_cell`): opening it risks only what
+   the game risks anyway, so it is opened now too.
 3. Otherwise (policy `lookahead`, the default) a one-move lookahead on a few cells:
    `lookahead_cells` (3) when the safest cell is far from every number (early in a game,
    or after a guess that opened nothing), `frontier_cells` (6) when it touches one (0: every
