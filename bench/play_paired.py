@@ -12,8 +12,9 @@ seed is played by both agents in the same worker, one after the other:
 
 - `new`: `answerkey.agent.agent.Agent` with its default guesser (`answerkey.agent.guess.Guesser()`), or with
   the fields given by --new (KEY=VALUE,... of `Guesser`);
-- `baseline`: the agent before the progress guesses, `Guesser(policy="safest")` (the
-  safest cell, likeliest-0 tie-break, exact endgame under 200 layouts), or --baseline.
+- `baseline`: the agent before the progress guesses, `Guesser(policy="safest",
+  endgame_layouts=200, endgame_budget=20_000)` (the safest cell, likeliest-0 tie-break,
+  exact endgame under 200 layouts), or --baseline.
 
 It prints each agent's wins, win rate and 95% Wilson interval, the paired difference
 (new - baseline) with its 95% interval (normal approximation on the per-game
@@ -48,7 +49,7 @@ from answerkey.agent.guess import Guesser  # noqa: E402
 from play.evaluate import Z95, GameResult, wilson_interval  # noqa: E402
 from play.levels import LEVELS, Level  # noqa: E402
 
-BASELINE = Guesser(policy="safest")
+BASELINE = Guesser(policy="safest", endgame_layouts=200, endgame_budget=20_000)
 
 
 def parse_guesser(text: str, base: Guesser) -> Guesser:

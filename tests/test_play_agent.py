@@ -173,8 +173,9 @@ def test_choose_move_returns_a_bare_move():
 # --- the guessing policies ---------------------------------------------------------------
 
 #: The agent before the progress guesses (commit 0d05a4a), per level: seeds 0..n-1, which
-#: games it won, its guesses per game and its moves in all. `Guesser(policy="safest")` is
-#: that agent, kept as the paired benchmark's baseline: it must play the same games.
+#: games it won, its guesses per game and its moves in all. `Guesser(policy="safest")` with
+#: its endgame search (up to 200 layouts, 20,000 nodes) is that agent, kept as the paired
+#: benchmark's baseline: it must play the same games.
 BEFORE_PROGRESS = {
     "beginner": (40, "1110011111111111111111101110111111111111",
                  [0, 0, 2, 1, 1, 0, 1, 3, 3, 0, 2, 0, 1, 2, 1, 2, 0, 1, 1, 0, 1, 0, 2, 3, 1, 1, 0, 1, 1, 1, 0, 2, 1, 0, 0, 0, 3, 0, 0, 0], 1111),
@@ -189,7 +190,7 @@ def test_safest_policy_plays_the_games_of_the_agent_before_progress(name):
     from play.levels import LEVELS
 
     games, wins, guesses, moves = BEFORE_PROGRESS[name]
-    agent = Agent(guesser=Guesser(policy="safest"))
+    agent = Agent(guesser=Guesser(policy="safest", endgame_layouts=200, endgame_budget=20_000))
     results = [play_reference(LEVELS[name], seed, agent=agent) for seed in range(games)]
     assert "".join(str(int(r.won)) for r in results) == wins
     assert [r.guesses for r in results] == guesses
@@ -209,7 +210,7 @@ def test_default_policy_is_deterministic_and_differs_from_safest():
 def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
     """Whenever the default guesser leaves the safest cell, the cell it takes has a higher exact
     two-move survival (recounted here with answerkey.agent.lookahead) and the reason says so."""
-    from answerkey.agent.forced import forced_pair
+    from answerkey.agent.forced import forced_pair, pseudo_cell
     from answerkey.agent.guess import Guesser
     from answerkey.agent.lookahead import Lookahead
     from answerkey.agent.probability import probabilities
@@ -226,6 +227,8 @@ def test_lookahead_guess_is_the_safest_or_survives_two_moves_more_often():
                     safest = Guesser(policy="safest").safest(view, counted).move.cell
                     if "forced 50/50" in decision.reason:
                         assert forced_pair(view, counted) is not None and decision.probability == Fraction(1, 2)
+                    elif "pseudo 50/50" in decision.reason:
+                        assert pseudo_cell(view, counted)[0] == decision.move.cell
                     elif decision.move.cell != safest:
                         left += 1
                         assert "one move ahead" in decision.reason
@@ -254,6 +257,61 @@ def test_forced_fifty_fifty_is_found_and_guessed_first():
     assert Guesser(endgame_layouts=0, forced=False).guess(view, counted).reason != decision.reason
     lone = view_from_text("1 .\n. .", mines=1)  # three cells at 1/3: no pair
     assert forced_pair(lone, probabilities(lone)) is None
+
+
+PSEUDO = "2 . 1 0\n. . 1 0\n. 3 2 1\n. . . ."  # 4 mines: three layouts
+
+
+def test_pseudo_fifty_fifty_is_found_and_guessed_first():
+    """Row 3, col 1 is a mine in one of the three layouts, and in that one row 4, col 1 is
+    safe and row 2, cols 1-2 (the only cells that touch one of the two and not the other) are
+    mines: a 50/50 no number can ever settle. Opening it now wins 2 of the 3 layouts, which
+    the exact endgame search confirms is the best any move can do; no forced pair here."""
+    from answerkey.agent.forced import forced_pair, pseudo_cell
+    from answerkey.agent.guess import Guesser
+    from answerkey.agent.probability import probabilities
+
+    view = view_from_text(PSEUDO, mines=4)
+    counted = probabilities(view)
+    assert counted.total == 3 and forced_pair(view, counted) is None
+    assert pseudo_cell(view, counted) == ((2, 0), (3, 0))
+    decision = Guesser(endgame_layouts=0).guess(view, counted)
+    assert decision.move == Move("open", (2, 0)) and "pseudo 50/50" in decision.reason
+    assert "pseudo 50/50" not in Guesser(endgame_layouts=0, pseudo=False).guess(view, counted).reason
+    csp = counted.csp
+    endgame = Endgame(view, csp, search(csp, REFERENCE, "all").solutions, budget=10**6)
+    var = csp.cells.index((2, 0))
+    assert sum(endgame.wins(part) for part in endgame.split(var, endgame.everything)) == endgame.wins(endgame.everything) == 2
+
+
+def test_pseudo_fifty_fifty_holds_in_every_layout():
+    """Whenever `pseudo_cell` names (a, b), every layout consistent with the view that has a
+    mine in a has b safe and a mine in every cell that touches only one of them (checked on
+    every listed layout of small games the agent plays)."""
+    from answerkey.agent.forced import pseudo_cell
+    from answerkey.agent.probability import probabilities
+
+    agent, checked = Agent(), 0
+    for game_seed in range(700):
+        game = Game(custom_level(4, 4, 4), "classic", game_seed)
+        while not game.over:
+            view = game.view()
+            for decision in agent.decisions(view):
+                if not decision.certain and decision.layer != "first":
+                    counted = probabilities(view)
+                    pair = pseudo_cell(view, counted)
+                    if pair is not None:
+                        a, b = pair
+                        apart = (set(view.neighbours(a)) ^ set(view.neighbours(b))) - {a, b}
+                        index = {cell: var for var, cell in enumerate(counted.csp.cells)}
+                        for layout in search(counted.csp, REFERENCE, "all").solutions:
+                            if layout[index[a]]:
+                                assert not layout[index[b]] and all(layout[index[n]] for n in apart)
+                        checked += 1
+                game.apply(decision.move)
+                if game.over:
+                    break
+    assert checked >= 2
 
 
 def test_dead_cells_show_one_number():

@@ -1,10 +1,14 @@
 """Layer (d) of the agent: which cell to open when no cell is certain.
 
-1. Endgame: when at most `endgame_layouts` layouts remain, list them and search the
-   game tree exactly (`answerkey.agent.endgame`): open the cell that wins the most layouts.
+1. Endgame: when at most `endgame_layouts` (1,000) layouts remain, list them and search the
+   game tree exactly (`answerkey.agent.endgame`, at most `endgame_budget` nodes): open the
+   cell that wins the most layouts.
 2. Forced 50/50 (policy `lookahead`, `forced`): two cells, exactly one a mine, that no
    number can ever tell apart (`answerkey.agent.forced`): one is opened now, since the game cannot
    be won without that guess and what it shows helps every later move.
+   Pseudo 50/50 (`pseudo`): a cell that, whenever it is a mine, forms such a pair with a
+   cell at most two away (`answerkey.agent.forced.pseudo_cell`): opening it risks only what
+   the game risks anyway, so it is opened now too.
 3. Otherwise (policy `lookahead`, the default) a one-move lookahead on a few cells:
    `lookahead_cells` (3) when the safest cell is far from every number (early in a game,
    or after a guess that opened nothing), `frontier_cells` (6) when it touches one (0: every
@@ -45,7 +49,7 @@ from typing import Literal
 
 from answerkey.agent.decision import Decision, percent, place
 from answerkey.agent.endgame import endgame_plan
-from answerkey.agent.forced import forced_pair
+from answerkey.agent.forced import forced_pair, pseudo_cell
 from answerkey.agent.lookahead import Lookahead
 from answerkey.agent.probability import Probabilities, neighbour_indices
 from answerkey.agent.progress import ProgressEstimator
@@ -67,12 +71,12 @@ class Guesser:
     counted ahead when the safest is far from every number, and when it is not),
     `far_cells` (far cells ranked per count of neighbours), `forced`
     (forced 50/50s first), `avoid_dead` and `dead_extra` (no dead cell while another can
-    tell something; how many more cells to count when all are dead) and `distinct` (no
-    cell that only repeats the safest one's score)."""
+    tell something; how many more cells to count when all are dead), `distinct` (no
+    cell that only repeats the safest one's score) and `pseudo` (pseudo 50/50s first)."""
 
     margin: float = 0.0
-    endgame_layouts: int = 200
-    endgame_budget: int = 20_000
+    endgame_layouts: int = 1000
+    endgame_budget: int = 200_000
     tie_break: bool = True
     policy: Policy = "lookahead"
     cutoff: float = 0.9
@@ -84,6 +88,7 @@ class Guesser:
     dead_extra: int = 4
     distinct: bool = True
     frontier_cells: int = 6
+    pseudo: bool = True
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -104,6 +109,16 @@ class Guesser:
                     reason = (
                         f"no safe cell: a forced 50/50 with {place(b)} (exactly one of the two is a mine and no number "
                         "can ever tell them apart): guessed now, so that what it shows helps every later move"
+                    )
+                    return Decision(Move("open", a), "guess", reason, counted[a])
+            if self.pseudo:
+                pair = pseudo_cell(view, counted)
+                if pair is not None:
+                    a, b = pair
+                    reason = (
+                        f"no safe cell: a pseudo 50/50 with {place(b)}: whenever this cell is a mine, no number can ever "
+                        f"tell the two apart, so that risk ({percent(counted[a])}) is taken whatever is played; taken now, "
+                        "so that what it shows helps every later move"
                     )
                     return Decision(Move("open", a), "guess", reason, counted[a])
             return self.lookahead(view, counted)
