@@ -130,7 +130,7 @@ def stats_table(result: SatResult, encoding: str) -> Table:
 
 def stats_view(result: SatResult, encoding: str) -> RenderableType:
     """The statistics table, and why a formula is empty when the bound rule left Glucose
-    nothing to solve (a small board without --mines)."""
+    nothing to solve (a small board, solved by components)."""
     from rich.console import Group
     from rich.text import Text
 
@@ -138,7 +138,7 @@ def stats_view(result: SatResult, encoding: str) -> RenderableType:
     if result.stats.variables or not result.count:
         return table
     return Group(table, Text("The bound rule decided every cell first, so Glucose had no formula; "
-                             "--mines N or --all gives it the whole board."))
+                             "--all gives it the whole board."))
 
 
 def count_table(counts: SolutionCounts) -> Table:
