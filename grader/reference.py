@@ -9,14 +9,19 @@ ImportError. A student copy never needs to: its problem files carry every `expec
 
 from __future__ import annotations
 
+import importlib
+import random
+from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grader.errors import UserError
+from grader.hooktable import HOOKS
 from solvers.board import Board
 from solvers.cliargs import instructor_only
 
 if TYPE_CHECKING:
+    from play.view import Move, View
     from solvers.trace_view import Explainer
 
 
@@ -38,6 +43,41 @@ def reference_strategies() -> ModuleType:
     from answerkey import strategies
 
     return strategies
+
+
+def reference_hooks() -> dict[str, Callable[..., Any]]:
+    """The model answer of every hook that has one (`HookSpec.reference`), by hook name."""
+    require_answer_key("the reference solution")
+    hooks = {}
+    for spec in HOOKS:
+        if spec.reference:
+            module, _, name = spec.reference.rpartition(".")
+            hooks[spec.name] = getattr(importlib.import_module(f"answerkey.{module}"), name)
+    return hooks
+
+
+def reference_agent(rules: str) -> Callable[[View], Move]:
+    """The reference agent's `choose_move` under `rules`."""
+    require_answer_key("the reference agent")
+    from answerkey.agent.agent import Agent
+
+    return Agent(rules).choose_move
+
+
+def random_board(rng: random.Random, rows: int, cols: int, hints: int, mines: int) -> Board:
+    """A board of `hints` clues on a random layout of `mines` mines, drawn with `rng` (for
+    hook cases under a private seed)."""
+    require_answer_key("drawing new hook cases")
+    from answerkey.generate import hint_board
+
+    return hint_board(rng, rows, cols, hints, mines)[0]
+
+
+def instructor_tool(name: str, what: str) -> ModuleType:
+    """`answerkey.<name>`, the module behind an instructor's command (`what` it does, for
+    the one line a student copy prints instead)."""
+    require_answer_key(what)
+    return importlib.import_module(f"answerkey.{name}")
 
 
 def reference_explainer() -> Explainer | None:

@@ -10,15 +10,19 @@ in the answer key (`answerkey.agent`), which this module asks for in one place.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from solvers.board import Cell
 from solvers.cliargs import instructor_only
 
 from .view import Move, View
+
+if TYPE_CHECKING:
+    from .evaluate import GameResult
+    from .levels import Level, RuleSet
 
 
 @dataclass(frozen=True)
@@ -91,3 +95,13 @@ def load_probabilities() -> Callable[[View], dict[Cell, Fraction]] | None:
     from answerkey.agent.probability import probabilities
 
     return lambda view: probabilities(view).as_dict()
+
+
+def load_reference_games() -> Callable[[Level, int, int, RuleSet, int], Iterator[GameResult]] | None:
+    """The reference agent's benchmark games (level, games, first seed, rules, jobs), where
+    the full kit has it."""
+    if not has_reference_agent():
+        return None
+    from answerkey.agent.benchmark import reference_games
+
+    return reference_games

@@ -74,11 +74,10 @@ def bench_parser() -> OneLineParser:
 def bench_games(level: Level, args: argparse.Namespace) -> Iterator[GameResult]:
     """The reference agent's games; in the student copy (no reference agent), the
     student's own agent's, from assignment/agent.py."""
-    from .advisor import has_reference_agent, written_agent
+    from .advisor import load_reference_games, written_agent
 
-    if has_reference_agent():
-        from answerkey.agent.benchmark import reference_games
-
+    reference_games = load_reference_games()
+    if reference_games is not None:
         return reference_games(level, args.games, args.seed, args.rules, args.jobs)
     from .evaluate import play_agent
 

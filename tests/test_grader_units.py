@@ -5,6 +5,7 @@ from __future__ import annotations
 import yaml
 
 from grader.inputs.problemset import Problem
+from grader.sandbox.tasks import Outcome
 from grader.scoring.grading import ItemResult, Report, score_hook, score_problem
 from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, case_input, load_cases
 from grader.scoring.layouts import layout_problem
@@ -81,7 +82,7 @@ def pair(expect: int | None = 2, points: float = 2.0) -> Problem:
 
 
 def ok(*solutions: list[list[int]]) -> dict:
-    return {"status": "ok", "solutions": list(solutions), "stats": {"popped": 5}, "seconds": 0.01}
+    return Outcome("ok", {"solutions": list(solutions), "stats": {"popped": 5}}, seconds=0.01)
 
 
 def test_all_solutions_pass() -> None:
@@ -128,13 +129,13 @@ def test_no_solution_board_expects_none() -> None:
 
 def test_error_and_timeout_outcomes_pass_through() -> None:
     for status in ("error", "timeout"):
-        result = score_problem(pair(), {"status": status, "message": "it broke", "seconds": 1.5})
+        result = score_problem(pair(), Outcome(status, {}, "it broke", seconds=1.5))
         assert (result.status, result.score, result.max_score, result.message) == (status, 0.0, 2.0, "it broke")
         assert result.seconds == 1.5
 
 
 def test_returned_nothing_fails() -> None:
-    result = score_problem(pair(), {"status": "ok", "solutions": None})
+    result = score_problem(pair(), Outcome("ok", {"solutions": None}))
     assert result.status == "fail" and result.score == 0
 
 
@@ -148,7 +149,7 @@ def _bounds_case(name: str, expected: list[int], group: int) -> dict:
 def test_hook_credit_is_by_group_of_cases() -> None:
     cases = [_bounds_case("a", [0, 0], 1), _bounds_case("b", [1, 2], 1), _bounds_case("c", [0, 3], 2),
              _bounds_case("d", [1, 0], 2)]
-    outcome = {"status": "ok", "results": [{"value": [0, 0]}, {"error": "TypeError: nope"}, {"value": [0, 3]}, {"value": [1, 0]}]}
+    outcome = Outcome("ok", {"results": [{"value": [0, 0]}, {"error": "TypeError: nope"}, {"value": [0, 3]}, {"value": [1, 0]}]})
     result = score_hook("constraint_bounds", 2, cases, outcome)
     assert (result.status, result.score, result.max_score) == ("fail", 1.0, 2)  # group 1 lost, group 2 right
     assert result.message.startswith("1/2 groups of cases right (3/4 cases); the first wrong one is case 2, \"b\": why b")
@@ -159,16 +160,16 @@ def test_hook_credit_is_by_group_of_cases() -> None:
 def test_hook_domains_are_compared_variable_by_variable() -> None:
     board = {"board": [". 1 ."], "rule": "classic", "domains": {0: [0, 1], 1: [0, 1]}, "assigned": None}
     cases = [{**board, "expected": {0: [1], 1: [0, 1]}, "group": 1}, {**board, "expected": None, "group": 2}]
-    outcome = {"status": "ok", "results": [{"value": {0: [1], 1: [0, 1]}}, {"value": None}]}
+    outcome = Outcome("ok", {"results": [{"value": {0: [1], 1: [0, 1]}}, {"value": None}]})
     assert score_hook("forward_check", 3, cases, outcome).status == "pass"
-    wrong = {"status": "ok", "results": [{"value": {0: [0, 1], 1: [0, 1]}}, {"value": None}]}
+    wrong = Outcome("ok", {"results": [{"value": {0: [0, 1], 1: [0, 1]}}, {"value": None}]})
     result = score_hook("forward_check", 3, cases, wrong)
     assert result.status == "fail" and result.score == 1.5
     assert "first difference: variable 0 (row 1, col 1): yours (0, 1), expected (1,)" in result.message
 
 
 def test_hook_error_outcome_scores_zero() -> None:
-    result = score_hook("order_values", 1, [{"expected": [0, 1]}], {"status": "error", "message": "no function named order_values"})
+    result = score_hook("order_values", 1, [{"expected": [0, 1]}], Outcome("error", {}, "no function named order_values"))
     assert (result.status, result.score, result.message) == ("error", 0.0, "no function named order_values")
 
 
@@ -243,17 +244,19 @@ def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
     assert agent_seed(AgentGrading(seed=None)) == agent_seed(AgentGrading(seed=None)) == 0  # the public default games
     first = agent_seed(private)
     games = [GameResult(first, True), GameResult(first + 1, False, None, 0, "agent raised ValueError")]
-    message = score_agent(private, {"status": "ok", "seconds": 1.0, "result": games_result(games)}).message
+    message = score_agent(private, Outcome("ok", {"result": games_result(games)}, seconds=1.0)).message
     assert "game 2 at move 1: agent raised ValueError" in message and str(first + 1) not in message
 
 
 def test_no_input_independent_answer_earns_a_point_on_any_hook() -> None:
     """Every group of stored cases defeats every trivial answer: a constant, None, the
     domains unchanged, the first (or last) variable, [0, 1]..."""
-    from grader.scoring.hookcases import TRIVIAL, trivial_passes
+    from grader.hooktable import CSP_HOOKS
+    from grader.scoring.hookcases import trivial_passes
 
     stored = load_cases()
-    for hook, answers in TRIVIAL.items():
+    for hook, answers in ((spec.name, spec.trivial) for spec in CSP_HOOKS):
+        assert answers, hook
         cases = stored[hook]
         assert len({c["group"] for c in cases}) >= 5, hook
         for label, answer in answers:

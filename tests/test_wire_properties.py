@@ -66,15 +66,41 @@ def has_tuple_key(value: Any) -> bool:
     return False
 
 
+def nesting(value: Any) -> int:
+    """How many containers deep the value goes."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return 1 + max(map(nesting, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((max(nesting(k), nesting(v)) for k, v in value.items()), default=0)
+    return 0
+
+
 @settings(max_examples=300, deadline=None)
 @given(VALUES)
 def test_a_hook_answer_reads_back_as_sent(value: Any) -> None:
+    """Any value is a message within bounds; one nested no deeper than 4 containers (each
+    up to 3 levels of the message) reads back as it was sent."""
     line = encode(reply_message(Answer(to_data(value))))
     reply = read_reply(line.rstrip(b"\n"))
     assert isinstance(reply, Answer)
     got = from_data(reply.value)
-    if not has_tuple_key(value):
+    if not has_tuple_key(value) and nesting(value) <= 4:
         assert got == as_grader_sees(value)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1, max_value=40), st.sampled_from([("list", 12), ("set", 6), ("dict", 4)]))
+def test_a_value_nested_too_deeply_is_sent_as_such(depth: int, kind_and_most: tuple[str, int]) -> None:
+    """However deep a hook's answer goes, its message stays within the bounds: what is too
+    deep (past 12 lists, 6 sets or 4 dicts: one message level per list, two per set, three
+    per dict) reads back as an opaque "nested too deeply", never as a broken message."""
+    kind, most = kind_and_most
+    value: Any = 0
+    for _ in range(depth):
+        value = [value] if kind == "list" else frozenset({value}) if kind == "set" else {0: value}
+    reply = read_reply(encode(reply_message(Answer(to_data(value)))).rstrip(b"\n"))
+    assert isinstance(reply, Answer)
+    assert ("a value nested too deeply" in repr(from_data(reply.value))) == (depth > most)
 
 
 @settings(max_examples=30, deadline=None)

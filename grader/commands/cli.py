@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from grader.errors import UserError
 from grader.inputs.submission import KIT_ROOT, WHAT_TO_SUBMIT, resolve_agent, resolve_solver
-from grader.sandbox.isolation import MODES
+from grader.sandbox.isolation import MODES, Isolation
 from solvers.cliargs import (
     OneLineParser,
     UsageError,
@@ -211,10 +211,9 @@ def _show_grades(args: argparse.Namespace, config: GradingConfig, report: Report
 def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], list[Problem], list[str]]:
     """--only: the item names asked for, the problems they pick (by id or file), and the
     names that match nothing."""
-    from grader.scoring.hookcases import HOOK_NAMES
-    from grader.scoring.sathooks import SAT_ENCODING, SAT_HOOKS
+    from grader.hooktable import SAT_ENCODING, SOLVER_HOOK_NAMES
 
-    items = {*HOOK_NAMES, *(spec.name for spec in SAT_HOOKS), SAT_ENCODING, "efficiency", "agent"}
+    items = {*SOLVER_HOOK_NAMES, SAT_ENCODING, "efficiency", "agent"}
     asked = [name.strip() for name in text.split(",") if name.strip()]
     def picks(problem: Problem, name: str) -> bool:
         return name in (problem.id, Path(problem.file).name, Path(problem.file).stem)
@@ -240,13 +239,13 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     case = cases[hook][int(number) - 1]
     outcome = run_solver_tasks(solver, [hook_task(hook, [case], args.timeout or config.timeout)], 1,
                                Limits(memory_mb=config.memory_mb), sandbox, scope)[0]
-    if outcome["status"] != "ok":
-        return fail(console, f"{hook} case {number}: {outcome['message']}")
-    result = outcome["results"][0]
+    if not outcome.ok:
+        return fail(console, f"{hook} case {number}: {outcome.message}")
+    result = outcome.answer["results"][0]
     right = "error" not in result and result["value"] == case["expected"]
     console.print(Text(describe_case(hook, int(number), case, result)), highlight=False)
-    if outcome.get("output", "").strip():
-        console.print(Text("  printed: " + outcome["output"].strip()[:2000]), highlight=False)
+    if outcome.output.strip():
+        console.print(Text("  printed: " + outcome.output.strip()[:2000]), highlight=False)
     console.print(Text("right" if right else "wrong", style="green" if right else "red"))
     return 0 if right else 1
 
@@ -257,6 +256,7 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     HOOK, and show that call as a case (a reason names it so)."""
     from rich.text import Text
 
+    from grader.hooktable import BY_NAME
     from grader.reports.report import fail
     from grader.sandbox.host import Limits
     from grader.scoring.grading import hook_task, model_answer, problem_task, run_solver_tasks
@@ -272,17 +272,17 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
                f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given")
         return fail(console, f"--case {args.case}: {why}")
     limit = args.timeout or problem.timeout or config.timeout
-    if hook == "constraint_bounds":  # asked apart, about the model answer's search (see bounds_probes)
+    if not BY_NAME[hook].engine_calls:  # asked apart, about the model answer's search (see bounds_probes)
         probes = bounds_probes(problem.board, model)[int(number) - 1:int(number)]
         task = hook_task(hook, probes, limit)
     else:
         task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
     outcome = run_solver_tasks(solver, [task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)[0]
-    if outcome["status"] != "ok":
-        return fail(console, f"{args.case}: {outcome['message']}")
-    case = outcome.get("found")
-    if hook == "constraint_bounds" and probes:
-        case = {**probes[0], "call": int(number), "returned": outcome["results"][0]}
+    if not outcome.ok:
+        return fail(console, f"{args.case}: {outcome.message}")
+    case = outcome.answer.get("found")
+    if not BY_NAME[hook].engine_calls and probes:
+        case = {**probes[0], "call": int(number), "returned": outcome.answer["results"][0]}
     if case is None:
         return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
     case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
@@ -312,7 +312,7 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
     secrets = [Path(p.file) for p in problems] + ([config] if config else [])
     sandbox = open_sandbox(args.isolation, secrets, workers=max(1, args.jobs) * (2 if strict else 1))
     try:
-        if sandbox.mode == "none" and strict:
+        if sandbox.mode is Isolation.NONE and strict:
             if args.isolation == "auto":
                 raise IsolationUnavailable(f"no isolation is available for grading a class ({sandbox.note}); install "
                                            f"bubblewrap, or pass --isolation none knowing that {NONE_RISK.split(', ', 1)[1]}")
@@ -394,7 +394,7 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
     if not args.submissions.is_dir():
         return fail(console, f"--submissions {args.submissions}: not a folder")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
-    mode = sandbox.mode if sandbox else "none"
+    mode = sandbox.mode if sandbox else Isolation.NONE
     console.print(f"isolation: {mode}", highlight=False)
     try:
         submissions = find_submissions(args.submissions)
@@ -439,10 +439,9 @@ def _check(argv: list[str], console: Console) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
     args = parser.parse_args(argv)
-    from grader.reference import require_answer_key
+    from grader.reference import instructor_tool
 
-    require_answer_key("python -m grader check")  # it counts with the answer key's counter
-    from answerkey.checking import check_problems, config_errors, show_check
+    checking = instructor_tool("checking", "python -m grader check")  # it counts with the answer key's counter
     from grader.inputs.config import find_config
     from grader.inputs.problemset import load_problems
     from grader.reports.report import fail, show_errors, write_json
@@ -450,10 +449,10 @@ def _check(argv: list[str], console: Console) -> int:
     if args.json is not None and (why := output_problem(args.json)):
         return fail(console, f"--json {args.json}: {why}")
     problems, errors = load_problems(*args.paths)
-    errors += config_errors(find_config(args.paths[0], args.config), problems)
+    errors += checking.config_errors(find_config(args.paths[0], args.config), problems)
     show_errors(console, errors)
-    rows = check_problems(problems)
-    show_check(console, rows)
+    rows = checking.check_problems(problems)
+    checking.show_check(console, rows)
     if args.json:
         write_json(args.json, {"problems": [r.as_dict() for r in rows], "errors": [str(e) for e in errors]})
     return 0 if not errors and all(r.ok for r in rows) else 1
@@ -467,20 +466,18 @@ def _release(argv: list[str], console: Console) -> int:
     parser.add_argument("--allow-solutions", action="store_true",
                         help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
-    from grader.reference import require_answer_key
+    from grader.reference import instructor_tool
     from grader.reports.report import fail
 
-    require_answer_key("python -m grader release")
-    from answerkey.release import ReleaseError, write_release
-    from answerkey.seeds import written
-
+    releasing = instructor_tool("release", "python -m grader release")
+    seeds = instructor_tool("seeds", "python -m grader release")
     _need_source_checkout("release")
     try:
-        release = write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
-    except ReleaseError as error:
+        release = releasing.write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
+    except releasing.ReleaseError as error:
         return fail(console, str(error))
     if release.seeds:
-        console.print(written(release.seeds, release.config), markup=False, highlight=False, soft_wrap=True)
+        console.print(seeds.written(release.seeds, release.config), markup=False, highlight=False, soft_wrap=True)
     console.print(f"wrote the student copy to {args.out} with {release.problems} public problems", markup=False, highlight=False)
     return 0
 
@@ -501,21 +498,19 @@ def _bundle(argv: list[str], console: Console) -> int:
                         help="then run the zip as Gradescope does (setup.sh on a bare Python, run_autograder on each "
                              "SUBMISSION: a .py file or a folder) and show every results.json in a table")
     args = parser.parse_args(argv)
-    from grader.reference import require_answer_key
+    from grader.reference import instructor_tool
     from grader.reports.report import fail
 
-    require_answer_key("python -m grader gradescope-bundle")
-    from answerkey.bundle import seed_refusal, write_bundle
-
+    bundle = instructor_tool("bundle", "python -m grader gradescope-bundle")
     _need_source_checkout("gradescope-bundle")
     if not args.problems.is_dir():
         return fail(console, f"--problems {args.problems}: not a folder")
-    refusal = seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
+    refusal = bundle.seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
     if refusal:
         return fail(console, refusal)
     if not args.out.resolve().parent.is_dir():
         return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
-    count = write_bundle(KIT_ROOT, args.problems, args.out)
+    count = bundle.write_bundle(KIT_ROOT, args.problems, args.out)
     console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
     if args.test:
         from grader.commands.bundletest import check_bundle

@@ -170,16 +170,17 @@ def requirements(source: Path) -> str:
 def write_course(source: Path, problems: Path, out: Path, image: str, timeout: int, question_uuid: str | None) -> Course:
     """Write the question, the course files and the image definition for the kit at
     `source` with the problem folder `problems` into the new folder `out`."""
-    from answerkey.bundle import INSTALL_FILES
-    from answerkey.kit import kit_packages
+    from grader.reference import instructor_tool
 
+    bundle = instructor_tool("bundle", "python -m grader prairielearn")
+    packages = instructor_tool("kit", "python -m grader prairielearn").kit_packages(source)
     version = kit_version(source)
     names = {"version": version, "files": FILES, "question": QUESTION, "image": image, "timeout": timeout,
              "python": GRADER_PYTHON, "venv": str(Path(GRADER_PYTHON).parents[1])}
     files = out / "serverFilesCourse" / FILES
     kit = files / "kit"
     kit.mkdir(parents=True)
-    for part in (*INSTALL_FILES, *kit_packages(source)):
+    for part in (*bundle.INSTALL_FILES, *packages):
         if (source / part).is_dir():
             shutil.copytree(source / part, kit / part, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
@@ -228,11 +229,10 @@ def command(argv: list[str], console: Console) -> int:
                         help="build even though the agent section of grading.yaml has no seed (see gradescope-bundle --help)")
     args = parser.parse_args(argv)
     from grader.commands.cli import _need_source_checkout
-    from grader.reference import require_answer_key
+    from grader.reference import instructor_tool
     from grader.reports.report import fail
 
-    require_answer_key("python -m grader prairielearn")
-    from answerkey.bundle import seed_refusal
+    bundle = instructor_tool("bundle", "python -m grader prairielearn")
 
     _need_source_checkout("prairielearn")
     if not args.problems.is_dir():
@@ -244,7 +244,7 @@ def command(argv: list[str], console: Console) -> int:
             args.uuid = str(uuid.UUID(args.uuid))
         except ValueError:
             return fail(console, f"--uuid {args.uuid}: not a uuid")
-    refusal = seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
+    refusal = bundle.seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
     if refusal:
         return fail(console, refusal)
     if args.out.exists() and (not args.out.is_dir() or any(args.out.iterdir())):

@@ -11,8 +11,8 @@ rule) appears with `--against reference`, or in the reference's own trace. Rende
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -23,7 +23,7 @@ from grader.reference import reference_explainer, reference_strategies
 from grader.reports.report import fail
 from grader.sandbox.host import Asker, Limits, WorkerFailure
 from grader.sandbox.isolation import Sandbox
-from grader.sandbox.tasks import Task
+from grader.sandbox.tasks import Answer, Task, WorkerLost
 from grader.scoring.grading import TASK_FAILURES, run_solver_tasks
 from grader.scoring.hookcalls import Hooks
 from solvers.csp import build_csp
@@ -39,10 +39,11 @@ def _find(problems: list[Problem], wanted: str) -> Problem | None:
 
 def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task:
     """Record the search of one problem, step by step (up to max_steps), asking the hooks."""
-    def run(asker: Asker) -> dict[str, Any]:
+    def run(asker: Asker) -> Answer | WorkerLost:
         recorder = Recorder(max_steps)
         hooks = Hooks(asker)
-        result: dict[str, Any] = {"complete": True}
+        result: Answer = {"complete": True}
+        lost = False
         try:
             hooks.use_board(problem.board)
             search(build_csp(problem.board), hooks.strategy(), "all", recorder)
@@ -53,10 +54,11 @@ def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task:
         except WorkerFailure as failure:
             if failure.ours:
                 raise
-            result.update(error=failure.message, worker_broken=True)
+            result["error"], lost = failure.message, True
         if "error" in result:
             stop_at_last_step(recorder.steps, result["error"])
-        return {**result, "steps": recorder.steps}
+        result["steps"] = recorder.steps
+        return WorkerLost(result) if lost else result
 
     return Task(run, limit, problem.id)
 
@@ -77,10 +79,10 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     board, csp = problem.board, build_csp(problem.board)
     task = trace_task(problem, args.max_steps, args.timeout or 30.0)
     outcome = run_solver_tasks(solver, [task], 1, Limits(), sandbox)[0]
-    if outcome["status"] == "ok" and "error" in outcome:
-        outcome.update(status="error", message=outcome["error"])
-    steps = outcome.get("steps", [])
-    summary = Trace(steps, outcome.get("complete", True), outcome.get("seconds", 0.0)).summary()
+    if outcome.ok and "error" in outcome.answer:
+        outcome = replace(outcome, status="error", message=outcome.answer["error"])
+    steps = outcome.answer.get("steps", [])
+    summary = Trace(steps, outcome.answer.get("complete", True), outcome.seconds).summary()
     title = f"{problem.id} with {'the reference' if solver == 'reference' else Path(solver).name}"
     if args.against:
         reference = record(csp, reference_strategies().HANDOUT, max_steps=args.max_steps)
@@ -89,12 +91,12 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
         render_trace(out, board, csp, steps, summary, trace_options(args), title, reference_explainer())
     else:  # a student's search: only what its hooks did
         render_trace(out, board, csp, steps, summary, trace_options(args), title, narrate=True)
-    if outcome["status"] != "ok":
-        out.print(Text(f"! the search stopped: {outcome.get('message', outcome['status'])}", style="red"))
+    if not outcome.ok:
+        out.print(Text(f"! the search stopped: {outcome.message or outcome.status}", style="red"))
     if args.export:
         save_export(out, args.export, title)
         console.print(f"wrote {args.export}")
-    return 0 if outcome["status"] == "ok" else 1
+    return 0 if outcome.ok else 1
 
 
 def compare_command(args: argparse.Namespace, problems: list[Problem], console: Console) -> int:

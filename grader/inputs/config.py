@@ -46,10 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.hooktable import HOOKS, SAT_ENCODING, SAT_ENCODING_POINTS
 from grader.inputs.problemset import CONFIG_FILE, ProblemError
 from grader.inputs.yamlfile import YamlRefused, read_yaml
-from grader.scoring.hookcases import HOOKS
-from grader.scoring.sathooks import SAT_ENCODING, SAT_ENCODING_POINTS, SAT_HOOKS
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_MB = 1024
@@ -173,7 +172,7 @@ class GradingConfig:
 
 def default_hook_points() -> dict[str, float]:
     """Points of every hook test, the SAT exercise's included."""
-    return {**{h.name: h.points for h in HOOKS}, **{h.name: h.points for h in SAT_HOOKS}, SAT_ENCODING: SAT_ENCODING_POINTS}
+    return {**{h.name: h.points for h in HOOKS if h.part != "agent"}, SAT_ENCODING: SAT_ENCODING_POINTS}
 
 
 class ConfigError(ValueError):

@@ -11,10 +11,10 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.hooktable import AGENT_NAME
+from grader.hooktable import SOLVER_HOOK_NAMES as HOOK_NAMES
+
 KIT_ROOT = Path(__file__).resolve().parents[2]
-HOOK_NAMES = ("constraint_bounds", "forward_check", "select_variable", "order_values", "at_least_clauses",
-              "at_most_clauses")
-AGENT_NAME = "choose_move"
 MAX_SCANNED = 200  # Python files looked at in one submission folder
 WHAT_TO_SUBMIT = ("submit a .py file defining constraint_bounds, forward_check, select_variable and order_values "
                   "(and at_least_clauses, at_most_clauses for part 2; choose_move, in its own file or the same one, "

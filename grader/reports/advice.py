@@ -9,9 +9,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.hooktable import BY_NAME
 from grader.reports.results import ItemResult, Report
-from grader.scoring.hookcases import HOOKS
-from grader.scoring.sathooks import SAT_HOOKS
 
 #: A measured time in a reason ("used 2.1 s of CPU").
 MEASURED = re.compile(r"\b\d+\.\d+ s\b")
@@ -100,8 +99,7 @@ def _load_fix(reason: str) -> str:
 
 
 def _summary(hook: str) -> str:
-    summaries = {spec.name: spec.summary for spec in HOOKS} | {spec.name: spec.summary for spec in SAT_HOOKS}
-    return summaries[hook]
+    return BY_NAME[hook].summary
 
 
 def _fix(report: Report, items: list[ItemResult], hook: str, points: float) -> NextStep:

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Literal
 
+from grader.sandbox.tasks import Outcome
 from grader.sandbox.wire import clean_text
 
 MESSAGE_LIMIT = 4000  # characters of one reason
+
+ItemKind = Literal["hook", "problem", "sat", "efficiency", "agent"]
+ItemStatus = Literal["pass", "fail", "error", "timeout", "ungraded"]  # ungraded: the grader's failure, not the student's
 
 
 @dataclass
 class ItemResult:
     """The grade of one item: a hook test or a problem run."""
 
-    kind: str  # "hook", "problem", "sat", "efficiency" or "agent"
+    kind: ItemKind
     name: str
-    status: str  # pass | fail | error | timeout | ungraded (the grader's failure, not the student's)
+    status: ItemStatus
     score: float
     max_score: float
     message: str = ""
@@ -50,6 +54,19 @@ class ItemResult:
         if self.cause and self.score < self.max_score:
             data["cause"] = self.cause
         return data
+
+
+def measured(outcome: Outcome) -> dict[str, Any]:
+    """What an item's result takes from its task's outcome, whatever its grade: the seconds
+    it used and what it printed."""
+    return {"seconds": outcome.seconds, "output": outcome.output}
+
+
+def failed_item(kind: ItemKind, name: str, max_score: float, outcome: Outcome, **where: Any) -> ItemResult:
+    """The result of an item whose task did not run to its end: no points, the failure's
+    reason (`where`: more fields of the result, a problem's file say)."""
+    assert outcome.status != "ok", "an item that ran is graded by its scorer"
+    return ItemResult(kind, name, outcome.status, 0.0, max_score, outcome.message, **where, **measured(outcome))
 
 
 @dataclass

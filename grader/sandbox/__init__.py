@@ -6,5 +6,6 @@ asks them questions with a time limit and stops them. Child side (inside the wor
 `child.py`. Both sides speak the message format of `wire.py`.
 
 This package's `__init__` imports nothing: the child side is loaded inside the sandbox,
-where only the student-facing library and `child.py`/`wire.py` exist.
+where only the student-facing library, `child.py`, `wire.py`, `confine.py` and the hook
+table (`grader/hooktable.py`) exist.
 """

@@ -34,8 +34,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, BinaryIO
 
+from grader.hooktable import AGENT_NAME, BY_NAME
 from grader.sandbox.confine import can_confine, confine
-from grader.sandbox.wire import ARGUMENTS, Answer, Raised, Ready, encode, ready_message, reply_message, to_data
+from grader.sandbox.wire import Answer, Raised, Ready, encode, ready_message, reply_message, to_data
 
 #: Student code that draws random numbers draws the same ones at every grading.
 RANDOM_SEED = 0
@@ -100,7 +101,7 @@ def describe_exception(error: BaseException, source: Path, asked: str = "a hook"
         return "ran out of memory (MemoryError)"
     if isinstance(error, NotImplementedError):
         hook = error.args[0] if error.args and isinstance(error.args[0], str) else asked
-        if hook == "choose_move":
+        if hook == AGENT_NAME:
             return (f"your agent's choose_move in {source.name} is still the stub (it raises NotImplementedError): "
                     "write it there (part 3 of the handout)")
         return f"{hook} is not implemented yet (it raises NotImplementedError)"
@@ -130,35 +131,18 @@ class Answerer:
         parsed = parse_rows(request["board"], request["rule"])
         self.csp = build_csp(Board(parsed.clues, parsed.rule, request["mines"]))
 
-    def arguments(self, hook: str, args: dict[str, Any]) -> tuple[Any, ...]:
-        """The hook's positional arguments, fresh for every call."""
-        if "domains" in args:
-            args = {**args, "domains": {int(var): tuple(values) for var, values in args["domains"]}}
-        if hook == "choose_move":
-            from play.view import View
-
-            view = args["view"]
-            return (View(view["rows"], view["cols"], view["mines"], tuple(tuple(row) for row in view["cells"])),)
-        if hook in ("constraint_bounds", "at_least_clauses", "at_most_clauses"):
-            first, second = ARGUMENTS[hook]
-            return (tuple(args[first]) if hook == "constraint_bounds" else list(args[first])), args[second]
-        if hook == "forward_check":
-            return self.csp, args["domains"], args["assigned"]
-        if hook == "select_variable":
-            return self.csp, args["domains"], list(args["unassigned"])
-        return self.csp, args["var"], args["domains"]
-
     def answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
         if self.broken:
             return Raised(self.broken, True)
         function = getattr(self.module, hook, None)
         if not callable(function):
             return Raised(f"no function named {hook} in {self.source.name}", True)
+        spec = BY_NAME[hook]
         try:
-            value = function(*self.arguments(hook, args))
-            if hook.endswith("_clauses"):  # any iterable of iterables is a list of clauses
+            value = function(*spec.positional(args, self.csp))  # fresh arguments for every call
+            if spec.part == "sat":  # any iterable of iterables is a list of clauses
                 value = [list(clause) for clause in value]
-            if hook == "choose_move" and type(value).__name__ == "Move":
+            if spec.part == "agent" and type(value).__name__ == "Move":
                 return Answer({"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]})
             return Answer(to_data(value))
         except BaseException as error:  # the student's failure is an answer, not our crash

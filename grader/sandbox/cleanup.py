@@ -86,9 +86,11 @@ def remove_ipc(uid: int) -> None:
     """Remove the System V shared memory segments, message queues and semaphore sets that
     `uid` created or owns."""
     libc = ctypes.CDLL(None, use_errno=True)
-    for kind, key, remove in (("shm", "shmid", lambda ident: libc.shmctl(ident, IPC_RMID, None)),
-                              ("msg", "msqid", lambda ident: libc.msgctl(ident, IPC_RMID, None)),
-                              ("sem", "semid", lambda ident: libc.semctl(ident, 0, IPC_RMID))):
+    removers: tuple[tuple[str, str, Callable[[int], object]], ...] = (
+        ("shm", "shmid", lambda ident: libc.shmctl(ident, IPC_RMID, None)),
+        ("msg", "msqid", lambda ident: libc.msgctl(ident, IPC_RMID, None)),
+        ("sem", "semid", lambda ident: libc.semctl(ident, 0, IPC_RMID)))
+    for kind, key, remove in removers:
         try:
             with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
                 header, *rows = [line.split() for line in handle if line.strip()]

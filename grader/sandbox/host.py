@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from grader.sandbox.budget import Budget, CallTimes
-from grader.sandbox.isolation import Sandbox
+from grader.sandbox.isolation import Isolation, Sandbox
 from grader.sandbox.usage import Usage, files_in_memory, usage
 from grader.sandbox.wire import (
     Answer,
@@ -418,7 +418,7 @@ class Worker:
             code = self.process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return "the worker stopped answering"
-        return f"the process running it ended ({describe_exit(code, self.sandbox.mode == 'bwrap')})"
+        return f"the process running it ended ({describe_exit(code, self.sandbox.mode is Isolation.BWRAP)})"
 
     def kill(self) -> None:
         """Kill the worker's process group (from any thread; `stop` cleans up)."""

@@ -28,8 +28,9 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from grader.errors import UserError
 from grader.sandbox import cleanup
@@ -37,13 +38,23 @@ from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user, world_w
 from grader.sandbox.usage import in_memory
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
 
-MODES = ("bwrap", "user", "none")
+
+class Isolation(StrEnum):
+    """How student code is kept apart, strongest first: a bubblewrap container, an
+    unprivileged user of its own, or process limits only."""
+
+    BWRAP = "bwrap"
+    USER = "user"
+    NONE = "none"
+
+
+MODES = tuple(mode.value for mode in Isolation)  # as `--isolation` spells them
 KIT_ROOT = Path(__file__).resolve().parents[2]
 #: What student code may import from the kit: the model (board, CSP, engine), the game's
 #: view and moves, and the child side of the sandbox. No reference answer is among them.
 STUDENT_API = ("solvers/__init__.py", "solvers/board.py", "solvers/csp.py", "solvers/textformat.py",
                "solvers/engine.py", "play/__init__.py", "play/view.py",
-               "grader/__init__.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/confine.py",
+               "grader/__init__.py", "grader/hooktable.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/confine.py",
                "grader/sandbox/wire.py")
 BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child import main; main(sys.argv[1:])"
 FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
@@ -71,8 +82,10 @@ def _run_as(uid: int | None, argv: list[str], timeout: float = 20.0) -> subproce
     """Run a short command, as `uid` when given; None when it cannot start or times out."""
     extra = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
     try:
-        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd="/",
-                              env=_clean_env("/"), stdin=subprocess.DEVNULL, **extra)  # type: ignore[call-overload]
+        done: subprocess.CompletedProcess[str] = subprocess.run(  # type: ignore[call-overload]
+            argv, capture_output=True, text=True, timeout=timeout, cwd="/", env=_clean_env("/"), stdin=subprocess.DEVNULL,
+            **extra)
+        return done
     except (OSError, subprocess.SubprocessError):
         return None
 
@@ -189,7 +202,7 @@ def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
 class Sandbox:
     """What every worker of one grading run shares (see the module docstring)."""
 
-    mode: str
+    mode: Isolation
     python: str
     root: Path  # private folder: view/, submissions/, scratch/
     uids: queue.Queue[int] | None = None
@@ -220,24 +233,24 @@ class Sandbox:
             self._copies[key] = target / source.name  # private (0700): each worker gets its own copy
         return self._copies[key]
 
-    def command(self, hooks: Path, reply_fd: int, memory_mb: int, uid: int | None) -> tuple[list[str], dict]:
+    def command(self, hooks: Path, reply_fd: int, memory_mb: int, uid: int | None) -> tuple[list[str], dict[str, Any]]:
         """The worker's command line and the extra arguments for `subprocess.Popen`.
 
         The worker gets a private folder (its user's alone) holding its own copy of the
         submission: no other worker, of this student or another, can read it.
         """
-        contained = "1" if self.mode != "none" else "0"
+        contained = "1" if self.mode is not Isolation.NONE else "0"
         scratch = Path(tempfile.mkdtemp(prefix="w", dir=self.root / "scratch"))
         own = scratch / "submission"
         shutil.copytree(hooks.parent, own)
         hooks = own / hooks.name
         tail = ["-I", "-S", "-u", "-c", BOOTSTRAP]
-        if self.mode == "bwrap":
+        if self.mode is Isolation.BWRAP:
             argv = _bwrap_argv(self.python, self.view, own) + [
                 self.python, *tail, "/kit", f"/submission/{hooks.name}", str(reply_fd), str(memory_mb), contained]
         else:
             argv = [self.python, *tail, str(self.view), str(hooks), str(reply_fd), str(memory_mb), contained]
-        extra: dict = {"cwd": str(scratch), "env": _clean_env(str(scratch))}
+        extra: dict[str, Any] = {"cwd": str(scratch), "env": _clean_env(str(scratch))}
         if uid is not None:
             for path in (scratch, *scratch.rglob("*")):
                 os.chown(path, uid, uid)
@@ -269,7 +282,7 @@ class Sandbox:
         back to the pool, or, if a process of it survived, a fresh id in its place."""
         if uid is None or self.uids is None:
             return
-        if clean_user(uid, uid + SHADOW_OFFSET, self.writable if self.mode == "user" else None):
+        if clean_user(uid, uid + SHADOW_OFFSET, self.writable if self.mode is Isolation.USER else None):
             self.uids.put(uid)
         else:  # never handed out again (its lock stays held until this grader ends)
             self.uids.put(_claim_uids(1, self.locks, after=uid)[0])
@@ -394,19 +407,19 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
     locks: list[int] = []
     pool = _uid_pool(max(1, workers) + 1, locks) if is_root else None
     probe_uid = pool.get() if pool is not None else None  # ours alone: no other grader sweeps it
-    reasons: dict[str, str] = {}
+    reasons: dict[Isolation, str] = {}
     python = python_for(probe_uid)
     try:
-        for candidate in (MODES if mode == "auto" else (mode,)):
-            if candidate == "none":
+        for candidate in (tuple(Isolation) if mode == "auto" else (Isolation(mode),)):
+            if candidate is Isolation.NONE:
                 note = "; ".join(f"{m}: {why}" for m, why in reasons.items())
-                return Sandbox("none", os.path.realpath(sys.executable), root, note=note, locks=locks)
-            if candidate == "bwrap":
+                return Sandbox(candidate, os.path.realpath(sys.executable), root, note=note, locks=locks)
+            if candidate is Isolation.BWRAP:
                 why = bwrap_works(python, probe_uid) if python else "no Python 3.11 or later that an unprivileged user can run"
             else:
                 why = _why_not_user(python, probe_uid, secrets)
             if why is None and python is not None:
-                if candidate == "bwrap" or pool is None:
+                if candidate is Isolation.BWRAP or pool is None:
                     return Sandbox(candidate, python, root, pool, locks=locks)
                 writable = world_writable()
                 for uid in list(pool.queue):  # what an earlier run may have left
@@ -420,4 +433,4 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
         raise
     for fd in locks:
         os.close(fd)
-    raise IsolationUnavailable(f"--isolation {mode}: {reasons[mode]}")
+    raise IsolationUnavailable(f"--isolation {mode}: {reasons[Isolation(mode)]}")

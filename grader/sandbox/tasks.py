@@ -23,12 +23,45 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from grader.sandbox.host import Asker, WorkerFailure, become_subreaper, interrupt
 
 HUNG_AFTER = 2  # tasks of one chain that ran out of time in a hook before the rest needing it are not run
+
+Failure = Literal["error", "timeout", "ungraded"]  # ungraded: the grader's failure or the machine's, twice
+Status = Literal["ok"] | Failure
+Answer = dict[str, Any]
+"""What a task's run returned: its own fields (results, solutions, ...), read by its scorer."""
+
+
+@dataclass(frozen=True)
+class WorkerLost:
+    """A task's answer when its worker died on the way and the task finished without it
+    (the chain drops that worker and starts a fresh one for its next task)."""
+
+    answer: Answer
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one task: `status` "ok" when its run ended (`answer`: what it
+    returned), else how it failed and why (`message`; `hook`: the call it failed in).
+    `seconds` of the item's time it used, what the student's code printed (`output`) and
+    its hook calls timed, (hook, calls, seconds) the slowest first, either way."""
+
+    status: Status
+    answer: Answer
+    message: str = ""
+    output: str = ""
+    seconds: float = 0.0
+    hook: str | None = None
+    calls_timed: tuple[tuple[str, int, float], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
 
 
 @dataclass(frozen=True)
@@ -39,7 +72,7 @@ class Task:
     same `chain` run in order in one worker; `hidden` tasks touch hidden problems.
     """
 
-    run: Callable[[Asker], dict[str, Any]]
+    run: Callable[[Asker], Answer | WorkerLost]
     limit: float
     name: str = ""
     chain: str = "main"
@@ -51,9 +84,9 @@ class Ours(Exception):
     """A failure of the grader's or the machine's, with the reason to report."""
 
 
-def failed(status: str, message: str, output: str = "", seconds: float = 0.0, hook: str | None = None) -> dict[str, Any]:
+def failed(status: Failure, message: str, output: str = "", seconds: float = 0.0, hook: str | None = None) -> Outcome:
     """The outcome of a task that did not run to its end."""
-    return {"status": status, "message": message, "output": output, "seconds": seconds, "hook": hook}
+    return Outcome(status, {}, message, output, seconds, hook)
 
 
 class Chain:
@@ -66,13 +99,13 @@ class Chain:
         self.load_error: str | None = None  # the student's file does not load: every task fails alike
         self.timed_out: dict[str, list[str]] = {}  # hook -> the items that ran out of time in it
 
-    def run(self, tasks: list[Task]) -> list[dict[str, Any]]:
+    def run(self, tasks: list[Task]) -> list[Outcome]:
         try:
             return [self._outcome(task) for task in tasks]
         finally:
             self._drop()
 
-    def _outcome(self, task: Task) -> dict[str, Any]:
+    def _outcome(self, task: Task) -> Outcome:
         if self.load_error is not None:
             return failed("error", self.load_error)
         hung = next((hook for hook in sorted(task.needs) if len(self.timed_out.get(hook, ())) >= HUNG_AFTER), None)
@@ -86,37 +119,41 @@ class Chain:
                 outcome = self._attempt(task)
             except Ours as again:
                 return failed("ungraded", f"{again} (tried twice)")
-        if outcome["status"] == "timeout" and outcome.get("hook"):
-            self.timed_out.setdefault(outcome["hook"], []).append(task.name or "an item")
+        if outcome.status == "timeout" and outcome.hook:
+            self.timed_out.setdefault(outcome.hook, []).append(task.name or "an item")
         return outcome
 
-    def _attempt(self, task: Task) -> dict[str, Any]:
+    def _attempt(self, task: Task) -> Outcome:
         """One try at the task; Ours when the failure is not the student's."""
         asker: Asker | None = None
         try:
             asker = self._asker(task)
             asker.begin(task.limit)
-            outcome = {"status": "ok", **task.run(asker)}
+            try:
+                ran: Answer | WorkerLost | str = task.run(asker)
+            except self.failures as error:  # costs this task only
+                ran = str(error)
         except WorkerFailure as failure:
             seconds, output = (asker.used() if asker is not None else 0.0), self._output()
-            calls = asker.calls.rows() if asker is not None else []
+            calls = tuple(asker.calls.rows()) if asker is not None else ()
             self._drop()
             if failure.ours:
                 raise Ours(failure.message) from None
-            return {**failed(failure.status, failure.message, output, seconds, failure.hook), "calls_timed": calls}
-        except self.failures as error:
-            outcome = failed("error", str(error))
+            status: Failure = "timeout" if failure.status == "timeout" else "error"
+            return replace(failed(status, failure.message, output, seconds, failure.hook), calls_timed=calls)
         except Exception as error:  # a bug of the grader's: never the student's zero
             self._drop()
             raise Ours(f"the grader failed: {type(error).__name__}: {error}") from None
-        assert asker is not None
-        outcome["seconds"] = asker.used()
-        outcome["calls_timed"] = asker.calls.rows()
-        if outcome.pop("worker_broken", False):  # the task finished without it
-            outcome["output"] = self._output()
+        outcome = Outcome("ok", {}, seconds=asker.used(), calls_timed=tuple(asker.calls.rows()))
+        if isinstance(ran, str):
+            outcome = replace(outcome, status="error", message=ran)
+        else:
+            outcome = replace(outcome, answer=ran.answer if isinstance(ran, WorkerLost) else ran)
+        if isinstance(ran, WorkerLost):  # the task finished without it
+            outcome = replace(outcome, output=self._output())
             self._drop()
         else:
-            outcome["output"] = outcome.get("output") or asker.take_output()
+            outcome = replace(outcome, output=asker.take_output())
             self._end(asker)
         return outcome
 
@@ -147,16 +184,15 @@ class Chain:
 
 
 def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task], jobs: int = 1,
-              failures: tuple[type[Exception], ...] = ()) -> list[dict[str, Any]]:
-    """Every task's outcome, in order: {"status": "ok", **what it returned} or a failure
-    {"status": "error"|"timeout"|"ungraded", "message"}; each with "seconds" and "output".
+              failures: tuple[type[Exception], ...] = ()) -> list[Outcome]:
+    """Every task's outcome, in order.
 
     `start(limit)` gives a ready asker, `stop` ends one; `failures` are the exceptions a
     task may raise that cost that task only (a broken contract, say). Visible chains run
     first, then hidden ones, `jobs` at a time.
     """
     become_subreaper()
-    outcomes: list[dict[str, Any] | None] = [None] * len(tasks)
+    outcomes: list[Outcome | None] = [None] * len(tasks)
     for hidden in (False, True):
         chains: dict[str, list[int]] = {}
         for index, task in enumerate(tasks):
@@ -170,8 +206,8 @@ def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], ta
 
 
 def _run_chains(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task],
-                chains: list[list[int]], jobs: int, failures: tuple[type[Exception], ...]) -> list[list[dict[str, Any]]]:
-    def run(indices: list[int]) -> list[dict[str, Any]]:
+                chains: list[list[int]], jobs: int, failures: tuple[type[Exception], ...]) -> list[list[Outcome]]:
+    def run(indices: list[int]) -> list[Outcome]:
         return Chain(start, stop, failures).run([tasks[index] for index in indices])
 
     if jobs <= 1 or len(chains) <= 1:

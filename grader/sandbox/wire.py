@@ -6,7 +6,7 @@ Grader to worker (on the worker's standard input; trusted, since the grader writ
 
     {"op": "task"}                                    # fork a fresh process for one graded item (it loads the file)
     {"op": "board", "board": ROWS, "rule": "classic"|"inclusive", "mines": N|null}
-    {"op": "call", "hook": NAME, "args": {...}}       # arguments as data, see ARGUMENTS
+    {"op": "call", "hook": NAME, "args": {...}}       # arguments as data (grader.hooktable)
     {"op": "end"}                                     # the item is done: its process exits
 
 Worker to grader (on the reply descriptor; untrusted once the student's file is loaded,
@@ -39,19 +39,10 @@ from typing import Any
 
 MAX_MESSAGE_BYTES = 1 << 20  # one line from a worker
 MAX_DEPTH = 16  # nesting of arrays and objects
+CONTAINER_ROOM = 3  # levels one container may take on the wire
 MAX_INT_DIGITS = 18  # |n| < 10**18: every count, variable and literal fits
 MAX_TEXT = 4000  # characters of one string
 
-#: The arguments the grader sends for each hook (what `child.arguments` rebuilds from them).
-ARGUMENTS = {
-    "constraint_bounds": ("scope", "domains"),
-    "forward_check": ("domains", "assigned"),
-    "select_variable": ("domains", "unassigned"),
-    "order_values": ("var", "domains"),
-    "at_least_clauses": ("lits", "k"),
-    "at_most_clauses": ("lits", "k"),
-    "choose_move": ("view",),
-}
 TAGS = ("set", "dict", "move", "other")
 
 
@@ -61,22 +52,25 @@ class BadMessage(ValueError):
 
 # --- worker side: any Python value as data ---------------------------------------------
 
-def to_data(value: Any, depth: int = 0) -> Any:
-    """`value` as wire data (tagged where JSON has no type for it)."""
-    if depth > MAX_DEPTH:
-        return {"other": "a value nested too deeply"}
+def to_data(value: Any, depth: int = 1) -> Any:
+    """`value` as wire data (tagged where JSON has no type for it), to sit `depth` levels
+    deep in a message. A container takes up to 3 levels (a dict: the tag's object, its
+    list, a pair), so one that starts CONTAINER_ROOM levels from the bound is sent as
+    "nested too deeply": whatever a hook returns, the message stays within MAX_DEPTH."""
     if value is None or isinstance(value, (bool, str)):
         return value[:MAX_TEXT] if isinstance(value, str) else value
     if isinstance(value, int):
         return value if len(str(abs(value))) <= MAX_INT_DIGITS else {"other": "an integer too large"}
     if isinstance(value, float):
         return value if value == value and abs(value) != float("inf") else {"other": repr(value)}
+    if depth >= MAX_DEPTH - CONTAINER_ROOM:
+        return {"other": "a value nested too deeply"}
     if isinstance(value, (list, tuple)):
         return [to_data(item, depth + 1) for item in value]
     if isinstance(value, (set, frozenset)):
-        return {"set": [to_data(item, depth + 1) for item in sorted(value, key=repr)]}
+        return {"set": [to_data(item, depth + 2) for item in sorted(value, key=repr)]}
     if isinstance(value, dict):
-        return {"dict": [[to_data(k, depth + 1), to_data(v, depth + 1)] for k, v in value.items()]}
+        return {"dict": [[to_data(k, depth + 3), to_data(v, depth + 3)] for k, v in value.items()]}
     return {"other": type(value).__name__[:80]}
 
 
@@ -273,7 +267,7 @@ class Opaque:
         return self.text
 
 
-class WireSet(frozenset):
+class WireSet(frozenset[Any]):
     """A set the worker sent, shown as the student would write it."""
 
     def __repr__(self) -> str:

@@ -12,10 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
+from grader.hooktable import AGENT_NAME
 from grader.inputs.config import AgentGrading
+from grader.reference import reference_agent
 from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
-from grader.sandbox.tasks import HUNG_AFTER
+from grader.sandbox.tasks import HUNG_AFTER, Outcome
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from play.advisor import load_probabilities
 from play.evaluate import (
@@ -45,10 +47,8 @@ class RemoteAgent:
         self.budget = budget
         self.start: Callable[[float], Asker]
         if source == "reference":
-            from answerkey.agent.agent import Agent
-
-            choose = Agent(rules).choose_move
-            self.start = lambda limit: LocalAsker({"choose_move": choose})
+            choose = reference_agent(rules)
+            self.start = lambda limit: LocalAsker({AGENT_NAME: choose})
         else:
             if sandbox is None:
                 raise ValueError("student code is only ever run in a sandbox")
@@ -135,9 +135,9 @@ def games_result(games: list[GameResult]) -> dict[str, Any]:
 
 
 def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits: Limits,
-                     sandbox: Sandbox | None, scope: Scope = "siblings") -> dict[str, Any]:
+                     sandbox: Sandbox | None, scope: Scope = "siblings") -> Outcome:
     """Play the configured games, from `first_seed`, with the agent in `source` ("reference"
-    or a file defining choose_move); an outcome like run_tasks'."""
+    or a file defining choose_move): their `games_result` as the answer of one task."""
     agent = RemoteAgent(source, grading.rules, limits, grading.timeout, sandbox, scope)
     output = ""
     try:
@@ -147,5 +147,5 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
         seconds = agent.spent()
         agent.close()
     if agent.ungraded is not None:
-        return {"status": "ungraded", "message": f"{agent.ungraded} (tried twice)", "seconds": seconds, "output": output}
-    return {"status": "ok", "result": result, "seconds": seconds, "output": output}
+        return Outcome("ungraded", {}, f"{agent.ungraded} (tried twice)", output, seconds)
+    return Outcome("ok", {"result": result}, output=output, seconds=seconds)

@@ -10,30 +10,27 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from grader.hooktable import BY_NAME, CSP_HOOKS, SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.config import AgentGrading, Efficiency, GradingConfig
 from grader.inputs.problemset import Problem
 from grader.inputs.submission import hooks_calling_hooks
-from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_strategies
-from grader.reports.results import ItemResult, Report
+from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_hooks, reference_strategies
+from grader.reports.results import ItemResult, ItemStatus, Report, failed_item, measured
 from grader.sandbox.host import Asker, Limits, StudentRaised, start_worker, stop_worker
-from grader.sandbox.isolation import Sandbox, Scope
-from grader.sandbox.tasks import Task, run_tasks
-from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker, domains_data
+from grader.sandbox.isolation import Isolation, Sandbox, Scope
+from grader.sandbox.tasks import Answer, Outcome, Task, run_tasks
+from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from grader.scoring.hookcases import (
-    HOOKS,
     as_data,
     board_of,
     build_cases,
     describe_case,
     group_indices,
     load_cases,
-    reference_hooks,
 )
 from grader.scoring.layouts import layout_problem
 from grader.scoring.modelnodes import shipped_nodes
 from grader.scoring.sathooks import (
-    SAT_ENCODING,
-    SAT_HOOKS,
     SCOPES,
     merge_sat_parts,
     sat_problems_task,
@@ -49,22 +46,10 @@ SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem
 #: What a task may raise that costs that task only.
 TASK_FAILURES = (HookContractError, StudentRaised)
 #: The hooks a search asks (forward_check calls constraint_bounds inside the student's code).
-SEARCH_HOOKS = frozenset({"forward_check", "select_variable", "order_values"})
+SEARCH_HOOKS = frozenset(spec.name for spec in CSP_HOOKS if spec.engine_calls)
 
 
-def _case_arguments(hook: str, case: dict[str, Any]) -> dict[str, Any]:
-    """A hook case's arguments as data (the case's board is sent first, apart)."""
-    args = {"domains": domains_data(case["domains"])}
-    if hook == "constraint_bounds":
-        return {"scope": list(case["scope"]), **args}
-    if hook == "forward_check":
-        return {**args, "assigned": case.get("assigned")}
-    if hook == "select_variable":
-        return {**args, "unassigned": list(case["unassigned"])}
-    return {"var": case["var"], **args}
-
-
-def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> dict[str, Any]:
+def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> Answer:
     """Each question's answer, {"value": data} or {"error": why}. A fatal failure (not
     implemented, an exit, out of memory) ends the task."""
     results: list[dict[str, Any]] = []
@@ -83,13 +68,13 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> dict[str, Any]:
 def hook_task(name: str, cases: list[dict[str, Any]], limit: float, hidden: bool = False, item: str = "") -> Task:
     """Ask hook `name` every case. Only the inputs go out: the expected outputs never
     leave the grader. `hidden`: cases from hidden boards (run apart, after the rest)."""
-    def run(asker: Asker) -> dict[str, Any]:
+    def run(asker: Asker) -> Answer:
         hooks = Hooks(asker)
 
         def ask(case: dict[str, Any]) -> Any:
             if "board" in case:
                 hooks.use_board(board_of(case))
-            return as_data(name, hooks.call(name, **_case_arguments(name, case)))
+            return as_data(name, hooks.call(name, **BY_NAME[name].wire_arguments(case)))
 
         return _answers(cases, ask)
 
@@ -98,7 +83,7 @@ def hook_task(name: str, cases: list[dict[str, Any]], limit: float, hidden: bool
 
 def sat_hook_task(name: str, limit: float) -> Task:
     """Ask for the clauses of every small scope (n literals 1..n, each k)."""
-    def run(asker: Asker) -> dict[str, Any]:
+    def run(asker: Asker) -> Answer:
         hooks = Hooks(asker)
         return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
 
@@ -110,7 +95,7 @@ def problem_task(problem: Problem, limit: float, model: Model | None = None,
     """Search every solution of the problem here, each hook call asked of the solver; with
     the `model` answer, check every answer against it (see `Watcher`). The problems of one
     file form a chain. `stop_at` (hook, n): stop at that call and return it as a case."""
-    def run(asker: Asker) -> dict[str, Any]:
+    def run(asker: Asker) -> Answer:
         board = problem.board
         hooks = Hooks(asker)
         hooks.use_board(board)
@@ -152,18 +137,18 @@ class BoundsProbes:
         cases = [case for _, probes in self.parts[hidden] for case in probes]
         return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
 
-    def take(self, hidden: bool, outcomes: list[dict[str, Any]]) -> None:
+    def take(self, hidden: bool, outcomes: list[Outcome]) -> None:
         """Each board's calls from the part's outcome (a task that did not run to its end
         tells nothing: its answers are not graded)."""
-        if not outcomes or outcomes[0]["status"] != "ok":
+        if not outcomes or not outcomes[0].ok:
             return
-        results = iter(outcomes[0]["results"])
+        results = iter(outcomes[0].answer["results"])
         for problem, probes in self.parts[hidden]:
             self.calls.append(Searched(problem, probe_calls(probes, [next(results) for _ in probes])))
 
 
 def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, sandbox: Sandbox | None,
-                     scope: Scope = "siblings") -> list[dict[str, Any]]:
+                     scope: Scope = "siblings") -> list[Outcome]:
     """Run tasks with the reference (here) or a student's file (in sandboxed workers)."""
     if not tasks:
         return []
@@ -176,16 +161,15 @@ def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, 
     return run_tasks(start_worker(sandbox, hooks, limits), stop_worker, tasks, jobs, TASK_FAILURES)
 
 
-def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outcome: dict[str, Any],
+def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outcome: Outcome,
                searched: Sequence[Searched] = ()) -> ItemResult:
     """Credit by groups of cases: a group counts when every case in it is right (the groups
     are built so that no input-independent answer gets a group right). The hook's calls in
     the grader's searches (`searched`) are graded alike, a board a case: the hook earns the
     smaller of the two shares, so right answers on the named cases alone earn nothing."""
-    base = {"kind": "hook", "name": spec_name, "max_score": points, "seconds": outcome.get("seconds"), "output": outcome.get("output", "")}
-    if outcome["status"] != "ok":
-        return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
-    wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome["results"]), start=1)
+    if not outcome.ok:
+        return failed_item("hook", spec_name, points, outcome)
+    wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome.answer["results"]), start=1)
              if "error" in result or result["value"] != case["expected"]]
     groups = {case.get("group", number) for number, case in enumerate(cases, start=1)}
     lost = {case.get("group", number) for number, case, _ in wrong}
@@ -196,14 +180,14 @@ def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outco
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
     if not wrong and not in_searches.wrong:
-        return ItemResult(status="pass", score=score, message=counts, **base)
+        return ItemResult("hook", spec_name, "pass", score, points, counts, **measured(outcome))
     message = counts
     if wrong:
         number, case, result = wrong[0]
         message += (f"; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
                     f"  rerun just this case: --case {spec_name}:{number}")
     message += "".join("\n" + line for line in in_searches.first_wrong(spec_name))
-    return ItemResult(status="fail", score=score, message=message, **base)
+    return ItemResult("hook", spec_name, "fail", score, points, message, **measured(outcome))
 
 
 @dataclass(frozen=True)
@@ -265,38 +249,36 @@ def expected_count(problem: Problem) -> int:
     return problem.expect if problem.expect is not None else count_solutions(problem.board)
 
 
-def score_problem(problem: Problem, outcome: dict[str, Any], points: float | None = None) -> ItemResult:
+def score_problem(problem: Problem, outcome: Outcome, points: float | None = None) -> ItemResult:
     """Pass when every returned layout is valid, none repeats, and none is missing."""
-    stats = outcome.get("stats") or {}
+    answer = outcome.answer
+    nodes = (answer.get("stats") or {}).get("popped")
     points = problem.points if points is None else points
-    base = {"kind": "problem", "name": problem.id, "file": problem.file, "max_score": points,
-            "seconds": outcome.get("seconds"), "nodes": stats.get("popped"), "output": outcome.get("output", ""),
-            "visibility": problem.visibility, "calls_timed": tuple(outcome.get("calls_timed", ()))}
-    divergence = outcome.get("divergence")
-    if divergence is not None:
-        base["cause"] = divergence.describe(problem.id)
-    failure = _run_failure(outcome) or _solutions_failure(problem, outcome.get("solutions"))
+    divergence = answer.get("divergence")
+    where = {"file": problem.file, "nodes": nodes, "visibility": problem.visibility, "calls_timed": outcome.calls_timed,
+             "cause": divergence.describe(problem.id) if divergence is not None else "", **measured(outcome)}
+    failure = _run_failure(outcome) or _solutions_failure(problem, answer.get("solutions"))
     if failure is not None:
         status, reason = failure
-        return ItemResult(status=status, score=0.0, message=reason, **base)
-    found = len(outcome["solutions"])  # exactly the board's solutions: checked above
+        return ItemResult("problem", problem.id, status, 0.0, points, reason, **where)
+    found = len(answer["solutions"])  # exactly the board's solutions: checked above
     message = {0: "no solution, as expected", 1: "the one solution found"}.get(found, f"all {found} solutions found")
     model = _model_nodes(problem)
-    if model is not None and base["nodes"] is not None:  # for information: not scored unless the config says so
-        message += f" in {base['nodes']} nodes (the model answer: {model})"
-    return ItemResult(status="pass", score=points, message=message, **base)
+    if model is not None and nodes is not None:  # for information: not scored unless the config says so
+        message += f" in {nodes} nodes (the model answer: {model})"
+    return ItemResult("problem", problem.id, "pass", points, points, message, **where)
 
 
-def _run_failure(outcome: dict[str, Any]) -> tuple[str, str] | None:
+def _run_failure(outcome: Outcome) -> tuple[ItemStatus, str] | None:
     """(status, reason) when the search did not run to its end; None when it did."""
-    if outcome["status"] != "ok":
-        return outcome["status"], outcome.get("message", "")
-    if "failed" in outcome:
-        return "error", outcome["failed"]
+    if outcome.status != "ok":
+        return outcome.status, outcome.message
+    if "failed" in outcome.answer:
+        return "error", outcome.answer["failed"]
     return None
 
 
-def _solutions_failure(problem: Problem, solutions: Any) -> tuple[str, str] | None:
+def _solutions_failure(problem: Problem, solutions: Any) -> tuple[ItemStatus, str] | None:
     """("fail", reason) unless `solutions` are exactly the board's solutions, each once."""
     if not isinstance(solutions, list):
         return "fail", "returned nothing"
@@ -357,19 +339,21 @@ def reference_nodes(problem: Problem) -> int:
 def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: list[ItemResult]) -> ItemResult:
     """The solver's nodes against the model answer's, over every problem: earned only by a
     solver that solves them all (a wrong search can be as short as it likes)."""
-    base: dict[str, Any] = {"kind": "efficiency", "name": "efficiency", "max_score": efficiency.points}
     rule = efficiency.describe()
+
+    def result(status: ItemStatus, score: float, message: str, nodes: int | None = None) -> ItemResult:
+        return ItemResult("efficiency", "efficiency", status, score, efficiency.points, message, nodes=nodes)
+
     unsolved = [r for r in results if r.status != "pass" or r.nodes is None]
     if unsolved or not results:
         why = f"{len(unsolved)} of the {len(results)} problems are not solved" if results else "there is no problem"
-        return ItemResult(status="fail", score=0.0, message=f"{why}, and only a search that solves every problem "
-                          f"earns efficiency points ({rule})", **base)
+        return result("fail", 0.0, f"{why}, and only a search that solves every problem earns efficiency points ({rule})")
     nodes = sum(r.nodes or 0 for r in results)
     try:
         reference = sum(reference_nodes(p) for p in problems)
     except ReferenceUnavailable:
-        return ItemResult(status="fail", score=0.0, message="not graded here: the model answer's node counts come with "
-                          f"the boards this copy shipped, and some board here is new or changed ({rule})", **base)
+        return result("fail", 0.0, "not graded here: the model answer's node counts come with the boards this copy "
+                      f"shipped, and some board here is new or changed ({rule})")
     share = efficiency.share(nodes / max(reference, 1))
     score = round(efficiency.points * share, 2)
     shown = [(r, p) for r, p in zip(results, problems) if not p.hidden]  # hidden boards' nodes are not shown
@@ -377,8 +361,7 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
     message = f"{mine} nodes against the model answer's {model} ({mine / max(model, 1):.2f}x) on the {len(shown)} visible problems"
     if len(shown) < len(results):
         message += f"; the points count the {len(results) - len(shown)} hidden problems too"
-    return ItemResult(status="pass" if share == 1 else "fail", score=score, message=f"{message}; {rule}",
-                      nodes=mine, **base)
+    return result("pass" if share == 1 else "fail", score, f"{message}; {rule}", mine)
 
 
 NOTHING_FOUND = "no solution found on any board that has one, so a board without a solution earns nothing either"
@@ -407,15 +390,13 @@ def public_games() -> str:
     return PUBLIC_GAMES if instructor_only("the course's seeds") is None else PRACTICE_GAMES
 
 
-def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
+def score_agent(grading: AgentGrading, outcome: Outcome) -> ItemResult:
     """Points by the win rate (`AgentGrading.share`); the reason gives wins, the interval,
     how the points were computed and any errors."""
     name = "agent" if grading.points else "agent (practice, no points)"
-    base = {"kind": "agent", "name": name, "max_score": grading.points, "seconds": outcome.get("seconds"),
-            "output": outcome.get("output", "")}
-    if outcome["status"] != "ok":
-        return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
-    result = outcome["result"]
+    if not outcome.ok:
+        return failed_item("agent", name, grading.points, outcome)
+    result = outcome.answer["result"]
     share = grading.share(result["win_rate"])
     score = round(grading.points * share, 2)
     low, high = result["ci95"]
@@ -433,7 +414,7 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
             message += f"\n  {result['lost']}; first: " + "; ".join(f"game {loss['game'] + 1} {loss['at']}" for loss in losses)
     if public and grading.points:
         message += f"\n  {public_games()}"
-    status = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
+    status: ItemStatus = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
     games = f"{result['games']} {grading.level}, {grading.rules} rules"
     if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
         games += f", {public_games()}" if grading.points else ", the public default games"
@@ -442,7 +423,7 @@ def score_agent(grading: AgentGrading, outcome: dict[str, Any]) -> ItemResult:
              ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
              *((("losses", result["lost"]),) if losses else ()),
              *((f"lost game {loss['game'] + 1}", loss["at"]) for loss in losses))
-    return ItemResult(status=status, score=score, message=message, facts=facts, **base)
+    return ItemResult("agent", name, status, score, grading.points, message, facts=facts, **measured(outcome))
 
 
 #: With no agent section in the config, a student's written agent plays these games for
@@ -500,46 +481,43 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     hidden = [p for p in problems if p.hidden]
     model = model_answer()
 
-    def run(tasks: list[Task]) -> list[dict[str, Any]]:
-        return run_solver_tasks(solver, tasks, jobs, limits, sandbox, scope)
+    def run(groups: dict[str, list[Task]]) -> dict[str, list[Outcome]]:
+        """Every group's tasks, run together (the chains and their order are the whole
+        run's), and their outcomes by group."""
+        outcomes = iter(run_solver_tasks(solver, [t for tasks in groups.values() for t in tasks], jobs, limits, sandbox, scope))
+        return {name: [next(outcomes) for _ in tasks] for name, tasks in groups.items()}
 
-    def searches(chosen: list[Problem], hidden_part: bool) -> list[Task]:
-        tasks = [problem_task(p, timeout or p.timeout or config.timeout, model) for p in chosen]
-        if wants(SAT_ENCODING) and chosen:  # one limit for each part, not the sum of the problems' limits
-            tasks.append(sat_problems_task(chosen, item_timeout + SAT_SECONDS_PER_PROBLEM * len(chosen), hidden_part))
-        return tasks
+    def searches(chosen: list[Problem]) -> list[Task]:
+        return [problem_task(p, timeout or p.timeout or config.timeout, model) for p in chosen]
+
+    def sat(chosen: list[Problem], hidden_part: bool) -> list[Task]:
+        """The SAT item's part for `chosen` (none without problems)."""
+        return _sat_part(chosen, hidden_part, item_timeout) if wants(SAT_ENCODING) else []
 
     # The hook tests and the visible problems, the agent's games, and the hidden problems
     # last, in workers of their own: nothing a student sees ever comes from a process
     # that saw a hidden board.
-    hooks = [spec for spec in HOOKS if wants(spec.name)]
+    hooks = [spec for spec in CSP_HOOKS if wants(spec.name)]
     sat_hooks = [spec for spec in SAT_HOOKS if wants(spec.name)]
-    tests = [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks]
-    tests += [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks]
     probes = BoundsProbes(visible, hidden, model if wants("constraint_bounds") else None, item_timeout)
-    asked = probes.tasks(False)
-    visible_outcomes = run(tests + asked + searches(visible, False))
-    hook_outcomes, visible_outcomes = visible_outcomes[:len(tests)], visible_outcomes[len(tests):]
-    probes.take(False, visible_outcomes[:len(asked)])
-    visible_outcomes = visible_outcomes[len(asked):]
+    seen = run({"hooks": [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks],
+                "sat hooks": [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks],
+                "probes": probes.tasks(False), "problems": searches(visible), "sat": sat(visible, False)})
+    probes.take(False, seen["probes"])
     agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
-    asked = probes.tasks(True)
-    hidden_outcomes = run(asked + searches(hidden, True))
-    probes.take(True, hidden_outcomes[:len(asked)])
-    hidden_outcomes = hidden_outcomes[len(asked):]
+    unseen = run({"probes": probes.tasks(True), "problems": searches(hidden), "sat": sat(hidden, True)})
+    probes.take(True, unseen["probes"])
     sat_outcome, sat_problems = None, visible + hidden  # the SAT item's parts: the visible problems, then the hidden
     if wants(SAT_ENCODING):
-        parts = [(chosen, outcomes.pop()) for chosen, outcomes in ((visible, visible_outcomes), (hidden, hidden_outcomes)) if chosen]
-        sat_outcome = merge_sat_parts(parts) if parts else {"status": "ok", "results": []}
-    by_problem = dict(zip(map(id, visible + hidden), visible_outcomes + hidden_outcomes))
+        parts = [(chosen, part[0]) for chosen, part in ((visible, seen["sat"]), (hidden, unseen["sat"])) if part]
+        sat_outcome = merge_sat_parts(parts) if parts else Outcome("ok", {"results": []})
+    by_problem = dict(zip(map(id, visible + hidden), seen["problems"] + unseen["problems"]))
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
                     partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)))
-    for spec, outcome in zip(hooks, hook_outcomes):
-        searched = probes.calls if spec.name == "constraint_bounds" else [
-            Searched(problem, by_problem[id(problem)]["calls"][spec.name]) for problem in problems
-            if spec.name in by_problem[id(problem)].get("calls", {})]
+    for spec, outcome in zip(hooks, seen["hooks"]):
+        searched = _search_calls(spec, [(p, by_problem[id(p)]) for p in problems], probes)
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched))
-    for sat_spec, outcome in zip(sat_hooks, hook_outcomes[len(hooks):]):
+    for sat_spec, outcome in zip(sat_hooks, seen["sat hooks"]):
         report.items.append(score_sat_hook(sat_spec, config.hook_points[sat_spec.name], outcome))
     problem_results = [
         score_problem(problem, by_problem[id(problem)], config.points_for(problem.file, problem.points))
@@ -560,8 +538,23 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     return report
 
 
+def _sat_part(chosen: list[Problem], hidden: bool, item_timeout: float) -> list[Task]:
+    """The SAT item's task for `chosen` (none without problems): one limit for the part,
+    not the sum of its problems' limits."""
+    return [sat_problems_task(chosen, item_timeout + SAT_SECONDS_PER_PROBLEM * len(chosen), hidden)] if chosen else []
+
+
+def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome]], probes: BoundsProbes) -> list[Searched]:
+    """The hook's calls in the grader's searches, board by board (the hook the engine does
+    not call is asked apart: the probes)."""
+    if not hook.engine_calls:
+        return probes.calls
+    return [Searched(problem, outcome.answer["calls"][hook.name]) for problem, outcome in searches
+            if hook.name in outcome.answer.get("calls", {})]
+
+
 def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None,
-                 scope: Scope) -> tuple[AgentGrading | None, dict[str, Any] | None]:
+                 scope: Scope) -> tuple[AgentGrading | None, Outcome | None]:
     """How the agent is graded (None: it is not), and its games' outcome (None: no agent file)."""
     grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
     if grading is None or agent is None:
@@ -582,4 +575,4 @@ def model_answer() -> Model | None:
 
 
 def _mode(sandbox: Sandbox | None) -> str:
-    return sandbox.mode if sandbox is not None else "none"
+    return sandbox.mode if sandbox is not None else Isolation.NONE

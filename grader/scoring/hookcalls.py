@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from grader.hooktable import AGENT_NAME, BY_NAME
 from grader.sandbox.budget import CallTimes
 from grader.sandbox.child import Answerer
 from grader.sandbox.host import Asker, StudentRaised
@@ -76,11 +77,6 @@ class LocalAsker:
         return ""
 
 
-def domains_data(domains: Domains | dict[int, list[int]]) -> list[list[Any]]:
-    """Domains as wire data: [[variable, [values]], ...]."""
-    return [[var, list(values)] for var, values in domains.items()]
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -97,13 +93,20 @@ class Hooks:
         self.asker.send({"op": "board", "board": board.rows_text(), "rule": board.rule, "mines": board.mines})
 
     def call(self, hook: str, **args: Any) -> Any:
-        """The answer as Python values (lists, frozensets, dicts, ints...), unchecked."""
+        """The answer to arguments already as wire data, as Python values (lists,
+        frozensets, dicts, ints...), unchecked."""
         return from_data(self.asker.call(hook, args, self.call_limit))
+
+    def ask(self, hook: str, *args: Any) -> Any:
+        """The answer to the hook's positional arguments (the CSP is not sent: the worker
+        builds it from the board), unchecked."""
+        spec = BY_NAME[hook]
+        return self.call(hook, **spec.wire_arguments(dict(zip((p.name for p in spec.params), args))))
 
     # --- the search hooks, checked -----------------------------------------------------
 
     def forward_check(self, csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
-        result = self.call("forward_check", domains=domains_data(domains), assigned=assigned)
+        result = self.ask("forward_check", csp, domains, assigned)
         if result is None:
             return None
         if not isinstance(result, dict) or set(result) != set(domains):
@@ -118,13 +121,13 @@ class Hooks:
         return narrowed
 
     def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
-        var = self.call("select_variable", domains=domains_data(domains), unassigned=list(unassigned))
+        var = self.ask("select_variable", csp, domains, unassigned)
         if not _is_int(var) or var not in unassigned:
             raise HookContractError(f"select_variable returned {quote(var)}, which is not an unassigned variable")
-        return var
+        return int(var)
 
     def order_values(self, csp: CSP, var: int, domains: Domains) -> list[int]:
-        values = self.call("order_values", var=var, domains=domains_data(domains))
+        values = self.ask("order_values", csp, var, domains)
         if not isinstance(values, list) or not all(map(_is_int, values)) or sorted(values) != sorted(domains[var]):
             raise HookContractError(f"order_values returned {quote(values)} for variable {var}; "
                                     f"it must order exactly the values {domains[var]}")
@@ -138,11 +141,10 @@ class Hooks:
 
     def clauses(self, hook: str, lits: list[int], k: int) -> Any:
         """The clauses `hook` gives for (lits, k), unchecked (the scorer checks them)."""
-        return self.call(hook, lits=lits, k=k)
+        return self.ask(hook, lits, k)
 
     def choose_move(self, view: View) -> Move:
-        answer = self.call("choose_move", view={"rows": view.rows, "cols": view.cols, "mines": view.mines,
-                                                "cells": [list(row) for row in view.cells]})
+        answer = self.ask(AGENT_NAME, view)
         if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] == "move"):
             raise HookContractError(f"choose_move returned {quote(answer)}, not a Move")
         _, action, cell = answer

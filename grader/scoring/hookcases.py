@@ -12,14 +12,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from grader.reference import reference_strategies
+from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, checked_bounds, checked_domains
+from grader.reference import random_board, reference_hooks, reference_strategies
 from grader.sandbox.wire import quote
 from solvers.board import Board
 from solvers.csp import CSP, Domains, build_csp
@@ -32,35 +32,8 @@ CASE_NOTES = ("name", "why", "expected", "group")  # what a stored case holds be
 VARIABLE_NUMBERS = 100  # the hand-made constraint_bounds cases number their variables below this
 
 
-@dataclass(frozen=True)
-class HookSpec:
-    """A student hook: its name in assignment/hooks.py, the reference's name, and its weight."""
-
-    name: str
-    reference: str  # the model answer's name in answerkey/strategies.py
-    points: float
-    summary: str
-
-
-#: The hooks in the order a student should implement them (each builds on the one before).
-HOOKS: tuple[HookSpec, ...] = (
-    HookSpec("constraint_bounds", "constraint_bounds", 2, "the smallest and largest sum a constraint can reach"),
-    HookSpec("forward_check", "forward_check_once", 3, "one pass of the bound rule over the constraints"),
-    HookSpec("select_variable", "select_mrv", 2, "MRV, ties by degree then lowest number"),
-    HookSpec("order_values", "values_ascending", 1, "the values to try, safe first"),
-)
-HOOK_NAMES = tuple(h.name for h in HOOKS)
-
-
-def reference_hooks() -> dict[str, Callable[..., Any]]:
-    """The model answer of every hook (the SAT exercise's too), by the student's hook name."""
-    strategies = reference_strategies()
-    from answerkey.sat import at_least_subsets, at_most_subsets
-
-    hooks = {spec.name: getattr(strategies, spec.reference) for spec in HOOKS}
-    hooks["at_least_clauses"] = lambda lits, k: list(at_least_subsets(lits, k))
-    hooks["at_most_clauses"] = lambda lits, k: list(at_most_subsets(lits, k))
-    return hooks
+HOOKS = CSP_HOOKS  # the hooks with cases, in the order a student should implement them
+HOOK_NAMES = tuple(spec.name for spec in HOOKS)
 
 
 # --- turning case data into hook arguments (for the model answer and the trivial probes) and results into data ---
@@ -80,48 +53,19 @@ def domains_of(data: dict[Any, list[int]]) -> Domains:
 
 
 def arguments(hook: str, case: dict[str, Any]) -> tuple[Any, ...]:
-    """The positional arguments of `hook` for one case."""
-    domains = domains_of(case["domains"])
-    if hook == "constraint_bounds":
-        return tuple(case["scope"]), domains
-    csp = csp_of(case)
-    if hook == "forward_check":
-        return csp, domains, case.get("assigned")
-    if hook == "select_variable":
-        return csp, domains, list(case["unassigned"])
-    return csp, case["var"], domains
+    """The positional arguments of `hook` for one case: what a worker would rebuild from
+    the case as the grader sends it."""
+    spec = BY_NAME[hook]
+    csp = csp_of(case) if spec.engine_calls else None
+    return spec.positional(spec.wire_arguments(case), csp)
 
 
 def as_data(hook: str, value: Any) -> Any:
     """A hook's return value as plain data, or raise TypeError describing what is wrong."""
-    if hook == "constraint_bounds":
-        if not (isinstance(value, (tuple, list)) and len(value) == 2 and all(_is_int(v) for v in value)):
-            raise TypeError(f"must return a pair of ints (low, high), got {_show(value)}")
-        return [int(v) for v in value]
-    if hook == "forward_check":
-        if value is None:
-            return None
-        if not isinstance(value, dict):
-            raise TypeError(f"must return a dict of domains or None, got {_show(value)}")
-        try:
-            return {int(var): sorted(int(v) for v in values) for var, values in value.items()}
-        except (TypeError, ValueError):
-            raise TypeError(f"must map each variable to a tuple of ints, got {_show(value)}") from None
-    if hook == "select_variable":
-        if not _is_int(value):
-            raise TypeError(f"must return a variable number (int), got {_show(value)}")
-        return int(value)
-    if not (isinstance(value, (list, tuple)) and all(_is_int(v) for v in value)):
-        raise TypeError(f"must return a list of ints, got {_show(value)}")
-    return [int(v) for v in value]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _show(value: Any) -> str:
-    return quote(value)
+    try:
+        return BY_NAME[hook].returns(value)
+    except TypeError as wrong:
+        raise TypeError(f"{wrong}, got {quote(value)}") from None
 
 
 # --- building the cases ---
@@ -143,11 +87,9 @@ def _data(domains: Domains) -> dict[int, list[int]]:
 
 
 def _random_board(rng: random.Random, rule: str = "classic", mines: bool = True) -> Board:
-    from answerkey.generate import hint_board  # an instructor's tool: not in the student copy
-
     rows, cols = rng.choice([(3, 3), (4, 4), (4, 5)])
     hints = rng.randint(3, rows * cols // 2)
-    board, _ = hint_board(rng, rows, cols, hints, rng.randint(1, rows * cols - hints))
+    board = random_board(rng, rows, cols, hints, rng.randint(1, rows * cols - hints))
     if rule == "inclusive":  # the same clues read as 3x3 blocks that count the clue cell too
         board = Board(board.clues, "inclusive", board.mines)
     return Board(board.clues, board.rule, board.mines if mines else None)
@@ -304,24 +246,10 @@ def _random_cases(rng: random.Random, count: int = 12) -> dict[str, list[dict[st
     return cases
 
 
-#: Answers that ignore the input (or the part of it that matters): no group of cases may
-#: be passed by any of them, so none earns a point.
-TRIVIAL: dict[str, tuple[tuple[str, Callable[..., Any]], ...]] = {
-    "constraint_bounds": (("(0, 0)", lambda scope, domains: (0, 0)), ("(1, 0)", lambda scope, domains: (1, 0)),
-                          ("(0, len(scope))", lambda scope, domains: (0, len(scope)))),
-    "forward_check": (("None", lambda csp, domains, assigned: None),
-                      ("the domains unchanged", lambda csp, domains, assigned: dict(domains))),
-    "select_variable": (("the first unassigned", lambda csp, domains, unassigned: unassigned[0]),
-                        ("the last unassigned", lambda csp, domains, unassigned: unassigned[-1]),
-                        ("variable 0", lambda csp, domains, unassigned: 0)),
-    "order_values": (("[0, 1]", lambda csp, var, domains: [0, 1]), ("[1, 0]", lambda csp, var, domains: [1, 0])),
-}
-
-
 def trivial_passes(hook: str, case: dict[str, Any], answer: Callable[..., Any]) -> bool:
     """Whether an input-independent `answer` gets `case` right."""
     try:
-        return as_data(hook, answer(*arguments(hook, case))) == case["expected"]
+        return bool(as_data(hook, answer(*arguments(hook, case))) == case["expected"])
     except Exception:
         return False
 
@@ -329,7 +257,7 @@ def trivial_passes(hook: str, case: dict[str, Any], answer: Callable[..., Any]) 
 def _groups(hook: str, cases: list[dict[str, Any]]) -> list[list[int]]:
     """Cases in groups (indices) such that every trivial answer fails some case of each
     group: a group counts only when all its cases pass, so a trivial answer earns nothing."""
-    return group_indices([{label for label, answer in TRIVIAL[hook] if trivial_passes(hook, case, answer)}
+    return group_indices([{label for label, answer in BY_NAME[hook].trivial if trivial_passes(hook, case, answer)}
                           for case in cases])
 
 
@@ -400,7 +328,8 @@ def write_cases(path: Path = CASES_FILE) -> int:
 @lru_cache(maxsize=4)
 def _stored_cases(path: Path) -> dict[str, list[dict[str, Any]]]:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)["hooks"]
+    hooks: dict[str, list[dict[str, Any]]] = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)["hooks"]
+    return hooks
 
 
 def load_cases(path: Path = CASES_FILE) -> dict[str, list[dict[str, Any]]]:
@@ -421,16 +350,17 @@ def handout_domain(values: Any) -> str:
 def _handout_value(hook: str, value: Any) -> str:
     """A hook's answer (checked data: ints, lists and dicts of them) in the handout's
     notation, cut short when it is longer than any right answer."""
-    if hook == "forward_check" and isinstance(value, dict):
+    returns = BY_NAME[hook].returns
+    if returns is checked_domains and isinstance(value, dict):
         shown = sorted(value.items())[:MAX_SHOWN]
         more = f", ... {len(value) - len(shown)} more" if len(value) > len(shown) else ""
         return "{" + ", ".join(f"{v}: {handout_domain(d)}" for v, d in shown) + more + "}"
-    if hook == "constraint_bounds" and isinstance(value, list):
+    if returns is checked_bounds and isinstance(value, list):
         return "(" + ", ".join(map(str, value)) + ")"
     return quote(value)
 
 
-def _domains_line(domains: dict[int, list[int]]) -> str:
+def _domains_line(domains: Domains) -> str:
     """Every domain, the common one once: "every variable (0, 1) except 3: (1,), 5: ()"."""
     if not domains:
         return "{}"
@@ -444,7 +374,7 @@ def _domains_line(domains: dict[int, list[int]]) -> str:
 def first_difference(hook: str, got: Any, expected: Any, case: dict[str, Any] | None = None) -> str:
     """The first thing that differs, in the handout's notation (with the variable's cell
     when the case has a board)."""
-    if hook == "forward_check" and isinstance(got, dict) and isinstance(expected, dict):
+    if BY_NAME[hook].returns is checked_domains and isinstance(got, dict) and isinstance(expected, dict):
         var = next((v for v in sorted(set(got) | set(expected)) if got.get(v) != expected.get(v)), None)
         if var is not None:
             where = ""
@@ -478,12 +408,11 @@ def describe_case(hook: str, number: int | None, case: dict[str, Any], result: d
         lines.append(f"  board ({case.get('rule', 'classic')}{mines}), as traces draw it (? undecided, ◇ safe, ◆ a mine, "
                      "✗ no value left, digits are clues):")
         lines += ["    " + row.rstrip() for row in _drawn(case).splitlines()]
-    if hook == "constraint_bounds":
-        lines.append(f"  scope: {tuple(case['scope'])}")
-    lines.append(f"  domains: {_domains_line({int(v): d for v, d in case['domains'].items()})}")
-    extra = {"forward_check": "assigned", "select_variable": "unassigned", "order_values": "var"}.get(hook)
-    if extra:
-        lines.append(f"  {extra}: {case.get(extra)}")
+    for param in BY_NAME[hook].params:
+        if param.codec is DOMAINS:
+            lines.append(f"  {param.name}: {_domains_line(domains_of(case[param.name]))}")
+        elif param.codec.sent:
+            lines.append(f"  {param.name}: {param.codec.rebuild(case.get(param.name))}")
     if "error" in result:
         lines.append(f"  your hook: {result['error']}")
     else:

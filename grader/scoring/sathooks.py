@@ -7,14 +7,14 @@ every problem is solved through the student's clauses with Glucose 4.1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from grader.hooktable import SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.problemset import Problem
-from grader.reports.results import ItemResult
+from grader.reports.results import ItemResult, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised, WorkerFailure
-from grader.sandbox.tasks import Task
+from grader.sandbox.tasks import Answer, Outcome, Task, WorkerLost
 from grader.sandbox.wire import quote
 from grader.scoring.hookcalls import HookContractError, Hooks
 from grader.scoring.layouts import layout_problem
@@ -23,22 +23,6 @@ from solvers.csp import CSP, build_csp, layout_of
 MAX_SCOPE = 6
 
 
-@dataclass(frozen=True)
-class SatHookSpec:
-    name: str
-    points: float
-    summary: str
-
-    def holds(self, true_count: int, k: int) -> bool:
-        return true_count >= k if self.name == "at_least_clauses" else true_count <= k
-
-
-SAT_HOOKS: tuple[SatHookSpec, ...] = (
-    SatHookSpec("at_least_clauses", 2, "clauses for 'at least k of these are true'"),
-    SatHookSpec("at_most_clauses", 2, "clauses for 'at most k of these are true'"),
-)
-SAT_ENCODING = "sat_encoding"  # the item solving every problem through the student's clauses
-SAT_ENCODING_POINTS = 4.0
 SCOPES = [(n, k) for n in range(MAX_SCOPE + 1) for k in range(-1, n + 2)]
 SAT_SOLUTION_LIMIT = 2000  # more models than this means the clauses allow far too much
 
@@ -60,10 +44,10 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
             counter = CardEnc.equals(lits=lits, bound=constraint.total, top_id=n, encoding=EncType.seqcounter)
             clauses += counter.clauses
             continue
-        for name in ("at_least_clauses", "at_most_clauses"):
-            usable, reason = usable_clauses(hooks.clauses(name, lits, constraint.total), lits)
+        for spec in SAT_HOOKS:
+            usable, reason = usable_clauses(hooks.clauses(spec.name, lits, constraint.total), lits)
             if reason:
-                raise HookContractError(f"{name} {reason}")
+                raise HookContractError(f"{spec.name} {reason}")
             clauses += usable
     return clauses
 
@@ -72,7 +56,7 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
     """Solve `problems` here with Glucose 4.1 through the student's clauses: all
     solutions, as grids. The whole task has one time limit: a hook that hangs costs the
     problems not reached yet, and nothing more. Hidden problems get a task of their own."""
-    def run(asker: Asker) -> dict[str, Any]:
+    def run(asker: Asker) -> Answer | WorkerLost:
         hooks, results = Hooks(asker), list[dict[str, Any]]()
         for number, problem in enumerate(problems):
             board = problem.board
@@ -91,7 +75,7 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
                 if failure.ours:
                     raise
                 results += [{"error": failure.message}] * (len(problems) - number)
-                return {"results": results, "worker_broken": True}
+                return WorkerLost({"results": results})
             from solvers.glucose import solve_clauses
 
             found = solve_clauses(cnf, len(csp.cells), "all", limit=SAT_SOLUTION_LIMIT + 1)
@@ -105,30 +89,30 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
                 frozenset(spec.name for spec in SAT_HOOKS), hidden)
 
 
-def merge_sat_parts(parts: list[tuple[list[Problem], dict[str, Any]]]) -> dict[str, Any]:
+def merge_sat_parts(parts: list[tuple[list[Problem], Outcome]]) -> Outcome:
     """One outcome for the SAT item from its parts (the visible problems', the hidden
     ones'), each a task outcome: a part that failed fails each of its problems with its
     reason. Nothing of a hidden part (its reason, its output, its time) reaches the
     outcome but its problems' results, which the scorer masks."""
-    def shown(problems: list[Problem], outcome: dict[str, Any]) -> str:
+    def shown(problems: list[Problem], outcome: Outcome) -> str:
         hidden = any(p.hidden for p in problems)
-        return "the hidden problems' part could not be graded" if hidden else outcome.get("message", outcome["status"])
+        return "the hidden problems' part could not be graded" if hidden else outcome.message or outcome.status
 
     visible = [(problems, o) for problems, o in parts if not any(p.hidden for p in problems)]
-    seconds = sum(o.get("seconds") or 0.0 for _, o in visible)
-    output = "".join(o.get("output", "") for _, o in visible)
-    broken = next(((problems, o) for problems, o in parts if o["status"] == "ungraded"), None)
-    if broken is None and all(o["status"] != "ok" for _, o in parts):  # nothing ran: the first part says why
+    seconds = sum(o.seconds for _, o in visible)
+    output = "".join(o.output for _, o in visible)
+    broken = next(((problems, o) for problems, o in parts if o.status == "ungraded"), None)
+    if broken is None and not any(o.ok for _, o in parts):  # nothing ran: the first part says why
         broken = parts[0]
     if broken is not None:
-        return {"status": broken[1]["status"], "message": shown(*broken), "seconds": seconds, "output": output}
+        return Outcome(broken[1].status, {}, shown(*broken), output, seconds)
     results: list[dict[str, Any]] = []
     for problems, outcome in parts:
-        if outcome["status"] == "ok":
-            results += outcome["results"]
+        if outcome.ok:
+            results += outcome.answer["results"]
         else:
             results += [{"error": shown(problems, outcome)}] * len(problems)
-    return {"status": "ok", "results": results, "seconds": seconds, "output": output}
+    return Outcome("ok", {"results": results}, output=output, seconds=seconds)
 
 
 def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str | None]:
@@ -151,10 +135,11 @@ def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str 
     return distinct, None
 
 
-def equivalence_problem(spec: SatHookSpec, clauses: list[list[int]], n: int, k: int) -> str | None:
+def equivalence_problem(spec: HookSpec, clauses: list[list[int]], n: int, k: int) -> str | None:
     """The first assignment of n literals where the clauses disagree with the definition."""
     for bits in product((False, True), repeat=n):
         satisfied = all(any(bits[abs(lit) - 1] == (lit > 0) for lit in clause) for clause in clauses)
+        assert spec.holds is not None, f"{spec.name} is not a clause generator"
         if satisfied != spec.holds(sum(bits), k):
             true = [i + 1 for i, b in enumerate(bits) if b] or "none"
             verdict = "accept" if satisfied else "reject"
@@ -162,14 +147,12 @@ def equivalence_problem(spec: SatHookSpec, clauses: list[list[int]], n: int, k: 
     return None
 
 
-def score_sat_hook(spec: SatHookSpec, points: float, outcome: dict[str, Any]) -> ItemResult:
+def score_sat_hook(spec: HookSpec, points: float, outcome: Outcome) -> ItemResult:
     """Partial credit: the share of (n, k) scopes where the clauses mean exactly the constraint."""
-    base = {"kind": "hook", "name": spec.name, "max_score": points, "seconds": outcome.get("seconds"),
-            "output": outcome.get("output", "")}
-    if outcome["status"] != "ok":
-        return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
+    if not outcome.ok:
+        return failed_item("hook", spec.name, points, outcome)
     wrong = []
-    for (n, k), result in zip(SCOPES, outcome["results"]):
+    for (n, k), result in zip(SCOPES, outcome.answer["results"]):
         if "error" in result:
             wrong.append(f"n={n}, k={k}: {result['error']}")
             continue
@@ -180,17 +163,15 @@ def score_sat_hook(spec: SatHookSpec, points: float, outcome: dict[str, Any]) ->
     passed = len(SCOPES) - len(wrong)
     score = round(points * passed / len(SCOPES), 2)
     message = f"{passed}/{len(SCOPES)} scopes" + (f"; {wrong[0]}" if wrong else "")
-    return ItemResult(status="fail" if wrong else "pass", score=score, message=message, **base)
+    return ItemResult("hook", spec.name, "fail" if wrong else "pass", score, points, message, **measured(outcome))
 
 
-def score_sat_problems(points: float, problems: list[Problem], counts: list[int], outcome: dict[str, Any]) -> ItemResult:
+def score_sat_problems(points: float, problems: list[Problem], counts: list[int], outcome: Outcome) -> ItemResult:
     """Every problem solved through the student's clauses: all solutions, each recounted on the board."""
-    base = {"kind": "sat", "name": SAT_ENCODING, "max_score": points, "seconds": outcome.get("seconds"),
-            "output": outcome.get("output", "")}
-    if outcome["status"] != "ok":
-        return ItemResult(status=outcome["status"], score=0.0, message=outcome.get("message", ""), **base)
+    if not outcome.ok:
+        return failed_item("sat", SAT_ENCODING, points, outcome)
     failures = []
-    for problem, expected, result in zip(problems, counts, outcome["results"]):
+    for problem, expected, result in zip(problems, counts, outcome.answer["results"]):
         reason = result.get("error")
         if reason is None:
             grids = result["solutions"]
@@ -202,4 +183,4 @@ def score_sat_problems(points: float, problems: list[Problem], counts: list[int]
     passed = len(problems) - len(failures)
     score = round(points * passed / max(len(problems), 1), 2)
     message = f"{passed}/{len(problems)} problems solved through your clauses" + (f"; {failures[0]}" if failures else "")
-    return ItemResult(status="fail" if failures else "pass", score=score, message=message, **base)
+    return ItemResult("sat", SAT_ENCODING, "fail" if failures else "pass", score, points, message, **measured(outcome))

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from grader.scoring.hookcases import HOOK_NAMES, TRIVIAL, as_data, handout_domain
+from grader.hooktable import BY_NAME
+from grader.scoring.hookcases import HOOK_NAMES, as_data, handout_domain
 from solvers.board import Board
 from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
@@ -90,7 +91,7 @@ def _forward_check_detail(got: Domains | None, expected: Domains | None) -> str:
 def _trivial(hook: str, args: tuple[Any, ...]) -> dict[str, Any]:
     """What each input-independent answer of `hook` gives on these arguments, as data."""
     answers = {}
-    for label, answer in TRIVIAL[hook]:
+    for label, answer in BY_NAME[hook].trivial:
         try:
             answers[label] = as_data(hook, answer(*args))
         except Exception:  # noqa: BLE001 (a probe that does not fit this input matches nothing)
