@@ -4,7 +4,7 @@ A node holds the list of (variable, value) assignments made from the root and th
 domains of the variables not yet assigned. The loop is:
 
 1. pop a node;
-2. forward-check it (optional hook): narrow the domains or declare a dead end;
+2. forward-check it (hook): narrow the domains or declare a dead end;
 3. goal test: every variable has a single value and every constraint holds;
 4. pick an unassigned variable (hook);
 5. push one child per value, in increasing order of preference (hook), so the preferred
@@ -12,9 +12,7 @@ domains of the variables not yet assigned. The loop is:
 
 The strategies are plain functions gathered in a `Strategy`. The engine never prints:
 `_Run` counts the statistics (fresh for every run) and, when given an observer, reports
-events; with no observer an event costs one test of a None. This is the handout's
-algorithm as it is: the answer key's faster search for its own fixpoint strategies lives
-with them and finds the same nodes.
+events; with no observer an event costs one test of a None.
 """
 
 from __future__ import annotations
