@@ -44,13 +44,7 @@ class FixpointStrategy(Strategy):
     narrow_in_place: ForwardCheck
 
 
-def search(
-    csp: CSP,
-    strategy: Strategy,
-    mode: Mode = "all",
-    observer: Observer | None = None,
-    domains: Domains | None = None,
-) -> SearchResult:
+def search(csp: CSP, strategy: Strategy, mode: Mode = "all", observer: Observer | None = None, domains: Domains | None = None) -> SearchResult:
     """`solvers.engine.search`, by `fixpoint_search` for a FixpointStrategy nobody observes."""
     if observer is None and isinstance(strategy, FixpointStrategy):
         return fixpoint_search(csp, strategy, mode, domains)
