@@ -70,7 +70,7 @@ def fixpoint_search(csp: CSP, strategy: FixpointStrategy, mode: Mode = "all", do
         if size - len(unassigned) > max_depth:
             max_depth = size - len(unassigned)
         narrowed = narrow(csp, current, just_assigned)
-        if narrowed is None or (just_assigned is None and not all(narrowed.values())):
+        if narrowed is None or (just_assigned is None and not all(narrowed.values())):  # only the root may hold an empty domain
             dead_ends += 1
             continue
         values = complete_values(csp, narrowed)
