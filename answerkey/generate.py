@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 
 from answerkey.components.count import count_solutions as count_exactly
+from answerkey.fastsearch import search
 from answerkey.strategies import REFERENCE
 from solvers.board import Board, Cell, Rule, board_from_rows, clues_for_layout, neighbours
 from solvers.csp import build_csp
-from solvers.engine import search
 
 
 def plant_mines(rng: random.Random, rows: int, cols: int, mines: int) -> set[Cell]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from answerkey.components.solve import solve_components
+from answerkey.fastsearch import search
 from answerkey.strategies import STRATEGIES
-from solvers.engine import search
 
 if TYPE_CHECKING:
     from solvers.csp import CSP

@@ -14,11 +14,11 @@ from functools import lru_cache
 
 from answerkey import strategies
 from answerkey.components.count import count_solutions as count_by_components
+from answerkey.fastsearch import search
 from answerkey.sat import sat_solve
 from grader.errors import UserError
 from solvers.board import Board
 from solvers.csp import CSP, build_csp
-from solvers.engine import search
 
 ENGINE_LIMIT = 40  # unknown cells up to which the reference engine is the second opinion
 ENGINE_CROSSCHECK = 2000  # counts up to which the engine enumerates the layouts as a second opinion

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from answerkey.fastsearch import FixpointStrategy
 from solvers.csp import CSP, Constraint, Domains
 from solvers.engine import Strategy
 
@@ -101,7 +102,7 @@ def forward_check_fixpoint(csp: CSP, domains: Domains, assigned: int | None = No
 
 def narrow_to_fixpoint(csp: CSP, narrowed: Domains, assigned: int | None = None) -> Domains | None:
     """`forward_check_fixpoint` narrowing `narrowed` itself (returned) rather than a copy:
-    the engine's shortcut, for domains it owns (`Strategy.narrow_in_place`)."""
+    for domains the caller owns (`FixpointStrategy.narrow_in_place`)."""
     constraints, touching = csp.constraints, csp.constraints_of
     if assigned is None:
         queue = list(range(len(constraints)))
@@ -215,13 +216,13 @@ def values_ascending(csp: CSP, var: int, domains: Domains) -> list[int]:
 
 PLAIN = Strategy("plain", select_first, values_ascending, forward_check=check_only)
 FC_ONCE = Strategy("fc-once", select_first, values_ascending, forward_check=forward_check_once)
-FC_FIXPOINT = Strategy(
-    "fc-fixpoint", select_first, values_ascending, forward_check=forward_check_fixpoint, fixpoint=True, narrow_in_place=narrow_to_fixpoint
+FC_FIXPOINT = FixpointStrategy(
+    "fc-fixpoint", select_first, values_ascending, forward_check=forward_check_fixpoint, narrow_in_place=narrow_to_fixpoint
 )
 HANDOUT = Strategy("handout", select_mrv, values_ascending, forward_check=forward_check_once)
 """The model answer of assignment/hooks.py: one forward-checking pass, the handout's MRV."""
-REFERENCE = Strategy(
-    "fc-mrv", select_mrv_undecided, values_ascending, forward_check=forward_check_fixpoint, fixpoint=True, narrow_in_place=narrow_to_fixpoint
+REFERENCE = FixpointStrategy(
+    "fc-mrv", select_mrv_undecided, values_ascending, forward_check=forward_check_fixpoint, narrow_in_place=narrow_to_fixpoint
 )
 
 STRATEGIES: dict[str, Strategy] = {s.name: s for s in (PLAIN, FC_ONCE, FC_FIXPOINT, REFERENCE)}

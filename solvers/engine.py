@@ -4,10 +4,8 @@ A node holds the list of (variable, value) assignments made from the root and th
 domains of the variables not yet assigned. The loop is:
 
 1. pop a node;
-2. forward-check it (optional hook): narrow the domains or declare a dead end;
-3. goal test: every variable has a single value and every constraint holds (when the
-   strategy's forward check reaches a fixpoint, `Strategy.fixpoint`, the constraints
-   already hold and are not summed again);
+2. forward-check it (hook): narrow the domains or declare a dead end;
+3. goal test: every variable has a single value and every constraint holds;
 4. pick an unassigned variable (hook);
 5. push one child per value, in increasing order of preference (hook), so the preferred
    child is popped first.
@@ -56,25 +54,12 @@ class Node(NamedTuple):
 @dataclass(frozen=True)
 class Strategy:
     """The hooks one search uses. Plain backtracking is a forward check that only checks
-    (it narrows nothing and says dead end when a constraint can no longer be met).
-
-    `fixpoint=True` vouches that `forward_check` applies the bound rule of every
-    constraint until nothing changes: then a node whose domains are all singletons meets
-    every constraint already, and the goal test does not sum them again. It also vouches
-    that `forward_check` returns a narrowed copy (same variables, same order, assigned
-    singletons untouched), so with no observer a child starts from its parent's domains
-    instead of rebuilding them (`_push_children`). Only the reference strategies say so;
-    any other strategy's complete nodes are checked and its nodes rebuilt as `Node.view`.
-    """
+    (it narrows nothing and says dead end when a constraint can no longer be met)."""
 
     name: str
     select_variable: SelectVariable
     order_values: OrderValues
     forward_check: ForwardCheck
-    fixpoint: bool = False
-    narrow_in_place: ForwardCheck | None = None
-    """`forward_check` narrowing the dict it is given instead of a copy, used when the
-    engine owns that dict and nobody observes (the shortcut of `_Run`); optional."""
 
 
 @dataclass
@@ -138,36 +123,33 @@ class Branched(NamedTuple):
 Event = Popped | Pruned | DeadEnd | Solved | Branched
 Observer = Callable[[Event], None]
 
-Entry = tuple[Node, "int | None", "Domains | None"]
-"""A stacked node, the variable just assigned in it, and its full domains when known (else None)."""
+Entry = tuple[Node, "int | None"]
+"""A stacked node and the variable just assigned in it (None at the root)."""
 
 
 class _Run:
     """One run's statistics and, when someone observes, its events (step = nodes popped)."""
 
-    __slots__ = ("stats", "observer", "solutions", "count", "shortcut")
+    __slots__ = ("stats", "observer", "solutions", "count")
 
-    def __init__(self, observer: Observer | None, strategy: Strategy) -> None:
+    def __init__(self, observer: Observer | None) -> None:
         self.stats = SearchStats()
         self.observer = observer
-        # Nobody watches and the hooks narrow a copy (same variables, same order) without
-        # touching assigned singletons: children may start from their parent's domains.
-        self.shortcut = observer is None and strategy.fixpoint
         self.solutions: list[tuple[int, ...]] = []
         self.count = 0
 
-    def pop(self, stack: list[Entry]) -> tuple[Node, int | None, Domains]:
-        """Pop the next node, count it, and give its domains of every variable (`Node.view`)."""
+    def pop(self, stack: list[Entry]) -> Entry:
+        """Pop the next node and count it."""
         stats = self.stats
         if len(stack) > stats.max_stack:
             stats.max_stack = len(stack)
-        node, just_assigned, view = stack.pop()
+        node, just_assigned = stack.pop()
         stats.popped += 1
         if len(node.assignment) > stats.max_depth:
             stats.max_depth = len(node.assignment)
         if self.observer:
             self.observer(Popped(stats.popped, node))
-        return node, just_assigned, node.view() if view is None else view
+        return node, just_assigned
 
     def pruned(self, before: Domains, after: Domains) -> None:
         if self.observer and after != before:
@@ -194,20 +176,19 @@ class _Run:
 def _forward_check(csp: CSP, strategy: Strategy, domains: Domains, just_assigned: int | None, run: _Run) -> Domains | None:
     """The strategy's forward check on a node's domains; None at a dead end, which is then
     recorded: the check failed, or some domain, assigned or not, is empty."""
-    check = strategy.narrow_in_place if run.shortcut and strategy.narrow_in_place else strategy.forward_check
-    narrowed = check(csp, domains, just_assigned)
-    if narrowed is not None and run.observer:
-        run.pruned(domains, narrowed)
+    narrowed = strategy.forward_check(csp, domains, just_assigned)
     if narrowed is None:
         run.dead_end(domains, "forward-check")
         return None
+    if run.observer:
+        run.pruned(domains, narrowed)
     if not all(narrowed.values()):
         run.dead_end(narrowed, "empty-domain")
         return None
     return narrowed
 
 
-def _complete(csp: CSP, domains: Domains) -> tuple[int, ...] | None:
+def complete_values(csp: CSP, domains: Domains) -> tuple[int, ...] | None:
     """The values of a full assignment when every (non-empty) domain is a singleton, else None."""
     if sum(map(len, domains.values())) > len(domains):
         return None
@@ -225,26 +206,11 @@ def _satisfied(csp: CSP, values: tuple[int, ...]) -> bool:
     return True
 
 
-def _push_children(stack: list[Entry], node: Node, domains: Domains, var: int, values: tuple[int, ...], shortcut: bool) -> None:
-    """One child per value, the preferred (first) value pushed last so it is popped first.
-
-    With `shortcut` (see `_Run`) the unassigned domains are a copy of `domains` less the
-    assigned variables (C-level copies rather than a comprehension), and each child carries
-    its full domains, `domains` with `var` set, so popping it does not rebuild them.
-    """
-    if shortcut:
-        rest = domains.copy()
-        del rest[var]
-        for assigned, _value in node.assignment:
-            del rest[assigned]
-        for value in reversed(values):
-            view = domains.copy()
-            view[var] = (value,)
-            stack.append((Node(node.assignment + ((var, value),), rest), var, view))
-        return
+def _push_children(stack: list[Entry], node: Node, domains: Domains, var: int, values: tuple[int, ...]) -> None:
+    """One child per value, the preferred (first) value pushed last so it is popped first."""
     rest = {v: domains[v] for v in node.domains if v != var}
     for value in reversed(values):
-        stack.append((Node(node.assignment + ((var, value),), rest), var, None))
+        stack.append((Node(node.assignment + ((var, value),), rest), var))
 
 
 def search(
@@ -260,17 +226,17 @@ def search(
     counts them. `domains` overrides the initial domains (default: {0, 1} for all).
     """
     started = time.perf_counter()
-    run = _Run(observer, strategy)
+    run = _Run(observer)
     start = domains if domains is not None else csp.initial_domains()
-    stack: list[Entry] = [(Node((), {var: start[var] for var in csp.variables}), None, None)]
+    stack: list[Entry] = [(Node((), {var: start[var] for var in csp.variables}), None)]
     while stack:
-        node, just_assigned, view = run.pop(stack)  # 1. pop
-        current = _forward_check(csp, strategy, view, just_assigned, run)  # 2. forward check
+        node, just_assigned = run.pop(stack)  # 1. pop
+        current = _forward_check(csp, strategy, node.view(), just_assigned, run)  # 2. forward check
         if current is None:
             continue
-        complete = _complete(csp, current)  # 3. goal test
+        complete = complete_values(csp, current)  # 3. goal test
         if complete is not None:
-            if not strategy.fixpoint and not _satisfied(csp, complete):
+            if not _satisfied(csp, complete):
                 run.dead_end(current, "goal-test")
                 continue
             run.solved(complete, keep=mode != "count")
@@ -280,6 +246,6 @@ def search(
         var = strategy.select_variable(csp, current, list(node.domains))  # 4. select a variable
         values = tuple(strategy.order_values(csp, var, current))
         run.branched(var, values)
-        _push_children(stack, node, current, var, values, run.shortcut)  # 5. push one child per value
+        _push_children(stack, node, current, var, values)  # 5. push one child per value
     run.stats.seconds = time.perf_counter() - started
     return SearchResult(run.solutions, run.count, run.stats)
