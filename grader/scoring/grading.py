@@ -21,6 +21,7 @@ from grader.sandbox.isolation import Isolation, Sandbox, Scope
 from grader.sandbox.tasks import Answer, Outcome, Task, run_tasks
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from grader.scoring.hookcases import (
+    Case,
     as_data,
     board_of,
     build_cases,
@@ -65,13 +66,13 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> Answer:
     return {"results": results}
 
 
-def hook_task(name: str, cases: list[dict[str, Any]], limit: float, hidden: bool = False, item: str = "") -> Task:
+def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, item: str = "") -> Task:
     """Ask hook `name` every case. Only the inputs go out: the expected outputs never
     leave the grader. `hidden`: cases from hidden boards (run apart, after the rest)."""
     def run(asker: Asker) -> Answer:
         hooks = Hooks(asker)
 
-        def ask(case: dict[str, Any]) -> Any:
+        def ask(case: Case) -> Any:
             if "board" in case:
                 hooks.use_board(board_of(case))
             return as_data(name, hooks.call(name, **BY_NAME[name].wire_arguments(case)))
@@ -161,7 +162,7 @@ def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, 
     return run_tasks(start_worker(sandbox, hooks, limits), stop_worker, tasks, jobs, TASK_FAILURES)
 
 
-def score_hook(spec_name: str, points: float, cases: list[dict[str, Any]], outcome: Outcome,
+def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcome,
                searched: Sequence[Searched] = ()) -> ItemResult:
     """Credit by groups of cases: a group counts when every case in it is right (the groups
     are built so that no input-independent answer gets a group right). The hook's calls in

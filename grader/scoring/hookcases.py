@@ -32,17 +32,22 @@ CASE_NOTES = ("name", "why", "expected", "group")  # what a stored case holds be
 VARIABLE_NUMBERS = 100  # the hand-made constraint_bounds cases number their variables below this
 
 
+Case = dict[str, Any]
+"""A hook case as plain data: the hook's input (board, rule, mines, domains, scope, ...) and
+its notes (`CASE_NOTES`: name, why, expected, group)."""
+Cases = dict[str, list[Case]]  # every hook's cases, by hook name
+
 HOOKS = CSP_HOOKS  # the hooks with cases, in the order a student should implement them
 HOOK_NAMES = tuple(spec.name for spec in HOOKS)
 
 
 # --- turning case data into hook arguments (for the model answer and the trivial probes) and results into data ---
 
-def csp_of(case: dict[str, Any]) -> CSP:
+def csp_of(case: Case) -> CSP:
     return build_csp(board_of(case))
 
 
-def board_of(case: dict[str, Any]) -> Board:
+def board_of(case: Case) -> Board:
     board = parse_rows(case["board"], case.get("rule", "classic"))
     return Board(board.clues, board.rule, case.get("mines"))
 
@@ -52,7 +57,7 @@ def domains_of(data: dict[Any, list[int]]) -> Domains:
     return {int(var): tuple(values) for var, values in data.items()}
 
 
-def arguments(hook: str, case: dict[str, Any]) -> tuple[Any, ...]:
+def arguments(hook: str, case: Case) -> tuple[Any, ...]:
     """The positional arguments of `hook` for one case: what a worker would rebuild from
     the case as the grader sends it."""
     spec = BY_NAME[hook]
@@ -70,8 +75,8 @@ def as_data(hook: str, value: Any) -> Any:
 
 # --- building the cases ---
 
-def _board_fields(board: Board) -> dict[str, Any]:
-    fields: dict[str, Any] = {"board": board.rows_text(), "rule": board.rule}
+def _board_fields(board: Board) -> Case:
+    fields: Case = {"board": board.rows_text(), "rule": board.rule}
     if board.mines is not None:
         fields["mines"] = board.mines
     return fields
@@ -95,7 +100,7 @@ def _random_board(rng: random.Random, rule: str = "classic", mines: bool = True)
     return Board(board.clues, board.rule, board.mines if mines else None)
 
 
-def _find(rng: random.Random, make: Callable[[], dict[str, Any]], holds: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+def _find(rng: random.Random, make: Callable[[], Case], holds: Callable[[Case], bool]) -> Case:
     """The first case `make` builds for which `holds` is true (a seeded search)."""
     for _ in range(5000):
         case = make()
@@ -109,7 +114,7 @@ def _reference(hook: str) -> Callable[..., Any]:
 
 
 def _fc_case(rng: random.Random, rule: str = "classic", mines: bool = True, fixed: float = 0.2,
-             assigned: bool = False) -> dict[str, Any]:
+             assigned: bool = False) -> Case:
     board = _random_board(rng, rule, mines)
     csp = build_csp(board)
     domains = _random_domains(rng, csp, fixed)
@@ -117,59 +122,59 @@ def _fc_case(rng: random.Random, rule: str = "classic", mines: bool = True, fixe
     return {**_board_fields(board), "domains": _data(domains), "assigned": var}
 
 
-def _once(case: dict[str, Any]) -> Any:
+def _once(case: Case) -> Any:
     return _reference("forward_check")(*arguments("forward_check", case))
 
 
-def _narrows(case: dict[str, Any]) -> bool:
+def _narrows(case: Case) -> bool:
     result = _once(case)
     return result is not None and result != domains_of(case["domains"])
 
 
-def _emptied(case: dict[str, Any]) -> dict[str, Any]:
+def _emptied(case: Case) -> Case:
     """The case with variable 0's domain emptied."""
     return {**case, "domains": {**case["domains"], 0: []}}
 
 
-def _named_cases(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
+def _named_cases(rng: random.Random) -> Cases:
     """The hand-made cases: each says what it tests ("why"), printed when it fails."""
     strategies = reference_strategies()
 
-    def one_pass_is_not_fixpoint(case: dict[str, Any]) -> bool:
+    def one_pass_is_not_fixpoint(case: Case) -> bool:
         once, fixpoint = _once(case), strategies.forward_check_fixpoint(*arguments("forward_check", case))
         return once is not None and once != fixpoint
 
-    def global_narrows(case: dict[str, Any]) -> bool:  # the mine count narrows what the clues left
+    def global_narrows(case: Case) -> bool:  # the mine count narrows what the clues left
         csp = csp_of(case)
         clues_only = type(csp)(csp.cells, csp.constraints[:-1])
         without = strategies.forward_check_once(clues_only, domains_of(case["domains"]))
         return without is not None and _once(case) not in (None, without)
 
-    def degree_tie(case: dict[str, Any]) -> bool:
+    def degree_tie(case: Case) -> bool:
         csp, domains = csp_of(case), domains_of(case["domains"])
         smallest = min(len(domains[v]) for v in case["unassigned"])
         tied = [v for v in case["unassigned"] if len(domains[v]) == smallest]
         return len({len(csp.constraints_of[v]) for v in tied}) > 1 and _reference("select_variable")(
             *arguments("select_variable", case)) != min(tied)
 
-    def with_unassigned(fixed: float) -> Callable[[], dict[str, Any]]:
-        def make() -> dict[str, Any]:
+    def with_unassigned(fixed: float) -> Callable[[], Case]:
+        def make() -> Case:
             case = _fc_case(rng, fixed=fixed)
             case.pop("assigned")
             return {**case, "unassigned": [v for v in domains_of(case["domains"]) if rng.random() < 0.8] or [0]}
         return make
 
-    def singletons_of_each_value(case: dict[str, Any]) -> bool:
+    def singletons_of_each_value(case: Case) -> bool:
         domains = domains_of(case["domains"])
         return {domains[v] for v in case["unassigned"]} >= {(0,), (1,)}
 
-    def order_case(domain: tuple[int, ...]) -> dict[str, Any]:
+    def order_case(domain: tuple[int, ...]) -> Case:
         case = _fc_case(rng, fixed=0.3)
         case.pop("assigned")
         var = rng.choice(list(domains_of(case["domains"])))
         return {**case, "var": var, "domains": {**case["domains"], var: list(domain)}}
 
-    named: dict[str, list[tuple[str, str, dict[str, Any]]]] = {
+    named: dict[str, list[tuple[str, str, Case]]] = {
         "constraint_bounds": [
             ("an empty scope", "no variable: the sum is 0 at least and at most", {"scope": [], "domains": {}}),
             ("an empty domain", "a variable with no value left: no sum is reachable, so (1, 0)",
@@ -209,7 +214,7 @@ def _named_cases(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
             ("decided a mine", "a singleton (1,): only 1 to try", order_case((1,))),
         ],
     }
-    cases: dict[str, list[dict[str, Any]]] = {}
+    cases: Cases = {}
     for hook, entries in named.items():
         cases[hook] = []
         for name, why, case in entries:
@@ -219,7 +224,7 @@ def _named_cases(rng: random.Random) -> dict[str, list[dict[str, Any]]]:
     return cases
 
 
-def _renumbered(rng: random.Random, case: dict[str, Any]) -> dict[str, Any]:
+def _renumbered(rng: random.Random, case: Case) -> Case:
     """A hand-made constraint_bounds case with its variables numbered at random (in the
     same order), so that the same case under another seed has other numbers and no
     answer stored for the public cases fits it."""
@@ -227,10 +232,10 @@ def _renumbered(rng: random.Random, case: dict[str, Any]) -> dict[str, Any]:
     return {**case, "scope": [numbers[v] for v in case["scope"]], "domains": {numbers[v]: d for v, d in case["domains"].items()}}
 
 
-def _random_cases(rng: random.Random, count: int = 12) -> dict[str, list[dict[str, Any]]]:
+def _random_cases(rng: random.Random, count: int = 12) -> Cases:
     """Seeded random cases for every hook: random boards, random partial assignments."""
     why = "a random board and domains: the hook's rule, as the handout states it"
-    cases: dict[str, list[dict[str, Any]]] = {name: [] for name in HOOK_NAMES}
+    cases: Cases = {name: [] for name in HOOK_NAMES}
     for index in range(count):
         board = _random_board(rng, mines=index % 3 != 2)
         csp = build_csp(board)
@@ -246,7 +251,7 @@ def _random_cases(rng: random.Random, count: int = 12) -> dict[str, list[dict[st
     return cases
 
 
-def trivial_passes(hook: str, case: dict[str, Any], answer: Callable[..., Any]) -> bool:
+def trivial_passes(hook: str, case: Case, answer: Callable[..., Any]) -> bool:
     """Whether an input-independent `answer` gets `case` right."""
     try:
         return bool(as_data(hook, answer(*arguments(hook, case))) == case["expected"])
@@ -254,7 +259,7 @@ def trivial_passes(hook: str, case: dict[str, Any], answer: Callable[..., Any]) 
         return False
 
 
-def _groups(hook: str, cases: list[dict[str, Any]]) -> list[list[int]]:
+def _groups(hook: str, cases: list[Case]) -> list[list[int]]:
     """Cases in groups (indices) such that every trivial answer fails some case of each
     group: a group counts only when all its cases pass, so a trivial answer earns nothing."""
     return group_indices([{label for label, answer in BY_NAME[hook].trivial if trivial_passes(hook, case, answer)}
@@ -282,7 +287,7 @@ def group_indices(passes: list[set[str]]) -> list[list[int]]:
     return groups
 
 
-def build_cases(seed: int = GOLDEN_SEED) -> dict[str, list[dict[str, Any]]]:
+def build_cases(seed: int = GOLDEN_SEED) -> Cases:
     """Every hook's cases (the hand-made ones, then seeded random ones) with the
     reference's expected output and the group each belongs to, as plain data.
 
@@ -295,7 +300,7 @@ def build_cases(seed: int = GOLDEN_SEED) -> dict[str, list[dict[str, Any]]]:
     named["constraint_bounds"] = [_renumbered(rng, case) for case in named["constraint_bounds"]]
     public = {name: set[str]() for name in HOOK_NAMES} if seed == GOLDEN_SEED else _public_inputs()
     reference = reference_hooks()
-    built: dict[str, list[dict[str, Any]]] = {}
+    built: Cases = {}
     for spec in HOOKS:
         fresh = [case for case in named[spec.name] + random_ones[spec.name] if case_input(case) not in public[spec.name]]
         cases = [{**case, "expected": as_data(spec.name, reference[spec.name](*arguments(spec.name, case)))} for case in fresh]
@@ -306,7 +311,7 @@ def build_cases(seed: int = GOLDEN_SEED) -> dict[str, list[dict[str, Any]]]:
     return built
 
 
-def case_input(case: dict[str, Any]) -> str:
+def case_input(case: Case) -> str:
     """What a case gives its hook (its name, reason, answer and group left out), as one canonical text."""
     return json.dumps({key: value for key, value in case.items() if key not in CASE_NOTES}, sort_keys=True, default=list)
 
@@ -326,13 +331,13 @@ def write_cases(path: Path = CASES_FILE) -> int:
 
 
 @lru_cache(maxsize=4)
-def _stored_cases(path: Path) -> dict[str, list[dict[str, Any]]]:
+def _stored_cases(path: Path) -> Cases:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
-    hooks: dict[str, list[dict[str, Any]]] = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)["hooks"]
+    hooks: Cases = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)["hooks"]
     return hooks
 
 
-def load_cases(path: Path = CASES_FILE) -> dict[str, list[dict[str, Any]]]:
+def load_cases(path: Path = CASES_FILE) -> Cases:
     """The stored cases of every hook (read once per process; callers must not modify them)."""
     return _stored_cases(path)
 
@@ -371,7 +376,7 @@ def _domains_line(domains: Domains) -> str:
     return f"every variable {handout_domain(common)}" + (" except " + ", ".join(others) if others else "")
 
 
-def first_difference(hook: str, got: Any, expected: Any, case: dict[str, Any] | None = None) -> str:
+def first_difference(hook: str, got: Any, expected: Any, case: Case | None = None) -> str:
     """The first thing that differs, in the handout's notation (with the variable's cell
     when the case has a board)."""
     if BY_NAME[hook].returns is checked_domains and isinstance(got, dict) and isinstance(expected, dict):
@@ -387,7 +392,7 @@ def first_difference(hook: str, got: Any, expected: Any, case: dict[str, Any] | 
     return f"yours {_handout_value(hook, got)}, expected {_handout_value(hook, expected)}"
 
 
-def _drawn(case: dict[str, Any]) -> str:
+def _drawn(case: Case) -> str:
     """The case's board with its domains, as a trace shows a node (the variable the call
     is about in brackets)."""
     from solvers.trace_view import board_grid
@@ -397,7 +402,7 @@ def _drawn(case: dict[str, Any]) -> str:
     return board_grid(board, build_csp(board), domains, {}, case.get("assigned", case.get("var"))).plain
 
 
-def describe_case(hook: str, number: int | None, case: dict[str, Any], result: dict[str, Any]) -> str:
+def describe_case(hook: str, number: int | None, case: Case, result: dict[str, Any]) -> str:
     """A case (a named one, or with no `number` a call from a search) and what the
     student's hook did with it, in a few lines."""
     title = f'case {number}, "{case.get("name", "")}"' if number is not None else case.get("name", "")

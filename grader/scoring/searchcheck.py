@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any
 
 from grader.hooktable import BY_NAME
-from grader.scoring.hookcases import HOOK_NAMES, as_data, handout_domain
+from grader.scoring.hookcases import HOOK_NAMES, Case, as_data, handout_domain
 from solvers.board import Board
 from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
@@ -63,10 +63,10 @@ class HookCalls:
 
     calls: int = 0
     wrong: int = 0
-    first_wrong: dict[str, Any] | None = None  # that call as a hook case, with "returned" (the input, "call", "expected", "returned")
+    first_wrong: Case | None = None  # that call as a hook case, with "returned" (the input, "call", "expected", "returned")
     trivial: set[str] = field(default_factory=set)  # the input-independent answers that matched every call
 
-    def note(self, case: Callable[[], dict[str, Any]], returned: Any, expected: Any,
+    def note(self, case: Callable[[], Case], returned: Any, expected: Any,
              trivial_answers: dict[str, Any]) -> None:
         """Count one call: `returned` and `expected` as checked data (or {"error": why})."""
         self.calls += 1
@@ -102,7 +102,7 @@ def _trivial(hook: str, args: tuple[Any, ...]) -> dict[str, Any]:
 class CallFound(Exception):
     """Raised by a watcher told to stop at one call (`stop_at`): that call, as a case."""
 
-    def __init__(self, hook: str, case: dict[str, Any]):
+    def __init__(self, hook: str, case: Case):
         super().__init__(f"{hook} call {case['call']}")
         self.hook, self.case = hook, case
 
@@ -123,7 +123,7 @@ class Watcher:
         self.first: Divergence | None = None
         self.calls: dict[str, HookCalls] = {hook: HookCalls() for hook in HOOK_NAMES}
 
-    def _case(self, domains: Domains, **args: Any) -> Callable[[], dict[str, Any]]:
+    def _case(self, domains: Domains, **args: Any) -> Callable[[], Case]:
         def make() -> dict[str, Any]:
             fields: dict[str, Any] = {"name": f"in the search of this board, node {self.step}",
                                       "why": "a call the grader made while solving the board: the same rule as the named cases",
@@ -133,7 +133,7 @@ class Watcher:
             return {**fields, "domains": {var: list(values) for var, values in domains.items()}, **args}
         return make
 
-    def _note(self, hook: str, case: Callable[[], dict[str, Any]], returned: Any, expected: Any, args: tuple[Any, ...],
+    def _note(self, hook: str, case: Callable[[], Case], returned: Any, expected: Any, args: tuple[Any, ...],
               detail: Callable[[], str] | None) -> None:
         """Record the call; keep the first divergence of the search."""
         record = self.calls[hook]
@@ -175,7 +175,7 @@ class Watcher:
         return Strategy(self.student.name, self.select_variable, self.order_values, forward_check=self.forward_check)
 
 
-def bounds_probes(board: Board, model: Model) -> list[dict[str, Any]]:
+def bounds_probes(board: Board, model: Model) -> list[Case]:
     """constraint_bounds cases from the model answer's search of `board`: at each of its
     first PROBES nodes, one constraint (the mine count first, then the clues from the last)
     with that node's domains, and the model's answer. The student's forward_check need not
@@ -183,7 +183,7 @@ def bounds_probes(board: Board, model: Model) -> list[dict[str, Any]]:
     from solvers.csp import build_csp
     from solvers.engine import search
 
-    cases: list[dict[str, Any]] = []
+    cases: list[Case] = []
     model_check = model.strategy.forward_check
     assert model_check is not None
 
@@ -204,7 +204,7 @@ def bounds_probes(board: Board, model: Model) -> list[dict[str, Any]]:
     return cases
 
 
-def probe_calls(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> HookCalls:
+def probe_calls(cases: list[Case], results: list[dict[str, Any]]) -> HookCalls:
     """The student's answers to one board's `bounds_probes`, as that board's calls."""
     calls = HookCalls()
     for case, result in zip(cases, results):
