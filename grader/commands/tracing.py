@@ -23,7 +23,7 @@ from grader.reference import reference_explainer, reference_strategies
 from grader.reports.report import fail
 from grader.sandbox.host import Asker, Limits, WorkerFailure
 from grader.sandbox.isolation import Sandbox
-from grader.sandbox.tasks import Answer, Task, WorkerLost
+from grader.sandbox.tasks import Task, TaskAnswer, WorkerLost
 from grader.scoring.grading import TASK_FAILURES, run_solver_tasks
 from grader.scoring.hookcalls import Hooks
 from solvers.csp import build_csp
@@ -39,10 +39,10 @@ def _find(problems: list[Problem], wanted: str) -> Problem | None:
 
 def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task:
     """Record the search of one problem, step by step (up to max_steps), asking the hooks."""
-    def run(asker: Asker) -> Answer | WorkerLost:
+    def run(asker: Asker) -> TaskAnswer | WorkerLost:
         recorder = Recorder(max_steps)
         hooks = Hooks(asker)
-        result: Answer = {"complete": True}
+        result: TaskAnswer = {"complete": True}
         lost = False
         try:
             hooks.use_board(problem.board)

@@ -32,7 +32,7 @@ HUNG_AFTER = 2  # tasks of one chain that ran out of time in a hook before the r
 
 Failure = Literal["error", "timeout", "ungraded"]  # ungraded: the grader's failure or the machine's, twice
 Status = Literal["ok"] | Failure
-Answer = dict[str, Any]
+TaskAnswer = dict[str, Any]
 """What a task's run returned: its own fields (results, solutions, ...), read by its scorer."""
 
 
@@ -41,7 +41,7 @@ class WorkerLost:
     """A task's answer when its worker died on the way and the task finished without it
     (the chain drops that worker and starts a fresh one for its next task)."""
 
-    answer: Answer
+    answer: TaskAnswer
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Outcome:
     its hook calls timed, (hook, calls, seconds) the slowest first, either way."""
 
     status: Status
-    answer: Answer
+    answer: TaskAnswer
     message: str = ""
     output: str = ""
     seconds: float = 0.0
@@ -72,7 +72,7 @@ class Task:
     same `chain` run in order in one worker; `hidden` tasks touch hidden problems.
     """
 
-    run: Callable[[Asker], Answer | WorkerLost]
+    run: Callable[[Asker], TaskAnswer | WorkerLost]
     limit: float
     name: str = ""
     chain: str = "main"
@@ -130,7 +130,7 @@ class Chain:
             asker = self._asker(task)
             asker.begin(task.limit)
             try:
-                ran: Answer | WorkerLost | str = task.run(asker)
+                ran: TaskAnswer | WorkerLost | str = task.run(asker)
             except self.failures as error:  # costs this task only
                 ran = str(error)
         except WorkerFailure as failure:

@@ -18,7 +18,7 @@ from grader.reference import ReferenceUnavailable, count_solutions, has_solution
 from grader.reports.results import ItemResult, ItemStatus, Report, failed_item, measured
 from grader.sandbox.host import Asker, Limits, StudentRaised, start_worker, stop_worker
 from grader.sandbox.isolation import Isolation, Sandbox, Scope
-from grader.sandbox.tasks import Answer, Outcome, Task, run_tasks
+from grader.sandbox.tasks import Outcome, Task, TaskAnswer, run_tasks
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from grader.scoring.hookcases import (
     Case,
@@ -50,7 +50,7 @@ TASK_FAILURES = (HookContractError, StudentRaised)
 SEARCH_HOOKS = frozenset(spec.name for spec in CSP_HOOKS if spec.engine_calls)
 
 
-def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> Answer:
+def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> TaskAnswer:
     """Each question's answer, {"value": data} or {"error": why}. A fatal failure (not
     implemented, an exit, out of memory) ends the task."""
     results: list[dict[str, Any]] = []
@@ -69,7 +69,7 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> Answer:
 def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, item: str = "") -> Task:
     """Ask hook `name` every case. Only the inputs go out: the expected outputs never
     leave the grader. `hidden`: cases from hidden boards (run apart, after the rest)."""
-    def run(asker: Asker) -> Answer:
+    def run(asker: Asker) -> TaskAnswer:
         hooks = Hooks(asker)
 
         def ask(case: Case) -> Any:
@@ -84,7 +84,7 @@ def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, 
 
 def sat_hook_task(name: str, limit: float) -> Task:
     """Ask for the clauses of every small scope (n literals 1..n, each k)."""
-    def run(asker: Asker) -> Answer:
+    def run(asker: Asker) -> TaskAnswer:
         hooks = Hooks(asker)
         return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
 
@@ -96,7 +96,7 @@ def problem_task(problem: Problem, limit: float, model: Model | None = None,
     """Search every solution of the problem here, each hook call asked of the solver; with
     the `model` answer, check every answer against it (see `Watcher`). The problems of one
     file form a chain. `stop_at` (hook, n): stop at that call and return it as a case."""
-    def run(asker: Asker) -> Answer:
+    def run(asker: Asker) -> TaskAnswer:
         board = problem.board
         hooks = Hooks(asker)
         hooks.use_board(board)

@@ -14,7 +14,7 @@ from grader.hooktable import SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.problemset import Problem
 from grader.reports.results import ItemResult, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised, WorkerFailure
-from grader.sandbox.tasks import Answer, Outcome, Task, WorkerLost
+from grader.sandbox.tasks import Outcome, Task, TaskAnswer, WorkerLost
 from grader.sandbox.wire import quote
 from grader.scoring.hookcalls import HookContractError, Hooks
 from grader.scoring.layouts import layout_problem
@@ -56,7 +56,7 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
     """Solve `problems` here with Glucose 4.1 through the student's clauses: all
     solutions, as grids. The whole task has one time limit: a hook that hangs costs the
     problems not reached yet, and nothing more. Hidden problems get a task of their own."""
-    def run(asker: Asker) -> Answer | WorkerLost:
+    def run(asker: Asker) -> TaskAnswer | WorkerLost:
         hooks, results = Hooks(asker), list[dict[str, Any]]()
         for number, problem in enumerate(problems):
             board = problem.board
