@@ -13,8 +13,9 @@
    A partial sum outside what the constraint's remaining variables can make up is
    dropped; a constraint whose last item is seen must have met its total exactly.
 
-Polynomials are packed into one big integer each, coefficient k at bit k * width, so
-adding two is one integer addition (no coefficient can reach 2**width). The table's size
+Polynomials are packed into one big integer each (a GMP integer: `answerkey.components.gmp`),
+coefficient k at bit k * width, so adding two is one integer addition (no coefficient can
+reach 2**width). The table's size
 depends on the order: several greedy orders are measured by a cheap sweep that counts
 without polynomials, and the cheapest is swept. `budget` caps the total number of table
 entries over a sweep, and the caller falls back to branching (`ComponentCounter`) when
@@ -27,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb, prod
 
+from answerkey.components.gmp import gmp
 from solvers.board import Cell
 from solvers.csp import CSP
 
@@ -147,7 +149,7 @@ def probe(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, in
     """(table entries used, number of layouts) of the sweep along `items` (None: more than
     `budget` entries), by a sweep that counts layouts without their mines (no polynomials: cheap)."""
     swept = _sweep(csp, items, budget, 0)
-    return None if swept is None else (swept[2], swept[0])
+    return None if swept is None else (swept[2], int(swept[0]))
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,7 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
     divides them all (`base` counts it), so packed integers hold no run of zero
     coefficients below every layout's mine count so far.
     """
-    table: dict[tuple[int, ...], int] = {(): 1}
+    table: dict[tuple[int, ...], int] = {(): gmp(1)}
     used = base = 0
     for step in plan(csp, items):
         if step.fresh:
@@ -251,11 +253,11 @@ def step_table(table: dict[tuple[int, ...], int], step: Step, width: int, weight
 
 
 def unpack(packed: int, width: int) -> tuple[int, ...]:
-    """Coefficients of a packed polynomial, lowest degree first."""
+    """Coefficients of a packed polynomial, lowest degree first (ints)."""
     mask = (1 << width) - 1
     ways = []
     while packed:
-        ways.append(packed & mask)
+        ways.append(int(packed & mask))
         packed >>= width
     return tuple(ways)
 

@@ -18,8 +18,8 @@ sweeps; instead:
    the sum over the keys t of `U[t] * B_{i+1}[t]`.
 
 That is about three times the forward sweep's additions, plus one product of two
-polynomials per entry of its tables. Polynomials are packed into big integers (coefficient k at bit
-k * width), so a sum is one addition and a product one multiplication: the width is
+polynomials per entry of its tables. Polynomials are packed into GMP integers
+(`answerkey.components.gmp`; coefficient k at bit k * width), so a sum is one addition and a product one multiplication: the width is
 the bits of the component's number of layouts plus one, which every coefficient of a
 product stays below (each counts distinct layouts of the whole component). Entries
 of `F_i` that no layout completes may overflow it, but they meet only empty
@@ -31,6 +31,7 @@ from __future__ import annotations
 from math import comb
 
 from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, plan, step_table, unpack
+from answerkey.components.gmp import gmp
 from solvers.csp import CSP
 
 Poly = tuple[int, ...]
@@ -57,7 +58,7 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
     width = total.bit_length() + 1
     steps = plan(csp, order)
     before: list[tuple[dict[tuple[int, ...], int], int]] = []  # F_i (keys padded for item i) and its base
-    table: dict[tuple[int, ...], int] = {(): 1}
+    table: dict[tuple[int, ...], int] = {(): gmp(1)}
     base = kept = 0
     for step in steps:
         if step.fresh:
@@ -71,7 +72,7 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
     ways = (0,) * base + unpack(table[()], width)
     members = groups(csp)
     mines: list[Poly] = [()] * n
-    after: dict[tuple[int, ...], int] = {(): 1}  # B_{i+1}, keyed as F_i's keys extended by item i
+    after: dict[tuple[int, ...], int] = {(): gmp(1)}  # B_{i+1}, keyed as F_i's keys extended by item i
     after_base = 0
     for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
