@@ -8,8 +8,9 @@
 2. The groups in two or more constraints (*shared*) are put in a greedy order that keeps
    few constraints open (begun but not finished); a group in a single constraint comes
    right after the last shared group of that constraint, which then closes at once.
-3. The sweep keeps a table: for every vector of partial sums of the open constraints, the
-   polynomial (in the mine count) of the layouts of the items seen so far that reach it.
+3. The sweep keeps a table: for every vector of partial sums of the open constraints (a
+   key, packed into one integer: `Step`), the polynomial (in the mine count) of the
+   layouts of the items seen so far that reach it.
    A partial sum outside what the constraint's remaining variables can make up is
    dropped; a constraint whose last item is seen must have met its total exactly.
 
@@ -24,6 +25,7 @@ every order runs past it.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb, prod
@@ -154,46 +156,67 @@ def probe(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, in
 
 @dataclass(frozen=True)
 class Step:
-    """What item i of a sweep does to the table's keys: `fresh` constraints begin (a zero
-    partial sum each, appended to every key); `checks`: for each constraint of the item,
-    (its slot in the key, its total, how many of its variables come after this item), to
-    keep only partial sums that can still meet the total; `keep`: the slots that stay open
-    after the item (the others have just closed, their totals met)."""
+    """What item i of a sweep does to the table's keys.
+
+    A key is one integer: the partial sum of each open constraint in a slot of as many
+    bits as the largest total needs (`mask`: one slot's). A constraint holds its slot from its first item to its last, and leaves it at
+    zero (the slot is then free for the next constraint to begin), so a constraint that
+    begins needs nothing done to the keys. `checks`: for each constraint of the item, (its
+    slot's shift, its total, how many of its variables come after this item); `bump`: x
+    mines of the item add x * bump to a key; `close`: subtracted after the item, the
+    totals of the constraints whose last item it is (met exactly), in their slots.
+    """
 
     size: int
-    fresh: int
+    mask: int
     checks: tuple[tuple[int, int, int], ...]
-    keep: tuple[int, ...]
+    bump: int
+    close: int
 
 
 def plan(csp: CSP, items: Sequence[Group]) -> list[Step]:
-    """The steps of a sweep along `items` (the key bookkeeping, computed once)."""
+    """The steps of a sweep along `items` (the key bookkeeping, computed once): each
+    constraint takes the lowest free slot at its first item."""
     last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
+    bits = max((c.total for c in csp.constraints), default=0).bit_length() or 1
     remaining = [len(c.scope) for c in csp.constraints]
-    slots: list[int] = []
+    shift: dict[int, int] = {}  # open constraint -> its slot's shift
+    free: list[int] = []  # shifts of freed slots (a heap)
+    slots = 0
     steps = []
     for i, (cons, size) in enumerate(items):
-        fresh = [c for c in cons if c not in slots]
-        slots += fresh
         for c in cons:
+            if c not in shift:
+                if free:
+                    shift[c] = heapq.heappop(free)
+                else:
+                    shift[c], slots = slots * bits, slots + 1
             remaining[c] -= size
-        checks = tuple((slots.index(c), csp.constraints[c].total, remaining[c]) for c in cons)
-        keep = tuple(j for j, c in enumerate(slots) if last[c] != i)
-        steps.append(Step(size, len(fresh), checks, keep))
-        slots = [slots[j] for j in keep]
+        checks = tuple((shift[c], csp.constraints[c].total, remaining[c]) for c in cons)
+        closing = [c for c in cons if last[c] == i]
+        close = sum(csp.constraints[c].total << shift[c] for c in closing)
+        steps.append(Step(size, (1 << bits) - 1, checks, sum(1 << shift[c] for c in cons), close))
+        for c in closing:
+            heapq.heappush(free, shift.pop(c))
     return steps
 
 
-def extend(key: tuple[int, ...], x: int, step: Step) -> tuple[int, ...] | None:
-    """The key after `step` when its item takes x mines, or None when some constraint of the
-    item can no longer meet its total (its padded key: `fresh` zeros already appended)."""
-    sums = list(key)
-    for j, total, remaining in step.checks:
-        reached = sums[j] + x
-        if reached > total or reached + remaining < total:
-            return None
-        sums[j] = reached
-    return tuple([sums[j] for j in step.keep])
+def moves(key: int, step: Step) -> range:
+    """The numbers of mines the item of `step` can take from `key`: those with which every
+    constraint of the item can still meet its total."""
+    low, high = 0, step.size
+    for shift, total, remaining in step.checks:
+        reached = key >> shift & step.mask
+        if total - remaining - reached > low:
+            low = total - remaining - reached
+        if total - reached < high:
+            high = total - reached
+    return range(low, high + 1)
+
+
+def extend(key: int, x: int, step: Step) -> int:
+    """The key after `step` when its item takes x mines (x one of `moves(key, step)`)."""
+    return key + x * step.bump - step.close
 
 
 def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> tuple[int, int, int] | None:
@@ -204,21 +227,19 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
     divides them all (`base` counts it), so packed integers hold no run of zero
     coefficients below every layout's mine count so far.
     """
-    table: dict[tuple[int, ...], int] = {(): gmp(1)}
+    table: dict[int, int] = {0: gmp(1)}
     used = base = 0
     for step in plan(csp, items):
-        if step.fresh:
-            table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
         table = step_table(table, step, width)
         used += len(table)
         if budget is not None and used > budget:
             return None
         if width and table:
             base += divide_out(table, width)
-    return table.get((), 0), base, used
+    return table.get(0, 0), base, used
 
 
-def divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
+def divide_out(table: dict[int, int], width: int) -> int:
     """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m."""
     low = min((poly & -poly).bit_length() - 1 for poly in table.values()) // width
     if low:
@@ -228,25 +249,18 @@ def divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
     return low
 
 
-def step_table(table: dict[tuple[int, ...], int], step: Step, width: int, weights: Sequence[int] | None = None) -> dict[tuple[int, ...], int]:
-    """One item of the sweep: every entry extended by 0..size mines of the item, x mines
-    counted `weights[x]` times (default C(size, x): the ways to place them; a weight of 0
-    skips x)."""
-    out: dict[tuple[int, ...], int] = {}
+def step_table(table: dict[int, int], step: Step, width: int, weights: Sequence[int] | None = None) -> dict[int, int]:
+    """One item of the sweep: every entry extended by the numbers of mines the item can
+    take (`moves`), x mines counted `weights[x]` times (default C(size, x): the ways to
+    place them; a weight of 0 skips x)."""
+    out: dict[int, int] = {}
     weights = [comb(step.size, x) for x in range(step.size + 1)] if weights is None else weights
-    checks, keep = step.checks, step.keep
+    bump, close = step.bump, step.close
     for key, poly in table.items():
-        for x, weight in enumerate(weights):
-            if not weight:
-                continue
-            sums = list(key)
-            for j, total, remaining in checks:
-                reached = sums[j] + x
-                if reached > total or reached + remaining < total:
-                    break
-                sums[j] = reached
-            else:
-                new = tuple([sums[j] for j in keep])
+        for x in moves(key, step):
+            weight = weights[x]
+            if weight:
+                new = key + x * bump - close  # extend(key, x, step), inlined: the sweep's innermost loop
                 term = poly if weight == 1 else poly * weight
                 out[new] = out.get(new, 0) + (term << (x * width) if x else term)
     return out

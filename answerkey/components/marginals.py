@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from math import comb
 
-from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, plan, step_table, unpack
+from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, moves, plan, step_table, unpack
 from answerkey.components.gmp import gmp
 from solvers.csp import CSP
 
@@ -57,22 +57,20 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
         return (), tuple(() for _ in range(n))
     width = total.bit_length() + 1
     steps = plan(csp, order)
-    before: list[tuple[dict[tuple[int, ...], int], int]] = []  # F_i (keys padded for item i) and its base
-    table: dict[tuple[int, ...], int] = {(): gmp(1)}
+    before: list[tuple[dict[int, int], int]] = []  # F_i and its base
+    table: dict[int, int] = {0: gmp(1)}
     base = kept = 0
     for step in steps:
-        if step.fresh:
-            table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
         before.append((table, base))
         kept += sum(poly.bit_length() for poly in table.values())
         if kept > KEPT_BITS:
             return None
         table = step_table(table, step, width)
         base += divide_out(table, width)
-    ways = (0,) * base + unpack(table[()], width)
+    ways = (0,) * base + unpack(table[0], width)
     members = groups(csp)
     mines: list[Poly] = [()] * n
-    after: dict[tuple[int, ...], int] = {(): gmp(1)}  # B_{i+1}, keyed as F_i's keys extended by item i
+    after: dict[int, int] = {0: gmp(1)}  # B_{i+1}, keyed as F_{i+1}
     after_base = 0
     for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
@@ -84,22 +82,21 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
             mines[var] = poly_i
         back = _back_step(forward, after, step, width)
         after_base += divide_out(back, width) if back else 0
-        after = {key[: len(key) - step.fresh]: poly for key, poly in back.items()} if step.fresh else back
+        after = back
     return ways, tuple(mines)
 
 
-def _back_step(forward: dict[tuple[int, ...], int], after: dict[tuple[int, ...], int], step: Step, width: int) -> dict[tuple[int, ...], int]:
+def _back_step(forward: dict[int, int], after: dict[int, int], step: Step, width: int) -> dict[int, int]:
     """B_i from B_{i+1} (`after`): for every key of F_i, its completions' polynomial (the
     item's x mines in C(g, x) ways, then a completion of the key it leads to)."""
-    back: dict[tuple[int, ...], int] = {}
+    back: dict[int, int] = {}
     choose = [comb(step.size, x) for x in range(step.size + 1)]
     for key in forward:
         completions = 0
-        for x, ways_x in enumerate(choose):
-            new = extend(key, x, step)
-            tail = after.get(new) if new is not None else None
+        for x in moves(key, step):
+            tail = after.get(extend(key, x, step))
             if tail is not None:
-                completions += (tail * ways_x if ways_x > 1 else tail) << x * width
+                completions += (tail * choose[x] if choose[x] > 1 else tail) << x * width
         if completions:
             back[key] = completions
     return back
