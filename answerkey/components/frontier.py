@@ -249,20 +249,17 @@ def divide_out(table: dict[int, int], width: int) -> int:
     return low
 
 
-def step_table(table: dict[int, int], step: Step, width: int, weights: Sequence[int] | None = None) -> dict[int, int]:
+def step_table(table: dict[int, int], step: Step, width: int) -> dict[int, int]:
     """One item of the sweep: every entry extended by the numbers of mines the item can
-    take (`moves`), x mines counted `weights[x]` times (default C(size, x): the ways to
-    place them; a weight of 0 skips x)."""
+    take (`moves`), x mines in C(size, x) ways."""
     out: dict[int, int] = {}
-    weights = [comb(step.size, x) for x in range(step.size + 1)] if weights is None else weights
+    weights = [comb(step.size, x) for x in range(step.size + 1)]
     bump, close = step.bump, step.close
     for key, poly in table.items():
         for x in moves(key, step):
-            weight = weights[x]
-            if weight:
-                new = key + x * bump - close  # extend(key, x, step), inlined: the sweep's innermost loop
-                term = poly if weight == 1 else poly * weight
-                out[new] = out.get(new, 0) + (term << (x * width) if x else term)
+            new = key + x * bump - close  # extend(key, x, step), inlined: the sweep's innermost loop
+            term = poly if weights[x] == 1 else poly * weights[x]
+            out[new] = out.get(new, 0) + (term << (x * width) if x else term)
     return out
 
 
