@@ -75,7 +75,12 @@ def sweep_order(csp: CSP, members: dict[tuple[int, ...], list[int]], key: Callab
 
 def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """Shared groups (given in a start order) reordered to keep few constraints open: next
-    is the group next to an open constraint that ranks lowest by `_score`."""
+    is the group next to an open constraint that ranks lowest by `_score` (the first not
+    done in start order when there is none).
+
+    The candidates are kept in a heap of (score, group); a group's score changes only when
+    one of its constraints opens or loses a group, and it is pushed again then, so an
+    entry whose score is no longer the group's is stale and skipped."""
     left: dict[int, int] = {}
     holding: dict[int, list[int]] = {}
     for i, cons in enumerate(shared):
@@ -84,25 +89,37 @@ def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
             holding.setdefault(c, []).append(i)
     opened: set[int] = set()
     done = [False] * len(shared)
-    boundary: set[int] = set()
+    boundary: list[tuple[tuple[int, int, int], int]] = []
     order: list[tuple[int, ...]] = []
     start = 0
     for _ in shared:
-        if boundary:
-            chosen = min(boundary, key=lambda i: _score(shared[i], opened, left, i))
-        else:
+        chosen = _pop_current(boundary, shared, opened, left, done)
+        if chosen is None:
             while done[start]:
                 start += 1
             chosen = start
         order.append(shared[chosen])
         done[chosen] = True
-        boundary.discard(chosen)
         for c in shared[chosen]:
             left[c] -= 1
-            if c not in opened:
-                opened.add(c)
-                boundary.update(i for i in holding[c] if not done[i])
+            opened.add(c)
+        for c in shared[chosen]:
+            for i in holding[c]:
+                if not done[i]:
+                    heapq.heappush(boundary, (_score(shared[i], opened, left, i), i))
     return order
+
+
+def _pop_current(
+    boundary: list[tuple[tuple[int, int, int], int]], shared: list[tuple[int, ...]], opened: set[int], left: dict[int, int], done: list[bool]
+) -> int | None:
+    """The group of `_greedy`'s heap with the lowest current score (popped), None when the
+    heap holds none: entries of groups done, or whose score has changed since, are dropped."""
+    while boundary:
+        score, i = heapq.heappop(boundary)
+        if not done[i] and score == _score(shared[i], opened, left, i):
+            return i
+    return None
 
 
 def _score(cons: tuple[int, ...], opened: set[int], left: dict[int, int], index: int) -> tuple[int, int, int]:

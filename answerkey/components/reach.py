@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from answerkey.components.count import ComponentCounter
-from answerkey.components.frontier import BUDGET, PROBE, STARTS, Group, Step, estimate, extend, groups, moves, plan, sweep_order
+from answerkey.components.frontier import BUDGET, PROBE, STARTS, Group, Step, estimate, groups, moves, plan, sweep_order
 from answerkey.components.split import Decomposition
 from answerkey.recursive import recursion_room
 from solvers.csp import CSP
@@ -67,12 +67,13 @@ class Reach:
         target = 0
         left = mines
         for i in range(len(self.items) - 1, -1, -1):
-            step = self.steps[i]
+            step, table = self.steps[i], self.tables[i]
             key, x = next(
                 (key, x)
-                for key, mask in self.tables[i].items()
-                for x in moves(key, step)
-                if x <= left and mask >> (left - x) & 1 and extend(key, x, step) == target
+                for x in range(min(step.size, left) + 1)
+                if (key := target + step.close - x * step.bump) in table  # the key that x mines extend to `target`
+                and table[key] >> (left - x) & 1
+                and x in moves(key, step)
             )
             chosen[i] = x
             left -= x
