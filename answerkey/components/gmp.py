@@ -2,7 +2,7 @@
 
 Counting packs polynomials into integers of tens of thousands of bits and convolves
 tables of thousands-of-bits coefficients. `gmpy2.mpz` behaves as an int there and is much
-faster at that size: about 7x on a product of two 36,000-bit integers, 3x on a sum, 3x on
+faster at that size: about 6x on a product of two 36,000-bit integers, 3x on a sum, 3x on
 the convolution of a 128x128 board's tables (bench/README.md, `curves.py`). A value made
 with `gmp` stays a GMP integer through + - * // << >> & with ints, so the arithmetic is
 written once; results leave as ints (`int(...)`) where a table or a count is handed out.
