@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb, prod
 
-from answerkey.components.gmp import gmp
+from answerkey.components.gmp import gmp, lowest_one
 from solvers.board import Cell
 from solvers.csp import CSP
 
@@ -258,7 +258,7 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
 
 def divide_out(table: dict[int, int], width: int) -> int:
     """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m."""
-    low = min((poly & -poly).bit_length() - 1 for poly in table.values()) // width
+    low = lowest_one(table.values()) // width
     if low:
         shift = low * width
         for key, poly in table.items():

@@ -10,6 +10,8 @@ written once; results leave as ints (`int(...)`) where a table or a count is han
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 def gmp(value: int) -> int:
     """`value` as a GMP integer. gmpy2 is imported here, on first use: its import costs a
@@ -17,3 +19,11 @@ def gmp(value: int) -> int:
     from gmpy2 import mpz
 
     return mpz(value)
+
+
+def lowest_one(values: Iterable[int]) -> int:
+    """The lowest bit set in any of `values` (nonzero ints or GMP integers), found by GMP
+    without building each `value & -value`."""
+    from gmpy2 import bit_scan1
+
+    return min(map(bit_scan1, values))
