@@ -14,13 +14,12 @@
    A partial sum outside what the constraint's remaining variables can make up is
    dropped; a constraint whose last item is seen must have met its total exactly.
 
-Polynomials are packed into one big integer each (a GMP integer: `answerkey.components.gmp`),
-coefficient k at bit k * width, so adding two is one integer addition (no coefficient can
-reach 2**width). The table's size
-depends on the order: several greedy orders are measured by a cheap sweep that counts
-without polynomials, and the cheapest is swept. `budget` caps the total number of table
-entries over a sweep, and the caller falls back to branching (`ComponentCounter`) when
-every order runs past it.
+Polynomials are packed into one big integer each (a GMP integer:
+`answerkey.components.gmp`), coefficient k at bit k * width, so adding two is one integer
+addition (no coefficient can reach 2**width). The table's size depends on the order:
+several greedy orders are measured by a cheap sweep that counts without polynomials, and
+the cheapest is swept. `budget` caps the total number of table entries over a sweep,
+and the caller falls back to branching (`ComponentCounter`) when every order runs past it.
 """
 
 from __future__ import annotations
@@ -176,12 +175,13 @@ class Step:
     """What item i of a sweep does to the table's keys.
 
     A key is one integer: the partial sum of each open constraint in a slot of as many
-    bits as the largest total needs (`mask`: one slot's). A constraint holds its slot from its first item to its last, and leaves it at
-    zero (the slot is then free for the next constraint to begin), so a constraint that
-    begins needs nothing done to the keys. `checks`: for each constraint of the item, (its
-    slot's shift, its total, how many of its variables come after this item); `bump`: x
-    mines of the item add x * bump to a key; `close`: subtracted after the item, the
-    totals of the constraints whose last item it is (met exactly), in their slots.
+    bits as the largest total needs (`mask`: one slot's bits). A constraint holds its
+    slot from its first item to its last and leaves it at zero (free for the next
+    constraint to begin), so a constraint that begins needs nothing done to the keys.
+    `checks`: for each constraint of the item, (its slot's shift, its total, how many of
+    its variables come after this item); `bump`: x mines of the item add x * bump to a
+    key; `close`: subtracted after the item, the totals of the constraints whose last
+    item it is (met exactly), in their slots.
     """
 
     size: int
