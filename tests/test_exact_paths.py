@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_frontier import NO_SWEEP, planted, trim
 
+from answerkey.components import gmp
 from answerkey.components.count import ComponentCounter, binomial_window, solution_counts
 from answerkey.components.frontier import frontier_ways
 from answerkey.components.marginals import frontier_marginals
@@ -216,20 +217,27 @@ def test_sweeps_of_arbitrary_constraints_equal_brute_force(seed: int) -> None:
         assert layout is not None and sum(layout) == k and csp.satisfied_by(layout)
 
 
-def test_counts_are_python_integers() -> None:
-    """GMP integers stay inside the counting (answerkey.components.gmp): what it hands out are ints."""
-    board = planted(random.Random(4), 16, 16, 0.2, 0.3, mine_count=True)
-    counts = solution_counts(build_csp(board))
-    assert counts.stats.swept and counts.total > 1
-    assert type(counts.total) is int and all(type(m) is int for m in counts.mines)
-    assert type(solution_counts(build_csp(board), per_variable=False).total) is int
-    dec = decompose(build_csp(board))
-    assert dec is not None
-    counter = ComponentCounter(per_variable=True)
-    for part in dec.components:
-        table = counter.component(part)
-        assert all(type(w) is int for w in table.ways)
-        assert table.mines is not None and all(type(m) is int for poly in table.mines for m in poly)
+@pytest.mark.parametrize("seed", [4, 9])
+def test_gmp_and_python_integers_give_the_same_counts_handed_out_as_ints(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counting's arithmetic on GMP integers (whatever its size: GMP_WORK 0) and on ints alone
+    (GMP_WORK out of reach) agree, and what it hands out are ints either way."""
+    board = planted(random.Random(seed), 16, 16, 0.2, 0.3, mine_count=True)
+    found = []
+    for threshold in (0, 10**9):
+        monkeypatch.setattr(gmp, "GMP_WORK", threshold)
+        counts = solution_counts(build_csp(board))
+        assert counts.stats.swept and counts.total > 1
+        assert type(counts.total) is int and all(type(m) is int for m in counts.mines)
+        total = solution_counts(build_csp(board), per_variable=False).total
+        assert type(total) is int and total == counts.total
+        dec = decompose(build_csp(board))
+        assert dec is not None
+        counter = ComponentCounter(per_variable=True)
+        tables = [counter.component(part) for part in dec.components]
+        assert all(type(w) is int for table in tables for w in table.ways)
+        assert all(type(m) is int for table in tables for poly in table.mines or () for m in poly)
+        found.append((counts.total, counts.mines, [(table.ways, table.mines) for table in tables]))
+    assert found[0] == found[1]
 
 
 def test_choose_near_keeps_the_counts_at_hand_when_it_can() -> None:

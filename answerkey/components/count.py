@@ -45,7 +45,7 @@ from math import comb, prod
 from typing import TYPE_CHECKING
 
 from answerkey.components.frontier import BUDGET, frontier_ways
-from answerkey.components.gmp import gmp
+from answerkey.components.gmp import gmp_for
 from answerkey.components.marginals import frontier_marginals
 from answerkey.components.split import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
 from answerkey.recursive import recursion_room
@@ -381,8 +381,9 @@ class Convolution:
     Every table's ways are trimmed to the window of mine counts it can hold, so the
     convolutions are as long as the sum of the windows (a few dozen on a game position),
     not the mines left; the F free variables enter through one window of binomials
-    C(F, L - m), never as a table of F + 1 coefficients. The arithmetic is on GMP integers
-    (`answerkey.components.gmp`): `total`, `free_mine` and `weights` are ones.
+    C(F, L - m), never as a table of F + 1 coefficients. When the total is long the
+    arithmetic is on GMP integers (`answerkey.components.gmp`), and `total`, `free_mine`
+    and `weights` are ones.
     """
 
     lows: tuple[int, ...]
@@ -394,11 +395,12 @@ class Convolution:
     def of(cls, ways: Sequence[Poly], free: int, mines_left: int, per_table: bool) -> Convolution:
         cut = [trimmed(w) for w in ways]
         lows = tuple(lo for lo, _ in cut)
-        polys = [tuple(map(gmp, c)) for _, c in cut]
+        span = sum(len(c) - 1 for _, c in cut) + 1  # constrained mines: base .. base + span - 1
+        bits = free + sum(max(c, default=0).bit_length() for _, c in cut)  # about the total's
+        polys = [tuple(gmp_for(x, span * span * bits) for x in c) for _, c in cut]  # quadratic in span
         if any(not c for c in polys):
             return cls(lows, tuple((0,) * len(c) for c in polys), 0, 0)
         base = sum(lows)
-        span = sum(len(c) - 1 for c in polys) + 1  # constrained mines: base .. base + span - 1
         completions = binomial_window(free, mines_left - base, span)  # j more mines than base: C(F, L - base - j)
         prefix: list[Poly] = [(1,)]
         for c in polys:

@@ -14,9 +14,9 @@
    A partial sum outside what the constraint's remaining variables can make up is
    dropped; a constraint whose last item is seen must have met its total exactly.
 
-Polynomials are packed into one big integer each (a GMP integer:
-`answerkey.components.gmp`), coefficient k at bit k * width, so adding two is one integer
-addition (no coefficient can reach 2**width). The table's size depends on the order:
+Polynomials are packed into one big integer each (a GMP integer on large components:
+`answerkey.components.gmp`), coefficient k at bit k * width, so adding two is one
+integer addition (no coefficient can reach 2**width). The table's size depends on the order:
 several greedy orders are measured by a cheap sweep that counts without polynomials, and
 the cheapest is swept. `budget` caps the total number of table entries over a sweep,
 and the caller falls back to branching (`ComponentCounter`) when every order runs past it.
@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb, prod
 
-from answerkey.components.gmp import gmp, lowest_one
+from answerkey.components.gmp import gmp_for
 from solvers.board import Cell
 from solvers.csp import CSP
 
@@ -244,7 +244,7 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
     divides them all (`base` counts it), so packed integers hold no run of zero
     coefficients below every layout's mine count so far.
     """
-    table: dict[int, int] = {0: gmp(1)}
+    table: dict[int, int] = {0: gmp_for(1, work(csp, items, width))}
     used = base = 0
     for step in plan(csp, items):
         table = step_table(table, step, width)
@@ -256,9 +256,21 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
     return table.get(0, 0), base, used
 
 
+def work(csp: CSP, items: Sequence[Group], width: int) -> int:
+    """About how many bit operations a sweep along `items` costs: its entries (`estimate`,
+    an upper bound) times the bits of a packed polynomial (at most the variables times
+    `width`; the number of layouts, at most one bit per variable, when `width` is 0)."""
+    return estimate(csp, items) * len(csp.cells) * max(width, 1)
+
+
 def divide_out(table: dict[int, int], width: int) -> int:
-    """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m."""
-    low = lowest_one(table.values()) // width
+    """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m
+    (0 at once when some polynomial has a constant coefficient, the common case: no
+    polynomial's lowest set bit is looked for)."""
+    constant = (1 << width) - 1
+    if any(poly & constant for poly in table.values()):
+        return 0
+    low = min((poly & -poly).bit_length() - 1 for poly in table.values()) // width
     if low:
         shift = low * width
         for key, poly in table.items():

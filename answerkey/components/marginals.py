@@ -18,21 +18,21 @@ sweeps; instead:
    is the sum over the keys s of `F_i[s] * marked[s]`.
 
 That is about twice the forward sweep's additions, plus one product of two polynomials
-per entry of its tables. Polynomials are packed into GMP integers
-(`answerkey.components.gmp`; coefficient k at bit k * width), so a sum is one addition
-and a product one multiplication: the width is the bits of the component's number of
-layouts plus one, which every coefficient of a product stays below (each counts
-distinct layouts of the whole component). Entries of `F_i` that no layout completes
-may overflow it, but they meet only empty completions (an entry whose successors have
-no completion has none itself).
+per entry of its tables. Polynomials are packed into integers (GMP ones on large
+components: `answerkey.components.gmp`; coefficient k at bit k * width), so a sum is one
+addition and a product one multiplication: the width is the bits of the component's
+number of layouts plus one, which every coefficient of a product stays below (each counts
+distinct layouts of the whole component). Entries of `F_i` that no layout completes may
+overflow it, but they meet only empty completions (an entry whose successors have no
+completion has none itself).
 """
 
 from __future__ import annotations
 
 from math import comb
 
-from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, moves, plan, step_table, unpack
-from answerkey.components.gmp import gmp
+from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, moves, plan, step_table, unpack, work
+from answerkey.components.gmp import gmp_for
 from solvers.csp import CSP
 
 Poly = tuple[int, ...]
@@ -59,7 +59,8 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
     width = total.bit_length() + 1
     steps = plan(csp, order)
     before: list[tuple[dict[int, int], int]] = []  # F_i and its base
-    table: dict[int, int] = {0: gmp(1)}
+    one = gmp_for(1, work(csp, order, width))
+    table: dict[int, int] = {0: one}
     base = kept = 0
     for step in steps:
         before.append((table, base))
@@ -71,7 +72,7 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
     ways = (0,) * base + unpack(table[0], width)
     members = groups(csp)
     mines: list[Poly] = [()] * n
-    after: dict[int, int] = {0: gmp(1)}  # B_{i+1}, keyed as F_{i+1}
+    after: dict[int, int] = {0: one}  # B_{i+1}, keyed as F_{i+1}
     after_base = 0
     for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
