@@ -6,7 +6,9 @@
 - `answerkey.components.split.propagate_counted`: the mine count examined beside the clues;
 - `answerkey.components.reach`: the mine counts a component can hold, a layout with any of them,
   and one solution under a mine count (`solve_components`, `solve_first`), including counts that
-  leave one layout or none.
+  leave one layout or none;
+- the sweeps' keys packed into integers (`answerkey.components.frontier.Step`) on constraints
+  that are not clues, and GMP integers kept inside the counting.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_frontier import NO_SWEEP, planted, trim
 
+from answerkey.components import gmp
 from answerkey.components.count import ComponentCounter, binomial_window, solution_counts
+from answerkey.components.frontier import frontier_ways
 from answerkey.components.marginals import frontier_marginals
 from answerkey.components.reach import Reach, choose_near, fit_mines
 from answerkey.components.solve import solve_components
@@ -172,6 +176,68 @@ def test_reach_knows_every_mine_count_and_builds_a_layout_for_each(seed: int) ->
                 assert layout is not None and sum(layout) == k and part.csp.satisfied_by(layout)
             else:
                 assert layout is None
+
+
+def chained_csp(rng: random.Random) -> CSP:
+    """A connected CSP of arbitrary constraints, not clues: scopes of 1 to 12 variables, each
+    overlapping the one before, totals up to 12 (the sweep's keys hold them in wider slots),
+    many constraints opening and closing along the sweep (slots freed and taken again);
+    totals from a planted layout, or sometimes one total off (maybe no layout at all)."""
+    n = rng.randint(6, 13)
+    layout = [int(rng.random() < 0.6) for _ in range(n)]
+    scopes = [tuple(sorted(rng.sample(range(n), rng.randint(1, min(n, 4)))))]
+    while len({v for scope in scopes for v in scope}) < n or len(scopes) < 4:
+        size = rng.randint(1, min(n, 12))
+        scopes.append(tuple(sorted({rng.choice(scopes[-1]), *rng.sample(range(n), size - 1)})))
+    totals = [sum(layout[v] for v in scope) for scope in scopes]
+    if rng.random() < 0.3:
+        totals[rng.randrange(len(totals))] += rng.choice((-1, 1))
+    return CSP(tuple((0, v) for v in range(n)), tuple(Constraint(scope, total) for scope, total in zip(scopes, totals)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32))
+def test_sweeps_of_arbitrary_constraints_equal_brute_force(seed: int) -> None:
+    csp = chained_csp(random.Random(seed))
+    layouts = brute_layouts(csp)
+    n = len(csp.cells)
+    by_mines = Counter(sum(layout) for layout in layouts)
+    ways = tuple(by_mines[k] for k in range(n + 1))
+    assert trim(frontier_ways(csp, None) or ()) == trim(ways)
+    marginals = frontier_marginals(csp, None)
+    assert marginals is not None
+    assert trim(marginals[0]) == trim(ways)
+    for var in csp.variables:
+        held = Counter(sum(layout) for layout in layouts if layout[var])
+        assert trim(marginals[1][var]) == trim(tuple(held[k] for k in range(n + 1)))
+    reach = Reach.of(csp, None)
+    assert reach is not None and reach.counts() == sorted(by_mines)
+    for k in sorted(by_mines):
+        layout = reach.layout(k)
+        assert layout is not None and sum(layout) == k and csp.satisfied_by(layout)
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+def test_gmp_and_python_integers_give_the_same_counts_handed_out_as_ints(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counting's arithmetic on GMP integers (whatever its size: GMP_WORK 0) and on ints alone
+    (GMP_WORK out of reach) agree, and what it hands out are ints either way."""
+    board = planted(random.Random(seed), 16, 16, 0.2, 0.3, mine_count=True)
+    found = []
+    for threshold in (0, 10**9):
+        monkeypatch.setattr(gmp, "GMP_WORK", threshold)
+        counts = solution_counts(build_csp(board))
+        assert counts.stats.swept and counts.total > 1
+        assert type(counts.total) is int and all(type(m) is int for m in counts.mines)
+        total = solution_counts(build_csp(board), per_variable=False).total
+        assert type(total) is int and total == counts.total
+        dec = decompose(build_csp(board))
+        assert dec is not None
+        counter = ComponentCounter(per_variable=True)
+        tables = [counter.component(part) for part in dec.components]
+        assert all(type(w) is int for table in tables for w in table.ways)
+        assert all(type(m) is int for table in tables for poly in table.mines or () for m in poly)
+        found.append((counts.total, counts.mines, [(table.ways, table.mines) for table in tables]))
+    assert found[0] == found[1]
 
 
 def test_choose_near_keeps_the_counts_at_hand_when_it_can() -> None:

@@ -1,4 +1,4 @@
-"""Exact solution counts and per-cell mine counts, by components (Python big integers).
+"""Exact solution counts and per-cell mine counts, by components (exact integers).
 
 The key API for probabilities (the game agent's guesses)::
 
@@ -45,6 +45,7 @@ from math import comb, prod
 from typing import TYPE_CHECKING
 
 from answerkey.components.frontier import BUDGET, frontier_ways
+from answerkey.components.gmp import gmp_for
 from answerkey.components.marginals import frontier_marginals
 from answerkey.components.split import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
 from answerkey.recursive import recursion_room
@@ -380,7 +381,9 @@ class Convolution:
     Every table's ways are trimmed to the window of mine counts it can hold, so the
     convolutions are as long as the sum of the windows (a few dozen on a game position),
     not the mines left; the F free variables enter through one window of binomials
-    C(F, L - m), never as a table of F + 1 coefficients.
+    C(F, L - m), never as a table of F + 1 coefficients. When the total is long the
+    arithmetic is on GMP integers (`answerkey.components.gmp`), and `total`, `free_mine`
+    and `weights` are ones.
     """
 
     lows: tuple[int, ...]
@@ -392,11 +395,12 @@ class Convolution:
     def of(cls, ways: Sequence[Poly], free: int, mines_left: int, per_table: bool) -> Convolution:
         cut = [trimmed(w) for w in ways]
         lows = tuple(lo for lo, _ in cut)
-        polys = [c for _, c in cut]
+        span = sum(len(c) - 1 for _, c in cut) + 1  # constrained mines: base .. base + span - 1
+        bits = free + sum(max(c, default=0).bit_length() for _, c in cut)  # about the total's
+        polys = [tuple(gmp_for(x, span * span * bits) for x in c) for _, c in cut]  # quadratic in span
         if any(not c for c in polys):
             return cls(lows, tuple((0,) * len(c) for c in polys), 0, 0)
         base = sum(lows)
-        span = sum(len(c) - 1 for c in polys) + 1  # constrained mines: base .. base + span - 1
         completions = binomial_window(free, mines_left - base, span)  # j more mines than base: C(F, L - base - j)
         prefix: list[Poly] = [(1,)]
         for c in polys:
@@ -427,7 +431,7 @@ def _combine(decomposition: Decomposition, tables: list[Table]) -> tuple[int, li
         lows = [0] * len(tables)
     else:
         joined = Convolution.of([t.ways for t in tables], free, dec.mines_left, per_table=True)
-        total, free_mine, weights, lows = joined.total, joined.free_mine, list(joined.weights), list(joined.lows)
+        total, free_mine, weights, lows = int(joined.total), int(joined.free_mine), list(joined.weights), list(joined.lows)
     for var, value in dec.decided.items():
         mines[var] = total if value else 0
     for var in dec.free:
@@ -437,7 +441,7 @@ def _combine(decomposition: Decomposition, tables: list[Table]) -> tuple[int, li
         seen: dict[int, int] = {}  # variables may share one polynomial: weigh it once
         for var, poly in zip(table.variables, table.mines):
             if id(poly) not in seen:
-                seen[id(poly)] = sum(map(operator.mul, poly[lo:], weight)) if total else 0
+                seen[id(poly)] = int(sum(map(operator.mul, poly[lo:], weight))) if total else 0
             mines[var] = seen[id(poly)]
     return total, mines
 
@@ -477,7 +481,7 @@ def _total_only(dec: Decomposition, tables: list[Table]) -> int:
     free = len(dec.free)
     if dec.mines_left is None:
         return prod(t.total for t in tables) << free
-    return Convolution.of([t.ways for t in tables], free, dec.mines_left, per_table=False).total
+    return int(Convolution.of([t.ways for t in tables], free, dec.mines_left, per_table=False).total)
 
 
 def choose_counts(ways: Sequence[Poly], free: int, mines: int) -> list[int] | None:

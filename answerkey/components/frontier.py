@@ -8,25 +8,28 @@
 2. The groups in two or more constraints (*shared*) are put in a greedy order that keeps
    few constraints open (begun but not finished); a group in a single constraint comes
    right after the last shared group of that constraint, which then closes at once.
-3. The sweep keeps a table: for every vector of partial sums of the open constraints, the
-   polynomial (in the mine count) of the layouts of the items seen so far that reach it.
+3. The sweep keeps a table: for every vector of partial sums of the open constraints (a
+   key, packed into one integer: `Step`), the polynomial (in the mine count) of the
+   layouts of the items seen so far that reach it.
    A partial sum outside what the constraint's remaining variables can make up is
    dropped; a constraint whose last item is seen must have met its total exactly.
 
-Polynomials are packed into one big integer each, coefficient k at bit k * width, so
-adding two is one integer addition (no coefficient can reach 2**width). The table's size
-depends on the order: several greedy orders are measured by a cheap sweep that counts
-without polynomials, and the cheapest is swept. `budget` caps the total number of table
-entries over a sweep, and the caller falls back to branching (`ComponentCounter`) when
-every order runs past it.
+Polynomials are packed into one big integer each (a GMP integer on large components:
+`answerkey.components.gmp`), coefficient k at bit k * width, so adding two is one
+integer addition (no coefficient can reach 2**width). The table's size depends on the order:
+several greedy orders are measured by a cheap sweep that counts without polynomials, and
+the cheapest is swept. `budget` caps the total number of table entries over a sweep,
+and the caller falls back to branching (`ComponentCounter`) when every order runs past it.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb, prod
 
+from answerkey.components.gmp import gmp_for
 from solvers.board import Cell
 from solvers.csp import CSP
 
@@ -71,7 +74,12 @@ def sweep_order(csp: CSP, members: dict[tuple[int, ...], list[int]], key: Callab
 
 def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """Shared groups (given in a start order) reordered to keep few constraints open: next
-    is the group next to an open constraint that ranks lowest by `_score`."""
+    is the group next to an open constraint that ranks lowest by `_score` (the first not
+    done in start order when there is none).
+
+    The candidates are kept in a heap of (score, group); a group's score changes only when
+    one of its constraints opens or loses a group, and it is pushed again then, so an
+    entry whose score is no longer the group's is stale and skipped."""
     left: dict[int, int] = {}
     holding: dict[int, list[int]] = {}
     for i, cons in enumerate(shared):
@@ -80,25 +88,37 @@ def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
             holding.setdefault(c, []).append(i)
     opened: set[int] = set()
     done = [False] * len(shared)
-    boundary: set[int] = set()
+    boundary: list[tuple[tuple[int, int, int], int]] = []
     order: list[tuple[int, ...]] = []
     start = 0
     for _ in shared:
-        if boundary:
-            chosen = min(boundary, key=lambda i: _score(shared[i], opened, left, i))
-        else:
+        chosen = _pop_current(boundary, shared, opened, left, done)
+        if chosen is None:
             while done[start]:
                 start += 1
             chosen = start
         order.append(shared[chosen])
         done[chosen] = True
-        boundary.discard(chosen)
         for c in shared[chosen]:
             left[c] -= 1
-            if c not in opened:
-                opened.add(c)
-                boundary.update(i for i in holding[c] if not done[i])
+            opened.add(c)
+        for c in shared[chosen]:
+            for i in holding[c]:
+                if not done[i]:
+                    heapq.heappush(boundary, (_score(shared[i], opened, left, i), i))
     return order
+
+
+def _pop_current(
+    boundary: list[tuple[tuple[int, int, int], int]], shared: list[tuple[int, ...]], opened: set[int], left: dict[int, int], done: list[bool]
+) -> int | None:
+    """The group of `_greedy`'s heap with the lowest current score (popped), None when the
+    heap holds none: entries of groups done, or whose score has changed since, are dropped."""
+    while boundary:
+        score, i = heapq.heappop(boundary)
+        if not done[i] and score == _score(shared[i], opened, left, i):
+            return i
+    return None
 
 
 def _score(cons: tuple[int, ...], opened: set[int], left: dict[int, int], index: int) -> tuple[int, int, int]:
@@ -147,51 +167,73 @@ def probe(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, in
     """(table entries used, number of layouts) of the sweep along `items` (None: more than
     `budget` entries), by a sweep that counts layouts without their mines (no polynomials: cheap)."""
     swept = _sweep(csp, items, budget, 0)
-    return None if swept is None else (swept[2], swept[0])
+    return None if swept is None else (swept[2], int(swept[0]))
 
 
 @dataclass(frozen=True)
 class Step:
-    """What item i of a sweep does to the table's keys: `fresh` constraints begin (a zero
-    partial sum each, appended to every key); `checks`: for each constraint of the item,
-    (its slot in the key, its total, how many of its variables come after this item), to
-    keep only partial sums that can still meet the total; `keep`: the slots that stay open
-    after the item (the others have just closed, their totals met)."""
+    """What item i of a sweep does to the table's keys.
+
+    A key is one integer: the partial sum of each open constraint in a slot of as many
+    bits as the largest total needs (`mask`: one slot's bits). A constraint holds its
+    slot from its first item to its last and leaves it at zero (free for the next
+    constraint to begin), so a constraint that begins needs nothing done to the keys.
+    `checks`: for each constraint of the item, (its slot's shift, its total, how many of
+    its variables come after this item); `bump`: x mines of the item add x * bump to a
+    key; `close`: subtracted after the item, the totals of the constraints whose last
+    item it is (met exactly), in their slots.
+    """
 
     size: int
-    fresh: int
+    mask: int
     checks: tuple[tuple[int, int, int], ...]
-    keep: tuple[int, ...]
+    bump: int
+    close: int
 
 
 def plan(csp: CSP, items: Sequence[Group]) -> list[Step]:
-    """The steps of a sweep along `items` (the key bookkeeping, computed once)."""
+    """The steps of a sweep along `items` (the key bookkeeping, computed once): each
+    constraint takes the lowest free slot at its first item."""
     last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
+    bits = max((c.total for c in csp.constraints), default=0).bit_length() or 1
     remaining = [len(c.scope) for c in csp.constraints]
-    slots: list[int] = []
+    shift: dict[int, int] = {}  # open constraint -> its slot's shift
+    free: list[int] = []  # shifts of freed slots (a heap)
+    slots = 0
     steps = []
     for i, (cons, size) in enumerate(items):
-        fresh = [c for c in cons if c not in slots]
-        slots += fresh
         for c in cons:
+            if c not in shift:
+                if free:
+                    shift[c] = heapq.heappop(free)
+                else:
+                    shift[c], slots = slots * bits, slots + 1
             remaining[c] -= size
-        checks = tuple((slots.index(c), csp.constraints[c].total, remaining[c]) for c in cons)
-        keep = tuple(j for j, c in enumerate(slots) if last[c] != i)
-        steps.append(Step(size, len(fresh), checks, keep))
-        slots = [slots[j] for j in keep]
+        checks = tuple((shift[c], csp.constraints[c].total, remaining[c]) for c in cons)
+        closing = [c for c in cons if last[c] == i]
+        close = sum(csp.constraints[c].total << shift[c] for c in closing)
+        steps.append(Step(size, (1 << bits) - 1, checks, sum(1 << shift[c] for c in cons), close))
+        for c in closing:
+            heapq.heappush(free, shift.pop(c))
     return steps
 
 
-def extend(key: tuple[int, ...], x: int, step: Step) -> tuple[int, ...] | None:
-    """The key after `step` when its item takes x mines, or None when some constraint of the
-    item can no longer meet its total (its padded key: `fresh` zeros already appended)."""
-    sums = list(key)
-    for j, total, remaining in step.checks:
-        reached = sums[j] + x
-        if reached > total or reached + remaining < total:
-            return None
-        sums[j] = reached
-    return tuple([sums[j] for j in step.keep])
+def moves(key: int, step: Step) -> range:
+    """The numbers of mines the item of `step` can take from `key`: those with which every
+    constraint of the item can still meet its total."""
+    low, high = 0, step.size
+    for shift, total, remaining in step.checks:
+        reached = key >> shift & step.mask
+        if total - remaining - reached > low:
+            low = total - remaining - reached
+        if total - reached < high:
+            high = total - reached
+    return range(low, high + 1)
+
+
+def extend(key: int, x: int, step: Step) -> int:
+    """The key after `step` when its item takes x mines (x one of `moves(key, step)`)."""
+    return key + x * step.bump - step.close
 
 
 def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> tuple[int, int, int] | None:
@@ -202,22 +244,32 @@ def _sweep(csp: CSP, items: Sequence[Group], budget: int | None, width: int) -> 
     divides them all (`base` counts it), so packed integers hold no run of zero
     coefficients below every layout's mine count so far.
     """
-    table: dict[tuple[int, ...], int] = {(): 1}
+    table: dict[int, int] = {0: gmp_for(1, work(csp, items, width))}
     used = base = 0
     for step in plan(csp, items):
-        if step.fresh:
-            table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
         table = step_table(table, step, width)
         used += len(table)
         if budget is not None and used > budget:
             return None
         if width and table:
             base += divide_out(table, width)
-    return table.get((), 0), base, used
+    return table.get(0, 0), base, used
 
 
-def divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
-    """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m."""
+def work(csp: CSP, items: Sequence[Group], width: int) -> int:
+    """About how many bit operations a sweep along `items` costs: its entries (`estimate`,
+    an upper bound) times the bits of a packed polynomial (at most the variables times
+    `width`; the number of layouts, at most one bit per variable, when `width` is 0)."""
+    return estimate(csp, items) * len(csp.cells) * max(width, 1)
+
+
+def divide_out(table: dict[int, int], width: int) -> int:
+    """Divide every packed polynomial of `table` by x**m, m as large as they all allow; m
+    (0 at once when some polynomial has a constant coefficient, the common case: no
+    polynomial's lowest set bit is looked for)."""
+    constant = (1 << width) - 1
+    if any(poly & constant for poly in table.values()):
+        return 0
     low = min((poly & -poly).bit_length() - 1 for poly in table.values()) // width
     if low:
         shift = low * width
@@ -226,36 +278,26 @@ def divide_out(table: dict[tuple[int, ...], int], width: int) -> int:
     return low
 
 
-def step_table(table: dict[tuple[int, ...], int], step: Step, width: int, weights: Sequence[int] | None = None) -> dict[tuple[int, ...], int]:
-    """One item of the sweep: every entry extended by 0..size mines of the item, x mines
-    counted `weights[x]` times (default C(size, x): the ways to place them; a weight of 0
-    skips x)."""
-    out: dict[tuple[int, ...], int] = {}
-    weights = [comb(step.size, x) for x in range(step.size + 1)] if weights is None else weights
-    checks, keep = step.checks, step.keep
+def step_table(table: dict[int, int], step: Step, width: int) -> dict[int, int]:
+    """One item of the sweep: every entry extended by the numbers of mines the item can
+    take (`moves`), x mines in C(size, x) ways."""
+    out: dict[int, int] = {}
+    weights = [comb(step.size, x) for x in range(step.size + 1)]
+    bump, close = step.bump, step.close
     for key, poly in table.items():
-        for x, weight in enumerate(weights):
-            if not weight:
-                continue
-            sums = list(key)
-            for j, total, remaining in checks:
-                reached = sums[j] + x
-                if reached > total or reached + remaining < total:
-                    break
-                sums[j] = reached
-            else:
-                new = tuple([sums[j] for j in keep])
-                term = poly if weight == 1 else poly * weight
-                out[new] = out.get(new, 0) + (term << (x * width) if x else term)
+        for x in moves(key, step):
+            new = key + x * bump - close  # extend(key, x, step), inlined: the sweep's innermost loop
+            term = poly if weights[x] == 1 else poly * weights[x]
+            out[new] = out.get(new, 0) + (term << (x * width) if x else term)
     return out
 
 
 def unpack(packed: int, width: int) -> tuple[int, ...]:
-    """Coefficients of a packed polynomial, lowest degree first."""
+    """Coefficients of a packed polynomial, lowest degree first (ints)."""
     mask = (1 << width) - 1
     ways = []
     while packed:
-        ways.append(packed & mask)
+        ways.append(int(packed & mask))
         packed >>= width
     return tuple(ways)
 

@@ -12,25 +12,27 @@ sweeps; instead:
    `F_i`, the polynomial of the layouts of items i.. that complete it (every constraint
    meeting its total);
 3. a variable of item i (a group of g variables) is a mine in C(g - 1, x - 1) of the
-   C(g, x) ways the item holds x mines. So the forward step of item i is taken once more
-   with those weights instead (`U`: key after the item -> polynomial of the layouts of
-   items 0..i with a given variable of item i a mine), and the variable's polynomial is
-   the sum over the keys t of `U[t] * B_{i+1}[t]`.
+   C(g, x) ways the item holds x mines. So while B_i is built, each key s of F_i also
+   gets its completions with those weights instead (`marked`: the layouts of items i..
+   completing s with a given variable of item i a mine), and the variable's polynomial
+   is the sum over the keys s of `F_i[s] * marked[s]`.
 
-That is about three times the forward sweep's additions, plus one product of two
-polynomials per entry of its tables. Polynomials are packed into big integers (coefficient k at bit
-k * width), so a sum is one addition and a product one multiplication: the width is
-the bits of the component's number of layouts plus one, which every coefficient of a
-product stays below (each counts distinct layouts of the whole component). Entries
-of `F_i` that no layout completes may overflow it, but they meet only empty
-completions (an entry whose successors have no completion has none itself).
+That is about twice the forward sweep's additions, plus one product of two polynomials
+per entry of its tables. Polynomials are packed into integers (GMP ones on large
+components: `answerkey.components.gmp`; coefficient k at bit k * width), so a sum is one
+addition and a product one multiplication: the width is the bits of the component's
+number of layouts plus one, which every coefficient of a product stays below (each counts
+distinct layouts of the whole component). Entries of `F_i` that no layout completes may
+overflow it, but they meet only empty completions (an entry whose successors have no
+completion has none itself).
 """
 
 from __future__ import annotations
 
 from math import comb
 
-from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, plan, step_table, unpack
+from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, moves, plan, step_table, unpack, work
+from answerkey.components.gmp import gmp_for
 from solvers.csp import CSP
 
 Poly = tuple[int, ...]
@@ -56,51 +58,60 @@ def frontier_marginals(csp: CSP, budget: int | None = BUDGET) -> tuple[Poly, tup
         return (), tuple(() for _ in range(n))
     width = total.bit_length() + 1
     steps = plan(csp, order)
-    before: list[tuple[dict[tuple[int, ...], int], int]] = []  # F_i (keys padded for item i) and its base
-    table: dict[tuple[int, ...], int] = {(): 1}
+    before: list[tuple[dict[int, int], int]] = []  # F_i and its base
+    one = gmp_for(1, work(csp, order, width))
+    table: dict[int, int] = {0: one}
     base = kept = 0
     for step in steps:
-        if step.fresh:
-            table = {key + (0,) * step.fresh: poly for key, poly in table.items()}
         before.append((table, base))
         kept += sum(poly.bit_length() for poly in table.values())
         if kept > KEPT_BITS:
             return None
         table = step_table(table, step, width)
         base += divide_out(table, width)
-    ways = (0,) * base + unpack(table[()], width)
+    ways = (0,) * base + unpack(table[0], width)
     members = groups(csp)
     mines: list[Poly] = [()] * n
-    after: dict[tuple[int, ...], int] = {(): 1}  # B_{i+1}, keyed as F_i's keys extended by item i
+    after: dict[int, int] = {0: one}  # B_{i+1}, keyed as F_{i+1}
     after_base = 0
     for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
         forward, forward_base = before[i]
-        marked = step_table(forward, step, width, [0, *(comb(step.size - 1, x - 1) for x in range(1, step.size + 1))])
-        packed = sum(poly * after[key] for key, poly in marked.items() if key in after)
+        back, packed = _back_step(forward, after, step, width)
         poly_i = (0,) * (forward_base + after_base) + unpack(packed, width) if packed else ()
         for var in members[order[i][0]]:
             mines[var] = poly_i
-        back = _back_step(forward, after, step, width)
         after_base += divide_out(back, width) if back else 0
-        after = {key[: len(key) - step.fresh]: poly for key, poly in back.items()} if step.fresh else back
+        after = back
     return ways, tuple(mines)
 
 
-def _back_step(forward: dict[tuple[int, ...], int], after: dict[tuple[int, ...], int], step: Step, width: int) -> dict[tuple[int, ...], int]:
-    """B_i from B_{i+1} (`after`): for every key of F_i, its completions' polynomial (the
-    item's x mines in C(g, x) ways, then a completion of the key it leads to)."""
-    back: dict[tuple[int, ...], int] = {}
+def _back_step(forward: dict[int, int], after: dict[int, int], step: Step, width: int) -> tuple[dict[int, int], int]:
+    """B_i from B_{i+1} (`after`), and the packed polynomial of the layouts in which a given
+    variable of item i is a mine.
+
+    A key of F_i is completed by the item's x mines in C(g, x) ways, then a completion of
+    the key it leads to; in C(g - 1, x - 1) of those ways a given variable of the item is a
+    mine (`marked`). That variable's polynomial is the sum over the keys of F_i of (the
+    key's polynomial) times (its marked completions): one product per key.
+    """
+    back: dict[int, int] = {}
     choose = [comb(step.size, x) for x in range(step.size + 1)]
-    for key in forward:
-        completions = 0
-        for x, ways_x in enumerate(choose):
-            new = extend(key, x, step)
-            tail = after.get(new) if new is not None else None
+    marks = [0, *(comb(step.size - 1, x - 1) for x in range(1, step.size + 1))]
+    mine = 0
+    for key, poly in forward.items():
+        completions = marked = 0
+        for x in moves(key, step):
+            tail = after.get(extend(key, x, step))
             if tail is not None:
-                completions += (tail * ways_x if ways_x > 1 else tail) << x * width
+                tail <<= x * width
+                completions += tail * choose[x] if choose[x] > 1 else tail
+                if x:
+                    marked += tail * marks[x] if marks[x] > 1 else tail
         if completions:
             back[key] = completions
-    return back
+        if marked:
+            mine += poly * marked
+    return back, mine
 
 

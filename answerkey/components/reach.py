@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from answerkey.components.count import ComponentCounter
-from answerkey.components.frontier import BUDGET, PROBE, STARTS, Group, Step, estimate, extend, groups, plan, sweep_order
+from answerkey.components.frontier import BUDGET, PROBE, STARTS, Group, Step, estimate, groups, moves, plan, sweep_order
 from answerkey.components.split import Decomposition
 from answerkey.recursive import recursion_room
 from solvers.csp import CSP
@@ -34,7 +34,7 @@ class Reach:
     csp: CSP
     items: tuple[Group, ...]
     steps: tuple[Step, ...]
-    tables: tuple[dict[tuple[int, ...], int], ...]
+    tables: tuple[dict[int, int], ...]
     mask: int
 
     @classmethod
@@ -44,18 +44,16 @@ class Reach:
             return cls(csp, (), (), (), 0)
         order = quick_order(csp)
         steps = plan(csp, order)
-        table: dict[tuple[int, ...], int] = {(): 1}
+        table: dict[int, int] = {0: 1}
         tables = []
         used = 0
         for step in steps:
-            if step.fresh:
-                table = {key + (0,) * step.fresh: mask for key, mask in table.items()}
             tables.append(table)
             table = _reach_step(table, step)
             used += len(table)
             if budget is not None and used > budget:
                 return None
-        return cls(csp, tuple(order), tuple(steps), tuple(tables), table.get((), 0))
+        return cls(csp, tuple(order), tuple(steps), tuple(tables), table.get(0, 0))
 
     def counts(self) -> list[int]:
         """The mine counts some layout has, increasing."""
@@ -66,19 +64,20 @@ class Reach:
         if mines < 0 or not self.mask >> mines & 1:
             return None
         chosen = [0] * len(self.items)
-        target: tuple[int, ...] = ()
+        target = 0
         left = mines
         for i in range(len(self.items) - 1, -1, -1):
-            step = self.steps[i]
+            step, table = self.steps[i], self.tables[i]
             key, x = next(
                 (key, x)
-                for key, mask in self.tables[i].items()
                 for x in range(min(step.size, left) + 1)
-                if mask >> (left - x) & 1 and extend(key, x, step) == target
+                if (key := target + step.close - x * step.bump) in table  # the key that x mines extend to `target`
+                and table[key] >> (left - x) & 1
+                and x in moves(key, step)
             )
             chosen[i] = x
             left -= x
-            target = key[: len(key) - step.fresh]
+            target = key
         members = groups(self.csp)
         values = [0] * len(self.csp.cells)
         for (cons, _size), x in zip(self.items, chosen):
@@ -98,22 +97,15 @@ def quick_order(csp: CSP) -> list[Group]:
     return min((first, *(sweep_order(csp, members, key) for key in STARTS[1:])), key=lambda order: estimate(csp, order))
 
 
-def _reach_step(table: dict[tuple[int, ...], int], step: Step) -> dict[tuple[int, ...], int]:
-    """One item of the reachability sweep: every entry extended by 0..size mines (a shift of
-    its mask), entries meeting at one key joined (OR)."""
-    out: dict[tuple[int, ...], int] = {}
-    checks, keep = step.checks, step.keep
+def _reach_step(table: dict[int, int], step: Step) -> dict[int, int]:
+    """One item of the reachability sweep: every entry extended by the numbers of mines the
+    item can take (a shift of its mask each), entries meeting at one key joined (OR)."""
+    out: dict[int, int] = {}
+    bump, close = step.bump, step.close
     for key, mask in table.items():
-        for x in range(step.size + 1):
-            sums = list(key)
-            for j, total, remaining in checks:
-                reached = sums[j] + x
-                if reached > total or reached + remaining < total:
-                    break
-                sums[j] = reached
-            else:
-                new = tuple([sums[j] for j in keep])
-                out[new] = out.get(new, 0) | mask << x
+        for x in moves(key, step):
+            new = key + x * bump - close  # extend(key, x, step), inlined: the sweep's innermost loop
+            out[new] = out.get(new, 0) | mask << x
     return out
 
 
