@@ -48,11 +48,11 @@ from answerkey.components.frontier import BUDGET, frontier_ways
 from answerkey.components.gmp import gmp_for
 from answerkey.components.marginals import frontier_marginals
 from answerkey.components.split import Decomposition, Part, branch_variable, condition, decompose, with_mine_count
+from answerkey.fastsearch import search
 from answerkey.recursive import recursion_room
 from answerkey.strategies import REFERENCE
 from solvers.board import Cell
 from solvers.csp import CSP
-from solvers.engine import search
 
 if TYPE_CHECKING:
     from fractions import Fraction

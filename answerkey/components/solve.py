@@ -37,10 +37,11 @@ from itertools import combinations, islice, product
 from answerkey.components.count import solution_counts
 from answerkey.components.reach import fit_mines
 from answerkey.components.split import Decomposition, Part, decompose, lift
+from answerkey.fastsearch import search
 from answerkey.recursive import SAFE_FIRST, recursive_solve
 from answerkey.strategies import REFERENCE
 from solvers.csp import CSP
-from solvers.engine import Mode, SearchResult, SearchStats, search
+from solvers.engine import Mode, SearchResult, SearchStats
 
 
 def _add(stats: SearchStats, other: SearchStats) -> None:
