@@ -270,7 +270,7 @@ SLOW_MODULES = frozenset({
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `slow` every test of SLOW_MODULES and every test whose code (or a fixture it
-    asks for) names a slow helper, so that `python -m pytest -m "not slow"` is the quick
+    asks for) names a slow helper, so that `python -m pytest -m "not slow" -n auto` is the quick
     loop while editing (under a minute on an idle machine)."""
     for item in items:
         function = getattr(item, "function", None)
