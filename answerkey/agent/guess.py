@@ -51,6 +51,7 @@ from answerkey.agent.decision import Decision, percent, place
 from answerkey.agent.endgame import endgame_plan
 from answerkey.agent.forced import forced_pair, pseudo_cell
 from answerkey.agent.lookahead import Lookahead
+from answerkey.agent.pocket import pocket_plan
 from answerkey.agent.probability import Probabilities, neighbour_indices
 from answerkey.agent.progress import ProgressEstimator
 from play.view import HIDDEN, Move, View
@@ -72,7 +73,9 @@ class Guesser:
     `far_cells` (far cells ranked per count of neighbours), `forced`
     (forced 50/50s first), `avoid_dead` and `dead_extra` (no dead cell while another can
     tell something; how many more cells to count when all are dead), `distinct` (no
-    cell that only repeats the safest one's score) and `pseudo` (pseudo 50/50s first)."""
+    cell that only repeats the safest one's score), `pseudo` (pseudo 50/50s first) and
+    `pockets` and `pocket_layouts` (isolated pockets of at most so many layouts searched
+    exactly first)."""
 
     margin: float = 0.0
     endgame_layouts: int = 1000
@@ -89,6 +92,8 @@ class Guesser:
     distinct: bool = True
     frontier_cells: int = 6
     pseudo: bool = True
+    pockets: bool = True
+    pocket_layouts: int = 1000
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -99,6 +104,16 @@ class Guesser:
                 reason = (
                     f"exact lookahead over the {plan.layouts} remaining layouts: opening it wins "
                     f"{plan.wins} of them ({plan.wins / plan.layouts:.1%}); mine probability {percent(p)}"
+                )
+                return Decision(Move("open", plan.cell), "endgame", reason, p)
+        if self.pockets:
+            plan = pocket_plan(view, counted, self.pocket_layouts, self.endgame_budget)
+            if plan is not None:
+                p = counted[plan.cell]
+                reason = (
+                    f"an isolated pocket (no cell outside it can ever inform it) with {plan.layouts} layouts of its own, "
+                    f"searched exactly: opening it wins {plan.wins} of them ({plan.wins / plan.layouts:.1%}); "
+                    f"mine probability {percent(p)}"
                 )
                 return Decision(Move("open", plan.cell), "endgame", reason, p)
         if self.policy == "lookahead":
