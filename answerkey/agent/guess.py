@@ -75,7 +75,7 @@ class Guesser:
     tell something; how many more cells to count when all are dead), `distinct` (no
     cell that only repeats the safest one's score), `pseudo` (pseudo 50/50s first) and
     `pockets` and `pocket_layouts` (isolated pockets of at most so many layouts searched
-    exactly first)."""
+    exactly first), `blend` (the lookahead's weight of the second safest next guess)."""
 
     margin: float = 0.0
     endgame_layouts: int = 1000
@@ -94,6 +94,7 @@ class Guesser:
     pseudo: bool = True
     pockets: bool = True
     pocket_layouts: int = 1000
+    blend: float = 0.0
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -106,17 +107,17 @@ class Guesser:
                     f"{plan.wins} of them ({plan.wins / plan.layouts:.1%}); mine probability {percent(p)}"
                 )
                 return Decision(Move("open", plan.cell), "endgame", reason, p)
-        if self.pockets:
-            plan = pocket_plan(view, counted, self.pocket_layouts, self.endgame_budget)
-            if plan is not None:
-                p = counted[plan.cell]
-                reason = (
-                    f"an isolated pocket (no cell outside it can ever inform it) with {plan.layouts} layouts of its own, "
-                    f"searched exactly: opening it wins {plan.wins} of them ({plan.wins / plan.layouts:.1%}); "
-                    f"mine probability {percent(p)}"
-                )
-                return Decision(Move("open", plan.cell), "endgame", reason, p)
         if self.policy == "lookahead":
+            if self.pockets:
+                plan = pocket_plan(view, counted, self.pocket_layouts, self.endgame_budget)
+                if plan is not None:
+                    p = counted[plan.cell]
+                    reason = (
+                        f"an isolated pocket (no cell outside it can ever inform it) with {plan.layouts} layouts of its own, "
+                        f"searched exactly: opening it wins {plan.wins} of them ({plan.wins / plan.layouts:.1%}); "
+                        f"mine probability {percent(p)}"
+                    )
+                    return Decision(Move("open", plan.cell), "endgame", reason, p)
             if self.forced:
                 pair = forced_pair(view, counted)
                 if pair is not None:
@@ -156,7 +157,7 @@ class Guesser:
         spare = others[width:][: self.dead_extra] if self.avoid_dead else []
         if len(cells) + len(spare) < 2:
             return first
-        ahead = Lookahead(view, cells, risk)
+        ahead = Lookahead(view, cells, risk, self.blend)
         values: dict[Cell, float] = {}
         dead: set[Cell] = set()
         best: Cell | None = None
@@ -167,7 +168,7 @@ class Guesser:
             elif best is None or values[cell] > values[best]:
                 best = cell
         if best is None and spare:  # every cell counted was dead: the next ones in the ranking
-            ahead = Lookahead(view, spare, risk)
+            ahead = Lookahead(view, spare, risk, self.blend)
         for cell in spare:
             if best is not None:
                 break
