@@ -457,3 +457,50 @@ def test_pockets_are_independent_of_the_rest_and_searched_exactly():
                 if game.over:
                     break
     assert checked >= 5
+
+
+# --- one guess deeper ---------------------------------------------------------------------
+
+
+def test_a_view_with_a_cell_shown():
+    from answerkey.agent.deeper import shown
+
+    view = view_from_text("1 .\n. .", mines=1)
+    after = shown(view, (1, 0), 1)
+    assert after.text() == "1 .\n1 ." and view.text() == "1 .\n. ." and after.mines == 1
+
+
+def test_one_guess_deeper_with_a_one_guess_horizon_is_the_lookahead():
+    """With the safest next cell's chance as the value of each position after the guess,
+    the deeper value is two-move survival again: it must equal the lookahead's own value
+    wherever that is exact (one group of frontier cells, so none keeps an old probability).
+    Then the deeper guesser picks a cell whose value two guesses further is the highest."""
+    from answerkey.agent.deeper import deeper_value
+    from answerkey.agent.guess import Guesser
+    from answerkey.agent.lookahead import Lookahead
+    from answerkey.agent.probability import probabilities
+
+    def safest_next(view, counted):
+        return 1.0 - min(counted.mines[cell] for cell in view.hidden() if view[cell] == -1) / counted.total
+
+    checked = deepened = 0
+    for seed in range(12):
+        game = Game(custom_level(5, 6, 6), "classic", seed)
+        game.open((0, 0))
+        view = game.view()
+        counted = probabilities(view)
+        if game.over or counted.safe() or counted.total < 3:
+            continue
+        risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
+        cells = [cell for cell in view.hidden() if 0 < counted.mines[cell] < counted.total]
+        ahead = Lookahead(view, cells, risk)
+        if len(ahead.parts) > 1 or ahead.outside:
+            continue
+        for cell in cells[:8]:
+            assert deeper_value(view, ahead, cell, counted.total, safest_next) == pytest.approx(ahead.value(cell, counted.total))
+            checked += 1
+        found = Guesser(deeper_margin=1.0, deeper_cells=3).compare(view, counted)
+        if found.deeper:
+            assert found.best is not None and found.deeper[found.best] == max(found.deeper.values())
+            deepened += 1
+    assert checked >= 30 and deepened >= 3
