@@ -33,7 +33,9 @@ per CPU-second for each. `--cache FILE` keeps JSMinesweeper's result for every b
 (one JSON line per board: level, seed, a hash of the layout, won, cpu, guesses), so a
 second run, or an agent variant, is paired with it without playing it again; boards
 missing from the cache are played and added. `--json FILE` writes the figures and
-`--agent-results FILE` the agent's per-board results (JSON lines).
+`--agent-results FILE` the agent's per-board results (JSON lines). `--against FILE` (an
+earlier run's --agent-results on the same boards) also pairs this agent with that one:
+their paired difference, this agent - that one, on the boards both played.
 
 One player at a time, `--chunk` boards at a time (JSMinesweeper's boards missing from the
 cache, then the agent's), so a stopped run leaves both players' results on the same
@@ -79,7 +81,7 @@ def layout(level: Level, seed: int) -> dict[str, Any]:
 
 
 def load_cache(path: Path | None, level: str) -> dict[int, dict[str, Any]]:
-    """JSMinesweeper's cached results for `level`, by seed."""
+    """The per-board results of `level` in a JSON-lines file (a JS cache or --agent-results), by seed."""
     if path is None or not path.exists():
         return {}
     out = {}
@@ -137,6 +139,21 @@ def summary(name: str, wins: list[bool], cpu: float, guesses: float) -> dict[str
     }
 
 
+def against(mine: list[dict[str, Any]], path: Path, level: str) -> dict[str, Any]:
+    """This agent's results paired with an earlier agent's (`--agent-results` of that run) on the boards both played."""
+    earlier = load_cache(path, level)
+    pairs = [(row["won"], earlier[row["seed"]]["won"]) for row in mine if row["seed"] in earlier]
+    if not pairs:
+        raise SystemExit(f"error: {path} has none of these boards")
+    diff = paired_difference([a for a, _ in pairs], [b for _, b in pairs])
+    low, high = diff["ci95"]
+    print(
+        f"against {path} ({len(pairs)} boards, it won {sum(b for _, b in pairs)}): {diff['difference']:+.2%} "
+        f"(95% CI {low:+.2%} to {high:+.2%}), won only by this agent {diff['only_new']}, only by that one {diff['only_baseline']}"
+    )
+    return {"file": str(path), "boards": len(pairs), **diff}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jsms", type=Path, help="JSMinesweeper's folder (the one with index.html); needed unless every board is cached")
@@ -146,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", default="", help="Guesser fields for the agent, KEY=VALUE,...")
     parser.add_argument("--cache", type=Path, help="JSON lines of JSMinesweeper's results per board, read and extended")
     parser.add_argument("--agent-results", type=Path, help="write the agent's results per board here (JSON lines)")
+    parser.add_argument("--against", type=Path, help="an earlier --agent-results file: pair this agent with that one too")
     parser.add_argument("--chunk", type=int, default=500, help="boards played by JS, then by the agent, at a time")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
@@ -221,8 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     low, high = diff["ci95"]
     print(f"paired: both {table['both']}, agent only {table['agent_only']}, JS only {table['js_only']}, neither {table['neither']}")
     print(f"paired difference agent - JS: {diff['difference']:+.2%} (95% CI {low:+.2%} to {high:+.2%})")
+    report = {"level": args.level, "seed": args.seed, "games": args.games, "agent": str(guesser), "players": sides, "paired": {**table, **diff}}
+    if args.against:
+        report["against"] = against(mine, args.against, level.name)
     if args.json:
-        report = {"level": args.level, "seed": args.seed, "games": args.games, "agent": str(guesser), "players": sides, "paired": {**table, **diff}}
         args.json.write_text(json.dumps(report, indent=2) + "\n")
         print(f"wrote {args.json}")
     return 0

@@ -383,3 +383,124 @@ def test_opening_book_holds_only_views_with_few_revealed_cells():
     before = opening_decisions.cache_info()
     agent.decisions(later)
     assert opening_decisions.cache_info() == before
+
+
+# --- isolated pockets ---------------------------------------------------------------------
+
+POCKET = """\
+0 0 0 0 0 1 . . .
+0 0 0 1 2 4 . . .
+0 0 0 1 F F F 4 F
+0 0 0 1 2 3 2 3 F
+0 0 1 1 2 1 1 1 1
+1 1 2 F 4 F 2 0 0
+. . 2 . . F 2 0 0"""  # 12 mines: row 7, cols 1-2 and 4-5 are closed off by numbers and flags
+
+
+def test_isolated_pocket_is_found_and_searched_first():
+    """The four hidden cells of the bottom row hold one mine in both of their layouts, and
+    every cell around them is revealed or flagged: a pocket nothing else can inform, which
+    the guesser plays first by its own exact search (1 of its 2 layouts won whatever is
+    played), though the whole board has more layouts than the endgame search takes."""
+    from answerkey.agent.guess import Guesser
+    from answerkey.agent.pocket import pockets
+    from answerkey.agent.probability import probabilities
+
+    view = view_from_text(POCKET, mines=12)
+    counted = probabilities(view)
+    (part,) = pockets(view, counted, limit=1000)
+    assert set(part.csp.cells) == {(6, 0), (6, 1), (6, 3), (6, 4)}
+    decision = Guesser(endgame_layouts=0).guess(view, counted)
+    assert decision.move.cell in set(part.csp.cells) and "isolated pocket" in decision.reason
+    assert "wins 1 of them" in decision.reason
+    without = Guesser(endgame_layouts=0, pockets=False).guess(view, counted)
+    assert "isolated pocket" not in without.reason and without.move.cell not in set(part.csp.cells)
+    assert pockets(view, counted, limit=1) == []
+
+
+def test_pockets_are_independent_of_the_rest_and_searched_exactly():
+    """Checked against every layout of the whole board, on the views where the agent
+    guesses in small games: a pocket's layouts are the whole board's layouts cut to its
+    cells, each one in as many whole layouts as every other (nothing outside weighs them),
+    and the pocket's plan wins as many of them as a plain exhaustive search can."""
+    from answerkey.agent.guess import Guesser
+    from answerkey.agent.pocket import pocket_plan, pockets
+    from answerkey.agent.probability import probabilities
+
+    agent, checked = Agent(guesser=Guesser(endgame_layouts=0, pockets=False)), 0
+    for seed in range(60, 135):  # 8 views with pockets (one with two), of 2 to 15 cells
+        game = Game(custom_level(6, 9, 10), "classic", seed)
+        while not game.over:
+            view = game.view()
+            decisions = agent.decisions(view)
+            if not decisions[0].certain and decisions[0].layer != "first":
+                counted = probabilities(view)
+                found = pockets(view, counted, limit=1000)
+                if found:
+                    index = {cell: var for var, cell in enumerate(counted.csp.cells)}
+                    everything = search(counted.csp, REFERENCE, "all").solutions
+                    for part in found:
+                        own = search(part.csp, REFERENCE, "all").solutions
+                        cut: dict[tuple[int, ...], int] = {}
+                        for layout in everything:
+                            key = tuple(layout[index[cell]] for cell in part.csp.cells)
+                            cut[key] = cut.get(key, 0) + 1
+                        assert set(cut) == set(own) and len(set(cut.values())) == 1
+                    plan = pocket_plan(view, counted, limit=1000, budget=10**6)
+                    assert plan is not None
+                    part = next(p for p in found if plan.cell in p.csp.cells)
+                    endgame = Endgame(view, part.csp, search(part.csp, REFERENCE, "all").solutions, budget=10**6)
+                    assert plan.wins == naive_wins(endgame.shows, frozenset(range(plan.layouts)))
+                    checked += 1
+            for decision in decisions:
+                game.apply(decision.move)
+                if game.over:
+                    break
+    assert checked >= 5
+
+
+# --- one guess deeper ---------------------------------------------------------------------
+
+
+def test_a_view_with_a_cell_shown():
+    from answerkey.agent.deeper import shown
+
+    view = view_from_text("1 .\n. .", mines=1)
+    after = shown(view, (1, 0), 1)
+    assert after.text() == "1 .\n1 ." and view.text() == "1 .\n. ." and after.mines == 1
+
+
+def test_one_guess_deeper_with_a_one_guess_horizon_is_the_lookahead():
+    """With the safest next cell's chance as the value of each position after the guess,
+    the deeper value is two-move survival again: it must equal the lookahead's own value
+    wherever that is exact (one group of frontier cells, so none keeps an old probability).
+    Then the deeper guesser picks a cell whose value two guesses further is the highest."""
+    from answerkey.agent.deeper import deeper_value
+    from answerkey.agent.guess import Guesser
+    from answerkey.agent.lookahead import Lookahead
+    from answerkey.agent.probability import probabilities
+
+    def safest_next(view, counted):
+        return 1.0 - min(counted.mines[cell] for cell in view.hidden() if view[cell] == -1) / counted.total
+
+    checked = deepened = 0
+    for seed in range(12):
+        game = Game(custom_level(5, 6, 6), "classic", seed)
+        game.open((0, 0))
+        view = game.view()
+        counted = probabilities(view)
+        if game.over or counted.safe() or counted.total < 3:
+            continue
+        risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
+        cells = [cell for cell in view.hidden() if 0 < counted.mines[cell] < counted.total]
+        ahead = Lookahead(view, cells, risk)
+        if len(ahead.parts) > 1 or ahead.outside:
+            continue
+        for cell in cells[:8]:
+            assert deeper_value(view, ahead, cell, counted.total, safest_next) == pytest.approx(ahead.value(cell, counted.total))
+            checked += 1
+        found = Guesser(deeper_margin=1.0, deeper_cells=3).compare(view, counted)
+        if found.deeper:
+            assert found.best is not None and found.deeper[found.best] == max(found.deeper.values())
+            deepened += 1
+    assert checked >= 30 and deepened >= 3

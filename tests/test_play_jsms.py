@@ -76,3 +76,19 @@ def test_a_cache_of_other_layouts_is_refused(tmp_path):
     write_cache(bench, cache, range(10), won=True, tamper=7)
     with pytest.raises(SystemExit, match=r"holds other layouts for seeds \[7\]"):
         bench.main(["--level", "beginner", "--games", "10", "--cache", str(cache)])
+
+
+def test_the_agent_is_paired_with_an_earlier_agent_run(tmp_path, capsys):
+    """--against pairs this run with an earlier --agent-results file on the boards both played:
+    against a run that lost every board, the difference is this agent's win rate there."""
+    bench = load_bench()
+    cache, report, earlier = tmp_path / "js.jsonl", tmp_path / "report.json", tmp_path / "earlier.jsonl"
+    write_cache(bench, cache, range(20), won=True)
+    earlier.write_text("".join(json.dumps({"level": "beginner", "seed": seed, "won": False, "cpu": 0.0, "guesses": 0}) + "\n" for seed in range(10)))
+    args = ["--level", "beginner", "--games", "20", "--cache", str(cache), "--json", str(report), "--against", str(earlier)]
+    assert bench.main(args) == 0
+    assert f"against {earlier} (10 boards, it won 0)" in capsys.readouterr().out
+    data = json.loads(report.read_text())
+    paired = data["against"]
+    assert paired["boards"] == 10 and paired["only_baseline"] == 0 and paired["only_new"] > 0
+    assert paired["difference"] == pytest.approx(paired["only_new"] / 10)

@@ -194,7 +194,7 @@ def test_view_csp_is_the_boards_csp(seed):
 def test_lookahead_outcomes_equal_enumeration(size, seed, opened, flags):
     """For every hidden cell c, each number v it can show: the layouts where c is safe and
     shows v (count), as enumeration gives it, and the lowest mine chance among the other
-    hidden cells (0: progress, a certain move), exact but for cells of components the new
+    hidden cells (0: progress, a certain move) and the second lowest, exact but for cells of components the new
     number does not touch, which keep their probability from before (as
     answerkey/agent/lookahead.py says)."""
     from answerkey.agent.lookahead import Lookahead
@@ -227,6 +227,9 @@ def test_lookahead_outcomes_equal_enumeration(size, seed, opened, flags):
             around = {ahead.index[n] for n in view.neighbours(cell) if n in ahead.index} | {ahead.index[cell]}
             touched = {ahead.part_of[var] for var in around if var in ahead.part_of}
             untouched = {ahead.cells[var] for i, part in enumerate(ahead.parts) if i not in touched for var in part.origin}
-            expected = min(risk[x] if x in untouched else p for x, p in chances.items())
+            ranked = sorted(risk[x] if x in untouched else p for x, p in chances.items()) + [1.0]
+            expected = ranked[0]
             assert outcome.progress == (expected == 0), f"{cell} shows {value}\n{view.text()}"
             assert outcome.next_risk == pytest.approx(expected), f"{cell} shows {value}\n{view.text()}"
+            if not outcome.progress:  # the second safest other cell (a known mine: 1)
+                assert outcome.second_risk == pytest.approx(ranked[1]), f"{cell} shows {value}\n{view.text()}"

@@ -7,8 +7,9 @@ Layers, tried in order; the first that finds something gives the moves:
 - (c) exact mine probabilities of every hidden cell (`answerkey.agent.probability`): a cell with
   probability 0 is opened, 1 flagged;
 - (d) a guess when nothing is certain (`answerkey.agent.guess`): exact endgame search when few
-  layouts remain (at most 1,000); else a forced 50/50 (two cells no number can ever tell
-  apart) at once, or a pseudo 50/50 (a cell that forms such a pair whenever it is a mine);
+  layouts remain (at most 1,000); else the exact search of an isolated pocket (a closed
+  group of frontier cells with a fixed number of mines, a game of its own); else a forced
+  50/50 (two cells no number can ever tell apart) at once, or a pseudo 50/50 (a cell that forms such a pair whenever it is a mine);
   otherwise an exact one-move lookahead between the safest cell and the two likeliest to
   make progress (five when the safest cell touches a number): the one likeliest to
   survive this guess and the next, never a dead cell (one that can show only one

@@ -44,19 +44,35 @@ both settings); `bench/README.md` has the figures and the commands.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from answerkey.agent.decision import Decision, percent, place
+from answerkey.agent.deeper import deeper_value
 from answerkey.agent.endgame import endgame_plan
 from answerkey.agent.forced import forced_pair, pseudo_cell
 from answerkey.agent.lookahead import Lookahead
+from answerkey.agent.pocket import pocket_plan
 from answerkey.agent.probability import Probabilities, neighbour_indices
 from answerkey.agent.progress import ProgressEstimator
 from play.view import HIDDEN, Move, View
 from solvers.board import Cell
 
 Policy = Literal["safest", "lookahead"]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What `Guesser.compare` found: the safest cell's decision `first`, the `best` cell (None:
+    `first`), the two-move `values` of the cells counted, the `dead` ones, how many cells were
+    `counted`, and the close calls' values one guess `deeper`."""
+
+    first: Decision
+    best: Cell | None
+    values: dict[Cell, float]
+    dead: set[Cell]
+    counted: int
+    deeper: dict[Cell, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -72,7 +88,11 @@ class Guesser:
     `far_cells` (far cells ranked per count of neighbours), `forced`
     (forced 50/50s first), `avoid_dead` and `dead_extra` (no dead cell while another can
     tell something; how many more cells to count when all are dead), `distinct` (no
-    cell that only repeats the safest one's score) and `pseudo` (pseudo 50/50s first)."""
+    cell that only repeats the safest one's score), `pseudo` (pseudo 50/50s first) and
+    `pockets` and `pocket_layouts` (isolated pockets of at most so many layouts searched
+    exactly first), `blend` (the lookahead's weight of the second safest next guess) and
+    `deeper_margin` and `deeper_cells` (at most so many cells this close to the best
+    two-move value, the best included, are compared one guess deeper; margin 0: never)."""
 
     margin: float = 0.0
     endgame_layouts: int = 1000
@@ -89,6 +109,11 @@ class Guesser:
     distinct: bool = True
     frontier_cells: int = 6
     pseudo: bool = True
+    pockets: bool = True
+    pocket_layouts: int = 1000
+    blend: float = 0.0
+    deeper_margin: float = 0.0
+    deeper_cells: int = 2
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -102,6 +127,16 @@ class Guesser:
                 )
                 return Decision(Move("open", plan.cell), "endgame", reason, p)
         if self.policy == "lookahead":
+            if self.pockets:
+                plan = pocket_plan(view, counted, self.pocket_layouts, self.endgame_budget)
+                if plan is not None:
+                    p = counted[plan.cell]
+                    reason = (
+                        f"an isolated pocket (no cell outside it can ever inform it) with {plan.layouts} layouts of its own, "
+                        f"searched exactly: opening it wins {plan.wins} of them ({plan.wins / plan.layouts:.1%}); "
+                        f"mine probability {percent(p)}"
+                    )
+                    return Decision(Move("open", plan.cell), "endgame", reason, p)
             if self.forced:
                 pair = forced_pair(view, counted)
                 if pair is not None:
@@ -125,12 +160,35 @@ class Guesser:
         return self.safest(view, counted)
 
     def lookahead(self, view: View, counted: Probabilities) -> Decision:
+        """The best cell of `compare`, with the reason in words."""
+        found = self.compare(view, counted)
+        first, best, values = found.first, found.best, found.values
+        if best is None or best == first.move.cell:
+            return first
+        p = counted[best]
+        if first.move.cell in found.dead:
+            reason = (
+                f"no safe cell: mine probability {percent(p)}; the safest cell can show only one number (it would tell "
+                f"nothing), so the best of the others one move ahead ({values[best]:.1%} to survive this guess and the next)"
+            )
+        else:
+            reason = (
+                f"no safe cell: mine probability {percent(p)}; of {found.counted} cells looked at one move ahead, the likeliest "
+                f"to survive this guess and the next ({values[best]:.1%}, against {values[first.move.cell]:.1%} for the safest)"
+            )
+        if found.deeper:
+            close = f"{len(found.deeper)} cells within {self.deeper_margin:.1%} of the best"
+            reason += f"; of the {close}, the likeliest to survive two more guesses after it ({found.deeper[best]:.1%})"
+        return Decision(Move("open", best), "guess", reason, p)
+
+    def compare(self, view: View, counted: Probabilities) -> Comparison:
         """Two-move survival, counted exactly (`answerkey.agent.lookahead`) for `lookahead_cells` or
         `frontier_cells` cells: the safest cell (as `safest` picks it) and the best others by `ranking`. A cell's
         value is the sum over the numbers it can show of P(safe and shows v) times 1 when a
         certain move follows, else 1 - the risk of the next guess. The highest value wins;
         ties go to the safest cell, then to the ranking's order. A cell no safer than the
-        best value so far cannot beat it and is not counted."""
+        best value so far cannot beat it and is not counted. With `deeper_margin`, the cells
+        within that margin of the best are compared one guess deeper (`answerkey.agent.deeper`)."""
         first = self.safest(view, counted)
         risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
         estimator = ProgressEstimator(view, risk)
@@ -140,8 +198,8 @@ class Guesser:
         cells = [first.move.cell, *others[:width]]
         spare = others[width:][: self.dead_extra] if self.avoid_dead else []
         if len(cells) + len(spare) < 2:
-            return first
-        ahead = Lookahead(view, cells, risk)
+            return Comparison(first, None, {first.move.cell: 1.0 - risk[first.move.cell]}, set(), 1)
+        ahead = Lookahead(view, cells, risk, self.blend)
         values: dict[Cell, float] = {}
         dead: set[Cell] = set()
         best: Cell | None = None
@@ -151,28 +209,28 @@ class Guesser:
                 dead.add(cell)
             elif best is None or values[cell] > values[best]:
                 best = cell
+        deeper: dict[Cell, float] = {}
+        if best is not None and self.deeper_margin > 0:
+            close = [cell for cell in cells if cell not in dead and cell != best and values[cell] >= values[best] - self.deeper_margin]
+            close = sorted(close, key=lambda cell: -values[cell])[: self.deeper_cells - 1]
+            if close:
+                plain = replace(self, deeper_margin=0.0)
+                deeper = {cell: deeper_value(view, ahead, cell, counted.total, plain.best_value) for cell in [best, *close]}
+                best = max(deeper, key=deeper.__getitem__)  # ties keep the lookahead's choice
         if best is None and spare:  # every cell counted was dead: the next ones in the ranking
-            ahead = Lookahead(view, spare, risk)
+            ahead = Lookahead(view, spare, risk, self.blend)
         for cell in spare:
             if best is not None:
                 break
             values[cell], shown, complete = ahead.survey(cell, counted.total)
             if shown > 1:
                 best = cell
-        if best is None or best == first.move.cell:
-            return first
-        p = counted[best]
-        if first.move.cell in dead:
-            reason = (
-                f"no safe cell: mine probability {percent(p)}; the safest cell can show only one number (it would tell "
-                f"nothing), so the best of the others one move ahead ({values[best]:.1%} to survive this guess and the next)"
-            )
-        else:
-            reason = (
-                f"no safe cell: mine probability {percent(p)}; of {len(cells)} cells looked at one move ahead, the likeliest "
-                f"to survive this guess and the next ({values[best]:.1%}, against {values[first.move.cell]:.1%} for the safest)"
-            )
-        return Decision(Move("open", best), "guess", reason, p)
+        return Comparison(first, best, values, dead, len(cells), deeper)
+
+    def best_value(self, view: View, counted: Probabilities) -> float:
+        """The two-move survival of the cell `compare` picks on `view`."""
+        found = self.compare(view, counted)
+        return found.values[found.best or found.first.move.cell]
 
     def ranking(self, view: View, counted: Probabilities, estimator: ProgressEstimator, first: Cell | None = None) -> list[Cell]:
         """Cells at least `cutoff` times as likely to be safe as the safest, best first by

@@ -28,6 +28,7 @@ changes only through the global mine count).
 
 from __future__ import annotations
 
+import heapq
 import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,23 +44,27 @@ from solvers.csp import CSP, Constraint
 @dataclass(frozen=True)
 class Outcome:
     """Opening a cell and seeing `value`: `layouts` of the view's layouts give it; in them
-    `progress` (some hidden cell is safe in all of them) and the lowest mine chance of any
-    other hidden cell, `next_risk`."""
+    `progress` (some hidden cell is safe in all of them), the lowest mine chance of any
+    other hidden cell, `next_risk`, and the second lowest, `second_risk`."""
 
     value: int
     layouts: int
     progress: bool
     next_risk: float
+    second_risk: float
 
 
 class Lookahead:
     """Exact what-if counts for the candidate cells of one view (see the module docstring).
 
-    `risk`: every hidden cell's mine probability on the view (`answerkey.agent.probability`)."""
+    `risk`: every hidden cell's mine probability on the view (`answerkey.agent.probability`).
+    `blend`: the weight of the second safest cell in an outcome's next guess (0: the
+    safest alone): with several good options left an outcome is worth more than with one."""
 
-    def __init__(self, view: View, candidates: list[Cell], risk: dict[Cell, float]) -> None:
+    def __init__(self, view: View, candidates: list[Cell], risk: dict[Cell, float], blend: float = 0.0) -> None:
         self.view = view
         self.risk = risk
+        self.blend = blend
         cols = view.cols
         flat = [value for row in view.cells for value in row]
         table = neighbour_indices(view.rows, cols)
@@ -115,7 +120,7 @@ class Lookahead:
             share = outcome.layouts / total
             left -= share
             seen += 1
-            value += share * (1.0 if outcome.progress else 1.0 - outcome.next_risk)
+            value += share * (1.0 if outcome.progress else 1.0 - (1.0 - self.blend) * outcome.next_risk - self.blend * outcome.second_risk)
         return value, seen, not stopped
 
     def outcomes(self, cell: Cell, stop: Callable[[], bool] = lambda: False) -> Iterator[Outcome]:
@@ -165,15 +170,16 @@ class Lookahead:
         if total == 0:
             return None
         weights = table_weights([table.ways for table in tables], outside)
-        lowest = min((dot(poly, weight) for table, weight in zip(tables, weights) for poly in table.mines or ()), default=total)
+        counts = [dot(poly, weight) for table, weight in zip(tables, weights) for poly in table.mines or ()]
         if any(not x for var, x in fresh.items() if var != me) or self.known_safe - {me}:
-            lowest = 0
-        if free:  # one cell in no constraint: the others hold the rest
-            lowest = min(lowest, dot(joint, completions(others, free - 1, mines_left - 1, size)))
-        next_risk = lowest / total
-        if untouched:  # their layouts are not recounted: their probability before the guess
-            next_risk = min(next_risk, min(self.risk[self.cells[var]] for var in untouched))
-        return Outcome(value, total, next_risk == 0, next_risk)
+            counts.append(0)
+        if free:  # a cell in no constraint: the others hold the rest
+            counts += [dot(joint, completions(others, free - 1, mines_left - 1, size))] * min(free, 2)
+        risks = [count / total for count in heapq.nsmallest(2, counts)]
+        # the untouched components' layouts are not recounted: their probability before the guess
+        risks = heapq.nsmallest(2, risks + heapq.nsmallest(2, (self.risk[self.cells[var]] for var in untouched)))
+        risks += [1.0] * (2 - len(risks))
+        return Outcome(value, total, risks[0] == 0, risks[0], risks[1])
 
 
 def dot(poly: Poly, weight: Poly) -> int:
