@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from answerkey.fastsearch import search
 from answerkey.strategies import REFERENCE
 from play.view import View
 from solvers.board import Cell
 from solvers.csp import CSP
-from solvers.engine import search
 
 
 class OutOfBudget(Exception):
