@@ -271,7 +271,8 @@ SLOW_MODULES = frozenset({
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `slow` every test of SLOW_MODULES and every test whose code (or a fixture it
     asks for) names a slow helper, so that `python -m pytest -m "not slow" -n auto` is the quick
-    loop while editing (under a minute on an idle machine)."""
+    loop while editing (under a minute on an idle machine). A test that takes seconds of
+    CPU on its own (a broad property or differential test) carries `@pytest.mark.slow`."""
     for item in items:
         function = getattr(item, "function", None)
         names = set(getattr(getattr(function, "__code__", None), "co_names", ())) | set(getattr(item, "fixturenames", ()))

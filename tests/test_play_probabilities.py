@@ -98,6 +98,7 @@ def test_probabilities_equal_brute_force_late_in_beginner_games(seed):
         assert_exact(game.view())
 
 
+@pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 def test_guess_probability_is_the_exact_one():
     """When the agent guesses, the probability it reports is the brute-force one of that cell."""
     agent = Agent()
@@ -137,6 +138,7 @@ def brute_force_layouts(view: View) -> list[int]:
     ]
 
 
+@pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4)]), seed=st.integers(0, 10**6), opened=st.integers(0, 3))
 def test_progress_verdicts_are_sound(size, seed, opened):
@@ -188,6 +190,7 @@ def test_view_csp_is_the_boards_csp(seed):
 # --- answerkey/agent/lookahead.py: what-if counts equal enumeration ------------------------------------
 
 
+@pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4), (5, 5, 4)]), seed=st.integers(0, 10**6),
        opened=st.integers(0, 3), flags=st.integers(0, 1))

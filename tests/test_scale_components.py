@@ -240,6 +240,7 @@ def medium_board(rng: random.Random, sizes: tuple[int, int] = (8, 12), mine_coun
     return board_from_rows(grid, rule, rng.choice((None, len(planted))) if mine_count else None)
 
 
+@pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 def test_backjumping_search_finds_a_solution_exactly_when_one_exists():
     """Beyond brute force: satisfiability against Glucose on larger boards."""
     rng = random.Random(11)

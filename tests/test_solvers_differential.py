@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -72,6 +73,7 @@ def fits(board: Board, mines: set[Cell]) -> bool:
     return all(counts[r][c] == board.clue((r, c)) for r, c in board.clue_cells())
 
 
+@pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(cases())
 def test_every_method_agrees_with_brute_force(case: Case):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -75,6 +76,7 @@ def nesting(value: Any) -> int:
     return 0
 
 
+@pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=300, deadline=None)
 @given(VALUES)
 def test_a_hook_answer_reads_back_as_sent(value: Any) -> None:
