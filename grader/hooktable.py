@@ -69,12 +69,13 @@ class Param:
     codec: Codec
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
+    """An int that is not a bool (True is an int to Python, never a variable or a count here)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def checked_bounds(value: Any) -> list[int]:
-    if not (isinstance(value, (tuple, list)) and len(value) == 2 and all(_is_int(v) for v in value)):
+    if not (isinstance(value, (tuple, list)) and len(value) == 2 and all(is_int(v) for v in value)):
         raise TypeError("must return a pair of ints (low, high)")
     return [int(v) for v in value]
 
@@ -91,13 +92,13 @@ def checked_domains(value: Any) -> dict[int, list[int]] | None:
 
 
 def checked_variable(value: Any) -> int:
-    if not _is_int(value):
+    if not is_int(value):
         raise TypeError("must return a variable number (int)")
     return int(value)
 
 
 def checked_values(value: Any) -> list[int]:
-    if not (isinstance(value, (list, tuple)) and all(_is_int(v) for v in value)):
+    if not (isinstance(value, (list, tuple)) and all(is_int(v) for v in value)):
         raise TypeError("must return a list of ints")
     return [int(v) for v in value]
 
@@ -120,11 +121,6 @@ class HookSpec:
     def engine_calls(self) -> bool:
         """Whether the engine calls it in a search (such a hook takes the CSP first)."""
         return self.part == "csp" and not self.params[0].codec.sent
-
-    @property
-    def sent(self) -> tuple[str, ...]:
-        """The arguments the grader sends for each call, by name."""
-        return tuple(p.name for p in self.params if p.codec.sent)
 
     def wire_arguments(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The sent arguments as wire data, from Python values or a case's data."""

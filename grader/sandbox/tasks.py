@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from grader.sandbox.host import Asker, WorkerFailure, become_subreaper, interrupt
@@ -140,22 +140,20 @@ class Chain:
             if failure.ours:
                 raise Ours(failure.message) from None
             status: Failure = "timeout" if failure.status == "timeout" else "error"
-            return replace(failed(status, failure.message, output, seconds, failure.hook), calls_timed=calls)
+            return Outcome(status, {}, failure.message, output, seconds, failure.hook, calls)
         except Exception as error:  # a bug of the grader's: never the student's zero
             self._drop()
             raise Ours(f"the grader failed: {type(error).__name__}: {error}") from None
-        outcome = Outcome("ok", {}, seconds=asker.used(), calls_timed=tuple(asker.calls.rows()))
-        if isinstance(ran, str):
-            outcome = replace(outcome, status="error", message=ran)
-        else:
-            outcome = replace(outcome, answer=ran.answer if isinstance(ran, WorkerLost) else ran)
+        seconds, calls = asker.used(), tuple(asker.calls.rows())
         if isinstance(ran, WorkerLost):  # the task finished without it
-            outcome = replace(outcome, output=self._output())
+            output = self._output()
             self._drop()
         else:
-            outcome = replace(outcome, output=asker.take_output())
+            output = asker.take_output()
             self._end(asker)
-        return outcome
+        if isinstance(ran, str):
+            return Outcome("error", {}, ran, output, seconds, calls_timed=calls)
+        return Outcome("ok", ran.answer if isinstance(ran, WorkerLost) else ran, output=output, seconds=seconds, calls_timed=calls)
 
     def _asker(self, task: Task) -> Asker:
         if self.asker is None:

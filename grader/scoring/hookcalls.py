@@ -16,7 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from grader.hooktable import AGENT_NAME, BY_NAME
+from grader.hooktable import AGENT_NAME, BY_NAME, is_int
 from grader.sandbox.budget import CallTimes
 from grader.sandbox.child import Answerer
 from grader.sandbox.host import Asker, StudentRaised
@@ -77,10 +77,6 @@ class LocalAsker:
         return ""
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 class Hooks:
     """A solver's hooks as the grader uses them: one asker (its item's time running), one
     board at a time; `call_limit`: seconds one call may take, if less than the whole item."""
@@ -113,7 +109,7 @@ class Hooks:
             raise HookContractError("forward_check must return None or a dict with the domain of every variable")
         narrowed = {}
         for var, values in result.items():
-            kept = tuple(sorted(values)) if isinstance(values, (list, frozenset)) and all(map(_is_int, values)) else None
+            kept = tuple(sorted(values)) if isinstance(values, (list, frozenset)) and all(map(is_int, values)) else None
             if kept is None or not set(kept) <= set(domains[var]):
                 raise HookContractError(f"forward_check gave variable {quote(var)} the domain {quote(values)}, "
                                         f"which is not a subset of {domains[var]}")
@@ -122,13 +118,13 @@ class Hooks:
 
     def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
         var = self.ask("select_variable", csp, domains, unassigned)
-        if not _is_int(var) or var not in unassigned:
+        if not is_int(var) or var not in unassigned:
             raise HookContractError(f"select_variable returned {quote(var)}, which is not an unassigned variable")
         return int(var)
 
     def order_values(self, csp: CSP, var: int, domains: Domains) -> list[int]:
         values = self.ask("order_values", csp, var, domains)
-        if not isinstance(values, list) or not all(map(_is_int, values)) or sorted(values) != sorted(domains[var]):
+        if not isinstance(values, list) or not all(map(is_int, values)) or sorted(values) != sorted(domains[var]):
             raise HookContractError(f"order_values returned {quote(values)} for variable {var}; "
                                     f"it must order exactly the values {domains[var]}")
         return values
@@ -148,7 +144,7 @@ class Hooks:
         if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] == "move"):
             raise HookContractError(f"choose_move returned {quote(answer)}, not a Move")
         _, action, cell = answer
-        if action not in ACTIONS or not (isinstance(cell, list) and len(cell) == 2 and all(map(_is_int, cell))):
+        if action not in ACTIONS or not (isinstance(cell, list) and len(cell) == 2 and all(map(is_int, cell))):
             shown = repr(action) if action in ACTIONS else f"{quote(action)} (actions: {', '.join(ACTIONS)})"
             raise HookContractError(f"choose_move returned a Move with action {shown} and cell {quote(cell)}")
         return Move(action, (cell[0], cell[1]))
