@@ -178,6 +178,23 @@ def test_reach_knows_every_mine_count_and_builds_a_layout_for_each(seed: int) ->
                 assert layout is None
 
 
+def test_groups_alone_in_a_closing_constraint_fold_into_the_step_before() -> None:
+    """Cell 0 is in both constraints, cells 1-2 only in the first and 3-4 only in the second:
+    once cell 0 is placed the two pairs take what their constraints lack, so the reach
+    sweep has one stride (cell 0's step with both pairs as closers), and its mine counts
+    and layouts are brute force's."""
+    cells = tuple((0, v) for v in range(5))
+    for first, second in ((1, 1), (2, 1), (2, 3), (3, 0)):
+        csp = CSP(cells, (Constraint((0, 1, 2), first), Constraint((0, 3, 4), second)))
+        reach = Reach.of(csp, None)
+        assert reach is not None and [len(stride.closers) for stride in reach.strides] == [2]
+        held = sorted({sum(layout) for layout in brute_layouts(csp)})
+        assert reach.counts() == held
+        for k in held:
+            layout = reach.layout(k)
+            assert layout is not None and sum(layout) == k and csp.satisfied_by(layout)
+
+
 def chained_csp(rng: random.Random) -> CSP:
     """A connected CSP of arbitrary constraints, not clues: scopes of 1 to 12 variables, each
     overlapping the one before, totals up to 12 (the sweep's keys hold them in wider slots),

@@ -78,8 +78,9 @@ def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     done in start order when there is none).
 
     The candidates are kept in a heap of (score, group); a group's score changes only when
-    one of its constraints opens or loses a group, and it is pushed again then, so an
-    entry whose score is no longer the group's is stale and skipped."""
+    one of its constraints opens or loses a group, and it is pushed again then (`latest`
+    holds its current score), so an entry whose score is no longer the group's is stale
+    and skipped."""
     left: dict[int, int] = {}
     holding: dict[int, list[int]] = {}
     for i, cons in enumerate(shared):
@@ -89,10 +90,11 @@ def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     opened: set[int] = set()
     done = [False] * len(shared)
     boundary: list[tuple[tuple[int, int, int], int]] = []
+    latest: dict[int, tuple[int, int, int]] = {}
     order: list[tuple[int, ...]] = []
     start = 0
     for _ in shared:
-        chosen = _pop_current(boundary, shared, opened, left, done)
+        chosen = _pop_current(boundary, latest, done)
         if chosen is None:
             while done[start]:
                 start += 1
@@ -102,21 +104,18 @@ def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
         for c in shared[chosen]:
             left[c] -= 1
             opened.add(c)
-        for c in shared[chosen]:
-            for i in holding[c]:
-                if not done[i]:
-                    heapq.heappush(boundary, (_score(shared[i], opened, left, i), i))
+        for i in {i for c in shared[chosen] for i in holding[c] if not done[i]}:
+            latest[i] = score = _score(shared[i], opened, left, i)
+            heapq.heappush(boundary, (score, i))
     return order
 
 
-def _pop_current(
-    boundary: list[tuple[tuple[int, int, int], int]], shared: list[tuple[int, ...]], opened: set[int], left: dict[int, int], done: list[bool]
-) -> int | None:
+def _pop_current(boundary: list[tuple[tuple[int, int, int], int]], latest: dict[int, tuple[int, int, int]], done: list[bool]) -> int | None:
     """The group of `_greedy`'s heap with the lowest current score (popped), None when the
     heap holds none: entries of groups done, or whose score has changed since, are dropped."""
     while boundary:
         score, i = heapq.heappop(boundary)
-        if not done[i] and score == _score(shared[i], opened, left, i):
+        if not done[i] and score == latest[i]:
             return i
     return None
 
@@ -125,8 +124,17 @@ def _score(cons: tuple[int, ...], opened: set[int], left: dict[int, int], index:
     """A candidate's rank in `_greedy`, lowest first: constraints it opens less those it
     closes; then the fewest groups left in one of its open constraints (finish what is
     begun); then the start order."""
-    change = sum((c not in opened) - (left[c] == 1) for c in cons)
-    return change, min((left[c] for c in cons if c in opened), default=len(left) + 1), index
+    change = 0
+    fewest = len(left) + 1
+    for c in cons:
+        groups_left = left[c]
+        if c in opened:
+            fewest = min(fewest, groups_left)
+        else:
+            change += 1
+        if groups_left == 1:
+            change -= 1
+    return change, fewest, index
 
 
 def open_width(items: Sequence[Group]) -> int:

@@ -9,15 +9,18 @@ and only a component whose count had to change is solved again, for that count.
 instead of polynomials, along the greedy order with the smallest estimated table
 (`quick_order`: no order is measured by sweeping): each table entry is a bit mask whose bit k says that k mines
 among the items seen so far reach that key (extending by x mines is a shift by x, two
-ways to one key an OR). Its tables are kept, so `layout(k)` walks back from the end:
-at each item, some entry before it and some x lead to the key chosen after it with k
-mines in all, and x of the item's variables (the first ones) are mines.
+ways to one key an OR), a group alone in a constraint that closes folded into the step
+before it (`Stride`). Its tables are kept, so `layout(k)` walks back from the end: at each
+stride, some entry before it and some numbers of mines of its groups lead to the key
+chosen after it with k mines in all, and that many of each group's variables (the first
+ones) are mines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import product
 
 from answerkey.components.count import ComponentCounter
 from answerkey.components.frontier import BUDGET, PROBE, STARTS, Group, Step, estimate, groups, moves, plan, sweep_order
@@ -33,7 +36,7 @@ class Reach:
 
     csp: CSP
     items: tuple[Group, ...]
-    steps: tuple[Step, ...]
+    strides: tuple[Stride, ...]
     tables: tuple[dict[int, int], ...]
     mask: int
 
@@ -43,17 +46,17 @@ class Reach:
         if any(not c.scope and c.total for c in csp.constraints):
             return cls(csp, (), (), (), 0)
         order = quick_order(csp)
-        steps = plan(csp, order)
+        folded = strides(order, plan(csp, order))
         table: dict[int, int] = {0: 1}
         tables = []
         used = 0
-        for step in steps:
+        for stride in folded:
             tables.append(table)
-            table = _reach_step(table, step)
+            table = _reach_step(table, stride)
             used += len(table)
             if budget is not None and used > budget:
                 return None
-        return cls(csp, tuple(order), tuple(steps), tuple(tables), table.get(0, 0))
+        return cls(csp, tuple(order), tuple(folded), tuple(tables), table.get(0, 0))
 
     def counts(self) -> list[int]:
         """The mine counts some layout has, increasing."""
@@ -66,17 +69,15 @@ class Reach:
         chosen = [0] * len(self.items)
         target = 0
         left = mines
-        for i in range(len(self.items) - 1, -1, -1):
-            step, table = self.steps[i], self.tables[i]
-            key, x = next(
-                (key, x)
-                for x in range(min(step.size, left) + 1)
-                if (key := target + step.close - x * step.bump) in table  # the key that x mines extend to `target`
-                and table[key] >> (left - x) & 1
-                and x in moves(key, step)
+        for stride, table in zip(reversed(self.strides), reversed(self.tables)):
+            key, taken = next(
+                (key, taken)
+                for key, taken in _undo(stride, target)
+                if key in table and sum(taken) <= left and table[key] >> (left - sum(taken)) & 1 and taken[0] in moves(key, stride.step)
             )
-            chosen[i] = x
-            left -= x
+            for item, x in zip((stride.item, *(i for i, _shift, _total, _size in stride.closers)), taken):
+                chosen[item] = x
+            left -= sum(taken)
             target = key
         members = groups(self.csp)
         values = [0] * len(self.csp.cells)
@@ -84,6 +85,55 @@ class Reach:
             for var in members[cons][:x]:
                 values[var] = 1
         return tuple(values)
+
+
+@dataclass(frozen=True)
+class Stride:
+    """One step of the reach sweep: item `item` of the order (`step`, its step in the
+    frontier plan) and the single-constraint groups right after it whose constraint it is
+    the last shared group of (`closers`: each one's item, slot shift, constraint total, size).
+
+    Such a group has no choice left once the item is placed: it takes what its constraint
+    still lacks (the item's `moves` keep that within 0..size), so the stride clears that
+    constraint's slot at once instead of keeping a table with the constraint still open
+    (about 40 % of the entries of a large component's sweep)."""
+
+    item: int
+    step: Step
+    closers: tuple[tuple[int, int, int, int], ...]
+
+
+def strides(items: Sequence[Group], steps: Sequence[Step]) -> list[Stride]:
+    """The steps of `plan` along `items`, each single-constraint group that closes a
+    constraint begun earlier folded into the step before it."""
+    out: list[Stride] = []
+    begun: set[int] = set()
+    for i, ((cons, size), step) in enumerate(zip(items, steps)):
+        if len(cons) == 1 and cons[0] in begun:
+            ((shift, total, _left),) = step.checks
+            last = out[-1]
+            out[-1] = Stride(last.item, last.step, (*last.closers, (i, shift, total, size)))
+        else:
+            out.append(Stride(i, step, ()))
+        begun.update(cons)
+    return out
+
+
+def _undo(stride: Stride, target: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Every (key, mines of the item and of each closer) that `stride` could have taken to
+    `target`; the caller keeps one whose key is in the table before it and reaches `target`."""
+    step = stride.step
+    for x in range(step.size + 1):
+        spans = [range(max(0, total - x - size), total - x + 1) for _item, _shift, total, size in stride.closers]
+        for reached in product(*spans):
+            key = target + step.close - x * _kept_bump(stride) + sum(r << shift for r, (_i, shift, _t, _s) in zip(reached, stride.closers))
+            yield key, (x, *(total - r - x for r, (_i, _shift, total, _s) in zip(reached, stride.closers)))
+
+
+def _kept_bump(stride: Stride) -> int:
+    """What one mine of the stride's item adds to a key: the slots of its constraints, less
+    those its closers clear."""
+    return stride.step.bump - sum(1 << shift for _item, shift, _total, _size in stride.closers)
 
 
 def quick_order(csp: CSP) -> list[Group]:
@@ -97,15 +147,32 @@ def quick_order(csp: CSP) -> list[Group]:
     return min((first, *(sweep_order(csp, members, key) for key in STARTS[1:])), key=lambda order: estimate(csp, order))
 
 
-def _reach_step(table: dict[int, int], step: Step) -> dict[int, int]:
-    """One item of the reachability sweep: every entry extended by the numbers of mines the
-    item can take (a shift of its mask each), entries meeting at one key joined (OR)."""
+def _reach_step(table: dict[int, int], stride: Stride) -> dict[int, int]:
+    """One stride of the reachability sweep: every entry extended by the numbers of mines
+    the item can take (a shift of its mask each, with what the closers then take), entries
+    meeting at one key joined (OR).
+
+    An item's `moves` and the closers' mines depend only on the slots of the item's
+    constraints, so they are worked out once per value of those slots (`seen`)."""
+    step = stride.step
+    slot = step.mask
+    cleared = ~sum(slot << shift for _item, shift, _total, _size in stride.closers)
+    owed = sum(total for _item, _shift, total, _size in stride.closers)
+    per_mine = 1 - len(stride.closers)  # x mines of the item are x fewer for each closer
+    bump, close = _kept_bump(stride), step.close
+    relevant = sum(slot << shift for shift, _total, _left in step.checks)
+    seen: dict[int, tuple[range, int]] = {}
     out: dict[int, int] = {}
-    bump, close = step.bump, step.close
     for key, mask in table.items():
-        for x in moves(key, step):
-            new = key + x * bump - close  # extend(key, x, step), inlined: the sweep's innermost loop
-            out[new] = out.get(new, 0) | mask << x
+        known = seen.get(key & relevant)
+        if known is None:
+            lacking = owed - sum(key >> shift & slot for _item, shift, _total, _size in stride.closers)
+            known = seen[key & relevant] = (moves(key, step), lacking)
+        span, lacking = known
+        base = (key & cleared) - close
+        for x in span:
+            new = base + x * bump
+            out[new] = out.get(new, 0) | mask << (x * per_mine + lacking)
     return out
 
 
