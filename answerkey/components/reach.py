@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import NamedTuple
 
 from answerkey.components.count import ComponentCounter
 from answerkey.components.frontier import BUDGET, PROBE, STARTS, Group, Step, estimate, groups, moves, plan, sweep_order
@@ -75,7 +76,7 @@ class Reach:
                 for key, taken in _undo(stride, target)
                 if key in table and sum(taken) <= left and table[key] >> (left - sum(taken)) & 1 and taken[0] in moves(key, stride.step)
             )
-            for item, x in zip((stride.item, *(i for i, _shift, _total, _size in stride.closers)), taken):
+            for item, x in zip((stride.item, *(closer.item for closer in stride.closers)), taken):
                 chosen[item] = x
             left -= sum(taken)
             target = key
@@ -87,11 +88,21 @@ class Reach:
         return tuple(values)
 
 
+class Closer(NamedTuple):
+    """A single-constraint group folded into a stride: its item in the order, its
+    constraint's slot (shift) and total, and how many variables it holds."""
+
+    item: int
+    shift: int
+    total: int
+    size: int
+
+
 @dataclass(frozen=True)
 class Stride:
     """One step of the reach sweep: item `item` of the order (`step`, its step in the
     frontier plan) and the single-constraint groups right after it whose constraint it is
-    the last shared group of (`closers`: each one's item, slot shift, constraint total, size).
+    the last shared group of (`closers`).
 
     Such a group has no choice left once the item is placed: it takes what its constraint
     still lacks (the item's `moves` keep that within 0..size), so the stride clears that
@@ -100,7 +111,7 @@ class Stride:
 
     item: int
     step: Step
-    closers: tuple[tuple[int, int, int, int], ...]
+    closers: tuple[Closer, ...]
 
 
 def strides(items: Sequence[Group], steps: Sequence[Step]) -> list[Stride]:
@@ -112,7 +123,7 @@ def strides(items: Sequence[Group], steps: Sequence[Step]) -> list[Stride]:
         if len(cons) == 1 and cons[0] in begun:
             ((shift, total, _left),) = step.checks
             last = out[-1]
-            out[-1] = Stride(last.item, last.step, (*last.closers, (i, shift, total, size)))
+            out[-1] = Stride(last.item, last.step, (*last.closers, Closer(i, shift, total, size)))
         else:
             out.append(Stride(i, step, ()))
         begun.update(cons)
@@ -124,16 +135,16 @@ def _undo(stride: Stride, target: int) -> Iterator[tuple[int, tuple[int, ...]]]:
     `target`; the caller keeps one whose key is in the table before it and reaches `target`."""
     step = stride.step
     for x in range(step.size + 1):
-        spans = [range(max(0, total - x - size), total - x + 1) for _item, _shift, total, size in stride.closers]
+        spans = [range(max(0, closer.total - x - closer.size), closer.total - x + 1) for closer in stride.closers]
         for reached in product(*spans):
-            key = target + step.close - x * _kept_bump(stride) + sum(r << shift for r, (_i, shift, _t, _s) in zip(reached, stride.closers))
-            yield key, (x, *(total - r - x for r, (_i, _shift, total, _s) in zip(reached, stride.closers)))
+            key = target + step.close - x * _kept_bump(stride) + sum(r << closer.shift for r, closer in zip(reached, stride.closers))
+            yield key, (x, *(closer.total - r - x for r, closer in zip(reached, stride.closers)))
 
 
 def _kept_bump(stride: Stride) -> int:
     """What one mine of the stride's item adds to a key: the slots of its constraints, less
     those its closers clear."""
-    return stride.step.bump - sum(1 << shift for _item, shift, _total, _size in stride.closers)
+    return stride.step.bump - sum(1 << closer.shift for closer in stride.closers)
 
 
 def quick_order(csp: CSP) -> list[Group]:
@@ -156,8 +167,8 @@ def _reach_step(table: dict[int, int], stride: Stride) -> dict[int, int]:
     constraints, so they are worked out once per value of those slots (`seen`)."""
     step = stride.step
     slot = step.mask
-    cleared = ~sum(slot << shift for _item, shift, _total, _size in stride.closers)
-    owed = sum(total for _item, _shift, total, _size in stride.closers)
+    cleared = ~sum(slot << closer.shift for closer in stride.closers)
+    owed = sum(closer.total for closer in stride.closers)
     per_mine = 1 - len(stride.closers)  # x mines of the item are x fewer for each closer
     bump, close = _kept_bump(stride), step.close
     relevant = sum(slot << shift for shift, _total, _left in step.checks)
@@ -166,7 +177,7 @@ def _reach_step(table: dict[int, int], stride: Stride) -> dict[int, int]:
     for key, mask in table.items():
         known = seen.get(key & relevant)
         if known is None:
-            lacking = owed - sum(key >> shift & slot for _item, shift, _total, _size in stride.closers)
+            lacking = owed - sum(key >> closer.shift & slot for closer in stride.closers)
             known = seen[key & relevant] = (moves(key, step), lacking)
         span, lacking = known
         base = (key & cleared) - close
