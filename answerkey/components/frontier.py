@@ -189,7 +189,8 @@ class Step:
     `checks`: for each constraint of the item, (its slot's shift, its total, how many of
     its variables come after this item); `bump`: x mines of the item add x * bump to a
     key; `close`: subtracted after the item, the totals of the constraints whose last
-    item it is (met exactly), in their slots.
+    item it is (met exactly), in their slots; `relevant`: the bits of the slots of the
+    item's constraints, all that `moves` reads of a key.
     """
 
     size: int
@@ -197,6 +198,7 @@ class Step:
     checks: tuple[tuple[int, int, int], ...]
     bump: int
     close: int
+    relevant: int
 
 
 def plan(csp: CSP, items: Sequence[Group]) -> list[Step]:
@@ -220,7 +222,8 @@ def plan(csp: CSP, items: Sequence[Group]) -> list[Step]:
         checks = tuple((shift[c], csp.constraints[c].total, remaining[c]) for c in cons)
         closing = [c for c in cons if last[c] == i]
         close = sum(csp.constraints[c].total << shift[c] for c in closing)
-        steps.append(Step(size, (1 << bits) - 1, checks, sum(1 << shift[c] for c in cons), close))
+        slot = (1 << bits) - 1
+        steps.append(Step(size, slot, checks, sum(1 << shift[c] for c in cons), close, sum(slot << shift[c] for c in cons)))
         for c in closing:
             heapq.heappush(free, shift.pop(c))
     return steps
@@ -237,6 +240,20 @@ def moves(key: int, step: Step) -> range:
         if total - reached < high:
             high = total - reached
     return range(low, high + 1)
+
+
+def moves_by_slots(step: Step) -> Callable[[int], range]:
+    """`moves(key, step)` as a function of the key, worked out once per value of the
+    item's slots (`Step.relevant`): many keys of a table agree there."""
+    seen: dict[int, range] = {}
+
+    def span(key: int) -> range:
+        found = seen.get(key & step.relevant)
+        if found is None:
+            found = seen[key & step.relevant] = moves(key, step)
+        return found
+
+    return span
 
 
 def extend(key: int, x: int, step: Step) -> int:
@@ -292,8 +309,9 @@ def step_table(table: dict[int, int], step: Step, width: int) -> dict[int, int]:
     out: dict[int, int] = {}
     weights = [comb(step.size, x) for x in range(step.size + 1)]
     bump, close = step.bump, step.close
+    span = moves_by_slots(step)
     for key, poly in table.items():
-        for x in moves(key, step):
+        for x in span(key):
             new = key + x * bump - close  # extend(key, x, step), inlined: the sweep's innermost loop
             term = poly if weights[x] == 1 else poly * weights[x]
             out[new] = out.get(new, 0) + (term << (x * width) if x else term)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from math import comb
 
-from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, moves, plan, step_table, unpack, work
+from answerkey.components.frontier import BUDGET, Step, best_order, divide_out, extend, groups, moves_by_slots, plan, step_table, unpack, work
 from answerkey.components.gmp import gmp_for
 from solvers.csp import CSP
 
@@ -99,9 +99,10 @@ def _back_step(forward: dict[int, int], after: dict[int, int], step: Step, width
     choose = [comb(step.size, x) for x in range(step.size + 1)]
     marks = [0, *(comb(step.size - 1, x - 1) for x in range(1, step.size + 1))]
     mine = 0
+    span = moves_by_slots(step)
     for key, poly in forward.items():
         completions = marked = 0
-        for x in moves(key, step):
+        for x in span(key):
             tail = after.get(extend(key, x, step))
             if tail is not None:
                 tail <<= x * width

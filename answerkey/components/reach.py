@@ -171,7 +171,7 @@ def _reach_step(table: dict[int, int], stride: Stride) -> dict[int, int]:
     owed = sum(closer.total for closer in stride.closers)
     per_mine = 1 - len(stride.closers)  # x mines of the item are x fewer for each closer
     bump, close = _kept_bump(stride), step.close
-    relevant = sum(slot << shift for shift, _total, _left in step.checks)
+    relevant = step.relevant
     seen: dict[int, tuple[range, int]] = {}
     out: dict[int, int] = {}
     for key, mask in table.items():
