@@ -163,27 +163,27 @@ def _reach_step(table: dict[int, int], stride: Stride) -> dict[int, int]:
     the item can take (a shift of its mask each, with what the closers then take), entries
     meeting at one key joined (OR).
 
-    An item's `moves` and the closers' mines depend only on the slots of the item's
-    constraints, so they are worked out once per value of those slots (`seen`)."""
+    What a move adds to a key and to the mine count depends only on the slots of the
+    item's constraints (`Step.relevant`), so the moves are worked out once per value of
+    those slots (`seen`): pairs of (what to add to the key with the closers' slots
+    cleared, how many mines the stride takes)."""
     step = stride.step
     slot = step.mask
     cleared = ~sum(slot << closer.shift for closer in stride.closers)
     owed = sum(closer.total for closer in stride.closers)
     per_mine = 1 - len(stride.closers)  # x mines of the item are x fewer for each closer
     bump, close = _kept_bump(stride), step.close
-    relevant = step.relevant
-    seen: dict[int, tuple[range, int]] = {}
+    seen: dict[int, list[tuple[int, int]]] = {}
     out: dict[int, int] = {}
     for key, mask in table.items():
-        known = seen.get(key & relevant)
-        if known is None:
+        moved = seen.get(key & step.relevant)
+        if moved is None:
             lacking = owed - sum(key >> closer.shift & slot for closer in stride.closers)
-            known = seen[key & relevant] = (moves(key, step), lacking)
-        span, lacking = known
-        base = (key & cleared) - close
-        for x in span:
-            new = base + x * bump
-            out[new] = out.get(new, 0) | mask << (x * per_mine + lacking)
+            moved = seen[key & step.relevant] = [(x * bump - close, x * per_mine + lacking) for x in moves(key, step)]
+        base = key & cleared
+        for added, mines in moved:
+            new = base + added
+            out[new] = out.get(new, 0) | mask << mines
     return out
 
 
