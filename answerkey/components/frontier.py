@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from math import comb, prod
+from typing import NamedTuple
 
 from answerkey.components.gmp import gmp_for
 from solvers.board import Cell
@@ -88,6 +88,7 @@ def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
             left[c] = left.get(c, 0) + 1
             holding.setdefault(c, []).append(i)
     opened: set[int] = set()
+    unopened = len(left) + 1  # `_score`'s fewest groups left when none of its constraints is open
     done = [False] * len(shared)
     boundary: list[tuple[tuple[int, int, int], int]] = []
     latest: dict[int, tuple[int, int, int]] = {}
@@ -105,7 +106,7 @@ def _greedy(shared: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
             left[c] -= 1
             opened.add(c)
         for i in {i for c in shared[chosen] for i in holding[c] if not done[i]}:
-            latest[i] = score = _score(shared[i], opened, left, i)
+            latest[i] = score = _score(shared[i], opened, left, i, unopened)
             heapq.heappush(boundary, (score, i))
     return order
 
@@ -120,16 +121,17 @@ def _pop_current(boundary: list[tuple[tuple[int, int, int], int]], latest: dict[
     return None
 
 
-def _score(cons: tuple[int, ...], opened: set[int], left: dict[int, int], index: int) -> tuple[int, int, int]:
+def _score(cons: tuple[int, ...], opened: set[int], left: dict[int, int], index: int, unopened: int) -> tuple[int, int, int]:
     """A candidate's rank in `_greedy`, lowest first: constraints it opens less those it
     closes; then the fewest groups left in one of its open constraints (finish what is
-    begun); then the start order."""
+    begun; `unopened` when none is); then the start order."""
     change = 0
-    fewest = len(left) + 1
+    fewest = unopened
     for c in cons:
         groups_left = left[c]
         if c in opened:
-            fewest = min(fewest, groups_left)
+            if groups_left < fewest:
+                fewest = groups_left
         else:
             change += 1
         if groups_left == 1:
@@ -178,8 +180,7 @@ def probe(csp: CSP, items: Sequence[Group], budget: int | None) -> tuple[int, in
     return None if swept is None else (swept[2], int(swept[0]))
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """What item i of a sweep does to the table's keys.
 
     A key is one integer: the partial sum of each open constraint in a slot of as many
@@ -205,13 +206,17 @@ def plan(csp: CSP, items: Sequence[Group]) -> list[Step]:
     """The steps of a sweep along `items` (the key bookkeeping, computed once): each
     constraint takes the lowest free slot at its first item."""
     last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
-    bits = max((c.total for c in csp.constraints), default=0).bit_length() or 1
+    totals = [c.total for c in csp.constraints]
+    bits = max(totals, default=0).bit_length() or 1
+    slot = (1 << bits) - 1
     remaining = [len(c.scope) for c in csp.constraints]
     shift: dict[int, int] = {}  # open constraint -> its slot's shift
     free: list[int] = []  # shifts of freed slots (a heap)
     slots = 0
     steps = []
     for i, (cons, size) in enumerate(items):
+        checks = []
+        bump = close = relevant = 0
         for c in cons:
             if c not in shift:
                 if free:
@@ -219,13 +224,15 @@ def plan(csp: CSP, items: Sequence[Group]) -> list[Step]:
                 else:
                     shift[c], slots = slots * bits, slots + 1
             remaining[c] -= size
-        checks = tuple((shift[c], csp.constraints[c].total, remaining[c]) for c in cons)
-        closing = [c for c in cons if last[c] == i]
-        close = sum(csp.constraints[c].total << shift[c] for c in closing)
-        slot = (1 << bits) - 1
-        steps.append(Step(size, slot, checks, sum(1 << shift[c] for c in cons), close, sum(slot << shift[c] for c in cons)))
-        for c in closing:
-            heapq.heappush(free, shift.pop(c))
+            checks.append((shift[c], totals[c], remaining[c]))
+            bump += 1 << shift[c]
+            relevant += slot << shift[c]
+            if last[c] == i:
+                close += totals[c] << shift[c]
+        steps.append(Step(size, slot, tuple(checks), bump, close, relevant))
+        for c in cons:
+            if last[c] == i:
+                heapq.heappush(free, shift.pop(c))
     return steps
 
 
@@ -356,17 +363,20 @@ def estimate(csp: CSP, items: Sequence[Group]) -> int:
     """An upper bound on the table entries of a sweep along `items`: after each item, the
     product over the open constraints of how many partial sums each can still have."""
     last = {c: i for i, (cons, _size) in enumerate(items) for c in cons}
+    totals = [c.total for c in csp.constraints]
+    rest = [len(c.scope) for c in csp.constraints]  # variables of each constraint not seen yet
     seen = [0] * len(csp.constraints)
     spread: dict[int, int] = {}
     entries = 0
     for i, (cons, size) in enumerate(items):
         for c in cons:
             seen[c] += size
+            rest[c] -= size
             if last[c] == i:
                 spread.pop(c, None)
             else:
-                total, rest = csp.constraints[c].total, len(csp.constraints[c].scope) - seen[c]
-                spread[c] = min(total, seen[c]) - max(0, total - rest) + 1
+                total = totals[c]
+                spread[c] = min(total, seen[c]) - max(0, total - rest[c]) + 1
         entries += prod(spread.values())
     return entries
 

@@ -24,7 +24,7 @@ from itertools import product
 from typing import NamedTuple
 
 from answerkey.components.count import ComponentCounter
-from answerkey.components.frontier import BUDGET, PROBE, STARTS, Group, Step, estimate, groups, moves, plan, sweep_order
+from answerkey.components.frontier import BUDGET, STARTS, Group, Step, estimate, groups, moves, plan, sweep_order
 from answerkey.components.split import Decomposition
 from answerkey.recursive import recursion_room
 from solvers.csp import CSP
@@ -74,7 +74,7 @@ class Reach:
             key, taken = next(
                 (key, taken)
                 for key, taken in _undo(stride, target)
-                if key in table and sum(taken) <= left and table[key] >> (left - sum(taken)) & 1 and taken[0] in moves(key, stride.step)
+                if key in table and 0 <= left - sum(taken) and table[key] >> (left - sum(taken)) & 1 and taken[0] in moves(key, stride.step)
             )
             for item, x in zip((stride.item, *(closer.item for closer in stride.closers)), taken):
                 chosen[item] = x
@@ -98,8 +98,7 @@ class Closer(NamedTuple):
     size: int
 
 
-@dataclass(frozen=True)
-class Stride:
+class Stride(NamedTuple):
     """One step of the reach sweep: item `item` of the order (`step`, its step in the
     frontier plan) and the single-constraint groups right after it whose constraint it is
     the last shared group of (`closers`).
@@ -133,12 +132,17 @@ def strides(items: Sequence[Group], steps: Sequence[Step]) -> list[Stride]:
 def _undo(stride: Stride, target: int) -> Iterator[tuple[int, tuple[int, ...]]]:
     """Every (key, mines of the item and of each closer) that `stride` could have taken to
     `target`; the caller keeps one whose key is in the table before it and reaches `target`."""
-    step = stride.step
+    step, closers = stride.step, stride.closers
+    before = target + step.close
+    bump = _kept_bump(stride)
     for x in range(step.size + 1):
-        spans = [range(max(0, closer.total - x - closer.size), closer.total - x + 1) for closer in stride.closers]
+        if not closers:
+            yield before - x * bump, (x,)
+            continue
+        spans = [range(max(0, closer.total - x - closer.size), closer.total - x + 1) for closer in closers]
         for reached in product(*spans):
-            key = target + step.close - x * _kept_bump(stride) + sum(r << closer.shift for r, closer in zip(reached, stride.closers))
-            yield key, (x, *(closer.total - r - x for r, closer in zip(reached, stride.closers)))
+            key = before - x * bump + sum(r << closer.shift for r, closer in zip(reached, closers))
+            yield key, (x, *(closer.total - r - x for r, closer in zip(reached, closers)))
 
 
 def _kept_bump(stride: Stride) -> int:
@@ -147,13 +151,20 @@ def _kept_bump(stride: Stride) -> int:
     return stride.step.bump - sum(1 << closer.shift for closer in stride.closers)
 
 
+#: `quick_order` builds and ranks the other greedy orders only when the first one's
+#: `estimate` passes this: the estimate is an upper bound (on large components 5-10 times
+#: the entries swept), and three more orders cost about what sweeping ten thousand
+#: entries does.
+RANK_ABOVE = 128_000
+
+
 def quick_order(csp: CSP) -> list[Group]:
     """The sweep order of `answerkey.components.frontier` without measuring orders by
-    sweeping: the row-major greedy order when its `estimate` is small, else the greedy
-    order of STARTS with the smallest estimate."""
+    sweeping: the row-major greedy order when its `estimate` is at most RANK_ABOVE, else
+    the greedy order of STARTS with the smallest estimate."""
     members = groups(csp)
     first = sweep_order(csp, members, STARTS[0])
-    if estimate(csp, first) <= PROBE:
+    if estimate(csp, first) <= RANK_ABOVE:
         return first
     return min((first, *(sweep_order(csp, members, key) for key in STARTS[1:])), key=lambda order: estimate(csp, order))
 
