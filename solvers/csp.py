@@ -8,6 +8,7 @@ mine count, one global constraint over every variable, always last.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .board import Board, Cell
 
@@ -43,8 +44,6 @@ class CSP:
     cells: tuple[Cell, ...]
     constraints: tuple[Constraint, ...]
     constraints_of: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    by_degree: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    """Every variable, most constraints first, ties by lowest number (MRV's tie-break order)."""
 
     def __post_init__(self) -> None:
         touching: list[list[int]] = [[] for _ in self.cells]
@@ -52,7 +51,12 @@ class CSP:
             for var in constraint.scope:
                 touching[var].append(index)
         object.__setattr__(self, "constraints_of", tuple(tuple(t) for t in touching))
-        object.__setattr__(self, "by_degree", tuple(sorted(range(len(self.cells)), key=lambda var: (-len(touching[var]), var))))
+
+    @cached_property
+    def by_degree(self) -> tuple[int, ...]:
+        """Every variable, most constraints first, ties by lowest number (MRV's tie-break
+        order; sorted on first use)."""
+        return tuple(sorted(self.variables, key=lambda var: (-len(self.constraints_of[var]), var)))
 
     @property
     def variables(self) -> range:
