@@ -18,7 +18,7 @@ ones) are mines.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import NamedTuple
@@ -71,11 +71,7 @@ class Reach:
         target = 0
         left = mines
         for stride, table in zip(reversed(self.strides), reversed(self.tables)):
-            key, taken = next(
-                (key, taken)
-                for key, taken in _undo(stride, target)
-                if key in table and 0 <= left - sum(taken) and table[key] >> (left - sum(taken)) & 1 and taken[0] in moves(key, stride.step)
-            )
+            key, taken = _step_back(stride, table, target, left)
             for item, x in zip((stride.item, *(closer.item for closer in stride.closers)), taken):
                 chosen[item] = x
             left -= sum(taken)
@@ -129,20 +125,25 @@ def strides(items: Sequence[Group], steps: Sequence[Step]) -> list[Stride]:
     return out
 
 
-def _undo(stride: Stride, target: int) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """Every (key, mines of the item and of each closer) that `stride` could have taken to
-    `target`; the caller keeps one whose key is in the table before it and reaches `target`."""
+def _step_back(stride: Stride, table: dict[int, int], target: int, left: int) -> tuple[int, tuple[int, ...]]:
+    """A key of `table` (the one before `stride`) and the mines of the stride's item and
+    of each closer that lead from it to `target`, with `left` mines in all from the first
+    item to this stride: the key must reach `left` less those mines. One exists whenever
+    `target` is reached with `left` mines (the sweep built `target` from such a key)."""
     step, closers = stride.step, stride.closers
     before = target + step.close
     bump = _kept_bump(stride)
-    for x in range(step.size + 1):
-        if not closers:
-            yield before - x * bump, (x,)
-            continue
+    for x in range(min(step.size, left) + 1):
         spans = [range(max(0, closer.total - x - closer.size), closer.total - x + 1) for closer in closers]
         for reached in product(*spans):
             key = before - x * bump + sum(r << closer.shift for r, closer in zip(reached, closers))
-            yield key, (x, *(closer.total - r - x for r, closer in zip(reached, closers)))
+            if key not in table:
+                continue
+            taken = (x, *(closer.total - r - x for r, closer in zip(reached, closers)))
+            rest = left - sum(taken)
+            if rest >= 0 and table[key] >> rest & 1 and x in moves(key, step):
+                return key, taken
+    raise AssertionError("no key before the stride reaches the key after it: the sweep's tables are inconsistent")
 
 
 def _kept_bump(stride: Stride) -> int:
