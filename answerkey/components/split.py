@@ -109,10 +109,16 @@ def split(csp: CSP, domains: Domains) -> tuple[dict[int, int], list[Part], list[
     for constraint in csp.constraints:
         if is_global(constraint, csp):
             continue
-        scope = tuple(var for var in constraint.scope if var not in decided)
-        total = constraint.total - sum(decided[var] for var in constraint.scope if var in decided)
-        if scope:
-            residual.setdefault((scope, total), constraint)
+        left: list[int] = []
+        total = constraint.total
+        for var in constraint.scope:
+            value = decided.get(var)
+            if value is None:
+                left.append(var)
+            else:
+                total -= value
+        if left:
+            residual.setdefault((tuple(left), total), constraint)
     linked = {var for scope, _total in residual for var in scope}
     free = [var for var in undecided if var not in linked]
     groups = _union_find_groups([var for var in undecided if var in linked], [scope for scope, _total in residual])
