@@ -12,8 +12,12 @@
 // A layout line: {"seed": 7, "rows": 16, "cols": 30, "mines": [[r, c], ...], "first": [0, 0]}
 // (the mines after the first click's relocation; `first` is safe; an optional
 // "first_value", the number it shows, is checked). A result line:
-// {"seed": 7, "won": true, "cpu": 0.0123, "guesses": 3, "clicks": 41}, where cpu is the
-// process's user + system seconds spent on that game (process.cpuUsage), one core's time.
+// {"seed": 7, "won": true, "cpu": 0.0123, "guesses": 3, "clicks": 41, "log": [[r, c, p], ...]},
+// where cpu is the process's user + system seconds spent on that game (process.cpuUsage),
+// one core's time, and log lists the solver's guesses (cell and mine probability).
+// An optional "prefix" in the layout line, [[r, c], ...], are safe cells opened before the
+// solver plays (those already revealed are skipped): it then plays on from that position
+// (bench/jsms_losses.py asks it to play on from the agent's positions).
 //
 // The game is played as JSMinesweeper's own bulk run plays it (bulkRun in main.js): the
 // options are the bulk run's (no flags, advanced guessing, full probability), the first
@@ -105,6 +109,13 @@ async function play(layout) {
     }
     let reply = game.clickTile(game.getTile(start));
     applyResults(board, reply);
+    for (const [r, c] of layout.prefix || []) {
+        if (!board.getTileXY(c, r).isCovered()) continue;
+        reply = game.clickTile(game.getTile(r * cols + c));
+        if (reply.header.status != IN_PLAY) throw new Error("seed " + layout.seed + ": the prefix cell " + r + "," + c + " ends the game");
+        applyResults(board, reply);
+    }
+    const log = [];
     let guesses = 0, clicks = 1, loop = 0;
     while (reply.header.status == IN_PLAY && loop++ < 10000) {
         const answer = await solver(board, OPTIONS);
@@ -113,7 +124,10 @@ async function play(layout) {
             const action = actions[i];
             if (action.action != ACTION_CLEAR) continue;  // no flags are asked for in this play style
             if (i == 0 || action.prob == 1) {
-                if (action.prob != 1) guesses++;
+                if (action.prob != 1) {
+                    guesses++;
+                    log.push([action.y, action.x, 1 - action.prob]);
+                }
                 reply = game.clickTile(game.getTile(board.xy_to_index(action.x, action.y)));
                 clicks++;
                 if (reply.header.status != IN_PLAY) break;
@@ -123,7 +137,7 @@ async function play(layout) {
         }
         if (actions.length == 0) break;
     }
-    return { won: reply.header.status == WON, guesses, clicks };
+    return { won: reply.header.status == WON, guesses, clicks, log };
 }
 
 async function main() {
@@ -135,7 +149,7 @@ async function main() {
         const before = cpuSeconds();
         const result = await play(layout);
         const cpu = cpuSeconds() - before;
-        process.stdout.write(JSON.stringify({ seed: layout.seed, won: result.won, cpu, guesses: result.guesses, clicks: result.clicks }) + "\n");
+        process.stdout.write(JSON.stringify({ seed: layout.seed, won: result.won, cpu, guesses: result.guesses, clicks: result.clicks, log: result.log }) + "\n");
     }
 }
 

@@ -504,3 +504,90 @@ def test_one_guess_deeper_with_a_one_guess_horizon_is_the_lookahead():
             assert found.best is not None and found.deeper[found.best] == max(found.deeper.values())
             deepened += 1
     assert checked >= 30 and deepened >= 3
+
+
+# --- long-term risk: 50/50 formations -------------------------------------------------------
+
+
+def test_formation_shares_count_the_layouts_of_each_formation():
+    """On the views where the agent guesses in small games, `formation_shares` gives each
+    cell a the share of layouts in which a is a mine, a side neighbour b is safe and every
+    other cell touching only one of them is a mine (the largest over b), recounted here on
+    every listed layout; in each such layout the mirror (a and b swapped) is a layout too,
+    so the pair is a coin flip no number can settle, and no cell is left out."""
+    from answerkey.agent.longterm import formation_shares
+    from answerkey.agent.probability import probabilities
+
+    agent, checked, credited = Agent(), 0, 0
+    for seed in range(30):
+        game = Game(custom_level(5, 6, 7), "classic", seed)
+        while not game.over:
+            view = game.view()
+            decisions = agent.decisions(view)
+            counted = probabilities(view) if not decisions[0].certain and decisions[0].layer != "first" else None
+            if counted is not None and counted.total <= 2000:  # every layout listed below
+                shares = formation_shares(view, counted, 1.0, limit=10**6, open_limit=8)
+                index = {cell: var for var, cell in enumerate(counted.csp.cells)}
+                layouts = search(counted.csp, REFERENCE, "all").solutions
+                assert len(layouts) == counted.total
+                known = {tuple(layout) for layout in layouts}
+                for a in index:
+                    best = 0
+                    for b in view.neighbours(a):
+                        if b not in index or (b[0] != a[0] and b[1] != a[1]) or not 0 < counted.mines[b] < counted.total:
+                            continue
+                        apart = (set(view.neighbours(a)) ^ set(view.neighbours(b))) - {a, b}
+                        if any(n not in index for n in apart):
+                            continue  # a revealed number touches only one of them
+                        formed = [lay for lay in layouts if lay[index[a]] and not lay[index[b]] and all(lay[index[n]] for n in apart)]
+                        for lay in formed:
+                            mirror = list(lay)
+                            mirror[index[a]], mirror[index[b]] = 0, 1
+                            assert tuple(mirror) in known
+                        best = max(best, len(formed))
+                    if 0 < counted.mines[a] < counted.total and view[a] == -1:
+                        assert shares.get(a, 0.0) == best / counted.total
+                    credited += a in shares
+                checked += 1
+            for decision in decisions:
+                game.apply(decision.move)
+                if game.over:
+                    break
+    assert checked >= 25 and credited >= 20
+
+
+FORMATION = """0 0 0 2 F . . . .
+0 0 0 2 F 3 . . .
+0 0 1 2 2 2 . . .
+1 1 2 F 2 2 . . .
+. . 2 . . 4 . . .
+1 1 1 2 F . . . ."""  # 10 mines: 89 layouts
+
+
+def test_formation_credit_takes_the_cell_that_settles_a_fifty_fifty():
+    """Bottom-right corner: in 1 of the 89 layouts (5, 8) is a mine beside a safe (4, 8) with
+    every cell that touches only one of them a mine, a coin flip no number will settle. Its
+    two-move survival ties with the far corner's (92.1%; the safest cell is dead), and the
+    plain guesser keeps the corner, first in its ranking; with the credit for that coin
+    flip the guesser opens (5, 8), and the exact game-tree search over all 89 layouts
+    agrees: opening it first wins 80 of them, the corner 78 (neither guesser searches
+    the endgame here)."""
+    from answerkey.agent.guess import Guesser
+    from answerkey.agent.longterm import formation_shares
+    from answerkey.agent.probability import probabilities
+
+    view = view_from_text(FORMATION, mines=10)
+    counted = probabilities(view)
+    assert counted.total == 89
+    assert formation_shares(view, counted, 1.0, limit=50)[(5, 8)] == pytest.approx(1 / 89)
+    plain = Guesser(endgame_layouts=0, pockets=False).guess(view, counted)
+    credited = Guesser(endgame_layouts=0, pockets=False, formation_credit=0.9, formation_counts=50).guess(view, counted)
+    assert plain.move.cell == (0, 8) and "50/50 formations" not in plain.reason
+    assert credited.move.cell == (5, 8) and "50/50 formations it would settle" in credited.reason
+    csp = counted.csp
+    endgame = Endgame(view, csp, search(csp, REFERENCE, "all").solutions, budget=10**6)
+
+    def wins(cell):
+        return sum(endgame.wins(part) for part in endgame.split(csp.cells.index(cell), endgame.everything))
+
+    assert (wins((5, 8)), wins((0, 8))) == (80, 78)

@@ -92,3 +92,46 @@ def test_the_agent_is_paired_with_an_earlier_agent_run(tmp_path, capsys):
     paired = data["against"]
     assert paired["boards"] == 10 and paired["only_baseline"] == 0 and paired["only_new"] > 0
     assert paired["difference"] == pytest.approx(paired["only_new"] / 10)
+
+
+def load_losses():
+    spec = importlib.util.spec_from_file_location("jsms_losses", ROOT / "bench" / "jsms_losses.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_agents_guesses_are_logged_with_the_cells_opened_before_them():
+    """bench/jsms_losses.py replays the agent's games: the same result as the benchmark's
+    own play, every guess's prefix is safe and grows, and the last guess of a lost game is a mine."""
+    from answerkey.agent.agent import Agent
+    from answerkey.agent.benchmark import play_reference
+
+    losses = load_losses()
+    agent, lost = Agent(), 0
+    for seed in range(20):
+        won, guesses = losses.agent_guesses(BEGINNER, seed, agent)
+        assert won == play_reference(BEGINNER, seed, "classic", agent).won
+        game = Game(BEGINNER, "classic", seed)
+        game.open((0, 0))
+        mines = set(map(tuple, game.mine_cells()))
+        for before, after in zip(guesses, guesses[1:]):
+            assert after["prefix"][: len(before["prefix"])] == before["prefix"]
+        for guess in guesses:
+            assert not mines & set(map(tuple, guess["prefix"])) and 0 < guess["p"] < 1 and guess["lowest"] <= guess["p"]
+        if not won and guesses:
+            lost += 1
+            assert tuple(guesses[-1]["cell"]) in mines
+    assert lost >= 1
+
+
+def test_js_first_guess_is_compared_with_the_agents():
+    losses = load_losses()
+    guess = {"cell": [2, 3], "p": 0.25, "lowest": 0.2}
+    assert losses.compare(guess, [2, 3, 0.25]) == "the same cell"
+    assert losses.compare(guess, [5, 5, 0.25]) == "another cell, the same probability"
+    assert losses.compare(guess, [5, 5, 0.4]) == "a riskier cell"
+    assert losses.compare(guess, [5, 5, 0.2]) == "a safer cell (the agent had left the safest)"
+    assert losses.compare({**guess, "lowest": 0.25}, [5, 5, 0.2]) == "a safer cell"
+    assert losses.compare(guess, None) == "JS guesses no more"

@@ -51,6 +51,7 @@ from answerkey.agent.decision import Decision, percent, place
 from answerkey.agent.deeper import deeper_value
 from answerkey.agent.endgame import endgame_plan
 from answerkey.agent.forced import forced_pair, pseudo_cell
+from answerkey.agent.longterm import formation_shares
 from answerkey.agent.lookahead import Lookahead
 from answerkey.agent.pocket import pocket_plan
 from answerkey.agent.probability import Probabilities, neighbour_indices
@@ -65,7 +66,8 @@ Policy = Literal["safest", "lookahead"]
 class Comparison:
     """What `Guesser.compare` found: the safest cell's decision `first`, the `best` cell (None:
     `first`), the two-move `values` of the cells counted, the `dead` ones, how many cells were
-    `counted`, and the close calls' values one guess `deeper`."""
+    `counted`, the close calls' values one guess `deeper`, and the `credit` added to the
+    values of cells that would settle a 50/50 formation (`answerkey.agent.longterm`)."""
 
     first: Decision
     best: Cell | None
@@ -73,6 +75,7 @@ class Comparison:
     dead: set[Cell]
     counted: int
     deeper: dict[Cell, float] = field(default_factory=dict)
+    credit: dict[Cell, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,11 @@ class Guesser:
     `pockets` and `pocket_layouts` (isolated pockets of at most so many layouts searched
     exactly first), `blend` (the lookahead's weight of the second safest next guess) and
     `deeper_margin` and `deeper_cells` (at most so many cells this close to the best
-    two-move value, the best included, are compared one guess deeper; margin 0: never)."""
+    two-move value, the best included, are compared one guess deeper; margin 0: never),
+    `formation_credit` and `formation_counts` (that weight times the share of layouts in
+    which a cell is a mine in a 50/50 formation it would settle is added to its two-move
+    value, and such cells join the comparison, from at most so many exact counts;
+    `answerkey.agent.longterm`; weight 0: never)."""
 
     margin: float = 0.0
     endgame_layouts: int = 1000
@@ -114,6 +121,8 @@ class Guesser:
     blend: float = 0.0
     deeper_margin: float = 0.0
     deeper_cells: int = 2
+    formation_credit: float = 0.0
+    formation_counts: int = 6
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -176,6 +185,8 @@ class Guesser:
                 f"no safe cell: mine probability {percent(p)}; of {found.counted} cells looked at one move ahead, the likeliest "
                 f"to survive this guess and the next ({values[best]:.1%}, against {values[first.move.cell]:.1%} for the safest)"
             )
+        if best in found.credit:
+            reason += f"; counted with {found.credit[best]:.1%} added for the 50/50 formations it would settle"
         if found.deeper:
             close = f"{len(found.deeper)} cells within {self.deeper_margin:.1%} of the best"
             reason += f"; of the {close}, the likeliest to survive two more guesses after it ({found.deeper[best]:.1%})"
@@ -196,18 +207,28 @@ class Guesser:
         count = self.lookahead_cells if estimator.far(first.move.cell) is not None else self.frontier_cells
         width = count - 1 if count else len(others)
         cells = [first.move.cell, *others[:width]]
+        credit: dict[Cell, float] = {}
+        if self.formation_credit > 0:
+            ceiling = 1.0 - self.cutoff * (1.0 - risk[first.move.cell])
+            shares = formation_shares(view, counted, ceiling, self.formation_counts)
+            credit = {cell: self.formation_credit * share for cell, share in shares.items()}
+            cells += [cell for cell in sorted(credit, key=lambda cell: -credit[cell]) if cell not in cells]
         spare = others[width:][: self.dead_extra] if self.avoid_dead else []
+        spare = [cell for cell in spare if cell not in cells]
         if len(cells) + len(spare) < 2:
             return Comparison(first, None, {first.move.cell: 1.0 - risk[first.move.cell]}, set(), 1)
         ahead = Lookahead(view, cells, risk, self.blend)
         values: dict[Cell, float] = {}
+        score: dict[Cell, float] = {}  # the value plus the credit, if any
         dead: set[Cell] = set()
         best: Cell | None = None
         for cell in cells:
-            values[cell], shown, complete = ahead.survey(cell, counted.total, values[best] if best else 0.0)
+            extra = credit.get(cell, 0.0)
+            values[cell], shown, complete = ahead.survey(cell, counted.total, score[best] - extra if best else 0.0)
+            score[cell] = values[cell] + extra
             if self.avoid_dead and complete and shown <= 1:
                 dead.add(cell)
-            elif best is None or values[cell] > values[best]:
+            elif best is None or score[cell] > score[best]:
                 best = cell
         deeper: dict[Cell, float] = {}
         if best is not None and self.deeper_margin > 0:
@@ -225,7 +246,7 @@ class Guesser:
             values[cell], shown, complete = ahead.survey(cell, counted.total)
             if shown > 1:
                 best = cell
-        return Comparison(first, best, values, dead, len(cells), deeper)
+        return Comparison(first, best, values, dead, len(cells), deeper, {cell: x for cell, x in credit.items() if cell in values})
 
     def best_value(self, view: View, counted: Probabilities) -> float:
         """The two-move survival of the cell `compare` picks on `view`."""
