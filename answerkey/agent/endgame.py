@@ -68,6 +68,13 @@ class Endgame:
                     masks[value] = masks.get(value, 0) | (1 << layout)
             self.numbers.append(tuple(masks.values()))
             self.safe.append(sum(masks.values()))
+        # Cells that split every set of layouts alike are one move: the first of each kind
+        # stands for the others (most endgame cells have a twin; the search and its choice
+        # are the same, since the lowest-numbered cell wins every tie).
+        kinds: dict[tuple[int, ...], int] = {}
+        for var, numbers in enumerate(self.numbers):
+            kinds.setdefault(tuple(sorted(numbers)), var)
+        self.moves = sorted(kinds.values())
         self.everything = (1 << len(layouts)) - 1
         self.budget = budget
         self.memo: dict[int, int] = {}
@@ -100,8 +107,8 @@ class Endgame:
     def classify(self, layouts: int) -> tuple[list[int], list[tuple[int, int]]]:
         """(cells safe in every layout, (safe count, cell) of the others that are sometimes safe)."""
         free, risky = [], []
-        for var, safe in enumerate(self.safe):
-            both = layouts & safe
+        for var in self.moves:
+            both = layouts & self.safe[var]
             if both == layouts:
                 free.append(var)
             elif both:
