@@ -14,12 +14,17 @@ from play.levels import BEGINNER
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_bench():
-    spec = importlib.util.spec_from_file_location("play_jsms", ROOT / "bench" / "play_jsms.py")
+def load_script(name: str):
+    """A script of bench/ as a module (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_bench():
+    return load_script("play_jsms")
 
 
 def test_layout_is_the_game_after_a_safe_corner_click():
@@ -95,11 +100,7 @@ def test_the_agent_is_paired_with_an_earlier_agent_run(tmp_path, capsys):
 
 
 def load_losses():
-    spec = importlib.util.spec_from_file_location("jsms_losses", ROOT / "bench" / "jsms_losses.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("jsms_losses")
 
 
 def test_the_agents_guesses_are_logged_with_the_cells_opened_before_them():
