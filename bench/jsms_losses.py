@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -45,7 +43,7 @@ from answerkey.agent.agent import Agent  # noqa: E402
 from answerkey.agent.decision import Decision  # noqa: E402
 from answerkey.agent.guess import Guesser  # noqa: E402
 from answerkey.agent.probability import probabilities  # noqa: E402
-from bench.play_jsms import DRIVER, layout, load_cache  # noqa: E402
+from bench.play_jsms import JsPlayer, layout, load_cache  # noqa: E402
 from bench.play_paired import parse_guesser  # noqa: E402
 from play.game import Game  # noqa: E402
 from play.levels import LEVELS, Level  # noqa: E402
@@ -90,31 +88,6 @@ def agent_guesses(level: Level, seed: int, agent: Agent) -> tuple[bool, list[dic
     return game.status == "won", guesses
 
 
-class JsFrom:
-    """JSMinesweeper playing on from given positions, in one node process."""
-
-    def __init__(self, jsms: Path) -> None:
-        node = shutil.which("node")
-        if node is None:
-            raise SystemExit("error: node is not on PATH")
-        self.proc = subprocess.Popen([node, str(DRIVER), str(jsms)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def play(self, board: dict[str, Any], prefix: list[list[int]]) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        line = {key: board[key] for key in ("seed", "rows", "cols", "mines", "first", "first_value")}
-        self.proc.stdin.write(json.dumps({**line, "prefix": prefix}) + "\n")
-        self.proc.stdin.flush()
-        answer = self.proc.stdout.readline()
-        if not answer:
-            raise SystemExit(f"error: the JSMinesweeper driver stopped on seed {board['seed']}")
-        return json.loads(answer)
-
-    def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        self.proc.wait()
-
-
 def compare(guess: dict[str, Any], js_first: list[float] | None) -> str:
     """JSMinesweeper's first guess from the agent's position against the agent's guess there."""
     if js_first is None:
@@ -149,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         "agent only": [s for s in seeds if mine[s]["won"] and not js[s]["won"]],
     }
     agent = Agent("classic", guesser=parse_guesser(args.agent, Guesser()))
-    player = JsFrom(args.jsms)
+    player = JsPlayer(args.jsms, level, None)
     sink = args.json.open("w") if args.json else None
     killed: Counter[str] = Counter()
     decisive: dict[str, Counter[str]] = {side: Counter() for side in sides}
@@ -163,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                 if won != mine[seed]["won"]:
                     raise SystemExit(f"error: seed {seed}: the agent now {'wins' if won else 'loses'}; give --agent as in that run")
                 for guess in guesses:
-                    result = player.play(board, guess["prefix"])
+                    result = player.ask(board, guess["prefix"])
                     guess["js_won"], guess["js_first"] = result["won"], (result["log"] or [None])[0]
                 if side == "JS only" and guesses:
                     last = guesses[-1]

@@ -104,16 +104,23 @@ class JsPlayer:
         self.proc = subprocess.Popen([node, str(DRIVER), str(jsms)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.sink = cache.open("a") if cache is not None else None
 
-    def play(self, board: dict[str, Any]) -> dict[str, Any]:
-        """JSMinesweeper's result on one board (appended to the cache)."""
+    def ask(self, board: dict[str, Any], prefix: list[list[int]] | None = None) -> dict[str, Any]:
+        """The driver's result line for one board, played from the start or, with `prefix`,
+        on from the position after opening those cells (not cached)."""
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
-        stdin.write(json.dumps({k: board[k] for k in ("seed", "rows", "cols", "mines", "first", "first_value")}) + "\n")
+        line = {k: board[k] for k in ("seed", "rows", "cols", "mines", "first", "first_value")}
+        stdin.write(json.dumps(line if prefix is None else {**line, "prefix": prefix}) + "\n")
         stdin.flush()
-        line = stdout.readline()  # one board at a time: the pipe never fills
-        if not line:
+        answer = stdout.readline()  # one board at a time: the pipe never fills
+        if not answer:
             raise SystemExit(f"error: the JSMinesweeper driver stopped (exit {self.proc.wait()}) on seed {board['seed']}")
-        result = json.loads(line)
+        result: dict[str, Any] = json.loads(answer)
+        return result
+
+    def play(self, board: dict[str, Any]) -> dict[str, Any]:
+        """JSMinesweeper's result on one board (appended to the cache)."""
+        result = self.ask(board)
         row = {"level": self.level.name, "seed": board["seed"], "hash": board["hash"]}
         row.update({key: result[key] for key in ("won", "cpu", "guesses")})
         if self.sink is not None:
