@@ -256,8 +256,9 @@ class SearchShare:
         """The first wrong call on a visible board, as a case with a command that reruns it
         (of a hidden board, only that there was one)."""
         shown = next((s for s in self.wrong if not s.problem.hidden), None)
-        if shown is None:
-            return ["  the wrong calls in searches were on hidden boards (details hidden)"] if self.wrong else []
+        if shown is None:  # a hidden board left unanswered reads as one answered wrong: nothing tells them apart
+            hidden = any(s.problem.hidden for s in self.wrong + self.unfinished)
+            return ["  the wrong calls in searches were on hidden boards (details hidden)"] if hidden else []
         case = shown.calls.first_wrong
         assert case is not None
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
@@ -266,19 +267,16 @@ class SearchShare:
                 f"  rerun just this call: --case {hook}@{shown.problem.id}:{case['call']}"]
 
     def unfinished_lines(self) -> list[str]:
-        """Why boards counted as wrong without a wrong answer: the questions about them did
-        not run to their end (of hidden boards, only that)."""
-        shown = next((s.unfinished for s in self.unfinished if not s.problem.hidden), None)
-        hidden = sum(s.problem.hidden for s in self.unfinished)
-        lines = []
-        if shown is not None:
-            count = len(self.unfinished) - hidden
-            lines.append(f"  asked about the searches of {count} visible board{'s' * (count != 1)}, it did not finish "
-                         f"({shown.status}: {shown.message}): each of them counts as a wrong board")
-        if hidden:
-            lines.append("  asked about the searches of the hidden boards, it did not finish (details hidden): "
-                         "each of them counts as a wrong board")
-        return lines
+        """Why visible boards counted as wrong without a wrong answer: the questions about
+        them did not run to their end (hidden boards are told of as wrong, in `first_wrong`)."""
+        shown = [s for s in self.unfinished if not s.problem.hidden]
+        if not shown:
+            return []
+        outcome = shown[0].unfinished
+        assert outcome is not None
+        boards = f"{len(shown)} visible board{'s' * (len(shown) != 1)}"
+        return [f"  asked about the searches of {boards}, it did not finish ({outcome.status}: {outcome.message}): "
+                "each of them counts as a wrong board"]
 
 
 def expected_count(problem: Problem) -> int:
