@@ -87,9 +87,9 @@ class Gradebook:
 
 
 def submission_key(name: str) -> str:
-    """What a submission's name is matched by: its NFC form, without a final `.py`.
-    Nothing else is folded: characters that merely look alike stay apart (those NFC makes
-    one, the Kelvin sign and K say, become one name, and then two submissions share a line)."""
+    """What a submission's name is matched by: its NFC form, without a final `.py`. Nothing
+    more is folded, so characters that only look alike stay apart; two spellings NFC makes
+    one (the Kelvin sign and K) are one name, and two such submissions share a line."""
     return unicodedata.normalize("NFC", name).removesuffix(".py")
 
 
