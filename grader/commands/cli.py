@@ -378,8 +378,9 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
            sandbox: Sandbox | None, errors: list) -> int:
     """Grade every submission of --submissions into the CSV and feedback files, then the
     summary, all written even when interrupted. Exit status: 0, or 1 when a submission
-    was refused (a link, a FIFO, too deep or too large), 3 when one was not graded (a
-    failure of the grader's), 128 + N when stopped by signal N."""
+    was refused (a link, a FIFO, too deep or too large) or a graded one is not in the
+    gradebook, 3 when one was not graded (a failure of the grader's), 128 + N when
+    stopped by signal N."""
     from grader.commands.batch import (
         ClassRun,
         Interrupted,
@@ -416,6 +417,7 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
     count = write_feedback(feedback, rows, errors)
     show_summary(console, rows)
     console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
+    left_out = False  # a graded student the gradebook does not hold
     if roster is not None:
         from grader.reports.gradebook import Graded, match, show_gradebook, write_gradebook
 
@@ -423,13 +425,14 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
         write_gradebook(path, book, args.gradebook, args.assignment)
         show_gradebook(console, path, book)
+        left_out = bool(book.left_out())
     if stopped is not None:
         fail(console, f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
                       "the others are marked not graded")
         return 128 + signal.Signals[stopped.name].value
     if any(row.ungraded for row in rows):
         return NOT_GRADED_EXIT
-    return 1 if any(s.refused for s in submissions) else 0  # refused ones are named in the summary above
+    return 1 if left_out or any(s.refused for s in submissions) else 0  # each is named above
 
 
 def _check(argv: list[str], console: Console) -> int:

@@ -139,9 +139,12 @@ class BoundsProbes:
         return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
 
     def take(self, hidden: bool, outcomes: list[Outcome]) -> None:
-        """Each board's calls from the part's outcome (a task that did not run to its end
-        tells nothing: its answers are not graded)."""
-        if not outcomes or not outcomes[0].ok:
+        """Each board's calls from the part's outcome. A task that did not run to its end
+        answered for none of its boards: each is kept with that outcome (`Searched.unfinished`)."""
+        if not outcomes:
+            return
+        if not outcomes[0].ok:
+            self.calls += [Searched(problem, HookCalls(), outcomes[0]) for problem, _ in self.parts[hidden]]
             return
         results = iter(outcomes[0].answer["results"])
         for problem, probes in self.parts[hidden]:
@@ -170,6 +173,9 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     smaller of the two shares, so right answers on the named cases alone earn nothing."""
     if not outcome.ok:
         return failed_item("hook", spec_name, points, outcome)
+    ours = next((s for s in searched if s.unfinished is not None and s.unfinished.status == "ungraded"), None)
+    if ours is not None:
+        return _searches_ungraded(spec_name, points, ours)
     wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome.answer["results"]), start=1)
              if "error" in result or result["value"] != case["expected"]]
     groups = {case.get("group", number) for number, case in enumerate(cases, start=1)}
@@ -180,23 +186,34 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     score = round(points * share, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
-    if not wrong and not in_searches.wrong:
+    if not wrong and in_searches.share == 1:
         return ItemResult("hook", spec_name, "pass", score, points, counts, **measured(outcome))
     message = counts
     if wrong:
         number, case, result = wrong[0]
         message += (f"; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
                     f"  rerun just this case: --case {spec_name}:{number}")
-    message += "".join("\n" + line for line in in_searches.first_wrong(spec_name))
+    message += "".join("\n" + line for line in in_searches.first_wrong(spec_name) + in_searches.unfinished_lines())
     return ItemResult("hook", spec_name, "fail", score, points, message, **measured(outcome))
+
+
+def _searches_ungraded(spec_name: str, points: float, searched: Searched) -> ItemResult:
+    """The hook's item when the grader's questions about a search failed by a failure of
+    the grader's or the machine's (of a hidden board, only that)."""
+    assert searched.unfinished is not None
+    why = "on a hidden board" if searched.problem.hidden else searched.unfinished.message
+    return ItemResult("hook", spec_name, "ungraded", 0.0, points,
+                      f"its calls in the grader's searches could not be asked: {why}")
 
 
 @dataclass(frozen=True)
 class Searched:
-    """One hook's calls in the search of one board."""
+    """One hook's calls in the search of one board. `unfinished`: the outcome of the task
+    that was to ask them when it did not run to its end (no call of it was graded)."""
 
     problem: Problem
     calls: HookCalls
+    unfinished: Outcome | None = None
 
 
 class SearchShare:
@@ -205,11 +222,14 @@ class SearchShare:
     gets a group right (`group_indices`)."""
 
     def __init__(self, searched: Sequence[Searched]):
-        self.boards = [s for s in searched if s.calls.calls]
-        right = [s.calls.wrong == 0 for s in self.boards]
+        """A board whose questions did not all get an answer (`unfinished`) is wrong: an
+        unanswered call never earns what a right one does."""
+        self.boards = [s for s in searched if s.calls.calls or s.unfinished is not None]
+        right = [s.calls.wrong == 0 and s.unfinished is None for s in self.boards]
         groups = group_indices([s.calls.trivial for s in self.boards])
         self.groups, self.passed = len(groups), sum(all(right[i] for i in group) for group in groups)
         self.wrong = [s for s in self.boards if s.calls.wrong]
+        self.unfinished = [s for s in self.boards if s.unfinished is not None]
 
     @property
     def share(self) -> float:
@@ -221,12 +241,13 @@ class SearchShare:
         groups count every board, as the points do."""
         shown = [s for s in self.boards if not s.problem.hidden]
         wrong = [s for s in shown if s.calls.wrong]
-        text = (f"in the grader's searches, {len(shown) - len(wrong)}/{len(shown)} visible boards right" if shown
+        right = sum(s.calls.wrong == 0 and s.unfinished is None for s in shown)
+        text = (f"in the grader's searches, {right}/{len(shown)} visible boards right" if shown
                 else "in the grader's searches (of hidden boards only)")
         if wrong:
             text += (f" ({sum(s.calls.wrong for s in wrong)} of its {sum(s.calls.calls for s in shown)} calls on them "
                      "answered otherwise than the rule)")
-        if self.wrong:
+        if self.wrong or self.unfinished:
             hidden = " (hidden boards included)" if len(shown) < len(self.boards) else ""
             text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
         return text
@@ -235,14 +256,27 @@ class SearchShare:
         """The first wrong call on a visible board, as a case with a command that reruns it
         (of a hidden board, only that there was one)."""
         shown = next((s for s in self.wrong if not s.problem.hidden), None)
-        if shown is None:
-            return ["  the wrong calls in searches were on hidden boards (details hidden)"] if self.wrong else []
+        if shown is None:  # a hidden board left unanswered reads as one answered wrong: nothing tells them apart
+            hidden = any(s.problem.hidden for s in self.wrong + self.unfinished)
+            return ["  the wrong calls in searches were on hidden boards (details hidden)"] if hidden else []
         case = shown.calls.first_wrong
         assert case is not None
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
         case = {**case, "name": f"call {case['call']} of {hook} in the search of {where}"}
         return [f"  the first wrong call in a search is {describe_case(hook, None, case, case['returned'])}",
                 f"  rerun just this call: --case {hook}@{shown.problem.id}:{case['call']}"]
+
+    def unfinished_lines(self) -> list[str]:
+        """Why visible boards counted as wrong without a wrong answer: the questions about
+        them did not run to their end (hidden boards are told of as wrong, in `first_wrong`)."""
+        shown = [s for s in self.unfinished if not s.problem.hidden]
+        if not shown:
+            return []
+        outcome = shown[0].unfinished
+        assert outcome is not None
+        boards = f"{len(shown)} visible board{'s' * (len(shown) != 1)}"
+        return [f"  asked about the searches of {boards}, it did not finish ({outcome.status}: {outcome.message}): "
+                "each of them counts as a wrong board"]
 
 
 def expected_count(problem: Problem) -> int:
