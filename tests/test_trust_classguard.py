@@ -12,11 +12,18 @@ saying why; the CSV is written.
 from __future__ import annotations
 
 import codecs
+import io
 from pathlib import Path
 
 import pytest
 from conftest import COURSE, Kit, attacker, by_id, json_report, no_traceback, read_rows, run_grader, timings_aside
+from rich.console import Console
 
+from grader.commands import batch
+from grader.hooktable import SOLVER_HOOK_NAMES as HOOK_NAMES
+from grader.inputs import pyfacts
+from grader.inputs.submission import WANTED
+from grader.reports.results import ItemResult, Report
 from grader.sandbox.isolation import SUBMISSION_BYTES
 
 PLUS_LINE = "x = " + "+".join(["1"] * 300_000) + "\n"  # 600 KB on one line
@@ -119,3 +126,94 @@ def test_the_single_file_cli_says_one_line(tmp_path: Path, name: str) -> None:
         assert reasons == set() and report["score"] == report["max_score"], report
     else:
         assert len(reasons) == 1 and report["score"] == 0, reasons
+
+
+# --- each step in the student's guard, without grading ---------------------------------
+
+def test_reading_a_file_costs_only_that_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The syntax-tree reading says why an odd file cannot be read instead of raising, and
+    its memory and CPU are the kernel's to bound: a file over them is "too costly" (or
+    Python's own MemoryError), and the files after it are still read."""
+    folder = tmp_path / "files"
+    pathological_class(folder)
+    odd = ["plus_line.py", "nested_parens.py", "binary.py", "nul_byte.py", "utf16.py", "big_over.py"]
+    read = pyfacts.facts([folder / name for name in odd], WANTED)
+    assert all(read[folder / name].unread and not read[folder / name].names for name in odd), read
+    latin1 = pyfacts.facts_of(folder / "latin1.py", WANTED)
+    assert latin1.unread == "" and set(HOOK_NAMES) <= latin1.names
+    costly = tmp_path / "costly.py"
+    costly.write_text("x = " + "<".join(["1"] * 400_000) + "\n")  # some hundreds of MB and seconds to parse
+    monkeypatch.setattr(pyfacts, "READ_MEMORY", 150 << 20)
+    assert "MemoryError" in pyfacts.facts_of(costly, WANTED).unread or pyfacts.facts_of(costly, WANTED).unread == pyfacts.TOO_COSTLY
+    monkeypatch.setattr(pyfacts, "READ_MEMORY", 1 << 30)
+    monkeypatch.setattr(pyfacts, "READ_SECONDS", 1)
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / "costly.py").write_text("x = " + "<".join(["1"] * 1_500_000) + "\n")
+    (again / "hooks.py").write_bytes(honest(tmp_path))
+    read = pyfacts.facts([again / "costly.py", again / "hooks.py"], WANTED)
+    assert read[again / "costly.py"].unread in (pyfacts.TOO_COSTLY, "is nested too deeply or too large for Python "
+                                                "to read (MemoryError)"), read
+    assert set(HOOK_NAMES) <= read[again / "hooks.py"].names
+
+
+def test_a_file_submission_has_no_classmates_agent(tmp_path: Path) -> None:
+    """A single-file student's agent is its own file or none: a classmate named `agent`
+    is not played for everyone."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "agent.py").write_text("def choose_move(view):\n    return view\n")
+    (folder / "bob.py").write_bytes(honest(tmp_path))
+    found = {s.student: s for s in batch.find_submissions(folder)}
+    assert found["bob"].agent is None and found["agent"].agent == (folder / "agent.py").resolve()
+
+
+def test_a_failure_of_ours_on_one_student_stops_no_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grader failing on one student, in intake, grading, feedback or the CSV row, makes
+    that student "not graded" (our fault, one line) and every other one is written."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("ana", "bob", "cid", "dan"):
+        (folder / f"{name}.py").write_bytes(honest(tmp_path))
+    (folder / "eve").mkdir()
+    (folder / "eve" / "hooks.py").write_bytes(honest(tmp_path))
+    taking_in = batch.found_among
+
+    def found_among(files: list[Path]) -> object:
+        raise RecursionError("deep") if any("eve" in str(p) for p in files) else taking_in(files)
+
+    monkeypatch.setattr(batch, "found_among", found_among)
+    submissions = batch.find_submissions(folder)
+    assert [s.student for s in submissions] == ["ana", "bob", "cid", "dan", "eve"]
+
+    class Runner:
+        def __init__(self, spared: frozenset[int]) -> None:
+            self.stopping = False
+
+        def grade(self, job: object) -> Report:
+            if "bob" in str(job.solver):
+                raise MemoryError
+            return Report(str(job.solver), [ItemResult("hook", "constraint_bounds", "pass", 2.0, 2.0)])
+
+    monkeypatch.setattr(batch, "Runner", Runner)
+    monkeypatch.setattr(batch, "become_subreaper", lambda: None)
+    run = batch.ClassRun([], None, "none", None)
+    rows = batch.grade_batch(submissions, run, 2, Console(file=io.StringIO()))
+    showing = batch.show_report
+
+    def show_report(console: Console, report: Report, errors: list) -> None:
+        if "cid" in report.solver:
+            raise ValueError("odd")
+        showing(console, report, errors)
+
+    monkeypatch.setattr(batch, "show_report", show_report)
+    monkeypatch.setattr(batch, "lost_points", lambda row: 1 / 0 if row.student == "dan" and not row.ungraded else "")
+    assert batch.write_feedback(tmp_path / "feedback", rows, []) == 5
+    batch.write_csv(tmp_path / "grades.csv", rows)
+    written = read_rows(tmp_path / "grades.csv")
+    assert written["ana"]["score"] == "2.0" and written["ana"]["note"] == ""
+    for student, step in (("eve", "taking in"), ("bob", "grading"), ("cid", "writing its feedback"),
+                          ("dan", "writing its CSV row")):
+        note = written[student]["note"]
+        assert note.startswith("not graded: the grader failed while " + step) and "not of the submission" in note, note
+        assert written[student]["score"] == "", written[student]

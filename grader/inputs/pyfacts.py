@@ -82,7 +82,8 @@ def facts_of(path: Path, wanted: frozenset[str]) -> Facts:
 
 def _read_elsewhere(paths: list[Path], wanted: frozenset[str]) -> dict[Path, Facts]:
     """The facts of the files a reading process answered for, in order, before it ended."""
-    asked = json.dumps({"paths": [str(p) for p in paths], "wanted": sorted(wanted)})
+    asked = json.dumps({"paths": [str(p) for p in paths], "wanted": sorted(wanted), "memory": READ_MEMORY,
+                        "seconds": READ_SECONDS})
     try:
         done = subprocess.run([sys.executable, "-I", __file__], input=asked, capture_output=True, text=True,
                               timeout=WALL_SECONDS, check=False)
@@ -160,10 +161,10 @@ def is_stub(function: ast.FunctionDef) -> bool:
 
 def main() -> None:
     """Read the files asked on stdin, one JSON line each, under the kernel's limits."""
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_AS, (READ_MEMORY, READ_MEMORY))
-    resource.setrlimit(resource.RLIMIT_CPU, (READ_SECONDS, READ_SECONDS + 1))
     asked = json.loads(sys.stdin.read())
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_AS, (asked["memory"], asked["memory"]))
+    resource.setrlimit(resource.RLIMIT_CPU, (asked["seconds"], asked["seconds"] + 1))
     wanted = frozenset(asked["wanted"])
     for path in asked["paths"]:
         print(json.dumps(read(path, wanted)), flush=True)
