@@ -217,3 +217,14 @@ def test_a_failure_of_ours_on_one_student_stops_no_one(tmp_path: Path, monkeypat
         note = written[student]["note"]
         assert note.startswith("not graded: the grader failed while " + step) and "not of the submission" in note, note
         assert written[student]["score"] == "", written[student]
+
+
+def test_a_folder_whose_hooks_python_cannot_read_says_so(tmp_path: Path) -> None:
+    """A folder whose only hooks file Python cannot parse: nothing to grade, and the note
+    names that file and why (the reading did not stop the intake)."""
+    folder = tmp_path / "class"
+    (folder / "kim").mkdir(parents=True)
+    (folder / "kim" / "hooks.py").write_bytes(honest(tmp_path) + PLUS_LINE.encode())
+    (folder / "kim" / "helper.py").write_text("HELP = 1\n")
+    [kim] = batch.find_submissions(folder)
+    assert kim.hooks is None and kim.problem.startswith("nothing to grade (hooks.py is nested too deeply"), kim

@@ -113,7 +113,8 @@ def _folder_submission(student: str, folder: Path, root: Path) -> Submission:
         return _refused(student, scan.refusal)
     found = found_among(list(scan.files))
     if found.hooks is None:
-        return Submission(student, None, f"nothing to grade: {WHAT_TO_SUBMIT}", "folder")
+        unread = f" ({clean_text(found.unread[0], NAME_LIMIT * 2)})" if found.unread else ""
+        return Submission(student, None, f"nothing to grade{unread}: {WHAT_TO_SUBMIT}", "folder")
     return _contained(student, found.hooks, root, "folder", found.agent)
 
 

@@ -27,10 +27,12 @@ WANTED = frozenset((*HOOK_NAMES, AGENT_NAME))
 
 @dataclass(frozen=True)
 class Found:
-    """What a submission folder holds: its hooks file and its agent file (either may be None)."""
+    """What a submission folder holds: its hooks file and its agent file (either may be
+    None), and "file: why" for each file that could not be read."""
 
     hooks: Path | None
     agent: Path | None
+    unread: tuple[str, ...] = ()
 
 
 def find_in_folder(folder: Path) -> Found:
@@ -50,7 +52,7 @@ def found_among(files: list[Path]) -> Found:
     if hooks is None and len(files) == 1:
         hooks = files[0]  # one file that defines nothing recognisable: grade it, its errors explain why
     agent = next((p for p in files if AGENT_NAME in read[p].names), None)
-    return Found(hooks, agent)
+    return Found(hooks, agent, tuple(f"{p.name} {read[p].unread}" for p in files if read[p].unread))
 
 
 def resolve_solver(name: str) -> str | None:
