@@ -96,10 +96,10 @@ def test_one_file_never_stops_the_class(kit: Kit, tmp_path: Path) -> None:
     for student in odd:
         row = rows[student]
         assert row["score"] in ("0", "0.0"), (student, row)  # the file's own fault: Python cannot load it, or it is refused
-        # One line: the note (and the summary's line), or, for a file that ran out of
-        # time while Python compiled it on a loaded machine, the one cause of the lost points.
+        # One line: the note (and the summary's line), or, for a file that ran out of time
+        # or memory while Python compiled it on a loaded machine, the causes of the lost points.
         why = row["note"] or row["lost"]
-        assert why and "\n" not in why and " | " not in why, (student, row)
+        assert why and "\n" not in why, (student, row)
         summary = [line for line in said if line.startswith(f"! {student}:")]
         assert len(summary) == (1 if row["note"] else 0), (student, result.stdout[-3000:])
     assert "larger than" in rows["big_over"]["note"]
