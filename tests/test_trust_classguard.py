@@ -144,7 +144,8 @@ def test_reading_a_file_costs_only_that_reading(tmp_path: Path, monkeypatch: pyt
     costly = tmp_path / "costly.py"
     costly.write_text("x = " + "<".join(["1"] * 400_000) + "\n")  # some hundreds of MB and seconds to parse
     monkeypatch.setattr(pyfacts, "READ_MEMORY", 150 << 20)
-    assert "MemoryError" in pyfacts.facts_of(costly, WANTED).unread or pyfacts.facts_of(costly, WANTED).unread == pyfacts.TOO_COSTLY
+    said = pyfacts.facts_of(costly, WANTED).unread
+    assert "MemoryError" in said or said.startswith(pyfacts.TOO_COSTLY), said
     monkeypatch.setattr(pyfacts, "READ_MEMORY", 1 << 30)
     monkeypatch.setattr(pyfacts, "READ_SECONDS", 1)
     again = tmp_path / "again"
@@ -152,8 +153,8 @@ def test_reading_a_file_costs_only_that_reading(tmp_path: Path, monkeypatch: pyt
     (again / "costly.py").write_text("x = " + "<".join(["1"] * 1_500_000) + "\n")
     (again / "hooks.py").write_bytes(honest(tmp_path))
     read = pyfacts.facts([again / "costly.py", again / "hooks.py"], WANTED)
-    assert read[again / "costly.py"].unread in (pyfacts.TOO_COSTLY, "is nested too deeply or too large for Python "
-                                                "to read (MemoryError)"), read
+    said = read[again / "costly.py"].unread
+    assert said.startswith(pyfacts.TOO_COSTLY) or "MemoryError" in said, said
     assert set(HOOK_NAMES) <= read[again / "hooks.py"].names
 
 

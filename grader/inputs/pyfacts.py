@@ -29,7 +29,7 @@ READ_MEMORY = 1 << 30  # bytes of address space of the reading process
 READ_SECONDS = 20  # seconds of CPU it may use
 WALL_SECONDS = 120  # then it is stopped, however loaded the machine
 READ_BYTES = 5 << 20  # a longer file is not read (the intake's limit)
-TOO_COSTLY = f"is too costly to read (more than {READ_MEMORY >> 20} MB or {READ_SECONDS} s of CPU to parse)"
+TOO_COSTLY = "is too costly to read"
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def facts(paths: Iterable[Path], wanted: frozenset[str]) -> dict[Path, Facts]:
         found.update(answered)
         rest = [path for path in todo if path not in answered]
         if rest:
-            found[rest[0]] = Facts(unread=TOO_COSTLY)
+            found[rest[0]] = Facts(unread=f"{TOO_COSTLY} (more than {READ_MEMORY >> 20} MB or {READ_SECONDS} s of CPU)")
         todo = rest[1:]
     with _lock:
         _kept.update({(key, wanted): found[path] for path, key in keys.items()})
