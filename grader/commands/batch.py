@@ -5,7 +5,9 @@ sub-folder (the Python file in it that defines the most hooks is the hooks file)
 Submissions are graded in parallel, each in a grading process of its own
 (`gradejob`); one that cannot be graded gets a row with its reason. A failure of the
 grader's is retried once, then reported "not graded", with no score: never a zero.
-An interrupted run still writes the students graded so far.
+Every step for one student (taking it in, grading, its CSV row, its feedback) runs in
+that student's guard: the grader failing there makes that student "not graded" and
+every other student is graded. An interrupted run still writes the students graded so far.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ import re
 import stat
 import statistics
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -28,7 +33,7 @@ from rich.text import Text
 from grader.commands.gradejob import Job, Runner, problem_keys
 from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
 from grader.inputs.problemset import Problem, ProblemError
-from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, resolve_agent
+from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
 from grader.reports.advice import label, reason_groups
 from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, show_report, student_view
@@ -40,15 +45,20 @@ from grader.sandbox.wire import clean_text
 
 @dataclass
 class Submission:
-    """One student's hooks file (None when it is not graded: `problem` says why); `scope`
-    says which of its files the worker sees: the file alone, or its whole folder.
-    `refused`: intake refused it (a link, a FIFO, too deep or too large...)."""
+    """One student's hooks file (None when it is not graded: `problem` says why) and
+    agent file (the one of its files that defines choose_move; a file submission's is
+    that file or none, never a classmate's agent.py); `scope` says which of its files
+    the worker sees: the file alone, or its whole folder.
+    `refused`: intake refused it (a link, a FIFO, too deep or too large...); `failed`:
+    the grader failed while taking it in (not graded, the grader's fault)."""
 
     student: str
     hooks: Path | None
     problem: str = ""
     scope: Scope = "file"
     refused: bool = False
+    failed: str = ""
+    agent: Path | None = None
 
 
 def find_submissions(folder: Path) -> list[Submission]:
@@ -58,13 +68,32 @@ def find_submissions(folder: Path) -> list[Submission]:
     not `.py`; every other entry that is not a plain file or folder is refused.
     """
     root = folder.resolve()
-    return [submission for entry in sorted(root.iterdir()) if (submission := _submission(entry, root))]
+    return [submission for entry in sorted(root.iterdir()) if (submission := _taken_in(entry, root))]
+
+
+def ours(step: str, error: Exception) -> str:
+    """One line: the grader failed at `step` of one student's work, and this is no fault of theirs."""
+    said = clean_text(f"{type(error).__name__}: {error}", 200).replace("\n", " ")
+    return f"the grader failed while {step} ({said}): a fault of the grader's, not of the submission"
+
+
+def _student(entry: Path) -> str:
+    """The student of the class folder's entry `entry`, safe to show on one line."""
+    return clean_text(entry.stem if entry.suffix == ".py" else entry.name, NAME_LIMIT).replace("\n", " ")
+
+
+def _taken_in(entry: Path, root: Path) -> Submission | None:
+    """The submission at `entry`, or one not graded when taking it in failed."""
+    try:
+        return _submission(entry, root)
+    except Exception as error:  # one student's intake never stops the class
+        return Submission(_student(entry), None, failed=ours("taking in this submission", error))
 
 
 def _submission(entry: Path, root: Path) -> Submission | None:
     """The submission at `entry` in the class folder `root` (None when it is not one),
     refused when it is not plain."""
-    student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, NAME_LIMIT).replace("\n", " ")
+    student = _student(entry)
     try:
         mode = entry.lstat().st_mode
     except OSError as error:
@@ -74,7 +103,7 @@ def _submission(entry: Path, root: Path) -> Submission | None:
     if stat.S_ISDIR(mode):
         return _folder_submission(student, entry, root)
     refusal = file_refusal(entry, root)
-    return _refused(student, refusal) if refusal else _contained(student, entry, root, "file")
+    return _refused(student, refusal) if refusal else _contained(student, entry, root, "file", own_agent(entry))
 
 
 def _folder_submission(student: str, folder: Path, root: Path) -> Submission:
@@ -82,17 +111,19 @@ def _folder_submission(student: str, folder: Path, root: Path) -> Submission:
     scan = scan_folder(folder, root)
     if scan.refusal:
         return _refused(student, scan.refusal)
-    hooks = found_among(list(scan.files)).hooks
-    if hooks is None:
-        return Submission(student, None, f"nothing to grade: {WHAT_TO_SUBMIT}", "folder")
-    return _contained(student, hooks, root, "folder")
+    found = found_among(list(scan.files))
+    if found.hooks is None:
+        unread = f" ({clean_text(found.unread[0], NAME_LIMIT * 2)})" if found.unread else ""
+        return Submission(student, None, f"nothing to grade{unread}: {WHAT_TO_SUBMIT}", "folder")
+    return _contained(student, found.hooks, root, "folder", found.agent)
 
 
-def _contained(student: str, hooks: Path, root: Path, scope: Scope) -> Submission:
-    """The submission of `hooks`, refused unless it lies in the class folder `root`."""
-    if not inside(hooks, root):
-        return _refused(student, f"not graded: {shown(hooks, root)} lies outside the class folder")
-    return Submission(student, hooks, scope=scope)
+def _contained(student: str, hooks: Path, root: Path, scope: Scope, agent: Path | None) -> Submission:
+    """The submission of `hooks` (and `agent`), refused unless they lie in the class folder `root`."""
+    outside = next((path for path in (hooks, agent) if path is not None and not inside(path, root)), None)
+    if outside is not None:
+        return _refused(student, f"not graded: {shown(outside, root)} lies outside the class folder")
+    return Submission(student, hooks, scope=scope, agent=agent)
 
 
 def _refused(student: str, why: str) -> Submission:
@@ -108,6 +139,10 @@ class BatchRow:
     report: Report | None
     problem: str = ""
     not_graded: str = ""
+
+    def fail(self, why: str) -> None:
+        """Not graded after all: the grader failed on this student's report (`why`)."""
+        self.report, self.problem, self.not_graded = None, "", why
 
     @property
     def ungraded(self) -> str:
@@ -143,9 +178,9 @@ class Interrupted(Exception):
 def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
     assert submission.hooks is not None
     hooks = str(submission.hooks.resolve())
-    folder = submission.hooks.parent if submission.scope == "folder" else None
+    agent = str(submission.agent.resolve()) if submission.agent else None
     return Job(problem_keys(run.problems), str(run.config) if run.config else None, run.mode, run.timeout, hooks,
-               submission.scope, resolve_agent(None, hooks, folder), str(out))
+               submission.scope, agent, str(out))
 
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:
@@ -168,12 +203,21 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
                     break
             return BatchRow(submission.student, None, not_graded=clean_text(why, 300))
 
+        def guarded(index: int, submission: Submission) -> BatchRow:
+            """grade_one, in the student's guard."""
+            if submission.failed:
+                return BatchRow(submission.student, None, not_graded=submission.failed)
+            try:
+                return grade_one(index, submission)
+            except Exception as error:  # one student's grading never stops the class
+                return BatchRow(submission.student, None, not_graded=ours("grading this submission", error))
+
         columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         rows: list[BatchRow | None] = [None] * len(submissions)
         with Progress(*columns, console=console, transient=False) as progress:
             task = progress.add_task("grading", total=len(submissions))
             pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-            futures = {pool.submit(grade_one, index, s): index for index, s in enumerate(submissions)}
+            futures = {pool.submit(guarded, index, s): index for index, s in enumerate(submissions)}
             try:
                 for future in as_completed(futures):
                     rows[futures[future]] = future.result()
@@ -200,18 +244,40 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
     (the practice agent item of a student who wrote choose_move); a student who could not
     be graded scores 0 on every item.
     """
-    graded = [row.report for row in rows if row.report]
-    columns = item_columns([list(item_scores(report)) for report in graded])
+    step = "writing its CSV row"
+    scored = {id(row): found for row in rows if (found := guard(row, step, _item_scores)) is not None}
+    graded = [row.report for row in rows if row.report]  # after the guard: a row it failed has no report
+    columns = item_columns([list(scored[id(row)]) for row in rows if row.report])
     class_max = max((report.max_score for report in graded), default=0.0)
+
+    def cells(row: BatchRow) -> list[object]:
+        scores: dict[str, float | str] = dict(scored.get(id(row), {})) if row.report else dict.fromkeys(columns, 0.0)
+        if row.ungraded:  # no score at all, never a zero
+            scores = {}
+        return [csv_text(row.student), row.score, row.report.max_score if row.report else class_max,
+                *(scores.get(name, "") for name in columns), csv_text(note(row)), csv_text(lost_points(row))]
+
+    lines = [guard(row, step, cells) or cells(row) for row in rows]  # a row it failed is written not graded
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow([csv_text(name) for name in ("student", "score", "max_score", *columns, "note", "lost")])
-        for row in rows:
-            scores: dict[str, float | str] = dict(item_scores(row.report)) if row.report else dict.fromkeys(columns, 0.0)
-            if row.ungraded:  # no score at all, never a zero
-                scores = {}
-            writer.writerow([csv_text(row.student), row.score, row.report.max_score if row.report else class_max,
-                             *(scores.get(name, "") for name in columns), csv_text(note(row)), csv_text(lost_points(row))])
+        writer.writerows(lines)
+
+
+T = TypeVar("T")
+
+
+def guard(row: BatchRow, step: str, work: Callable[[BatchRow], T]) -> T | None:
+    """`work(row)`, or None with the row made not graded (the grader's fault) when it raises."""
+    try:
+        return work(row)
+    except Exception as error:  # one student's report never stops the class
+        row.fail(ours(f"{step} for this submission", error))
+        return None
+
+
+def _item_scores(row: BatchRow) -> dict[str, float]:
+    return item_scores(row.report) if row.report else {}
 
 
 def item_scores(report: Report) -> dict[str, float]:
@@ -257,23 +323,30 @@ def lost_points(row: BatchRow, limit: int = 80) -> str:
 
 def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError]) -> int:
     """One file per student, NAME.md and NAME.html, with the report as the terminal shows
-    it (hidden items masked); how many students got one."""
+    it (hidden items masked); how many students got one. Written before the CSV: a
+    student whose feedback the grader fails to write is not graded there either."""
     folder.mkdir(parents=True, exist_ok=True)
     written, used = 0, set[str]()
     for index, row in enumerate(rows):
-        console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
-        if row.ungraded:
-            console.print(Text(f"{row.student}: not graded: {row.ungraded}; {NOT_GRADED}."))
-        elif row.report is None:
-            console.print(Text(f"{row.student}: {row.problem}"))
-        else:
-            show_report(console, row.report, errors)
-        name = feedback_name(row.student, index, used)
-        (folder / f"{name}.md").write_text(f"# Grading report: {code_span(row.student)}\n\n{fenced(console.export_text(clear=False))}",
-                                           encoding="utf-8")
-        (folder / f"{name}.html").write_text(console.export_html(), encoding="utf-8")
-        written += 1
+        write = partial(_feedback, folder / feedback_name(row.student, index, used), errors)
+        # a report that fails is written again, as not graded
+        written += bool(guard(row, "writing its feedback", write) or guard(row, "writing its feedback", write))
     return written
+
+
+def _feedback(path: Path, errors: list[ProblemError], row: BatchRow) -> bool:
+    """Write one student's feedback as `path`.md and `path`.html."""
+    console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
+    if row.ungraded:
+        console.print(Text(f"{row.student}: not graded: {row.ungraded}; {NOT_GRADED}."))
+    elif row.report is None:
+        console.print(Text(f"{row.student}: {row.problem}"))
+    else:
+        show_report(console, row.report, errors)
+    text = f"# Grading report: {code_span(row.student)}\n\n{fenced(console.export_text(clear=False))}"
+    path.with_name(f"{path.name}.md").write_text(text, encoding="utf-8")
+    path.with_name(f"{path.name}.html").write_text(console.export_html(), encoding="utf-8")
+    return True
 
 
 def feedback_name(student: str, index: int, used: set[str]) -> str:

@@ -413,8 +413,8 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         rows = grade_batch(submissions, run, args.jobs, console)
     except Interrupted as interrupted:
         stopped, rows = interrupted, interrupted.rows
+    count = write_feedback(feedback, rows, errors)  # first: a student it fails for is not graded in the CSV either
     write_csv(args.csv, rows)
-    count = write_feedback(feedback, rows, errors)
     show_summary(console, rows)
     console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
     left_out = False  # a graded student the gradebook does not hold
