@@ -64,7 +64,7 @@ def read_flags(label: str, source: str) -> list[str]:
             where = f" (line {error.lineno})" if error.lineno else ""
             found = [f"could not be read: {clean_text(str(error.msg), 120)}{where}"]
         except (ValueError, RecursionError, MemoryError) as error:
-            why = {RecursionError: "nested too deep", MemoryError: "too large to parse"}.get(type(error), str(error))
+            why = {RecursionError: "nested too deep", MemoryError: "too large or nested too deep to parse"}.get(type(error), str(error))
             found = [f"could not be read: {clean_text(why, 120)}"]
     shown = [f"{label}: {line}" for line in found[:FLAGS_SHOWN]]
     if len(found) > FLAGS_SHOWN:

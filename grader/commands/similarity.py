@@ -248,7 +248,7 @@ def command(argv: list[str], console: Console) -> int:
     console.print(pairs_table(pairs, args.top))
     flagged = sum(pair.share > SHOWN for pair in pairs)
     console.print(Text(f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "
-                       f"(in {args.out}, side by side); {len(flags)} build code from data (read them by hand)"))
+                       f"(in {args.out}, side by side); {len(flags)} flagged for code built from data (read them by hand)"))
     for student, lines in sorted(flags.items()):
         console.print(Text.assemble(("! ", "red"), f"{student} builds code from data (read it by hand):"))
         for line in lines:

@@ -5,13 +5,13 @@ one 5 MB file that matches 39 classmates is written 39 times. Here each side of 
 shows at most `CODE_BYTES` of HTML (from a few lines before the first shared run when the
 file is long), followed by a line saying what was left out; only the `PAIRS_WITH_CODE`
 most similar pairs carry their code; and the submissions that build code from data are
-listed above the pairs. The report then weighs at most
+listed above the pairs. Besides copydetect's two plots (PNG images of matplotlib's fixed
+size, 640 by 480 pixels, whatever the class), the report then weighs at most
 
-    FIXED_BYTES + STUDENT_BYTES * submissions + PAIR_BYTES * pairs shown
-                + 2 * CODE_BYTES * min(pairs shown, PAIRS_WITH_CODE)
+    64 KB + 8 KB per submission + 2 KB per pair shown + 2 * CODE_BYTES per pair with code
 
-(`report_bound`): the template and its two plots, the lists of files and the flags of each
-submission, the names and shares of each pair, and its code.
+(the template and settings; a submission's lines in the file lists and its flags, each
+line capped; a pair's names, shares and buttons; its code).
 
 This module imports copydetect: import it only once copydetect is known to be installed.
 """
@@ -26,17 +26,8 @@ from copydetect import CopyDetector
 CODE_BYTES = 32 << 10  # HTML of one side of one pair, notes included: a whole hook file, and more
 PAIRS_WITH_CODE = 100  # the most similar pairs show their code; the others their names and shares
 CONTEXT_LINES = 3  # lines shown before the first shared run, when the start of a long file is left out
-FIXED_BYTES = 256 << 10  # the template, its two plots (a fixed number of pixels) and the settings
-STUDENT_BYTES = 8 << 10  # a submission's two lines in the file lists and its flags (each line capped)
-PAIR_BYTES = 2 << 10  # a pair's names, shares and buttons
 NOTE_ROOM = 512  # bytes kept in CODE_BYTES for the lines saying what was left out
 MATCHED = "<h2>Matched Code</h2>"  # copydetect's heading, before which the flags are shown
-
-
-def report_bound(students: int, pairs_shown: int) -> int:
-    """The most bytes a report of `students` submissions and `pairs_shown` pairs above the
-    threshold may weigh."""
-    return FIXED_BYTES + STUDENT_BYTES * students + PAIR_BYTES * pairs_shown + 2 * CODE_BYTES * min(pairs_shown, PAIRS_WITH_CODE)
 
 
 def _size(text: str) -> int:
