@@ -163,7 +163,7 @@ def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | 
         detector = BoundedDetector(extensions=["py"], noise_t=NOISE, guarantee_t=GUARANTEE, display_t=SHOWN,
                                    autoopen=False, silent=True, out_file=str(out or folder / "report.html"))
         detector.threshold = SHOWN
-        detector.shown_names = {path: Path(path).name + (" (builds code from data: see the list above)"
+        detector.shown_names = {path: Path(path).name + (" (read by hand: see the list above)"
                                                          if names[path] in flags else "") for path in names}
         for path_text in names:
             detector.add_file(path_text)
@@ -248,9 +248,9 @@ def command(argv: list[str], console: Console) -> int:
     console.print(pairs_table(pairs, args.top))
     flagged = sum(pair.share > SHOWN for pair in pairs)
     console.print(Text(f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "
-                       f"(in {args.out}, side by side); {len(flags)} flagged for code built from data (read them by hand)"))
+                       f"(in {args.out}, side by side); {len(flags)} to read by hand (code built from data, or not readable)"))
     for student, lines in sorted(flags.items()):
-        console.print(Text.assemble(("! ", "red"), f"{student} builds code from data (read it by hand):"))
+        console.print(Text.assemble(("! ", "red"), f"read by hand: {student}"))
         for line in lines:
             console.print(Text(f"    {line}"))
     for line in refused:

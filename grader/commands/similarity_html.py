@@ -111,14 +111,15 @@ class BoundedDetector(CopyDetector):
 
 
 def flags_section(flags: dict[str, list[str]]) -> str:
-    """The HTML list of the submissions that build code from data, with their flags."""
-    heading = "<h2>Code built from data</h2>\n"
+    """The HTML list of the submissions to read by hand, with their flags."""
+    heading = "<h2>Submissions to read by hand</h2>\n"
     if not flags:
-        return heading + "<p>No submission builds code from data.</p>\n"
+        return heading + "<p>None: no submission builds code from data, and every file could be read.</p>\n"
     items = "".join(f"<li><b>{html.escape(student)}</b><ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in lines)
                     + "</ul></li>\n" for student, lines in sorted(flags.items()))
-    return (heading + "<p>These files turn data into code or hold encoded data, which the comparison "
-            "cannot read: read them by hand. A flag is a reason to look, not a verdict.</p>\n<ul>\n" + items + "</ul>\n")
+    return (heading + "<p>These files turn data into code, hold encoded data, or could not be read as Python: "
+            "the comparison cannot see such code. A flag is a reason to look, not a verdict, and changes no grade.</p>\n"
+            "<ul>\n" + items + "</ul>\n")
 
 
 def with_flags(report: str, flags: dict[str, list[str]]) -> str:
