@@ -13,6 +13,12 @@ one submission is found in the other); the HTML report (copydetect's) shows each
 flagged pair side by side with the shared code highlighted. A high share is a reason to
 look, not a verdict: read the code.
 
+The comparison cannot see code shipped as data (a classmate's file in base64, run with
+`exec`): every submission that builds code from data is flagged beside its name, on the
+terminal and in the report, for the instructor to read by hand (`codeflags`). The report
+is bounded: each pair shows at most a fixed amount of code, whatever the files' sizes
+(`similarity_html`).
+
 copydetect comes with the `instructor` extra: `pip install -e ".[instructor]"`.
 """
 
@@ -32,7 +38,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from grader.inputs.intake import NAME_LIMIT, file_refusal, scan_folder
+from grader.commands.codeflags import read_flags
+from grader.inputs.intake import NAME_LIMIT, file_refusal, scan_folder, shown
 from grader.sandbox.wire import clean_text
 
 NOISE = 25  # copydetect's noise threshold: shorter shared runs of tokens are not counted
@@ -40,6 +47,7 @@ GUARANTEE = 30  # runs of tokens this long are always found
 SHOWN = 0.33  # the HTML report shows pairs sharing more than this (copydetect's default)
 INSTALL = 'pip install -e ".[instructor]"'
 HASH_SEED = "0"  # copydetect's fingerprints depend on it: fixed, so that every run agrees
+STUDENT_FLAGS = 8  # flags shown per submission, whatever its number of files; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -57,11 +65,11 @@ class Pair:
         return max(self.first_share, self.second_share)
 
 
-def submission_sources(folder: Path) -> tuple[dict[str, str], list[str]]:
-    """Each submission's code (a folder's `.py` files joined in order), by student name,
-    and a line for every entry refused (a link, a FIFO, too large...), read the way
-    grading a class reads them (nothing followed, nothing outside the folder)."""
-    sources, refused = {}, []
+def submission_files(folder: Path) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+    """Each submission's `.py` files (the name shown, the text), by student name (a folder's
+    files in order), and a line for every entry refused (a link, a FIFO, too large...), read
+    the way grading a class reads them (nothing followed, nothing outside the folder)."""
+    submissions, refused = {}, []
     root = folder.resolve()
     for entry in sorted(root.iterdir()):
         student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, NAME_LIMIT).replace("\n", " ")
@@ -81,8 +89,17 @@ def submission_sources(folder: Path) -> tuple[dict[str, str], list[str]]:
         if why:
             refused.append(f"{student}: {why.removeprefix('not graded: ')}")
             continue
-        sources[student] = "\n\n".join(f.read_text(encoding="utf-8", errors="replace") for f in files)
-    return sources, refused
+        submissions[student] = [(shown(f, root), f.read_text(encoding="utf-8", errors="replace")) for f in files]
+    return submissions, refused
+
+
+def submission_flags(files: list[tuple[str, str]]) -> list[str]:
+    """The flags of a submission's files (see `codeflags`), at most `STUDENT_FLAGS` lines
+    and a count of the rest."""
+    found = [line for label, text in files for line in read_flags(label, text)]
+    if len(found) > STUDENT_FLAGS:
+        found = [*found[:STUDENT_FLAGS], f"and {len(found) - STUDENT_FLAGS} more"]
+    return found
 
 
 def boilerplate_files(paths: list[Path]) -> list[Path]:
@@ -103,20 +120,23 @@ def safe_name(student: str, used: set[str]) -> str:
     return name
 
 
-def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None) -> list[Pair]:
+def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None,
+            flags: dict[str, list[str]] | None = None) -> list[Pair]:
     """Every pair of submissions with what they share, most shared first; the HTML report
-    written to `out` (when given).
+    written to `out` (when given), with the `flags` of each flagged student.
 
     copydetect fingerprints code with Python's `hash()`, which differs from one process to
     the next unless PYTHONHASHSEED is set: the comparison runs in a Python of its own with
     a fixed seed, so that the same class gets the same shares at every run.
     RuntimeError saying why when it fails.
     """
+    flags = flags or {}
     if os.environ.get("PYTHONHASHSEED") == HASH_SEED:
-        return _compare_here(sources, boilerplate, out)
+        return _compare_here(sources, boilerplate, out, flags)
     from grader.inputs.submission import KIT_ROOT
 
-    request = json.dumps({"sources": sources, "boilerplate": [str(p) for p in boilerplate], "out": str(out) if out else None})
+    request = json.dumps({"sources": sources, "boilerplate": [str(p) for p in boilerplate], "out": str(out) if out else None,
+                          "flags": flags})
     path = os.pathsep.join(filter(None, [str(KIT_ROOT), os.environ.get("PYTHONPATH")]))
     ran = subprocess.run([sys.executable, "-m", "grader.commands.similarity"], input=request, capture_output=True,
                          text=True, env={**os.environ, "PYTHONHASHSEED": HASH_SEED, "PYTHONPATH": path})
@@ -126,12 +146,13 @@ def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None) 
     return [Pair(**pair) for pair in json.loads(ran.stdout)]
 
 
-def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | None) -> list[Pair]:
+def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | None,
+                  flags: dict[str, list[str]]) -> list[Pair]:
     """`compare`, in this process."""
     import matplotlib
 
     matplotlib.use("Agg")  # the report's plots, drawn without a display
-    from copydetect import CopyDetector
+    from grader.commands.similarity_html import BoundedDetector, with_flags
 
     with tempfile.TemporaryDirectory(prefix="similarity-") as scratch:
         folder, used, names = Path(scratch), set[str](), {}
@@ -139,8 +160,11 @@ def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | 
             path = folder / f"{safe_name(student, used)}.py"
             path.write_text(code, encoding="utf-8")
             names[str(path)] = student
-        detector = CopyDetector(extensions=["py"], noise_t=NOISE, guarantee_t=GUARANTEE, display_t=SHOWN,
-                                autoopen=False, silent=True, out_file=str(out or folder / "report.html"))
+        detector = BoundedDetector(extensions=["py"], noise_t=NOISE, guarantee_t=GUARANTEE, display_t=SHOWN,
+                                   autoopen=False, silent=True, out_file=str(out or folder / "report.html"))
+        detector.threshold = SHOWN
+        detector.shown_names = {path: Path(path).name + (" (read by hand: see the list above)"
+                                                         if names[path] in flags else "") for path in names}
         for path_text in names:
             detector.add_file(path_text)
         for path in boilerplate:
@@ -149,7 +173,8 @@ def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | 
         pairs = _pairs(detector, names)
         if out is not None:
             html = detector.generate_html_report(output_mode="return") or ""
-            out.write_text(html.replace(f"{scratch}/", "").replace(scratch, ""), encoding="utf-8")
+            html = with_flags(html.replace(f"{scratch}/", "").replace(scratch, ""), flags)
+            out.write_text(html, encoding="utf-8")
     return sorted(pairs, key=lambda p: (-p.share, -p.tokens, p.first, p.second))
 
 
@@ -211,17 +236,23 @@ def command(argv: list[str], console: Console) -> int:
         import copydetect  # noqa: F401
     except ImportError:
         return fail(console, f"the similarity report needs copydetect: {INSTALL}")
-    sources, refused = submission_sources(args.folder)
-    if len(sources) < 2:
-        return fail(console, f"{args.folder}: {len(sources)} submission(s) to compare; at least two are needed")
+    submissions, refused = submission_files(args.folder)
+    if len(submissions) < 2:
+        return fail(console, f"{args.folder}: {len(submissions)} submission(s) to compare; at least two are needed")
+    flags = {student: found for student, files in submissions.items() if (found := submission_flags(files))}
+    sources = {student: "\n\n".join(text for _, text in files) for student, files in submissions.items()}
     try:
-        pairs = compare(sources, boilerplate_files([KIT_ROOT / "assignment", *args.boilerplate]), args.out)
+        pairs = compare(sources, boilerplate_files([KIT_ROOT / "assignment", *args.boilerplate]), args.out, flags)
     except RuntimeError as error:
         return fail(console, str(error))
     console.print(pairs_table(pairs, args.top))
     flagged = sum(pair.share > SHOWN for pair in pairs)
     console.print(Text(f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "
-                       f"(in {args.out}, side by side)"))
+                       f"(in {args.out}, side by side); {len(flags)} to read by hand (code built from data, or not readable)"))
+    for student, lines in sorted(flags.items()):
+        console.print(Text.assemble(("! ", "red"), f"read by hand: {student}"))
+        for line in lines:
+            console.print(Text(f"    {line}"))
     for line in refused:
         console.print(Text.assemble(("! ", "red"), f"not compared: {line}"))
     return 0
@@ -232,7 +263,7 @@ def main() -> None:
     the pairs as JSON on standard output."""
     request = json.loads(sys.stdin.read())
     out = Path(request["out"]) if request["out"] else None
-    pairs = _compare_here(request["sources"], [Path(p) for p in request["boilerplate"]], out)
+    pairs = _compare_here(request["sources"], [Path(p) for p in request["boilerplate"]], out, request["flags"])
     json.dump([asdict(pair) for pair in pairs], sys.stdout)
 
 
