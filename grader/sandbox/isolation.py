@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from grader.errors import UserError
 from grader.sandbox import cleanup
+from grader.sandbox.cgroup import Group, Tree, open_tree
 from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user, world_writable
 from grader.sandbox.usage import in_memory
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
@@ -179,7 +180,8 @@ def _masked(roots: list[str]) -> list[str]:
 
 def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
     """bubblewrap's command line up to (not including) the command it runs."""
-    argv = [BWRAP or "bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
+    argv = [BWRAP or "bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+            "--cap-drop", "ALL", "--clearenv"]  # --disable-userns: no namespace of its own inside (no private tmpfs)
     for key, value in _clean_env("/tmp").items():
         argv += ["--setenv", key, value]
     roots = _bound_roots(python)
@@ -211,7 +213,28 @@ class Sandbox:
     locks: list[int] = field(default_factory=list)  # descriptors holding our user ids
     writable: list[str] = field(default_factory=list)  # under `user`: the folders anyone may write to
     ram_folders: list[str] = field(default_factory=list)  # those of them whose files are held in memory
+    tree: Tree | None = field(init=False, default=None)  # where each worker gets a control group of its own
+    unbounded: str = field(init=False, default="")  # why not: memory and processes are then counted by us
     _copies: dict[tuple[str, str], Path] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        found = open_tree()
+        if isinstance(found, Tree):
+            self.tree = found
+        else:
+            self.unbounded = found
+
+    @property
+    def limits(self) -> str:
+        """Who keeps a worker's memory and process limits, as reports say it."""
+        if self.tree is not None:
+            return "kernel (a control group per worker)"
+        return f"grader's own count (no control group: {self.unbounded})"
+
+    def group(self, memory_bytes: int, tasks: int) -> Group | None:
+        """A control group of its own for a new worker (None where none can be made here);
+        OSError when it cannot be made this time."""
+        return self.tree.group(memory_bytes, tasks) if self.tree is not None else None
 
     @property
     def view(self) -> Path:
@@ -294,6 +317,8 @@ class Sandbox:
             self.guardian.wait(timeout=30)
         for fd in self.locks:  # the ids are free for other graders once their processes are gone
             os.close(fd)
+        if self.tree is not None:
+            self.tree.close()
         shutil.rmtree(self.root, ignore_errors=True)
 
 
