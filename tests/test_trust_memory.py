@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import Kit, attacker, class_folder, entries, read_rows, running_with
 
+from grader.sandbox import usage
 from grader.sandbox.cgroup import Group, Tree, held, open_tree
 from grader.sandbox.host import Limits
 
@@ -164,3 +165,50 @@ def test_a_dev_shm_flood_costs_classmates_nothing(kit: Kit, tmp_path: Path) -> N
     for name in ("aaa_honest", "zzz_honest"):
         assert float(rows[name]["score"]) == float(rows[name]["max_score"]) > 0, rows[name]
     assert [entry for entry in os.listdir("/dev/shm") if entry.startswith(student)] == []
+
+
+def test_without_control_groups_the_report_says_so(kit: Kit, tmp_path: Path) -> None:
+    """A grader that can make no control group (here: none mounted where it looks, as in
+    a container without them) grades as before, counting memory and processes itself,
+    and its header and JSON say that the kernel kept no limits."""
+    student = attacker(tmp_path / "s", "correct")
+    out = tmp_path / "report.json"
+    hidden = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+              'mount -t tmpfs none /sys/fs/cgroup && exec "$@"', "sh"]
+    result = subprocess.run([*hidden, *kit.command(kit.course, "--solver", student, "--json", out, "--only",
+                                                   "constraint_bounds")],
+                            cwd=kit.root, env=kit.env(), capture_output=True, text=True, timeout=300)
+    assert out.is_file(), result.stdout + result.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["isolation"] == kit.mode and "no control group" in report["unbounded"], report
+    assert "counted by the grader, not the kernel" in " ".join(result.stdout.split())
+    assert report["score"] == report["max_score"] > 0
+
+
+def test_the_count_of_files_in_memory_is_the_workers_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no control group counts them: another user's entries, past the budget of
+    entries looked at, cost a worker nothing; its own count, in folders it could write to."""
+    if os.geteuid() != 0:
+        pytest.skip("files of other users are made as root")
+    worker, other = 1_900_099_001, 1_900_099_002
+    monkeypatch.setattr(usage, "FILE_BUDGET", 10)
+    for number in range(30):
+        flood = tmp_path / f"flood-{number}"
+        flood.touch()
+        os.chown(flood, other, other)
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o1777)
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    for folder in (tmp_path, shared, closed):
+        own = folder / "own"
+        own.write_bytes(b"x" * 8192)
+        os.chown(own, worker, worker)
+    os.chown(closed, other, other)
+    assert usage.files_in_memory(worker, [str(tmp_path)]) == 2 * (tmp_path / "own").stat().st_blocks * 512
+    for number in range(11):
+        mine = shared / f"mine-{number}"
+        mine.touch()
+        os.chown(mine, worker, worker)
+    assert usage.files_in_memory(worker, [str(tmp_path)]) == 1 << 62  # past the budget of its own entries

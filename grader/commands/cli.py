@@ -395,7 +395,9 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         return fail(console, f"--submissions {args.submissions}: not a folder")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     mode = sandbox.mode if sandbox else Isolation.NONE
-    console.print(f"isolation: {mode}", highlight=False)
+    unbounded = f"; memory and processes counted by the grader, not the kernel: {sandbox.unbounded}" \
+        if sandbox and sandbox.unbounded else ""
+    console.print(f"isolation: {mode}{unbounded}", highlight=False, markup=False)
     try:
         submissions = find_submissions(args.submissions)
     except OSError as error:

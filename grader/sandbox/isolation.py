@@ -224,13 +224,6 @@ class Sandbox:
         else:
             self.unbounded = found
 
-    @property
-    def limits(self) -> str:
-        """Who keeps a worker's memory and process limits, as reports say it."""
-        if self.tree is not None:
-            return "kernel (a control group per worker)"
-        return f"grader's own count (no control group: {self.unbounded})"
-
     def group(self, memory_bytes: int, tasks: int) -> Group | None:
         """A control group of its own for a new worker (None where none can be made here);
         OSError when it cannot be made this time."""
