@@ -154,13 +154,16 @@ def test_a_workers_processes_are_born_in_a_group_of_their_own(kit: Kit, tmp_path
 
 
 def test_a_dev_shm_flood_costs_classmates_nothing(kit: Kit, tmp_path: Path) -> None:
-    """25,000 empty files in /dev/shm from one student, two honest classmates graded
-    beside it (--jobs 2): they get full marks. (Under bwrap its /dev/shm is its own.)"""
+    """25,000 empty files in /dev/shm from one student, two honest classmates in the same
+    class run, --jobs 2: they get full marks. Under bwrap its /dev/shm is its own; under
+    user (no private /tmp or /dev/shm) the class is graded one student at a time, and
+    what each leaves there is removed before the next starts."""
     student = f"mmm_flood_{uuid.uuid4().hex[:12]}"
     folder = class_folder(tmp_path, kit, {student: ("memory_shm_flood", {"FILES": "25000"})})
     grades = tmp_path / "grades.csv"
     result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "3")
     assert result.returncode == 0, result.stdout + result.stderr
+    assert ("one student at a time" in result.stdout) == (kit.mode == "user"), result.stdout
     rows = read_rows(grades)
     for name in ("aaa_honest", "zzz_honest"):
         assert float(rows[name]["score"]) == float(rows[name]["max_score"]) > 0, rows[name]
