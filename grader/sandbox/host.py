@@ -8,8 +8,10 @@ standard output and error is read from another pipe, kept up to `Limits.output_k
 characters and cut off (with the worker) past `Limits.output_bytes` bytes.
 
 While the grader waits, it reads what the worker's processes use (`usage`): the item's
-time (`Budget`), memory across all its processes and how many there are. Past a limit
-the worker is killed with everything it started.
+time (`Budget`). Memory and processes are kept by the kernel in a control group of the
+worker's own (`cgroup`), whose out-of-memory kill is the student's memory error; where no
+group can be made, the grader counts them from its readings. Past a limit the worker is
+killed with everything it started.
 
 A failure is the student's (`WorkerFailure`) unless it is marked `ours`: a worker that
 could not start, or a wall-clock backstop reached while the worker was ready to run.

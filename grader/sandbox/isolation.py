@@ -12,8 +12,9 @@
 
 A `Sandbox` holds what every worker of one grading run shares: the mode, the interpreter,
 a read-only copy of the student-facing library (the "view"), private copies of the
-submissions, and, under `user`, the pool of user ids and a guardian process that kills
-every process of those users if the grader dies.
+submissions, the folder of the workers' control groups (where one can be made), and,
+under `user`, the pool of user ids and a guardian process that kills every process of
+those users if the grader dies.
 """
 
 from __future__ import annotations
