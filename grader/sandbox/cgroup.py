@@ -125,10 +125,11 @@ class Tree:
         return group
 
     def close(self) -> None:
-        """Remove the run's folders (their groups are gone by now)."""
+        """Remove the run's folders, with any group still in them and what it holds."""
+        names = sorted({child.name for folder in (self.memory, self.pids) for child in folder.glob("w*")})
+        for name in names:
+            Group([self.memory / name] if self.v2 else [self.memory / name, self.pids / name], self.v2).remove()
         for folder in dict.fromkeys((self.memory, self.pids)):
-            for child in folder.glob("w*"):
-                _remove_folder(child)
             _remove_folder(folder)
 
 
@@ -205,9 +206,9 @@ class Group:
             _remove_folder(folder)
 
 
-def _remove_folder(folder: Path) -> None:
+def _remove_folder(folder: Path, tries: int = REMOVE_ROUNDS) -> None:
     """rmdir, retried while the kernel still counts a dying process in the group."""
-    for _ in range(REMOVE_ROUNDS):
+    for _ in range(tries):
         try:
             folder.rmdir()
             return
@@ -264,5 +265,5 @@ def _sweep(*parents: Path) -> None:
             number = run.name[len(RUN_PREFIX):]
             if number.isdigit() and not Path(f"/proc/{number}").exists():
                 for child in run.glob("w*"):
-                    _remove_folder(child)
-                _remove_folder(run)
+                    _remove_folder(child, tries=1)
+                _remove_folder(run, tries=1)

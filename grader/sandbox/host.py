@@ -471,11 +471,13 @@ class Worker:
 
     def _ended(self) -> str:
         try:
-            code = self.process.wait(timeout=1.0)
+            code: int | None = self.process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
-            return self._memory_text() if self._out_of_memory() else "the worker stopped answering"
-        if self._out_of_memory():
+            code = None
+        if self._out_of_memory():  # the kernel killed a process of it for its memory
             return self._memory_text()
+        if code is None:
+            return "the worker stopped answering"
         return f"the process running it ended ({describe_exit(code, self.sandbox.mode is Isolation.BWRAP)})"
 
     def kill(self) -> None:
