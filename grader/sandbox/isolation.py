@@ -20,6 +20,7 @@ those users if the grader dies.
 from __future__ import annotations
 
 import fcntl
+import functools
 import glob
 import os
 import pwd
@@ -179,10 +180,21 @@ def _masked(roots: list[str]) -> list[str]:
     return sorted(set(masks))
 
 
+@functools.cache
+def _no_namespaces_inside() -> tuple[str, ...]:
+    """bubblewrap's flag that refuses new user namespaces inside the sandbox (so no tmpfs
+    of its own, whose memory a worker would hold), where this bubblewrap has it (0.8 on)."""
+    try:
+        said = subprocess.run([BWRAP or "bwrap", "--help"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return ("--disable-userns",) if "--disable-userns" in said.stdout + said.stderr else ()
+
+
 def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
     """bubblewrap's command line up to (not including) the command it runs."""
-    argv = [BWRAP or "bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-            "--cap-drop", "ALL", "--clearenv"]  # --disable-userns: no namespace of its own inside (no private tmpfs)
+    argv = [BWRAP or "bwrap", "--unshare-all", "--unshare-user", *_no_namespaces_inside(), "--die-with-parent",
+            "--new-session", "--cap-drop", "ALL", "--clearenv"]
     for key, value in _clean_env("/tmp").items():
         argv += ["--setenv", key, value]
     roots = _bound_roots(python)
