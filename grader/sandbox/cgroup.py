@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
-RUN_PREFIX = "grader-"  # a run's folder: grader-<pid of the grader>
+RUN_PREFIX = "grader-"  # a run's folder: grader-<its PID namespace>-<the grader's pid>
 REMOVE_ROUNDS = 100  # tries at emptying and removing a group (its killed processes must be reaped first)
 #: Run before the worker's own command: wait for one line on standard input (sent once the
 #: grader has put this process in its group), then become the command.
@@ -238,7 +238,7 @@ def open_tree(root: Path = CGROUP_ROOT) -> Tree | str:
 
 def _make_tree(memory: Path, pids: Path, v2: bool) -> Tree | str:
     _sweep(memory, pids)
-    name = f"{RUN_PREFIX}{os.getpid()}"
+    name = f"{_run_prefix()}{os.getpid()}"
     made: list[Path] = []
     try:
         if v2:
@@ -258,11 +258,23 @@ def _make_tree(memory: Path, pids: Path, v2: bool) -> Tree | str:
     return Tree(memory / name, pids / name, v2)
 
 
+def _run_prefix() -> str:
+    """The start of our runs' folder names: the PID namespace we see pids in, so that a
+    grader never takes another namespace's run for one of its own dead ones."""
+    try:
+        namespace = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        namespace = 0
+    return f"{RUN_PREFIX}{namespace}-"
+
+
 def _sweep(*parents: Path) -> None:
-    """Remove the empty folders graders that are gone left beside ours (killed ones)."""
+    """Remove the empty folders graders of our PID namespace that are gone (killed) left
+    beside ours."""
+    prefix = _run_prefix()
     for parent in dict.fromkeys(parents):
-        for run in parent.glob(f"{RUN_PREFIX}*"):
-            number = run.name[len(RUN_PREFIX):]
+        for run in parent.glob(f"{prefix}*"):
+            number = run.name[len(prefix):]
             if number.isdigit() and not Path(f"/proc/{number}").exists():
                 for child in run.glob("w*"):
                     _remove_folder(child, tries=1)
