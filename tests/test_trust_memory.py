@@ -5,8 +5,10 @@
 - memory no process's resident size shows (unread socket buffers, a tmpfs of its own,
   files in /dev/shm and /tmp) stops the item as the student's memory error, the grader
   lives, and the whole run stays within the cap plus the grader's own share;
-- a student who floods /dev/shm with empty files costs honest classmates graded beside
-  it nothing.
+- a student who floods /dev/shm with empty files costs honest classmates in the same
+  class run nothing;
+- where no control group can be made, the report says so and the grader's own count
+  (a worker's own files in RAM-backed folders only) still holds.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def tree() -> Iterator[Tree]:
 
 
 def config(folder: Path) -> Path:
+    """A grading config in `folder` that caps each worker's memory at CAP_MB."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "grading.yaml"
     path.write_text(f"memory_mb: {CAP_MB}\n", encoding="utf-8")
