@@ -110,12 +110,12 @@ def test_a_full_dev_shm_is_the_attackers_own_error(tmp_path: Path) -> None:
 
 def test_files_kept_in_memory_count_in_the_workers_memory(kit: Kit, tmp_path: Path) -> None:
     """2.4 GB of files in /dev/shm, each under the file size limit: under user (the
-    machine's own tmpfs) they count in the worker's memory and end the item; under bwrap
-    the private /dev/shm is full at 16 MB. Nothing of them is left."""
+    machine's own tmpfs) they count in the worker's memory (its control group's) and end
+    the item; under bwrap the private /dev/shm is full at 16 MB. Nothing of them is left."""
     name = unique("hostile_resources")
     student = attacker(tmp_path / "s", "hostile_resources", MODE="shm files").rename(tmp_path / "s" / f"{name}.py")
     found = entries(grade(kit, student, tmp_path / "report.json"))
-    said = "files in /dev/shm together" if kit.mode == "user" else "No space left on device"
+    said = "MB of memory" if kit.mode == "user" else "No space left on device"
     stopped = [item for item in found.values() if said in item["message"]]  # the first worker to write them
     assert stopped and all(item["score"] == 0 for item in stopped), found
     assert [entry for entry in os.listdir("/dev/shm") if entry.startswith(name)] == []

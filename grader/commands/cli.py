@@ -396,7 +396,13 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         return fail(console, f"--submissions {args.submissions}: not a folder")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     mode = sandbox.mode if sandbox else Isolation.NONE
-    console.print(f"isolation: {mode}", highlight=False)
+    notes = [f"memory and processes counted by the grader, not the kernel: {sandbox.unbounded}"] \
+        if sandbox and sandbox.unbounded else []
+    jobs = args.jobs
+    if mode is Isolation.USER and jobs > 1:  # no private /tmp or /dev/shm: students graded at once could meet there
+        jobs = 1
+        notes.append("one student at a time (under user, students graded at once would share /tmp and /dev/shm)")
+    console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
     try:
         submissions = find_submissions(args.submissions)
     except OSError as error:
@@ -410,7 +416,7 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
                    sandbox.helpers() if sandbox else frozenset())
     stopped: Interrupted | None = None
     try:
-        rows = grade_batch(submissions, run, args.jobs, console)
+        rows = grade_batch(submissions, run, jobs, console)
     except Interrupted as interrupted:
         stopped, rows = interrupted, interrupted.rows
     count = write_feedback(feedback, rows, errors)  # first: a student it fails for is not graded in the CSV either

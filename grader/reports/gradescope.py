@@ -34,7 +34,7 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
             "visibility": item.visibility,
         })
     seen = [student_view(i) for i in report.items]
-    lines = [f"Score: {report.score:g}/{report.max_score:g} (your code ran isolated: {report.isolation})."]
+    lines = [f"Score: {report.score:g}/{report.max_score:g} (your code ran isolated: {report.isolated})."]
     step = next_step(report, seen)
     if step is not None:
         lines.append(f"Next step: {step.text}")

@@ -60,7 +60,7 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     Hidden problems show only their status and points unless `show_hidden`.
     """
     items = report.items if show_hidden else [student_view(i) for i in report.items]
-    table = Table(title=Text(f"Grading with solver: {report.solver} (isolation: {report.isolation})"), title_justify="left")
+    table = Table(title=Text(f"Grading with solver: {report.solver} (isolation: {report.isolated})"), title_justify="left")
     table.add_column("item", overflow="fold")
     for column in ("status", "points", "nodes", "time"):
         table.add_column(column, justify="left" if column == "status" else "right", no_wrap=True)
@@ -157,6 +157,8 @@ def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = 
     extra = [i.as_dict() for i in items if i.kind not in ("hook", "problem")]
     if extra:
         data["other"] = extra
+    if report.unbounded:  # the grader alone counted the workers' memory and processes
+        data["unbounded"] = report.unbounded
     if report.ungraded:
         data["ungraded"] = report.ungraded
     return data

@@ -78,10 +78,19 @@ class Report:
     isolation: str = ""  # how the solver's code was isolated: bwrap, user, none, or in-process (reference)
     partial: bool = False  # only some items were graded (--only)
     calls: tuple[tuple[str, str], ...] = ()  # (hook, another hook it calls) in the student's file
+    unbounded: str = ""  # why no control group kept the workers' memory and processes ("" when one did)
 
     def __post_init__(self) -> None:
         """The solver's path holds a student's file names: made safe to show, once, here."""
         self.solver = clean_text(self.solver)
+
+    @property
+    def isolated(self) -> str:
+        """The isolation mode as a report's header shows it: with the warning that the
+        grader alone counted memory and processes when no control group could."""
+        if not self.unbounded:
+            return self.isolation
+        return f"{self.isolation}; memory and processes counted by the grader, not the kernel: {self.unbounded}"
 
     @property
     def score(self) -> float:
@@ -130,7 +139,8 @@ def report_data(report: Report) -> dict[str, Any]:
     """The whole report as plain data, hidden details included (for the grader's own use:
     a class's submissions are graded in processes of their own)."""
     return {"solver": report.solver, "isolation": report.isolation, "partial": report.partial,
-            "calls": [list(pair) for pair in report.calls], "items": [asdict(item) for item in report.items]}
+            "calls": [list(pair) for pair in report.calls], "items": [asdict(item) for item in report.items],
+            "unbounded": report.unbounded}
 
 
 def report_from_data(data: dict[str, Any]) -> Report:
@@ -143,4 +153,4 @@ def report_from_data(data: dict[str, Any]) -> Report:
         values["calls_timed"] = tuple(tuple(row) for row in values.get("calls_timed", ()))
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
-    return Report(data["solver"], items, data["isolation"], data["partial"], calls)
+    return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")))

@@ -44,12 +44,14 @@ RANDOM_SEED = 0
 STUDENT_LIBRARY = ("solvers.board", "solvers.csp", "solvers.textformat", "solvers.engine", "play.view")
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
+OPEN_FILES = 64  # descriptors a worker may hold at once (its own need about ten)
 FATAL = (NotImplementedError, SystemExit, MemoryError, KeyboardInterrupt)
 
 
 def limit_resources(memory_mb: int, contained: bool) -> None:
-    """Cap memory and written files; die with the parent; be no process another of this
-    user may trace or read (the forks running student code are this one's children); in a
+    """Cap memory, written files and open descriptors (each socket may queue megabytes
+    no process's memory shows); die with the parent; be no process another of this user
+    may trace or read (the forks running student code are this one's children); in a
     contained worker, cap processes."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -57,7 +59,7 @@ def limit_resources(memory_mb: int, contained: bool) -> None:
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     except (OSError, AttributeError):  # not Linux
         pass
-    caps = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 64 << 20)]
+    caps = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 64 << 20), (resource.RLIMIT_NOFILE, OPEN_FILES)]
     if memory_mb > 0:
         caps.append((resource.RLIMIT_AS, memory_mb << 20))
     if contained:  # a user of its own: the count is this worker's alone

@@ -8,8 +8,10 @@ standard output and error is read from another pipe, kept up to `Limits.output_k
 characters and cut off (with the worker) past `Limits.output_bytes` bytes.
 
 While the grader waits, it reads what the worker's processes use (`usage`): the item's
-time (`Budget`), memory across all its processes and how many there are. Past a limit
-the worker is killed with everything it started.
+time (`Budget`). Memory and processes are kept by the kernel in a control group of the
+worker's own (`cgroup`), whose out-of-memory kill is the student's memory error; where no
+group can be made, the grader counts them from its readings. Past a limit the worker is
+killed with everything it started.
 
 A failure is the student's (`WorkerFailure`) unless it is marked `ours`: a worker that
 could not start, or a wall-clock backstop reached while the worker was ready to run.
@@ -34,6 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from grader.sandbox.budget import Budget, CallTimes
+from grader.sandbox.cgroup import Group, held
 from grader.sandbox.isolation import Isolation, Sandbox
 from grader.sandbox.usage import Usage, files_in_memory, usage
 from grader.sandbox.wire import (
@@ -73,7 +76,8 @@ class Limits:
     min_load_seconds: float = 5.0  # importing the student's file (seconds, like an item's limit)
     output_kept: int = 2000  # characters of printed output kept per task
     output_bytes: int = 16 << 20  # printing more than this during one task (or while loading) ends it
-    processes: int = 32  # processes at once, the worker's own included
+    processes: int = 32  # processes at once, the worker's own included (counted by us where no control group is)
+    tasks: int = 128  # processes and threads at once, kept by the kernel (a control group's pids limit)
 
 
 class WorkerFailure(Exception):
@@ -169,6 +173,7 @@ class Worker:
         self.read_at = 0.0  # when the worker's usage was last read
         self.pipe_full_at = 0.0  # when a read last found a pipe from the worker full
         self.uid: int | None = None
+        self.group: Group | None = None  # the worker's control group, where the kernel keeps its limits
         self.calls = CallTimes()  # the current item's hook calls
         reply_read, reply_write = os.pipe()
         output_read, output_write = os.pipe()
@@ -178,14 +183,22 @@ class Worker:
                 raise OSError("grading was interrupted")
             argv, extra = sandbox.command(hooks, reply_write, limits.memory_mb, self.uid)
             self.scratch = Path(extra["cwd"])  # the worker's private folder, removed when it stops
+            self.group = sandbox.group(limits.memory_mb << 20, limits.tasks)
             with _live_lock:
-                self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
-                                                pass_fds=(reply_write,), start_new_session=True, **extra)
+                self.process = subprocess.Popen(held(argv) if self.group else argv, stdin=subprocess.PIPE,
+                                                stdout=output_write, stderr=output_write, pass_fds=(reply_write,),
+                                                start_new_session=True, **extra)
                 _live[self.process.pid] = self
+            if self.group is not None:
+                self._release_into(self.group)
         except OSError as error:
             for fd in (reply_read, reply_write, output_read, output_write):
                 os.close(fd)
+            if hasattr(self, "process"):
+                self._remove()
             sandbox.release_uid(self.uid)
+            if self.group is not None:
+                self.group.remove()
             raise WorkerFailure("error", f"the worker could not start ({error.strerror or error})", ours=True) from None
         os.close(reply_write)
         os.close(output_write)
@@ -194,6 +207,23 @@ class Worker:
         self.requests = self.process.stdin.fileno()
         os.set_blocking(self.requests, False)
         self.stopped = False
+
+    def _release_into(self, group: Group) -> None:
+        """Put the worker, still waiting behind `held`, in its group; then let it start:
+        everything it starts is born there."""
+        group.place(self.process.pid)
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"\n")
+        self.process.stdin.flush()
+
+    def _remove(self) -> None:
+        """Kill and reap the worker's process; it is no live worker any more."""
+        self.kill()
+        self.process.wait()
+        with _live_lock:
+            _live.pop(self.process.pid, None)
+        assert self.process.stdin is not None
+        self.process.stdin.close()
 
     def load(self, limit: float) -> None:
         """Wait for the worker to start, then for a first fork of it to load the student's
@@ -329,9 +359,12 @@ class Worker:
         line, self.buffer = self.buffer.split(b"\n", 1)
         self._drain_output()
         try:
-            return read(line)
+            message = read(line)
         except BadMessage as error:
             raise WorkerFailure("error", f"the worker sent {error}", self.pending) from None
+        if isinstance(message, Ended) and self._out_of_memory():  # the kernel killed it for its memory
+            raise WorkerFailure("error", self._memory_text(), self.pending)
+        return message
 
     def _check(self, waiting_since: float) -> None:
         """WorkerFailure when the item is out of time, the worker over a limit, or grading stopped."""
@@ -369,6 +402,29 @@ class Worker:
         return b"\n" in self.buffer or bool(select.select([self.replies], [], [], 0)[0])
 
     def _check_resources(self, reading: Usage) -> None:
+        """WorkerFailure past a memory or process limit: the kernel's figures where the
+        worker has a control group, else our own count. Neither is the item's time."""
+        started = time.thread_time()
+        try:
+            if self._out_of_memory():
+                raise WorkerFailure("error", self._memory_text(), self.pending)
+            if self.group is None:
+                self._count_resources(reading)
+        finally:
+            if self.budget is not None:
+                self.budget.watching += time.thread_time() - started
+
+    def _out_of_memory(self) -> bool:
+        """Whether the kernel killed a process of the worker's for being over its memory."""
+        return self.group is not None and self.group.out_of_memory()
+
+    def _memory_text(self) -> str:
+        return (f"used more than {self.limits.memory_mb} MB of memory (its processes, the files it keeps in memory, "
+                "its unread socket buffers and the kernel's memory for it together), so it was stopped")
+
+    def _count_resources(self, reading: Usage) -> None:
+        """Where no control group keeps the limits: the worker's resident memory, under
+        `user` with its own files in RAM-backed folders, and its processes, as we read them."""
         if reading.memory > self.limits.memory_mb << 20:
             raise WorkerFailure("error", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
                                          "together), so it was stopped", self.pending)
@@ -415,8 +471,12 @@ class Worker:
 
     def _ended(self) -> str:
         try:
-            code = self.process.wait(timeout=1.0)
+            code: int | None = self.process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
+            code = None
+        if self._out_of_memory():  # the kernel killed a process of it for its memory
+            return self._memory_text()
+        if code is None:
             return "the worker stopped answering"
         return f"the process running it ended ({describe_exit(code, self.sandbox.mode is Isolation.BWRAP)})"
 
@@ -433,11 +493,15 @@ class Worker:
             return
         self.stopped = True
         self.kill()  # the whole group, before reaping: until then the pid cannot be reused
+        if self.group is not None:
+            self.group.kill()  # every process in its control group, wherever it went
         self.process.wait()
         self.sandbox.release_uid(self.uid)  # as root: every process of that user, and under `user` its files
         with _live_lock:
             _live.pop(self.process.pid, None)
             kill_orphans(self.sandbox.helpers())  # anything that left the group (a new session, a double fork) and came to us
+        if self.group is not None:
+            self.group.remove()  # once its processes are reaped
         shutil.rmtree(self.scratch, ignore_errors=True)  # nothing of it for the next worker with that id
         for fd in (self.replies, self.output):
             os.close(fd)

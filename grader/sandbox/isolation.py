@@ -12,13 +12,15 @@
 
 A `Sandbox` holds what every worker of one grading run shares: the mode, the interpreter,
 a read-only copy of the student-facing library (the "view"), private copies of the
-submissions, and, under `user`, the pool of user ids and a guardian process that kills
-every process of those users if the grader dies.
+submissions, the folder of the workers' control groups (where one can be made), and,
+under `user`, the pool of user ids and a guardian process that kills every process of
+those users if the grader dies.
 """
 
 from __future__ import annotations
 
 import fcntl
+import functools
 import glob
 import os
 import pwd
@@ -34,6 +36,7 @@ from typing import Any, Literal
 
 from grader.errors import UserError
 from grader.sandbox import cleanup
+from grader.sandbox.cgroup import Group, Tree, open_tree
 from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user, world_writable
 from grader.sandbox.usage import in_memory
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
@@ -177,9 +180,21 @@ def _masked(roots: list[str]) -> list[str]:
     return sorted(set(masks))
 
 
+@functools.cache
+def _no_namespaces_inside() -> tuple[str, ...]:
+    """bubblewrap's flag that refuses new user namespaces inside the sandbox (so no tmpfs
+    of its own, whose memory a worker would hold), where this bubblewrap has it (0.8 on)."""
+    try:
+        said = subprocess.run([BWRAP or "bwrap", "--help"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return ("--disable-userns",) if "--disable-userns" in said.stdout + said.stderr else ()
+
+
 def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
     """bubblewrap's command line up to (not including) the command it runs."""
-    argv = [BWRAP or "bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
+    argv = [BWRAP or "bwrap", "--unshare-all", "--unshare-user", *_no_namespaces_inside(), "--die-with-parent",
+            "--new-session", "--cap-drop", "ALL", "--clearenv"]
     for key, value in _clean_env("/tmp").items():
         argv += ["--setenv", key, value]
     roots = _bound_roots(python)
@@ -211,7 +226,21 @@ class Sandbox:
     locks: list[int] = field(default_factory=list)  # descriptors holding our user ids
     writable: list[str] = field(default_factory=list)  # under `user`: the folders anyone may write to
     ram_folders: list[str] = field(default_factory=list)  # those of them whose files are held in memory
+    tree: Tree | None = field(init=False, default=None)  # where each worker gets a control group of its own
+    unbounded: str = field(init=False, default="")  # why not: memory and processes are then counted by us
     _copies: dict[tuple[str, str], Path] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        found = open_tree()
+        if isinstance(found, Tree):
+            self.tree = found
+        else:
+            self.unbounded = found
+
+    def group(self, memory_bytes: int, tasks: int) -> Group | None:
+        """A control group of its own for a new worker (None where none can be made here);
+        OSError when it cannot be made this time."""
+        return self.tree.group(memory_bytes, tasks) if self.tree is not None else None
 
     @property
     def view(self) -> Path:
@@ -294,6 +323,8 @@ class Sandbox:
             self.guardian.wait(timeout=30)
         for fd in self.locks:  # the ids are free for other graders once their processes are gone
             os.close(fd)
+        if self.tree is not None:
+            self.tree.close()
         shutil.rmtree(self.root, ignore_errors=True)
 
 

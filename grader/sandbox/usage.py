@@ -131,7 +131,7 @@ def _thread_running(pid: int) -> bool:
 
 #: File systems whose files are held in memory.
 RAM_FILE_SYSTEMS = frozenset({"tmpfs", "ramfs"})
-#: Entries looked at per reading of a user's files in memory: more is taken as over any limit.
+#: Entries of one user's counted per reading of its files in memory: more is taken as over any limit.
 FILE_BUDGET = 20_000
 
 
@@ -150,23 +150,25 @@ def in_memory(folders: list[str], mounts: str = "/proc/self/mounts") -> list[str
 
 def files_in_memory(uid: int, folders: list[str]) -> int:
     """Bytes of memory that user `uid`'s files in `folders` hold (at any depth, links not
-    followed); past FILE_BUDGET entries, more than any limit."""
-    total, seen, stack = 0, 0, list(folders)
+    followed). Only what `uid` owns counts, and only folders it could write to are
+    entered (its own, and those anyone may write to): another user's entries, however
+    many, cost it nothing. Past FILE_BUDGET entries of its own, more than any limit."""
+    total, owned, stack = 0, 0, list(folders)
     while stack:
         try:
             entries = list(os.scandir(stack.pop()))
         except OSError:
             continue
-        seen += len(entries)
-        if seen > FILE_BUDGET:
-            return 1 << 62
         for entry in entries:
             try:
                 info = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if entry.is_dir(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False) and (info.st_uid == uid or info.st_mode & 0o002):
                 stack.append(entry.path)
             if info.st_uid == uid:
                 total += info.st_blocks * 512
+                owned += 1
+                if owned > FILE_BUDGET:
+                    return 1 << 62
     return total

@@ -548,7 +548,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         sat_outcome = merge_sat_parts(parts) if parts else Outcome("ok", {"results": []})
     by_problem = dict(zip(map(id, visible + hidden), seen["problems"] + unseen["problems"]))
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
-                    partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)))
+                    partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
+                    unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "")
     for spec, outcome in zip(hooks, seen["hooks"]):
         searched = _search_calls(spec, [(p, by_problem[id(p)]) for p in problems], probes)
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched))
