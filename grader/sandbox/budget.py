@@ -12,8 +12,8 @@ A graded item may use `limit` seconds of:
 
 A worker that is ready to run but gets no core is charged nothing, and neither is a
 worker blocked on a full pipe to the grader for as long as the grader was slow to read
-it (`Lateness`): only what the grader measurably lost is excused, so a worker that
-sleeps between writes is charged its sleep. A wall-clock backstop, several times the
+it (`Lateness`), up to the limit once more per item: only what the grader measurably
+lost is excused, so a worker that sleeps between writes is charged its sleep. A wall-clock backstop, several times the
 limit, still ends an item that makes no progress at all; once student code has run,
 reaching it is the student's timeout (sleeping, stopped or writing to us), never a
 failure of the grader's that a student could choose.
@@ -39,6 +39,7 @@ class Budget:
         self._worker_started = worker_cpu
         self.worker = 0.0  # CPU seconds of the worker's processes since the item began
         self.asleep = 0.0
+        self.excused = 0.0  # waits on a full pipe not charged: the grader was slow to read (at most the limit)
         self.watching = 0.0  # the grader's CPU seconds spent watching the worker: not the item's
 
     def grader(self) -> float:
@@ -49,6 +50,14 @@ class Budget:
         """A new reading of the worker's total CPU time (never counted backwards: a
         process that ended and was reaped outside the worker takes its time with it)."""
         self.worker = max(self.worker, cpu - self._worker_started)
+
+    def excuse(self, waited: float, late: float) -> float:
+        """How much of a wait that may have been on a full pipe to the grader is not
+        charged: what the grader was `late` in reading, while the item's excuses stay
+        within its limit."""
+        excused = max(0.0, min(waited, late, self.limit - self.excused))
+        self.excused += excused
+        return excused
 
     def spent(self) -> float:
         return self.worker + self.grader() + self.asleep

@@ -369,11 +369,12 @@ class Worker:
             before = budget.worker
             budget.read_worker(reading.cpu)
             if not reading.running and not self._answered():  # no thread on a core or waiting for one: asleep,
-                # blocked or stopped, but not done and waiting for us (the grader's thread waited for a core)
+                # blocked or stopped, but not done and waiting for us (the grader's thread waited for a core),
+                # nor running other threads
                 since = max(self.read_at, waiting_since)
                 waited = now - since
-                if self.pipe_full_at > since:  # it may have been blocked on a full pipe to us: for as long as
-                    waited -= self.late.total - self.late_at_read  # the grader was slow to read, no longer
+                if self.pipe_full_at > since:  # it may have been blocked on a full pipe to us
+                    waited -= budget.excuse(waited, self.late.total - self.late_at_read)
                 budget.asleep += max(0.0, waited - (budget.worker - before))
             self.read_at, self.late_at_read = now, self.late.total
             self._check_resources(reading)
