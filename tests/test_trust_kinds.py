@@ -13,6 +13,7 @@ load report says the file did not load. Graded through the real CLI under `bwrap
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -82,6 +83,7 @@ def test_a_file_that_does_not_parse_is_not_gradable_whatever_the_config(kit: Kit
     assert "cannot load hooks.py: SyntaxError" in results["format_errors"][0], results
 
 
+@pytest.mark.slow
 def test_the_backstop_after_student_code_ran_is_the_students_timeout(monkeypatch: pytest.MonkeyPatch,
                                                                     tmp_path: Path) -> None:
     """A hook that sleeps past the wall-clock backstop (brought down to 3 s in this
@@ -89,7 +91,9 @@ def test_the_backstop_after_student_code_ran_is_the_students_timeout(monkeypatch
     failure of the grader's retried and then "ungraded"."""
     why = isolation_unavailable("bwrap")
     if why:
-        pytest.fail(why)
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"--isolation bwrap must be tested in CI: {why}")
+        pytest.skip(why)
     monkeypatch.setattr(budget, "WALL_FACTOR", 0.0)
     monkeypatch.setattr(budget, "WALL_EXTRA", 3.0 - 30.0)  # max(30 x 0, 30 - 27) = 3 s on the wall clock
     student = tmp_path / "sleeper.py"
