@@ -196,8 +196,8 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
             for attempt in (1, 2):  # a failure of the grader's is tried once more
                 result = runner.grade(_job(run, submission, Path(scratch) / f"{index}-{attempt}.json"))
                 if isinstance(result, Report):
-                    unloadable = next((i.message for i in result.items if i.message.startswith("cannot load")), "")
-                    return BatchRow(submission.student, result, unloadable)
+                    unloadable = result.unloadable()
+                    return BatchRow(submission.student, result, unloadable.message if unloadable else "")
                 why = result
                 if runner.stopping:
                     break

@@ -14,8 +14,6 @@ from grader.reports.results import ItemResult, Report
 
 #: A measured time in a reason ("used 2.1 s of CPU").
 MEASURED = re.compile(r"\b\d+\.\d+ s\b")
-#: How a reason starts when the student's file itself could not be loaded.
-LOAD_FAILURES = ("cannot load ", "the file did not finish loading", "the process ended while loading the file")
 
 
 def label(item: ItemResult) -> str:
@@ -76,8 +74,9 @@ def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
     lost = [i for i in items if i.score < i.max_score]
     if not lost or all(i.hidden for i in lost):
         return None
-    if all(i.message.startswith(LOAD_FAILURES) for i in lost) and len(lost) == len(items):
-        return NextStep(_load_fix(lost[0].message))
+    unloadable = report.unloadable()
+    if unloadable is not None:
+        return NextStep(_load_fix(Path(report.solver).name, student_reason(unloadable, items)))
     unwritten = report.next_hook_to_implement()
     if unwritten:
         return NextStep(f"implement {unwritten} in assignment/hooks.py ({_summary(unwritten)}); "
@@ -88,14 +87,16 @@ def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
     return _faster(lost) or _agent(lost)
 
 
-def _load_fix(reason: str) -> str:
+def student_reason(item: ItemResult, items: list[ItemResult]) -> str:
+    """`item`'s reason as the student may see it (`items`: what the student sees)."""
+    return next((i.message for i in items if i.kind == item.kind and i.name == item.name), item.message)
+
+
+def _load_fix(name: str, reason: str) -> str:
     """Fix the file first: "fix hooks.py so that it loads (TabError: ..., line 6)" (what it
-    printed is in the reasons already)."""
-    reason = reason.split(" (it printed:", 1)[0]
-    if reason.startswith("cannot load "):
-        name, _, why = reason.removeprefix("cannot load ").partition(": ")
-        return f"fix {name} so that it loads ({why}); until it does, nothing in it can be graded."
-    return f"make your file load: {reason}; until it does, nothing in it can be graded."
+    printed is in the reasons already; the loader's own words about the file are left out)."""
+    why = reason.split(" (it printed:", 1)[0].removeprefix(f"cannot load {name}: ")
+    return f"fix {name} so that it loads ({why}); until it does, nothing in it can be graded."
 
 
 def _summary(hook: str) -> str:

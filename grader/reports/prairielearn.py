@@ -11,9 +11,12 @@ is shown as "hidden problem N" with its points only: no id, no reason, no output
 
 A submission the grader cannot grade through the student's own doing (no file defining
 the hooks, or a file that cannot be loaded at all, a syntax error say) is marked not
-gradable, with the reason as a format error: PrairieLearn then charges no attempt. A
-failure of the grader's own writes no results.json (see `python -m grader --format`):
-PrairieLearn records a failed grading job, never a zero.
+gradable, with the reason as a format error: PrairieLearn then charges no attempt.
+Whether the file loaded is the typed fact of the worker's load (`Report.unloadable`),
+whatever else the config grades; nothing a student's code raises or prints after it
+loaded makes a submission not gradable. A failure of the grader's own writes no
+results.json (see `python -m grader --format`): PrairieLearn records a failed grading
+job, never a zero.
 """
 
 from __future__ import annotations
@@ -27,14 +30,14 @@ from grader.reports.results import Report
 
 OUTPUT_LIMIT = 4000  # characters of a test's output
 SIZE_LIMIT = 900_000  # bytes of results.json: PrairieLearn refuses more than 1 MB
-UNLOADABLE = "cannot load"  # how the worker begins the reason of a file that does not load
+HIDDEN_LOAD = "Your file cannot be loaded: run it on your machine to see why."  # when only hidden items said why
 
 
 def prairielearn_results(report: Report) -> dict[str, Any]:
     """The results.json object for one graded submission."""
-    unloadable = _unloadable(report)
-    if unloadable:
-        return not_gradable(unloadable)
+    unloadable = report.unloadable()
+    if unloadable is not None:
+        return not_gradable(unloadable.message if not unloadable.hidden else HIDDEN_LOAD)
     gradescope = gradescope_results(report, [])
     tests: list[dict[str, Any]] = []
     hidden = 0
@@ -58,12 +61,3 @@ def not_gradable(message: str) -> dict[str, Any]:
     """results.json for a submission that cannot be graded through the student's own doing:
     no score, no attempt charged, and what to fix."""
     return {"gradable": False, "format_errors": [message], "message": message}
-
-
-def _unloadable(report: Report) -> str:
-    """Why the student's file cannot be loaded at all ("" when it can): every item lost
-    with the loader's reason (the reason shown is a visible item's)."""
-    if not report.items or not all(item.status == "error" and item.message.startswith(UNLOADABLE) for item in report.items):
-        return ""
-    visible = [item.message for item in report.items if not item.hidden]
-    return visible[0] if visible else "Your file cannot be loaded: run it on your machine to see why."

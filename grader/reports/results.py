@@ -12,6 +12,8 @@ MESSAGE_LIMIT = 4000  # characters of one reason
 
 ItemKind = Literal["hook", "problem", "sat", "efficiency", "agent"]
 ItemStatus = Literal["pass", "fail", "error", "timeout", "ungraded"]  # ungraded: the grader's failure, not the student's
+#: The items graded by asking the student's hooks (efficiency is computed from the problems; the agent may be another file).
+ASKING_HOOKS = frozenset({"hook", "problem", "sat"})
 
 
 @dataclass
@@ -32,6 +34,7 @@ class ItemResult:
     cause: str = ""  # for a lost board: where the student's search first parted from the model answer's
     facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
     calls_timed: tuple[tuple[str, int, float], ...] = ()  # (hook, calls, seconds waiting for them), the slowest first
+    unloadable: bool = False  # lost because the student's file did not load (a typed fact of the worker's load)
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
@@ -58,8 +61,8 @@ class ItemResult:
 
 def measured(outcome: Outcome) -> dict[str, Any]:
     """What an item's result takes from its task's outcome, whatever its grade: the seconds
-    it used and what it printed."""
-    return {"seconds": outcome.seconds, "output": outcome.output}
+    it used, what it printed, and whether the file did not load."""
+    return {"seconds": outcome.seconds, "output": outcome.output, "unloadable": outcome.unloadable}
 
 
 def failed_item(kind: ItemKind, name: str, max_score: float, outcome: Outcome, **where: Any) -> ItemResult:
@@ -108,6 +111,16 @@ class Report:
     @property
     def max_score(self) -> float:
         return round(sum(i.max_score for i in self.items), 2)
+
+    def unloadable(self) -> ItemResult | None:
+        """When the student's file cannot be loaded at all, the item that says why (a
+        visible one where there is one); else None. Decided from the typed `unloadable`
+        of the items that ask the student's hooks, never from a reason's text: every one
+        of them lost that way, and nothing else (the agent's games) earned a point."""
+        asking = [i for i in self.items if i.kind in ASKING_HOOKS]
+        if not asking or not all(i.unloadable for i in asking) or self.score > 0:
+            return None
+        return next((i for i in asking if not i.hidden), asking[0])
 
     def next_hook_to_implement(self) -> str | None:
         """The first hook (in handout order) still raising NotImplementedError."""

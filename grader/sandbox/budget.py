@@ -10,9 +10,13 @@ A graded item may use `limit` seconds of:
   `time.sleep`, a read that never returns): asleep is not busy, but it is the student's
   code that chose to wait.
 
-A worker that is ready to run but gets no core is charged nothing. A wall-clock backstop,
-several times the limit, still ends an item that makes no progress at all; hitting it
-says the machine was too busy, which is not the student's doing.
+A worker that is ready to run but gets no core is charged nothing, and neither is a
+worker blocked on a full pipe to the grader for as long as the grader was slow to read
+it (`Lateness`), up to the limit once more per item: only what the grader measurably
+lost is excused, so a worker that sleeps between writes is charged its sleep. A wall-clock backstop, several times the
+limit, still ends an item that makes no progress at all; once student code has run,
+reaching it is the student's timeout (sleeping, stopped or writing to us), never a
+failure of the grader's that a student could choose.
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ from __future__ import annotations
 import time
 
 WALL_FACTOR = 5.0  # the wall-clock backstop: this many times the limit...
-WALL_EXTRA = 60.0  # ...and at least this many seconds more than it (past what 16 MiB of output takes to write
-# in the slowest trickle that still keeps a pipe full, so a sleeping worker cannot reach it by printing)
+WALL_EXTRA = 60.0  # ...and at least this many seconds more than it
+SCHEDSTAT = "/proc/thread-self/schedstat"  # this thread's CPU time, time waiting for a core, time slices (ns)
 
 
 class Budget:
@@ -35,6 +39,7 @@ class Budget:
         self._worker_started = worker_cpu
         self.worker = 0.0  # CPU seconds of the worker's processes since the item began
         self.asleep = 0.0
+        self.excused = 0.0  # waits on a full pipe not charged: the grader was slow to read (at most the limit)
         self.watching = 0.0  # the grader's CPU seconds spent watching the worker: not the item's
 
     def grader(self) -> float:
@@ -45,6 +50,14 @@ class Budget:
         """A new reading of the worker's total CPU time (never counted backwards: a
         process that ended and was reaped outside the worker takes its time with it)."""
         self.worker = max(self.worker, cpu - self._worker_started)
+
+    def excuse(self, waited: float, late: float) -> float:
+        """How much of a wait that may have been on a full pipe to the grader is not
+        charged: what the grader was `late` in reading, while the item's excuses stay
+        within its limit."""
+        excused = max(0.0, min(waited, late, self.limit - self.excused))
+        self.excused += excused
+        return excused
 
     def spent(self) -> float:
         return self.worker + self.grader() + self.asleep
@@ -64,6 +77,42 @@ class Budget:
         if self.grader() >= self.limit / 10:
             parts.append(f"the grader's own work for it took {self.grader():.1f} s")
         return ", ".join(parts)
+
+
+def waited_for_a_core() -> float:
+    """Seconds the calling thread has spent ready to run but without a core (the kernel's
+    count; 0 where the kernel keeps none)."""
+    try:
+        with open(SCHEDSTAT, "rb") as handle:
+            return int(handle.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class Lateness:
+    """How slow the grader's thread was to read a worker's pipes while it waited for an
+    answer: time away from them (checking the worker, reading what came), and time it
+    waited for a core after data woke it. A worker blocked on a full pipe waited at most
+    this long for the grader; the rest of its wait is its own."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self._away = time.monotonic()
+        self._waited_at = 0.0
+
+    def away_since(self, moment: float) -> None:
+        """The grader began waiting for an answer at `moment` (earlier time is not an item's)."""
+        self._away = moment
+
+    def listening(self) -> None:
+        """The grader is back at the pipes: the time away counts."""
+        self.total += max(0.0, time.monotonic() - self._away)
+        self._waited_at = waited_for_a_core()
+
+    def woke(self) -> None:
+        """The wait at the pipes ended: the time the thread then waited for a core counts."""
+        self.total += max(0.0, waited_for_a_core() - self._waited_at)
+        self._away = time.monotonic()
 
 
 class CallTimes:

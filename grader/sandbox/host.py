@@ -13,9 +13,12 @@ worker's own (`cgroup`), whose out-of-memory kill is the student's memory error;
 group can be made, the grader counts them from its readings. Past a limit the worker is
 killed with everything it started.
 
-A failure is the student's (`WorkerFailure`) unless it is marked `ours`: a worker that
-could not start, or a wall-clock backstop reached while the worker was ready to run.
-The caller retries those instead of scoring them (`grader.sandbox.tasks`).
+A failure is the student's (`WorkerFailure`) unless it is marked `ours`, which only a
+failure before any student code ran can be: a worker that could not start, or did not
+say it started. From the worker's {"started": true} on, everything is the student's: a
+file that does not load (kind "unloadable", from the worker's typed load report), a
+limit, a death, and the wall-clock backstop too. The caller retries the failures that
+are ours instead of scoring them (`grader.sandbox.tasks`).
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-from grader.sandbox.budget import Budget, CallTimes
+from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
 from grader.sandbox.isolation import Isolation, Sandbox
 from grader.sandbox.usage import Usage, files_in_memory, usage
@@ -80,14 +83,20 @@ class Limits:
     tasks: int = 128  # processes and threads at once, kept by the kernel (a control group's pids limit)
 
 
-class WorkerFailure(Exception):
-    """The worker could not answer: `status` is "timeout" or "error"; `hook` is the call
-    that was waiting for an answer; `ours` marks a failure of the grader's or the machine's,
-    which must never cost the student points."""
+FailureKind = Literal["error", "timeout", "unloadable"]
+"""How a worker failed: "unloadable" when the student's file did not load (the worker's
+load report said so, or the load ran out of time or died); a typed fact, never text
+read back from a reason."""
 
-    def __init__(self, status: str, message: str, hook: str | None = None, ours: bool = False):
+
+class WorkerFailure(Exception):
+    """The worker could not answer: `kind` says how; `hook` is the call that was waiting
+    for an answer; `ours` marks a failure of the grader's or the machine's before any
+    student code ran, which must never cost the student points."""
+
+    def __init__(self, kind: FailureKind, message: str, hook: str | None = None, ours: bool = False):
         super().__init__(message)
-        self.status, self.message, self.hook, self.ours = status, message, hook, ours
+        self.kind, self.message, self.hook, self.ours = kind, message, hook, ours
 
 
 class StudentRaised(Exception):
@@ -172,6 +181,9 @@ class Worker:
         self.call_limit: tuple[float, float] | None = None  # (time spent when the call began, its limit)
         self.read_at = 0.0  # when the worker's usage was last read
         self.pipe_full_at = 0.0  # when a read last found a pipe from the worker full
+        self.late = Lateness()  # how slow the grader was to read the worker's pipes
+        self.late_at_read = 0.0  # `late.total` when the worker's usage was last read
+        self.student_ran = False  # the worker said it started: from here on, student code may run
         self.uid: int | None = None
         self.group: Group | None = None  # the worker's control group, where the kernel keeps its limits
         self.calls = CallTimes()  # the current item's hook calls
@@ -233,6 +245,7 @@ class Worker:
             self._next(read_started)
         except WorkerFailure as failure:  # no student code has run yet: this failure is ours
             raise WorkerFailure("error", f"the worker could not start ({failure.message})", ours=True) from None
+        self.student_ran = True
         self.budget = Budget(max(self.limits.min_load_seconds, limit), self._usage().cpu)
         try:
             ready = self._next(read_ready)
@@ -241,15 +254,15 @@ class Worker:
         except WorkerFailure as failure:
             if failure.ours:
                 raise
-            if failure.status == "timeout":
-                raise WorkerFailure("error", f"the file did not finish loading in time ({failure.message})") from None
-            raise WorkerFailure("error", f"the process ended while loading the file ({failure.message})") from None
+            if failure.kind == "timeout":
+                raise WorkerFailure("unloadable", f"the file did not finish loading in time ({failure.message})") from None
+            raise WorkerFailure("unloadable", f"the process ended while loading the file ({failure.message})") from None
         finally:
             self.budget = None
         if isinstance(ready, Ended):
-            raise WorkerFailure("error", f"the process ended while loading the file ({ready.how})")
+            raise WorkerFailure("unloadable", f"the process ended while loading the file ({ready.how})")
         if not ready.ok:
-            raise WorkerFailure("error", clean_text(ready.why or "the file did not load", 400))
+            raise WorkerFailure("unloadable", clean_text(ready.why or "the file did not load", 400))
         self.printed_bytes = 0  # the output bound counts per task from here
 
     def begin(self, limit: float) -> None:
@@ -334,6 +347,7 @@ class Worker:
         """The next message, reading printed output meanwhile; WorkerFailure on timeout,
         death, an output flood, a limit or a bad message."""
         waiting_since = time.monotonic()
+        self.late.away_since(waiting_since)
         with selectors.DefaultSelector() as selector:
             selector.register(self.replies, selectors.EVENT_READ)
             selector.register(self.output, selectors.EVENT_READ)
@@ -341,7 +355,9 @@ class Worker:
                 if len(self.buffer) > 1 << 20:
                     raise WorkerFailure("error", "sent an answer over 1048576 bytes", self.pending)
                 self._check(waiting_since)
+                self.late.listening()
                 events = selector.select(POLL_SECONDS)
+                self.late.woke()
                 if not events:  # the worker may be gone while what it started holds its pipes
                     if self.process.poll() is not None:
                         raise WorkerFailure("error", self._ended(), self.pending)
@@ -367,14 +383,17 @@ class Worker:
         return message
 
     def _check(self, waiting_since: float) -> None:
-        """WorkerFailure when the item is out of time, the worker over a limit, or grading stopped."""
+        """WorkerFailure when the item is out of time, the worker over a limit, or grading
+        stopped. Only a failure before the worker said it started is ours: after that, even
+        the wall-clock backstop is the student's (a worker that sleeps, stops itself or
+        keeps writing to us is never charged more than the grader really lost)."""
         if _stopping.is_set():
             raise WorkerFailure("error", "grading was interrupted", self.pending, ours=True)
         now = time.monotonic()
         budget = self.budget
         if budget is None:
             if now > self.wall_deadline:
-                raise WorkerFailure("timeout", "no answer in time", self.pending, ours=True)
+                raise WorkerFailure("timeout", "no answer in time", self.pending, ours=not self.student_ran)
             return
         if now - self.read_at >= POLL_SECONDS:
             started = time.thread_time()
@@ -382,12 +401,15 @@ class Worker:
             budget.watching += time.thread_time() - started
             before = budget.worker
             budget.read_worker(reading.cpu)
-            if not reading.running and not self._answered():  # no thread on a core or waiting for one: asleep
-                # or blocked, but not blocked on a full pipe to us (the grader was slow to read), not done and
-                # waiting for us (the grader's thread waited for a core), nor running other threads
-                waited = now - max(self.read_at, waiting_since, self.pipe_full_at)
+            if not reading.running and not self._answered():  # no thread on a core or waiting for one: asleep,
+                # blocked or stopped, but not done and waiting for us (the grader's thread waited for a core),
+                # nor running other threads
+                since = max(self.read_at, waiting_since)
+                waited = now - since
+                if self.pipe_full_at > since:  # it may have been blocked on a full pipe to us
+                    waited -= budget.excuse(waited, self.late.total - self.late_at_read)
                 budget.asleep += max(0.0, waited - (budget.worker - before))
-            self.read_at = now
+            self.read_at, self.late_at_read = now, self.late.total
             self._check_resources(reading)
         if budget.over():
             raise WorkerFailure("timeout", f"ran out of time ({budget.limit:g} s): {budget.describe()}", self.pending)
@@ -395,7 +417,7 @@ class Worker:
             raise WorkerFailure("timeout", f"no answer within {self.call_limit[1]:g} s: {budget.describe()}", self.pending)
         if budget.past_backstop():
             raise WorkerFailure("timeout", f"no answer within {budget.wall:g} s of wall-clock time ({budget.describe()}): "
-                                "the machine was too busy", self.pending, ours=True)
+                                "an item that sleeps, stops or keeps sending output is ended there", self.pending)
 
     def _answered(self) -> bool:
         """Whether a reply is waiting to be read (the worker is done, we were slow to look)."""
@@ -542,7 +564,7 @@ def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[flo
 
     def start(limit: float) -> Worker:
         if refused:
-            raise WorkerFailure("error", refused[0].message)
+            raise WorkerFailure(refused[0].kind, refused[0].message)
         worker = Worker(sandbox, hooks, limits)
         try:
             worker.load(limit)
@@ -550,7 +572,7 @@ def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[flo
             output = worker.take_output()
             worker.stop()
             printed = f" (it printed: {output.strip()[:200]})" if output.strip() and not failure.ours else ""
-            failed = WorkerFailure("error", failure.message + printed, ours=failure.ours)
+            failed = WorkerFailure(failure.kind, failure.message + printed, ours=failure.ours)
             if not failure.ours:
                 refused.append(failed)
             raise failed from None

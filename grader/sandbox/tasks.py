@@ -10,9 +10,12 @@ belongs to and whether it touches hidden data.
   Which tasks share a worker, and in what order, is fixed by the chains alone, so no
   outcome depends on `--jobs` or on timing.
 - **Ours, not theirs.** A failure of the grader's or the machine's (a worker that cannot
-  start, an exception in the grader's own code, a wall-clock backstop reached under
-  load) is retried once in a fresh worker; if it fails again, the outcome is "ungraded",
-  never a score.
+  start, an exception in the grader's own code) is retried once in a fresh worker; if it
+  fails again, the outcome is "ungraded", never a score. Everything after the student's
+  code started is the student's (`grader.sandbox.host`).
+- **Unloadable.** When the worker's load report says the student's file does not load,
+  every task of the chain fails with that reason and `unloadable` set: a typed fact the
+  reports read, never a reason's text.
 - **Hung hooks.** Once `HUNG_AFTER` tasks of a chain ran out of time in the same hook,
   the chain's later tasks that need that hook are not run: they fail at once, saying why.
 - **Hidden data.** Hidden tasks run in chains of their own, after every visible chain, so
@@ -47,9 +50,10 @@ class WorkerLost:
 @dataclass(frozen=True)
 class Outcome:
     """What became of one task: `status` "ok" when its run ended (`answer`: what it
-    returned), else how it failed and why (`message`; `hook`: the call it failed in).
-    `seconds` of the item's time it used, what the student's code printed (`output`) and
-    its hook calls timed, (hook, calls, seconds) the slowest first, either way."""
+    returned), else how it failed and why (`message`; `hook`: the call it failed in;
+    `unloadable`: the student's file did not load). `seconds` of the item's time it used,
+    what the student's code printed (`output`) and its hook calls timed, (hook, calls,
+    seconds) the slowest first, either way."""
 
     status: Status
     answer: TaskAnswer
@@ -58,6 +62,7 @@ class Outcome:
     seconds: float = 0.0
     hook: str | None = None
     calls_timed: tuple[tuple[str, int, float], ...] = ()
+    unloadable: bool = False
 
     @property
     def ok(self) -> bool:
@@ -89,6 +94,13 @@ def failed(status: Failure, message: str, output: str = "", seconds: float = 0.0
     return Outcome(status, {}, message, output, seconds, hook)
 
 
+def outcome_of(failure: WorkerFailure, output: str = "", seconds: float = 0.0,
+               calls: tuple[tuple[str, int, float], ...] = ()) -> Outcome:
+    """The outcome of a task its worker failed (a failure of the student's), kind kept."""
+    status: Failure = "timeout" if failure.kind == "timeout" else "error"
+    return Outcome(status, {}, failure.message, output, seconds, failure.hook, calls, failure.kind == "unloadable")
+
+
 class Chain:
     """One chain's tasks, run in order with one asker at a time."""
 
@@ -96,7 +108,7 @@ class Chain:
                  failures: tuple[type[Exception], ...]):
         self.start, self.stop, self.failures = start, stop, failures
         self.asker: Asker | None = None
-        self.load_error: str | None = None  # the student's file does not load: every task fails alike
+        self.load_error: WorkerFailure | None = None  # the student's file does not load: every task fails alike
         self.timed_out: dict[str, list[str]] = {}  # hook -> the items that ran out of time in it
 
     def run(self, tasks: list[Task]) -> list[Outcome]:
@@ -107,7 +119,7 @@ class Chain:
 
     def _outcome(self, task: Task) -> Outcome:
         if self.load_error is not None:
-            return failed("error", self.load_error)
+            return outcome_of(self.load_error)
         hung = next((hook for hook in sorted(task.needs) if len(self.timed_out.get(hook, ())) >= HUNG_AFTER), None)
         if hung is not None:
             earlier = " and ".join(self.timed_out[hung][:HUNG_AFTER])
@@ -139,8 +151,7 @@ class Chain:
             self._drop()
             if failure.ours:
                 raise Ours(failure.message) from None
-            status: Failure = "timeout" if failure.status == "timeout" else "error"
-            return Outcome(status, {}, failure.message, output, seconds, failure.hook, calls)
+            return outcome_of(failure, output, seconds, calls)
         except Exception as error:  # a bug of the grader's: never the student's zero
             self._drop()
             raise Ours(f"the grader failed: {type(error).__name__}: {error}") from None
@@ -162,7 +173,7 @@ class Chain:
             except WorkerFailure as failure:
                 if failure.ours:
                     raise
-                self.load_error = failure.message
+                self.load_error = failure
                 raise
         return self.asker
 

@@ -69,7 +69,7 @@ class RemoteAgent:
         except WorkerFailure as failure:
             self.close()
             if not failure.ours:
-                self.timeouts += failure.status == "timeout"
+                self.timeouts += failure.kind == "timeout"
                 raise AgentFailure(failure.message) from None
         try:  # the grader's failure, not the agent's: once more, in a fresh worker
             return self._move(view)
@@ -77,7 +77,7 @@ class RemoteAgent:
             self.close()
             if failure.ours:
                 self.ungraded = failure.message
-            self.timeouts += failure.status == "timeout"
+            self.timeouts += failure.kind == "timeout"
             raise AgentFailure(failure.message) from None
 
     def _move(self, view: View) -> Move:
