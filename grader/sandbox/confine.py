@@ -1,33 +1,33 @@
 """What a process that runs student code may do, enforced by the kernel: a seccomp filter
-installed before any student code runs, which it cannot remove. It is an allowlist: every
-system call not named in `CALLS` fails with EPERM, whatever it is, including calls newer
-than this file.
+installed before any student code runs, which it cannot remove. The filter is an
+allowlist: every system call not in `CALLS` fails with EPERM, calls newer than this file
+included.
 
-Allowed are the calls that running Python code, importing the standard library, threads
-and the worker's own item loop were measured to make (strace of gradings and of an import
-of every standard-library module): reading and writing the files the isolation lets it
-see, memory of its own, threads, time, sleeping, signal handlers, its own ids, random
-bytes. Some only in a safe form:
+`CALLS` holds what Python code, threads, the import of the standard library and the
+worker's own item loop were measured to need (strace of gradings, of hooks using threads,
+pools, files and clocks, and of an import of every standard-library module): files the
+isolation lets it see, pipes, memory of its own, threads, time, sleeping, signal handlers,
+its own ids, random bytes. Some of them only in a safe form:
 
 - **Threads, not processes.** `clone` only with `CLONE_THREAD` and the flags a thread is
-  made with (no namespace, no `vfork`, no tracing); `clone3` fails with ENOSYS, so the C
-  library falls back to `clone` for threads. Every CPU second and byte is then this
-  process's own, where the grader reads it; no new namespace can hide memory.
-- **No locks.** `fcntl` only to duplicate descriptors and read or set their flags: no
-  record locks, leases or change notices, which other workers could see (`flock` fails).
+  made with (no namespace, `vfork`, tracing or pidfd); `clone3` fails with ENOSYS, so the
+  C library falls back to `clone` for threads. Every CPU second and byte is then this
+  process's own, where the grader reads it, and no namespace hides memory from the count.
+- **No locks.** `fcntl` only duplicates descriptors and reads or sets their flags: no
+  record locks, leases, change notices or pipe sizes. A lock on a file every worker reads
+  would tell a student who else is being graded; `flock` fails too.
 - **No hand on shared pages.** `madvise` only for its own memory: no advice that reads
-  ahead, evicts, pages out or merges pages (which another worker could time), and
-  `mincore`, `readahead` and `fadvise64` fail.
+  ahead, evicts, pages out or merges pages, which another worker could time; `mincore`,
+  `readahead` and `fadvise64` fail.
 - **Only itself.** `kill` and `tgkill` only to this process, `prlimit64` only on it;
-  `ioctl` only to ask whether a descriptor is a terminal, its size, or to set close-on-exec.
+  `ioctl` only asks whether a descriptor is a terminal and its size, or sets close-on-exec.
 
-What the refusal of everything else closes, among others: new processes and `execve`;
-sockets (network, socket buffers outside the memory count); `memfd_create`, System V and
-POSIX IPC, keyrings and pipes (memory no process maps, channels to other workers);
-`unshare`, `setns` and `mount`; `ptrace`, `process_vm_*`, signals to others and every other way to
-reach another process (`pidfd_*`, `io_uring_*`, `bpf`, `perf_event_open`, `userfaultfd`);
-`chmod` and `umask`: `confine` sets umask 077 first, so what it writes in a shared folder
-no other worker can read.
+Refused, among everything else: `execve`; sockets (the network, and socket buffers outside
+the memory count); `memfd_create`, System V IPC, POSIX message queues and keyrings (memory
+no process maps, channels to later workers); `unshare`, `setns`, `mount`; `ptrace`,
+`process_vm_*`, `pidfd_*`, `io_uring_*`, `bpf`, `perf_event_open`, `userfaultfd`;
+`chmod`, `umask` and `symlink`: `confine` sets umask 077 first, so what it writes in a
+shared folder no other worker can read.
 
 Any other architecture than the filter's, or a system call made through another ABI
 (x32, i386 on x86_64), kills the process. Standard library only: this module runs inside
