@@ -122,17 +122,17 @@ def test_the_standard_library_and_threads_still_work(kit: Kit, tmp_path: Path) -
 
 
 def test_file_locks_carry_nothing_between_workers(kit: Kit, tmp_path: Path) -> None:
-    """A student whose hooks fail while another process holds a lock on the standard
-    library's os.py, and who takes that lock itself in every item: with locks refused it
-    gets full marks with --jobs 1 and --jobs 2 alike (it got 19 and 9 before), and so do
-    its neighbours."""
-    folder = class_folder(tmp_path, kit, {"mmm_locker": ("seccomp_locks", {})})
+    """Two students whose hooks fail while another process holds a lock on the standard
+    library's os.py, and who take that lock themselves in every item: with locks refused
+    they get full marks with --jobs 1 and --jobs 2 alike (graded at the same time, they
+    lost points before), and so do their neighbours."""
+    folder = class_folder(tmp_path, kit, {"mmm_locker": ("seccomp_locks", {}), "nnn_locker": ("seccomp_locks", {})})
     rows = {}
     for jobs in ("1", "2"):
         grades = tmp_path / f"grades-{jobs}.csv"
         result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", jobs, "--timeout", "3")
         assert result.returncode == 0, result.stdout + result.stderr
         rows[jobs] = read_rows(grades)
-    for student in ("aaa_honest", "mmm_locker", "zzz_honest"):
+    for student in ("aaa_honest", "mmm_locker", "nnn_locker", "zzz_honest"):
         assert rows["1"][student]["score"] == rows["2"][student]["score"] == rows["1"][student]["max_score"], \
             (rows["1"][student], rows["2"][student])
