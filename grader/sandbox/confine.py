@@ -48,8 +48,8 @@ ALLOW, KILL = 0x7FFF0000, 0x80000000
 X32_SYSCALL = 0x40000000
 #: The audit architecture of each machine the filter knows.
 ARCHITECTURES = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
-#: Every allowed call's number on (x86_64, aarch64); None: the machine has no such call
-#: (aarch64 has only the `*at` and `p*` forms of the older ones).
+#: Every allowed call (as measured, see above), by its number on (x86_64, aarch64); None:
+#: the machine has no such call (aarch64 has only the `*at`, `p*` and `*3` forms of older ones).
 CALLS = {
     # files the isolation lets it see, and its descriptors
     "read": (0, 63), "write": (1, 64), "open": (2, None), "openat": (257, 56), "close": (3, 57),
@@ -79,8 +79,7 @@ CALLS = {
     "epoll_create1": (291, 20), "epoll_ctl": (233, 21), "epoll_wait": (232, None), "epoll_pwait": (281, 22),
     # about itself
     "getpid": (39, 172), "getppid": (110, 173), "getuid": (102, 174), "geteuid": (107, 175), "getgid": (104, 176),
-    "getegid": (108, 177),
-    "getrandom": (318, 278), "uname": (63, 160), "prlimit64": (302, 261),
+    "getegid": (108, 177), "getrandom": (318, 278), "uname": (63, 160), "prlimit64": (302, 261),
 }
 CLONE3 = 435  # on both machines
 #: Calls allowed only with one of these values of one argument (by its index); the kernel
