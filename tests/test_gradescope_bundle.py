@@ -136,10 +136,7 @@ def test_only_the_grader_writes_results_and_the_autograder_never_changes(autogra
     before = fingerprint(autograder.root)
     results, run = run_autograder(autograder, isolation, {"hooks.py": student})
     assert results["score"] != 999 and results["tests"], results  # written by the grader
-    if student == "gs_forger":  # the parent it kills is its own worker's process: it loses its own items, no more
-        assert results["score"] == 0 and "the process ended while loading the file" in results["tests"][0]["output"]
-    else:  # the model answer's hooks: the attack costs nothing
-        assert results["score"] == full(results), results["output"]
+    assert results["score"] == full(results), results["output"]  # the model answer's hooks: kills are refused
     assert fingerprint(autograder.root) == before
 
 
