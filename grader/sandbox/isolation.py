@@ -19,7 +19,6 @@ every process of those users if the grader dies.
 from __future__ import annotations
 
 import fcntl
-import glob
 import os
 import pwd
 import queue
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.errors import UserError
-from grader.sandbox import cleanup
+from grader.sandbox import cleanup, visible
 from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user, world_writable
 from grader.sandbox.usage import in_memory
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
@@ -145,6 +144,10 @@ def bwrap_works(python: str, uid: int | None) -> str | None:
     """None when bubblewrap can start a worker here, else why not."""
     if BWRAP is None:
         return "bubblewrap (bwrap) is not installed"
+    try:
+        visible.bound(python)
+    except visible.ProbeFailed as error:
+        return str(error)
     with tempfile.TemporaryDirectory() as empty:
         os.chmod(empty, 0o755)
         argv = _bwrap_argv(python, Path(empty), Path(empty)) + [python, "-I", "-S", "-c", "print('ok')"]
@@ -155,43 +158,18 @@ def bwrap_works(python: str, uid: int | None) -> str | None:
     return None
 
 
-def _bound_roots(python: str) -> list[str]:
-    roots = ["/usr"]
-    prefix = os.path.dirname(os.path.dirname(python))
-    if not prefix.startswith("/usr/"):
-        roots.append(prefix)
-    return roots
-
-
-def _masked(roots: list[str]) -> list[str]:
-    """Folders inside the bound trees that student code must not see: installed packages
-    (where the kit itself may be installed) and the kit, when it lies inside them."""
-    masks = []
-    for root in roots:
-        for pattern in ("lib/python3*/site-packages", "lib/python3*/dist-packages", "lib/python3/dist-packages",
-                        "local/lib/python3*/site-packages", "local/lib/python3*/dist-packages"):
-            masks += glob.glob(os.path.join(root, pattern))
-    for secret in (str(KIT_ROOT), sys.prefix):
-        if any(secret == r or secret.startswith(r + "/") for r in roots) and os.path.isdir(secret):
-            masks.append(secret)
-    return sorted(set(masks))
-
-
-def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
-    """bubblewrap's command line up to (not including) the command it runs."""
+def _bwrap_argv(python: str, view: Path, submission: Path, private: Path | None = None) -> list[str]:
+    """bubblewrap's command line up to (not including) the command it runs. `private`:
+    the sandbox's folder, where the worker's own copy of the standard library is made
+    (without it the machine's is bound: for probes that run no student code)."""
     argv = [BWRAP or "bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
     for key, value in _clean_env("/tmp").items():
         argv += ["--setenv", key, value]
-    roots = _bound_roots(python)
-    for root in roots:
-        argv += ["--ro-bind", root, root]
     for name in ("/bin", "/lib", "/lib64", "/sbin"):
         if os.path.islink(name):
             argv += ["--symlink", os.readlink(name), name]
-        elif os.path.isdir(name):
-            argv += ["--ro-bind", name, name]
-    for mask in _masked(roots):
-        argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
+    seen = visible.bound(python)
+    argv += seen.argv(visible.private_copy(seen, private) if private is not None else None)
     argv += ["--ro-bind", str(view), "/kit", "--ro-bind", str(submission), "/submission", "--proc", "/proc",
              "--dev", "/dev", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
              "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
@@ -246,7 +224,7 @@ class Sandbox:
         hooks = own / hooks.name
         tail = ["-I", "-S", "-u", "-c", BOOTSTRAP]
         if self.mode is Isolation.BWRAP:
-            argv = _bwrap_argv(self.python, self.view, own) + [
+            argv = _bwrap_argv(self.python, self.view, own, self.root) + [
                 self.python, *tail, "/kit", f"/submission/{hooks.name}", str(reply_fd), str(memory_mb), contained]
         else:
             argv = [self.python, *tail, str(self.view), str(hooks), str(reply_fd), str(memory_mb), contained]
@@ -288,6 +266,7 @@ class Sandbox:
             self.uids.put(_claim_uids(1, self.locks, after=uid)[0])
 
     def close(self) -> None:
+        visible.release(self.root)
         if self.guardian is not None:
             if self.guardian.stdin is not None:
                 self.guardian.stdin.close()  # the guardian cleans every id it was given
