@@ -32,6 +32,7 @@ import ctypes.util
 import math
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -246,6 +247,99 @@ def measure(mode: str, bits: int, rng: random.Random) -> None:
                   f"(the files whose access time a read moves: relatime moves it once a day)")
 
 
+PRESSURE = """
+import sys
+held = []
+while True:  # anonymous memory, every page written, until the cgroup's limit stops it
+    held.append(b"\\x01" * (1 << 20))
+    for path in sys.argv[1 + len(held) % 8::8]:
+        with open(path, "rb") as handle:
+            handle.read()
+"""
+
+
+def memory_cgroup() -> Path:
+    """This process's memory cgroup (v1)."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        number, controllers, path = line.split(":", 2)
+        if "memory" in controllers.split(","):
+            return Path("/sys/fs/cgroup/memory") / path.lstrip("/")
+    raise SystemExit("no memory cgroup (v1) here")
+
+
+def pressure(limit_mb: int) -> None:
+    """A bwrap worker in a memory cgroup of its own, limited to `limit_mb`, allocates until
+    stopped while reading every file it shares with the machine: are those files, read
+    first by the grader (and charged to it), still cached afterwards?"""
+    from grader.sandbox import visible
+
+    sandbox = isolation.open_sandbox("bwrap", [], 2)
+    group = memory_cgroup() / f"pagecache-bench-{os.getpid()}"
+    group.mkdir()
+    try:
+        seen = visible.bound(sandbox.python)
+        uid = sandbox.take_uid()
+        scratch = Path(tempfile.mkdtemp(dir=sandbox.root / "scratch"))
+        os.chmod(scratch, 0o755)
+        argv = isolation._bwrap_argv(sandbox.python, sandbox.view, scratch, sandbox.root)  # type: ignore[call-arg]
+        (group / "memory.limit_in_bytes").write_text(str(limit_mb << 20))
+        if uid is not None:
+            os.chown(group / "cgroup.procs", uid, uid)
+        before = [resident(p) for p in seen.files]
+
+        def join() -> None:
+            (group / "cgroup.procs").write_text(str(os.getpid()))
+
+        extra = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+        done = subprocess.run(argv + [sandbox.python, "-I", "-S", "-c", PRESSURE, *seen.files], capture_output=True,
+                              cwd=scratch, env=isolation._clean_env(str(scratch)), preexec_fn=join, check=False,
+                              **extra)  # type: ignore[call-overload]
+        after = [resident(p) for p in seen.files]
+        peak = int((group / "memory.max_usage_in_bytes").read_text()) >> 20
+        failures = (group / "memory.failcnt").read_text().strip()
+        sandbox.release_uid(uid)
+        print(f"pressure: worker in a {limit_mb} MB cgroup ended with {done.returncode} (peak {peak} MB, {failures} "
+              f"times at the limit); {len(seen.files)} files shared with the machine, fully cached before "
+              f"{sum(r == 1.0 for r in before)}, after {sum(r == 1.0 for r in after)}; pages cached before "
+              f"{sum(before) / len(before):.3f}, after {sum(after) / len(after):.3f} (mean share)")
+    finally:
+        sandbox.close()
+        group.rmdir()
+
+
+def cost(repeats: int) -> None:
+    """What the private copy costs a grading run: the probe of what the interpreter loads
+    (once per grader process), the copy made in memory and on disk, its size."""
+    from grader.sandbox import visible
+
+    python = isolation.python_for(65534 if os.geteuid() == 0 else None) or sys.executable
+    started, children = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    seen = visible.bound(python)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    probe_cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    print(f"probe of {python}: {time.perf_counter() - started:.3f} s wall, {probe_cpu:.3f} s CPU; "
+          f"{len(seen.files)} files bound alone")
+    for where in ("memory", "disk"):
+        times, cpu = [], []
+        for _ in range(repeats):
+            root = Path(tempfile.mkdtemp(prefix="grader-"))
+            saved, visible._SHARED_MEMORY = visible._SHARED_MEMORY, visible._SHARED_MEMORY if where == "memory" else "/nonexistent"
+            try:
+                started, started_cpu = time.perf_counter(), time.process_time()
+                copy = visible.private_copy(seen, root)
+                times.append(time.perf_counter() - started)
+                cpu.append(time.process_time() - started_cpu)
+                files = [p for p in Path(copy).rglob("*") if p.is_file()]
+                size = sum(p.stat().st_size for p in files) >> 20
+            finally:
+                visible._SHARED_MEMORY = saved
+                visible.release(root)
+                os.rmdir(root)
+        print(f"private copy in {where} ({Path(visible._SHARED_MEMORY) if where == 'memory' else 'the sandbox folder'}): "
+              f"median {sorted(times)[len(times) // 2]:.3f} s wall, {sorted(cpu)[len(cpu) // 2]:.3f} s CPU of {repeats}; "
+              f"{len(files)} files, {size} MB")
+
+
 def median_us(values: list[int]) -> str:
     return f"{sorted(values)[len(values) // 2] / 1000:.1f}" if values else "-"
 
@@ -255,9 +349,17 @@ def main() -> None:
     parser.add_argument("--bits", type=int, default=128)
     parser.add_argument("--modes", default="bwrap,user")
     parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument("--pressure", type=int, metavar="MB", help="only the memory-pressure check, in a cgroup of MB")
+    parser.add_argument("--cost", type=int, metavar="N", help="only the private copy's cost, N times each")
     args = parser.parse_args()
     if os.geteuid() != 0:
         raise SystemExit("run as root: the set-up evicts files from the page cache")
+    if args.pressure:
+        pressure(args.pressure)
+        return
+    if args.cost:
+        cost(args.cost)
+        return
     rng = random.Random(args.seed)
     for mode in args.modes.split(","):
         measure(mode, args.bits, rng)

@@ -1,9 +1,11 @@
 """How a worker is isolated: `bwrap`, `user` or `none`, and what it can see.
 
 - `bwrap`: bubblewrap gives the worker its own mount, PID, IPC, network and user
-  namespaces: it sees Python's standard library, the student-facing library and its own
-  submission, all read-only, and an empty private /tmp; nothing else exists for it. When
-  the grader runs as root, bubblewrap itself is started as an unprivileged user.
+  namespaces: it sees its interpreter and the shared libraries it loads, a copy of
+  Python's standard library made for this grading run alone (`visible.py`), the
+  student-facing library and its own submission, all read-only, and an empty private
+  /tmp; nothing else exists for it. When the grader runs as root, bubblewrap itself is
+  started as an unprivileged user.
 - `user` (the grader runs as root, without bubblewrap): the worker runs as an unprivileged
   user of its own (one per worker running at the same time), in a private folder, and
   the grader checks first that this user can read none of the grading data.

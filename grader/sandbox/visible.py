@@ -1,15 +1,20 @@
-"""What a worker sees of the machine under bubblewrap, and keeping all of it cached.
+"""What a worker sees of the machine under bubblewrap, so that none of it carries a bit
+from one student's grading to another's.
 
-The worker sees its interpreter, the interpreter's standard library (without installed
-packages and the static build files), and the files the interpreter maps once it has
-loaded every extension module of the standard library (shared libraries, the loader,
-locale data), with the symbolic links the loader follows to reach them. Nothing else of
-`/usr` exists for it.
+Kernel caches are shared: whether a file's pages are cached, whether a name was looked
+up in a folder. A worker that reads a file (or looks a name up) or not sets a bit that
+a later worker reads by timing its own reads. So a worker sees only
 
-The page cache of shared read-only files carries a bit from one worker to a later one
-(read a file or not; the later one times its reads). `warm` reads every visible file
-as the grader before a worker starts: a worker's reads then change nothing that another
-can time, and the sandbox's system-call filter refuses the calls that evict pages.
+- its interpreter and the files it maps once it has loaded every extension module of
+  the standard library (shared libraries, the loader, locale data), with the symbolic
+  links the loader follows to them, each bound alone (their folders are the sandbox's
+  own) and read whole by the grader before the first worker starts: a worker's reads
+  change nothing, and the system-call filter refuses the calls that evict pages;
+- a copy of the standard library made for its grading run (new files and folders, in
+  memory where the machine has a folder for it), without installed packages and the
+  interpreter's build files, in which the machine's extension modules are bound.
+
+Nothing else of `/usr` exists for it.
 """
 
 from __future__ import annotations
@@ -122,16 +127,6 @@ def _links_to(files: set[str], python: str) -> list[tuple[str, str]]:
     return sorted(set(links))
 
 
-def seen(where: Bound) -> list[str]:
-    """Every regular file a worker sees under `where` (the standard library's as bound
-    from the machine, not a private copy)."""
-    found = set(where.files)
-    for parent, folders, names in os.walk(where.stdlib):
-        folders[:] = [f for f in folders if os.path.join(parent, f) not in where.masks]
-        found |= {p for p in (os.path.join(parent, n) for n in names) if os.path.isfile(p) and not os.path.islink(p)}
-    return sorted(found)
-
-
 def _skipped(where: Bound) -> Callable[[str, list[str]], set[str]]:
     """What a private copy leaves out: the masks, and the extension modules, of which it
     holds empty files for the machine's own to be bound onto (a folder in memory may
@@ -152,7 +147,10 @@ def private_copy(where: Bound, root: Path) -> str:
     key = str(root)
     with _COPYING:
         if key not in _COPIES:
-            _COPIES[key] = _copy(where, Path(_SHARED_MEMORY if _writable(_SHARED_MEMORY) else key))
+            try:
+                _COPIES[key] = _copy(where, Path(_SHARED_MEMORY if _writable(_SHARED_MEMORY) else key))
+            except OSError:  # the folder in memory is full (a container's is small): on disk, then
+                _COPIES[key] = _copy(where, root)
     return _COPIES[key]
 
 
@@ -163,14 +161,18 @@ def _writable(folder: str) -> bool:
 def _copy(where: Bound, base: Path) -> str:
     """The copy (see `private_copy`) in a new folder of `base`."""
     holder = tempfile.mkdtemp(prefix="grader-stdlib-", dir=base)
-    os.chmod(holder, 0o711)  # others may pass through to the copy, not list it
-    copy = os.path.join(holder, secrets.token_hex(16))
-    shutil.copytree(where.stdlib, copy, ignore=_skipped(where), symlinks=True)  # times kept: the .pyc stay valid
-    for path in where.files:
-        if path.startswith(where.stdlib + "/"):
-            placeholder = os.path.join(copy, os.path.relpath(path, where.stdlib))
-            os.makedirs(os.path.dirname(placeholder), exist_ok=True)
-            open(placeholder, "wb").close()
+    try:
+        os.chmod(holder, 0o711)  # others may pass through to the copy, not list it
+        copy = os.path.join(holder, secrets.token_hex(16))
+        shutil.copytree(where.stdlib, copy, ignore=_skipped(where), symlinks=True)  # times kept: the .pyc stay valid
+        for path in where.files:
+            if path.startswith(where.stdlib + "/"):
+                placeholder = os.path.join(copy, os.path.relpath(path, where.stdlib))
+                os.makedirs(os.path.dirname(placeholder), exist_ok=True)
+                open(placeholder, "wb").close()
+    except BaseException:
+        shutil.rmtree(holder, ignore_errors=True)
+        raise
     warm(list(where.files))
     return copy
 
