@@ -10,13 +10,15 @@ grader's own sandbox code (`isolation.open_sandbox` and `isolation._bwrap_argv` 
 - `stdlib files`: the standard library's larger `.py` files that a bare interpreter does
   not load. The sender reads the files of its 1 bits; the receiver reads the first page
   of every file once and times it, then again (now surely cached): a first read much
-  slower than the second means "not cached before", a 0 bit. Under `user` the receiver
-  also reads the files' access times first (the same question without timing).
+  slower than the second means "not cached before", a 0 bit.
 - `extension modules`: the same with the standard library's extension modules (`.so`).
 - `names`: names that exist nowhere in the standard library's folder. The sender looks
   up the names of its 1 bits (the kernel keeps a "no such file" entry for each); the
   receiver times a lookup of every name, then again: a first lookup as fast as the second
   means the entry was there, a 1 bit.
+- `access times` (under `user` only): files of /usr/share/doc that no one read for a
+  day. The sender reads those of its 1 bits; the receiver reads nothing, it only looks
+  at each file's access time (`relatime` moves it on the first read of a day).
 
 Before the sender runs, the bench (as root: the measurement's set-up, not the attack)
 evicts the files from the page cache with posix_fadvise(DONTNEED), checked with mincore.
@@ -61,7 +63,7 @@ import os, sys, time
 def probe(arg):
     kind, path = arg.split(":", 1)
     start = time.perf_counter_ns()
-    if kind == "n":
+    if kind in "na":
         os.path.exists(path)
     else:
         fd = os.open(path, os.O_RDONLY)
@@ -69,7 +71,7 @@ def probe(arg):
         os.close(fd)
     return time.perf_counter_ns() - start
 args = sys.argv[1:]
-atimes = [os.stat(a.split(":", 1)[1]).st_atime_ns if a[0] == "f" else 0 for a in args]
+atimes = [os.stat(a.split(":", 1)[1]).st_atime_ns if a[0] in "fa" else 0 for a in args]
 start = time.perf_counter_ns()
 first = [probe(a) for a in args]
 spent = time.perf_counter_ns() - start
@@ -135,7 +137,7 @@ class Channel:
     secret: list[int]
 
 
-def channels(python: str, bits: int, rng: random.Random) -> list[Channel]:
+def channels(python: str, mode: str, bits: int, rng: random.Random) -> list[Channel]:
     stdlib, loaded = stdlib_of(python), loaded_at_start(python)
 
     def files(pattern: str) -> list[str]:
@@ -147,6 +149,9 @@ def channels(python: str, bits: int, rng: random.Random) -> list[Channel]:
     chosen = [("stdlib files", ["f:" + p for p in files("*.py")]),
               ("extension modules", ["f:" + p for p in files("lib-dynload/*.so")]),
               ("names", [f"n:{stdlib}/.absent-{nonce:x}-{i}" for i in range(bits)])]
+    if mode == "user":  # files no one read for a day, whose access time a read moves
+        unread = sorted(str(p) for p in Path("/usr/share/doc").rglob("copyright") if p.is_file() and atime_would_move(str(p)))
+        chosen.append(("access times", ["a:" + p for p in rng.sample(unread, min(bits, len(unread)))]))
     return [Channel(name, probes, [rng.randrange(2) for _ in probes]) for name, probes in chosen]
 
 
@@ -203,7 +208,9 @@ def open_sandbox(mode: str) -> isolation.Sandbox:
     return isolation.Sandbox(isolation.Isolation.USER, python, root, pool, locks=locks)
 
 
-def decode(channel: Channel, first: int, again: int) -> int:
+def decode(channel: Channel, first: int, again: int, atime: int, started: int) -> int:
+    if channel.name == "access times":
+        return 1 if atime >= started else 0
     if channel.name == "names":
         return 1 if first < 1.5 * again else 0
     return 0 if first > 4 * again + 20_000 else 1
@@ -212,12 +219,11 @@ def decode(channel: Channel, first: int, again: int) -> int:
 def measure(mode: str, bits: int, rng: random.Random) -> None:
     sender = open_sandbox(mode)
     python = sender.python
-    chosen = channels(python, bits, rng)
+    chosen = channels(python, mode, bits, rng)
     files = [a[2:] for c in chosen for a in c.probes if a[0] == "f"]
     for path in files:
         evict(path)
     cold = sum(resident(p) == 0.0 for p in files)
-    fresh = {p for p in files if atime_would_move(p)}
     started = time.time_ns()
     try:
         worker(sender, SENDER, [a for c in chosen for a, bit in zip(c.probes, c.secret) if bit])
@@ -232,7 +238,7 @@ def measure(mode: str, bits: int, rng: random.Random) -> None:
     print(f"{mode}: {cold}/{len(files)} files cold after eviction")
     for channel in chosen:
         mine, rows = rows[:len(channel.probes)], rows[len(channel.probes):]
-        errors = sum(decode(channel, first, again) != bit for (first, again, _), bit in zip(mine, channel.secret))
+        errors = sum(decode(channel, first, again, atime, started) != bit for (first, again, atime), bit in zip(mine, channel.secret))
         ber = errors / len(channel.secret)
         spent = sum(first for first, _, _ in mine) / 1e9
         ones = [first for (first, _, _), bit in zip(mine, channel.secret) if bit]
@@ -240,11 +246,7 @@ def measure(mode: str, bits: int, rng: random.Random) -> None:
         print(f"  {channel.name}: {len(channel.secret)} bits, bit errors {errors} (BER {ber:.3f}), capacity "
               f"{1 - entropy(ber):.3f} bit per bit, {len(channel.secret) * (1 - entropy(ber)) / spent:.0f} bit/s; "
               f"median first probe {median_us(zeros)} us for 0 bits, {median_us(ones)} us for 1 bits")
-        if mode == "user" and channel.name == "stdlib files":
-            by_atime = [(atime >= started) != bool(bit) for (_, _, atime), bit, probe in zip(mine, channel.secret, channel.probes)
-                        if probe[2:] in fresh]
-            print(f"    read from access times instead: {sum(by_atime)} errors in {len(by_atime)} bits "
-                  f"(the files whose access time a read moves: relatime moves it once a day)")
+
 
 
 PRESSURE = """
@@ -309,7 +311,9 @@ def pressure(limit_mb: int) -> None:
 
 def cost(repeats: int) -> None:
     """What the private copy costs a grading run: the probe of what the interpreter loads
-    (once per grader process), the copy made in memory and on disk, its size."""
+    (once per grader process), the copy made in memory and on disk, its size; and what
+    binding each file of the standard library alone (the copy's alternative) costs a
+    worker's start."""
     from grader.sandbox import visible
 
     python = isolation.python_for(65534 if os.geteuid() == 0 else None) or sys.executable
@@ -338,6 +342,20 @@ def cost(repeats: int) -> None:
         print(f"private copy in {where} ({Path(visible._SHARED_MEMORY) if where == 'memory' else 'the sandbox folder'}): "
               f"median {sorted(times)[len(times) // 2]:.3f} s wall, {sorted(cpu)[len(cpu) // 2]:.3f} s CPU of {repeats}; "
               f"{len(files)} files, {size} MB")
+
+    links = [arg for name in ("/bin", "/lib", "/lib64", "/sbin") if os.path.islink(name)
+             for arg in ("--symlink", os.readlink(name), name)]
+    base = [isolation.BWRAP or "bwrap", "--unshare-all", "--die-with-parent", *links, "--proc", "/proc", "--dev", "/dev"]
+    singles = [str(p) for p in Path(seen.stdlib).rglob("*") if p.is_file() and not p.is_symlink()
+               and not any(str(p).startswith(m + "/") for m in seen.masks)]
+    alone = base + [arg for path in sorted({*singles, *seen.files}) for arg in ("--ro-bind", path, path)]
+    alone += [arg for target, path in seen.links for arg in ("--symlink", target, path)]
+    for name, argv in (("the folder bound whole", base + seen.argv()), ("each file bound alone", alone)):
+        started = time.perf_counter()
+        for _ in range(repeats):
+            subprocess.run([*argv, "--", python, "-I", "-S", "-c", "import json"], check=True, capture_output=True)
+        print(f"a worker's start with the standard library's {name}: {(time.perf_counter() - started) / repeats:.3f} s wall "
+              f"({len(argv)} arguments)")
 
 
 def median_us(values: list[int]) -> str:
