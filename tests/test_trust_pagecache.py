@@ -79,6 +79,7 @@ def test_a_bwrap_worker_sees_its_interpreter_and_a_private_standard_library_only
     assert report["score"] == report["max_score"], report["errors"] or report["hooks"][0]["message"]
 
 
+@pytest.mark.slow  # starts the interpreter to probe it
 def test_the_files_a_worker_shares_with_the_machine_are_cached_before_it_starts(tmp_path: Path) -> None:
     """The files bound from the machine (interpreter, shared libraries, extension
     modules), evicted from the page cache, are all cached again (mincore) once the
