@@ -1,9 +1,11 @@
 """How a worker is isolated: `bwrap`, `user` or `none`, and what it can see.
 
 - `bwrap`: bubblewrap gives the worker its own mount, PID, IPC, network and user
-  namespaces: it sees Python's standard library, the student-facing library and its own
-  submission, all read-only, and an empty private /tmp; nothing else exists for it. When
-  the grader runs as root, bubblewrap itself is started as an unprivileged user.
+  namespaces: it sees its interpreter and the shared libraries it loads, a copy of
+  Python's standard library made for this grading run alone (`visible.py`), the
+  student-facing library and its own submission, all read-only, and an empty private
+  /tmp; nothing else exists for it. When the grader runs as root, bubblewrap itself is
+  started as an unprivileged user.
 - `user` (the grader runs as root, without bubblewrap): the worker runs as an unprivileged
   user of its own (one per worker running at the same time), in a private folder, and
   the grader checks first that this user can read none of the grading data.
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import glob
 import os
 import pwd
 import queue
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.errors import UserError
-from grader.sandbox import cleanup
+from grader.sandbox import cleanup, visible
 from grader.sandbox.cgroup import Group, Tree, open_tree
 from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user, world_writable
 from grader.sandbox.usage import in_memory
@@ -148,6 +149,10 @@ def bwrap_works(python: str, uid: int | None) -> str | None:
     """None when bubblewrap can start a worker here, else why not."""
     if BWRAP is None:
         return "bubblewrap (bwrap) is not installed"
+    try:
+        visible.bound(python)
+    except visible.ProbeFailed as error:
+        return str(error)
     with tempfile.TemporaryDirectory() as empty:
         os.chmod(empty, 0o755)
         argv = _bwrap_argv(python, Path(empty), Path(empty)) + [python, "-I", "-S", "-c", "print('ok')"]
@@ -156,28 +161,6 @@ def bwrap_works(python: str, uid: int | None) -> str | None:
         detail = (ran.stderr.strip().splitlines() or ["no output"])[-1] if ran is not None else "it did not start"
         return f"bubblewrap cannot create a sandbox here ({detail})"
     return None
-
-
-def _bound_roots(python: str) -> list[str]:
-    roots = ["/usr"]
-    prefix = os.path.dirname(os.path.dirname(python))
-    if not prefix.startswith("/usr/"):
-        roots.append(prefix)
-    return roots
-
-
-def _masked(roots: list[str]) -> list[str]:
-    """Folders inside the bound trees that student code must not see: installed packages
-    (where the kit itself may be installed) and the kit, when it lies inside them."""
-    masks = []
-    for root in roots:
-        for pattern in ("lib/python3*/site-packages", "lib/python3*/dist-packages", "lib/python3/dist-packages",
-                        "local/lib/python3*/site-packages", "local/lib/python3*/dist-packages"):
-            masks += glob.glob(os.path.join(root, pattern))
-    for secret in (str(KIT_ROOT), sys.prefix):
-        if any(secret == r or secret.startswith(r + "/") for r in roots) and os.path.isdir(secret):
-            masks.append(secret)
-    return sorted(set(masks))
 
 
 @functools.cache
@@ -191,22 +174,19 @@ def _no_namespaces_inside() -> tuple[str, ...]:
     return ("--disable-userns",) if "--disable-userns" in said.stdout + said.stderr else ()
 
 
-def _bwrap_argv(python: str, view: Path, submission: Path) -> list[str]:
-    """bubblewrap's command line up to (not including) the command it runs."""
+def _bwrap_argv(python: str, view: Path, submission: Path, private: Path | None = None) -> list[str]:
+    """bubblewrap's command line up to (not including) the command it runs. `private`:
+    the sandbox's folder, where the worker's own copy of the standard library is made
+    (without it the machine's is bound: for probes that run no student code)."""
     argv = [BWRAP or "bwrap", "--unshare-all", "--unshare-user", *_no_namespaces_inside(), "--die-with-parent",
             "--new-session", "--cap-drop", "ALL", "--clearenv"]
     for key, value in _clean_env("/tmp").items():
         argv += ["--setenv", key, value]
-    roots = _bound_roots(python)
-    for root in roots:
-        argv += ["--ro-bind", root, root]
     for name in ("/bin", "/lib", "/lib64", "/sbin"):
         if os.path.islink(name):
             argv += ["--symlink", os.readlink(name), name]
-        elif os.path.isdir(name):
-            argv += ["--ro-bind", name, name]
-    for mask in _masked(roots):
-        argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
+    seen = visible.bound(python)
+    argv += seen.argv(visible.private_copy(seen, private) if private is not None else None)
     argv += ["--ro-bind", str(view), "/kit", "--ro-bind", str(submission), "/submission", "--proc", "/proc",
              "--dev", "/dev", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
              "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
@@ -275,7 +255,7 @@ class Sandbox:
         hooks = own / hooks.name
         tail = ["-I", "-S", "-u", "-c", BOOTSTRAP]
         if self.mode is Isolation.BWRAP:
-            argv = _bwrap_argv(self.python, self.view, own) + [
+            argv = _bwrap_argv(self.python, self.view, own, self.root) + [
                 self.python, *tail, "/kit", f"/submission/{hooks.name}", str(reply_fd), str(memory_mb), contained]
         else:
             argv = [self.python, *tail, str(self.view), str(hooks), str(reply_fd), str(memory_mb), contained]
@@ -317,6 +297,7 @@ class Sandbox:
             self.uids.put(_claim_uids(1, self.locks, after=uid)[0])
 
     def close(self) -> None:
+        visible.release(self.root)
         if self.guardian is not None:
             if self.guardian.stdin is not None:
                 self.guardian.stdin.close()  # the guardian cleans every id it was given

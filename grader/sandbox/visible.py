@@ -1,0 +1,197 @@
+"""What a worker sees of the machine under bubblewrap, so that none of it carries a bit
+from one student's grading to another's.
+
+Kernel caches are shared: whether a file's pages are cached, whether a name was looked
+up in a folder. A worker that reads a file (or looks a name up) or not sets a bit that
+a later worker reads by timing its own reads. So a worker sees only
+
+- its interpreter and the files it maps once it has loaded every extension module of
+  the standard library (shared libraries, the loader, locale data), with the symbolic
+  links the loader follows to them, each bound alone (their folders are the sandbox's
+  own) and read whole by the grader before the first worker starts: a worker's reads
+  change nothing, and the system-call filter refuses the calls that evict pages;
+- a copy of the standard library made for its grading run (new files and folders, in
+  memory where the machine has a folder for it), without installed packages and the
+  interpreter's build files, in which the machine's extension modules are bound.
+
+Nothing else of `/usr` exists for it.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import secrets
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Run by the worker's interpreter: its standard library, and every file it maps once it
+#: has imported each extension module of the standard library (failures ignored).
+_PROBE = """
+import importlib, os, sysconfig
+stdlib = sysconfig.get_path("stdlib")
+dynload = os.path.join(sysconfig.get_path("platstdlib"), "lib-dynload")
+for name in sorted(os.listdir(dynload)) if os.path.isdir(dynload) else []:
+    if name.endswith(".so"):
+        try:
+            importlib.import_module(name.split(".")[0])
+        except Exception:
+            pass
+with open("/proc/self/maps") as maps:
+    fields = [line.split(None, 5) for line in maps]
+print(stdlib)
+print(*sorted({f[5].strip() for f in fields if len(f) == 6 and f[5].startswith("/")}), sep="\\n")
+"""
+#: Libraries glibc opens by name while a program runs (thread cancellation), not at start.
+_LOADED_LATER = ("libgcc_s.so.1",)
+#: Inside the standard library: installed packages (the kit may be among them) and the
+#: static library and Makefile of the interpreter's build.
+_MASKS = ("site-packages", "dist-packages", "config-*")
+_CHUNK = 1 << 20
+_SHARED_MEMORY = "/dev/shm"
+_COPIES: dict[str, str] = {}  # the sandbox's root -> its private copy
+_COPYING = threading.Lock()  # workers start from several threads
+
+
+class ProbeFailed(RuntimeError):
+    """The worker's interpreter could not say what it loads."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """What a worker sees under bubblewrap: the `stdlib` folder but for `masks`, single
+    `files` (those inside `stdlib`: its extension modules), and `links` (target, path) on
+    the way to them."""
+
+    stdlib: str
+    masks: tuple[str, ...]
+    files: tuple[str, ...]
+    links: tuple[tuple[str, str], ...]
+
+    def argv(self, copy: str | None = None) -> list[str]:
+        """bubblewrap's arguments that bind all of it read-only; with `copy` (see
+        `private_copy`), the standard library's files are that copy's."""
+        argv = ["--ro-bind", copy or self.stdlib, self.stdlib]
+        if copy is None:
+            for mask in self.masks:
+                argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
+        for path in self.files:
+            if copy is not None or not path.startswith(self.stdlib + "/"):
+                argv += ["--ro-bind", path, path]
+        for target, path in self.links:
+            argv += ["--symlink", target, path]
+        return argv
+
+
+@functools.cache
+def bound(python: str) -> Bound:
+    """The bound set for the interpreter `python` (computed once per grader process)."""
+    try:
+        ran = subprocess.run([python, "-I", "-S", "-c", _PROBE], capture_output=True, text=True, timeout=60,
+                             stdin=subprocess.DEVNULL, cwd="/", env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+    except (OSError, subprocess.SubprocessError) as error:
+        raise ProbeFailed(f"{python} could not be probed: {error}") from error
+    lines = ran.stdout.splitlines()
+    if ran.returncode != 0 or not lines:
+        raise ProbeFailed(f"{python} could not say what it loads: {ran.stderr.strip()[-200:]}")
+    stdlib, mapped = os.path.realpath(lines[0]), {os.path.realpath(p) for p in lines[1:] if os.path.isfile(p)}
+    mapped.add(os.path.realpath(python))
+    mapped |= _loaded_later(mapped)
+    masks = sorted(m for pattern in _MASKS for m in glob.glob(os.path.join(stdlib, pattern)) if os.path.isdir(m))
+    return Bound(stdlib, tuple(masks), tuple(sorted(mapped)), tuple(_links_to(mapped, python)))
+
+
+def _loaded_later(mapped: set[str]) -> set[str]:
+    folders = {os.path.dirname(p) for p in mapped if os.path.basename(p).startswith("libc.so")}
+    return {os.path.realpath(os.path.join(f, name)) for f in folders for name in _LOADED_LATER
+            if os.path.isfile(os.path.join(f, name))}
+
+
+def _links_to(files: set[str], python: str) -> list[tuple[str, str]]:
+    """The symbolic links a worker follows to `files`: each link, in their folders and in
+    the loader's, that resolves to one of them (sonames, the loader's path), and the
+    links on the way to the interpreter; links whose parent is itself a link are left to it."""
+    folders = {os.path.dirname(p) for p in files} | {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}
+    candidates = [os.path.join(f, e.name) for f in folders if os.path.isdir(f) for e in os.scandir(f) if e.is_symlink()]
+    candidates += [python]
+    links = []
+    for path in candidates:
+        if os.path.islink(path) and os.path.realpath(path) in files and os.path.realpath(os.path.dirname(path)) == os.path.dirname(path):
+            links.append((os.readlink(path), path))
+    return sorted(set(links))
+
+
+def _skipped(where: Bound) -> Callable[[str, list[str]], set[str]]:
+    """What a private copy leaves out: the masks, and the extension modules, of which it
+    holds empty files for the machine's own to be bound onto (a folder in memory may
+    refuse to run code)."""
+
+    def skip(folder: str, names: list[str]) -> set[str]:
+        paths = {os.path.join(folder, n): n for n in names}
+        return {n for p, n in paths.items() if p in where.masks or p in where.files}
+
+    return skip
+
+
+def private_copy(where: Bound, root: Path) -> str:
+    """A copy of the standard library (new files and folders: no page, name or lookup of
+    it is shared with another grading run) for the sandbox in `root`, made once and kept
+    until `release(root)`; and the files bound from the machine read whole first (see
+    `warm`). In a folder held in memory when the machine has one, else in `root`."""
+    key = str(root)
+    with _COPYING:
+        if key not in _COPIES:
+            try:
+                _COPIES[key] = _copy(where, Path(_SHARED_MEMORY if _writable(_SHARED_MEMORY) else key))
+            except OSError:  # the folder in memory is full (a container's is small): on disk, then
+                _COPIES[key] = _copy(where, root)
+    return _COPIES[key]
+
+
+def _writable(folder: str) -> bool:
+    return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _copy(where: Bound, base: Path) -> str:
+    """The copy (see `private_copy`) in a new folder of `base`."""
+    holder = tempfile.mkdtemp(prefix="grader-stdlib-", dir=base)
+    try:
+        os.chmod(holder, 0o711)  # others may pass through to the copy, not list it
+        copy = os.path.join(holder, secrets.token_hex(16))
+        shutil.copytree(where.stdlib, copy, ignore=_skipped(where), symlinks=True)  # times kept: the .pyc stay valid
+        for path in where.files:
+            if path.startswith(where.stdlib + "/"):
+                placeholder = os.path.join(copy, os.path.relpath(path, where.stdlib))
+                os.makedirs(os.path.dirname(placeholder), exist_ok=True)
+                open(placeholder, "wb").close()
+    except BaseException:
+        shutil.rmtree(holder, ignore_errors=True)
+        raise
+    warm(list(where.files))
+    return copy
+
+
+def release(root: Path) -> None:
+    """Remove the private copy made for the sandbox in `root`, if any."""
+    copy = _COPIES.pop(str(root), None)
+    if copy is not None:
+        shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+
+
+def warm(paths: list[str]) -> None:
+    """Read every file of `paths` whole, as the grader: each page is then cached (and
+    charged to the grader) before a worker could be the first to read it."""
+    buffer = bytearray(_CHUNK)
+    for path in paths:
+        try:
+            with open(path, "rb", buffering=0) as handle:
+                while handle.readinto(buffer):
+                    pass
+        except OSError:
+            continue
