@@ -399,9 +399,11 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
     notes = [f"memory and processes counted by the grader, not the kernel: {sandbox.unbounded}"] \
         if sandbox and sandbox.unbounded else []
     jobs = args.jobs
-    if mode is Isolation.USER and jobs > 1:  # no private /tmp or /dev/shm: students graded at once could meet there
+    if mode is Isolation.USER:  # no private /tmp, /dev/shm or file system: students graded at once could meet there
         jobs = 1
-        notes.append("one student at a time (under user, students graded at once would share /tmp and /dev/shm)")
+        notes.append("one student at a time (under user, students graded at once would share /tmp and /dev/shm); "
+                     "a student graded earlier can still pass data to a later one through the machine's file caches: "
+                     "grade a class under bwrap")
     console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
     try:
         submissions = find_submissions(args.submissions)
