@@ -75,9 +75,7 @@ class Budget:
         ran_before, self._threads_cpu = self._threads_cpu, cpu
         if last is None:
             return
-        changes = [(ran - last_ran, waited - last_waited) if ran >= last_ran and waited >= last_waited else (ran, waited)
-                   for thread, (ran, waited) in threads.items()
-                   for last_ran, last_waited in [last.get(thread, (0.0, 0.0))]]  # a new thread (or a reused id): all of it
+        changes = [_since(last.get(thread), counts) for thread, counts in threads.items()]
         all_ran = max(sum(ran for ran, _ in changes), cpu - ran_before)  # ended threads' CPU stays in the total
         starved = max((waited - max(0.0, all_ran - ran) for ran, waited in changes), default=0.0)
         self.starved += min(max(0.0, starved), max(0.0, seconds))
@@ -117,6 +115,14 @@ class Budget:
         if self.grader() >= self.limit / 10:
             parts.append(f"the grader's own work for it took {self.grader():.1f} s")
         return ", ".join(parts)
+
+
+def _since(before: tuple[float, float] | None, now: tuple[float, float]) -> tuple[float, float]:
+    """What a thread ran and waited between two readings of its counts: all of them for a
+    thread not read before (new, or a reused id whose counts went back)."""
+    if before is None or now[0] < before[0] or now[1] < before[1]:
+        return now
+    return now[0] - before[0], now[1] - before[1]
 
 
 def waited_for_a_core() -> float:
