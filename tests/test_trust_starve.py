@@ -43,9 +43,10 @@ QUOTA = 0.25  # the share of one core a "busy machine" leaves a worker
 POLLS = 2000  # readings of a process's counts before a test gives up on it
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def tree() -> Iterator[Tree]:
-    """A folder of control groups, with the cpu controller, as a grader makes one."""
+    """A folder of control groups, with the cpu controller, as a grader makes one (closed
+    after each test: a grader run in this process makes its own, of the same name)."""
     found = open_tree()
     if isinstance(found, str) or found.cpu is None:
         why = found if isinstance(found, str) else found.unshared
