@@ -396,8 +396,7 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         return fail(console, f"--submissions {args.submissions}: not a folder")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     mode = sandbox.mode if sandbox else Isolation.NONE
-    notes = [f"memory and processes counted by the grader, not the kernel: {sandbox.unbounded}"] \
-        if sandbox and sandbox.unbounded else []
+    notes = [sandbox.unbounded] if sandbox and sandbox.unbounded else []
     jobs = args.jobs
     if mode is Isolation.USER:  # no private /tmp, /dev/shm or file system: students graded at once could meet there
         jobs = 1

@@ -157,7 +157,7 @@ def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = 
     extra = [i.as_dict() for i in items if i.kind not in ("hook", "problem")]
     if extra:
         data["other"] = extra
-    if report.unbounded:  # the grader alone counted the workers' memory and processes
+    if report.unbounded:  # what no control group kept for the workers
         data["unbounded"] = report.unbounded
     if report.ungraded:
         data["ungraded"] = report.ungraded

@@ -81,7 +81,7 @@ class Report:
     isolation: str = ""  # how the solver's code was isolated: bwrap, user, none, or in-process (reference)
     partial: bool = False  # only some items were graded (--only)
     calls: tuple[tuple[str, str], ...] = ()  # (hook, another hook it calls) in the student's file
-    unbounded: str = ""  # why no control group kept the workers' memory and processes ("" when one did)
+    unbounded: str = ""  # what no control group kept for the workers (memory and processes, CPU shares), and why
 
     def __post_init__(self) -> None:
         """The solver's path holds a student's file names: made safe to show, once, here."""
@@ -90,10 +90,9 @@ class Report:
     @property
     def isolated(self) -> str:
         """The isolation mode as a report's header shows it: with the warning that the
-        grader alone counted memory and processes when no control group could."""
-        if not self.unbounded:
-            return self.isolation
-        return f"{self.isolation}; memory and processes counted by the grader, not the kernel: {self.unbounded}"
+        grader alone counted memory and processes, or did not share the CPU evenly between
+        workers, when no control group could."""
+        return f"{self.isolation}; {self.unbounded}" if self.unbounded else self.isolation
 
     @property
     def score(self) -> float:

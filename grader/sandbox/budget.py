@@ -13,10 +13,17 @@ A graded item may use `limit` seconds of:
 A worker that is ready to run but gets no core is charged nothing, and neither is a
 worker blocked on a full pipe to the grader for as long as the grader was slow to read
 it (`Lateness`), up to the limit once more per item: only what the grader measurably
-lost is excused, so a worker that sleeps between writes is charged its sleep. A wall-clock backstop, several times the
-limit, still ends an item that makes no progress at all; once student code has run,
-reaching it is the student's timeout (sleeping, stopped or writing to us), never a
-failure of the grader's that a student could choose.
+lost is excused, so a worker that sleeps between writes is charged its sleep.
+
+A wall-clock backstop, several times the limit, still ends an item that makes no progress
+at all. Once student code has run, reaching it is the student's timeout (sleeping,
+stopped, writing to us), unless the item spent most of that wall time waiting for the
+machine (`waited_for_the_machine`): the worker ready to run with none of its threads on a
+core, or the grader's thread waiting for one, as the kernel counts them. A worker with a
+CPU share of its own (`grader.sandbox.cgroup`) is starved like that only by load outside
+the grader's workers: a failure of ours. A student cannot make that wait: it cannot lower
+its own priority or stop itself into a ready state (stopped is not ready), and time its
+own threads take from each other is not counted (`Budget.read_threads`).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import time
 
 WALL_FACTOR = 5.0  # the wall-clock backstop: this many times the limit...
 WALL_EXTRA = 60.0  # ...and at least this many seconds more than it
+STARVED_SHARE = 0.5  # past the backstop, the failure is ours when more than this share of it was waiting for the machine
 SCHEDSTAT = "/proc/thread-self/schedstat"  # this thread's CPU time, time waiting for a core, time slices (ns)
 
 
@@ -41,6 +49,10 @@ class Budget:
         self.asleep = 0.0
         self.excused = 0.0  # waits on a full pipe not charged: the grader was slow to read (at most the limit)
         self.watching = 0.0  # the grader's CPU seconds spent watching the worker: not the item's
+        self.starved = 0.0  # seconds the worker was ready to run and none of its threads had a core
+        self._queued_started = waited_for_a_core()  # the grader's thread's wait for a core so far
+        self._threads: dict[int, tuple[float, float]] | None = None  # the last reading of the worker's threads
+        self._threads_cpu, self._threads_at = worker_cpu, time.monotonic()
 
     def grader(self) -> float:
         """CPU seconds the grader's thread spent on the item's own work."""
@@ -50,6 +62,32 @@ class Budget:
         """A new reading of the worker's total CPU time (never counted backwards: a
         process that ended and was reaped outside the worker takes its time with it)."""
         self.worker = max(self.worker, cpu - self._worker_started)
+
+    def read_threads(self, threads: dict[int, tuple[float, float]], cpu: float, now: float) -> None:
+        """A new reading of the worker's threads (thread id -> seconds on a core, seconds
+        ready and waiting for one: `usage.scheduled`) and of its processes' total CPU
+        time, at `now`. Since the last reading, the worker was starved at least as long as
+        a thread of it waited for a core, less the time its other threads ran meanwhile
+        (a wait for its own threads is its own), and no longer than the time between them.
+        The first reading only sets where the counts start."""
+        last, self._threads = self._threads, threads
+        seconds, self._threads_at = now - self._threads_at, now
+        ran_before, self._threads_cpu = self._threads_cpu, cpu
+        if last is None:
+            return
+        changes = [_since(last.get(thread), counts) for thread, counts in threads.items()]
+        all_ran = max(sum(ran for ran, _ in changes), cpu - ran_before)  # ended threads' CPU stays in the total
+        starved = max((waited - max(0.0, all_ran - ran) for ran, waited in changes), default=0.0)
+        self.starved += min(max(0.0, starved), max(0.0, seconds))
+
+    def waited_for_the_machine(self) -> float:
+        """Seconds of the item's wall time it waited for a core: the worker starved, or
+        the grader's thread waiting for one."""
+        return self.starved + max(0.0, waited_for_a_core() - self._queued_started)
+
+    def starved_most(self) -> bool:
+        """Whether the item spent most of the wall-clock backstop waiting for the machine."""
+        return self.waited_for_the_machine() > STARVED_SHARE * self.wall
 
     def excuse(self, waited: float, late: float) -> float:
         """How much of a wait that may have been on a full pipe to the grader is not
@@ -77,6 +115,14 @@ class Budget:
         if self.grader() >= self.limit / 10:
             parts.append(f"the grader's own work for it took {self.grader():.1f} s")
         return ", ".join(parts)
+
+
+def _since(before: tuple[float, float] | None, now: tuple[float, float]) -> tuple[float, float]:
+    """What a thread ran and waited between two readings of its counts: all of them for a
+    thread not read before (new, or a reused id whose counts went back)."""
+    if before is None or now[0] < before[0] or now[1] < before[1]:
+        return now
+    return now[0] - before[0], now[1] - before[1]
 
 
 def waited_for_a_core() -> float:

@@ -7,10 +7,15 @@ Past the group's limit its own processes are killed (the out-of-memory killer st
 inside the group), and it can hold no more than its number of tasks (processes and
 threads) at once. No reading of /proc sees all of that.
 
-Two layouts are used: cgroup v2 (one hierarchy; the memory and pids controllers must be
-enabled for our own group's children), or v1's separate memory and pids hierarchies.
-The grader makes a folder for its run beside its own group (`Tree`), and one group per
-worker in it (`Group`), where it may: as root, or in a subtree delegated to its user.
+Where the cpu controller is there too, every worker's group has the same weight: workers
+that want the CPU at once get equal shares of it, so a worker running many busy threads
+takes no more from another worker than one running a single thread.
+
+Two layouts are used: cgroup v2 (one hierarchy; the memory and pids controllers, and cpu
+where it can, enabled for our own group's children), or v1's separate memory, pids and
+cpu hierarchies. The grader makes a folder for its run under its own group (`Tree`), and
+one group per worker in it (`Group`), where it may: as root, or in a subtree delegated
+to its user. A run without the cpu controller still gets memory and pids groups.
 A worker is placed in its group before it runs anything (see `held`): a process moved
 after it forked would leave its children outside.
 """
@@ -27,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 RUN_PREFIX = "grader-"  # a run's folder: grader-<its PID namespace>-<the grader's pid>
+CPU_SHARES = 1024  # every worker's weight in v1's cpu hierarchy (the kernel's default)...
+CPU_WEIGHT = 100  # ...and in v2's (its default too): the same for all, whatever they run
 REMOVE_ROUNDS = 100  # tries at emptying and removing a group (its killed processes must be reaped first)
 #: Run before the worker's own command: wait for one line on standard input (sent once the
 #: grader has put this process in its group), then become the command.
@@ -96,26 +103,29 @@ def _field(path: Path, name: str) -> int:
 
 @dataclass
 class Tree:
-    """This run's folder in each hierarchy: `memory` and `pids` (one folder in v2)."""
+    """This run's folder in each hierarchy: `memory`, `pids` and `cpu` (one folder in v2);
+    `cpu` None where the cpu controller cannot be had, and `unshared` says why."""
 
     memory: Path
     pids: Path
     v2: bool
+    cpu: Path | None = None
+    unshared: str = ""
     _numbers: itertools.count[int] = field(default_factory=itertools.count)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def group(self, memory_bytes: int, tasks: int) -> Group:
         """A new empty group for one worker: at most `memory_bytes` of memory (swap
-        included) and `tasks` processes and threads. OSError when it cannot be made."""
+        included) and `tasks` processes and threads, with the same CPU weight as every
+        other worker. OSError when it cannot be made."""
         with self._lock:
             name = f"w{next(self._numbers)}"
-        folders = [self.memory / name] if self.v2 else [self.memory / name, self.pids / name]
+        group = self._named(name)
         made: list[Path] = []
         try:
-            for folder in folders:
+            for folder in group.folders:
                 folder.mkdir(mode=0o755)
                 made.append(folder)
-            group = Group(folders, self.v2)
             group.limit(memory_bytes, tasks)
         except OSError:
             for folder in made:
@@ -125,27 +135,31 @@ class Tree:
 
     def close(self) -> None:
         """Remove the run's folders, with any group still in them and what it holds."""
-        names = sorted({child.name for folder in (self.memory, self.pids) for child in folder.glob("w*")})
+        folders = self._named("").folders
+        names = sorted({child.name for folder in folders for child in folder.glob("w*")})
         for name in names:
-            Group([self.memory / name] if self.v2 else [self.memory / name, self.pids / name], self.v2).remove()
-        for folder in dict.fromkeys((self.memory, self.pids)):
+            self._named(name).remove()
+        for folder in folders:
             _remove_folder(folder)
+
+    def _named(self, name: str) -> Group:
+        """The group `name` in the run's folders (the run's own folders for "")."""
+        return Group(self.memory / name, self.pids / name, self.cpu / name if self.cpu else None, self.v2)
 
 
 @dataclass
 class Group:
-    """One worker's group: its folders (two in v1: memory, pids; one in v2)."""
+    """One worker's group: its folders (in v1 one per hierarchy: memory, pids, cpu; in v2
+    the same folder); `cpu` None where no cpu controller shares the CPU."""
 
-    folders: list[Path]
+    memory: Path
+    pids: Path
+    cpu: Path | None
     v2: bool
 
     @property
-    def memory(self) -> Path:
-        return self.folders[0]
-
-    @property
-    def pids(self) -> Path:
-        return self.folders[-1]
+    def folders(self) -> list[Path]:
+        return list(dict.fromkeys(folder for folder in (self.memory, self.pids, self.cpu) if folder is not None))
 
     def limit(self, memory_bytes: int, tasks: int) -> None:
         if self.v2:
@@ -158,6 +172,8 @@ class Group:
             if swap.exists():
                 _write(swap, str(memory_bytes))
         _write(self.pids / "pids.max", str(tasks))
+        if self.cpu is not None:
+            _write(self.cpu / ("cpu.weight" if self.v2 else "cpu.shares"), str(CPU_WEIGHT if self.v2 else CPU_SHARES))
 
     def place(self, pid: int) -> None:
         """Move process `pid` (which has started nothing yet) into this group."""
@@ -220,23 +236,24 @@ def _remove_folder(folder: Path, tries: int = REMOVE_ROUNDS) -> None:
 
 
 def open_tree() -> Tree | str:
-    """This run's folder in the memory and pids hierarchies, or why none can be made here."""
+    """This run's folder in the memory and pids hierarchies (and cpu where it can), or why
+    none can be made here."""
     try:
         own, mounts = _own_groups(), _mounts()
     except (OSError, ValueError) as error:
         return f"the control groups cannot be read ({error})"
     v1 = {name: _folder(own[name], shown, point) for shown, point, kind, options in mounts if kind == "cgroup"
-          for name in ("memory", "pids") if name in options and name in own}
+          for name in ("memory", "pids", "cpu") if name in options and name in own}
     if "memory" in v1 and "pids" in v1:
-        return _make_tree(v1["memory"], v1["pids"], v2=False)
+        return _make_tree(v1["memory"], v1["pids"], v1.get("cpu"), v2=False)
     unified = [_folder(own[""], shown, point) for shown, point, kind, _ in mounts if kind == "cgroup2" and "" in own]
     if unified:
-        return _make_tree(unified[0], unified[0], v2=True)
+        return _make_tree(unified[0], unified[0], unified[0], v2=True)
     return "no memory and pids control groups are mounted"
 
 
-def _make_tree(memory: Path, pids: Path, v2: bool) -> Tree | str:
-    _sweep(memory, pids)
+def _make_tree(memory: Path, pids: Path, cpu: Path | None, v2: bool) -> Tree | str:
+    _sweep(*(folder for folder in (memory, pids, cpu) if folder is not None))
     name = f"{_run_prefix()}{os.getpid()}"
     made: list[Path] = []
     try:
@@ -254,7 +271,26 @@ def _make_tree(memory: Path, pids: Path, v2: bool) -> Tree | str:
         for folder in made:
             _remove_folder(folder)
         return f"no control group can be made in {memory} ({error.strerror or error})"
-    return Tree(memory / name, pids / name, v2)
+    shared = _cpu_folder(cpu, name, v2)
+    if isinstance(shared, str):
+        return Tree(memory / name, pids / name, v2, unshared=shared)
+    return Tree(memory / name, pids / name, v2, cpu=shared)
+
+
+def _cpu_folder(cpu: Path | None, name: str, v2: bool) -> Path | str:
+    """The run's folder `name` in the cpu hierarchy at `cpu` (v2: the run's own folder,
+    given the cpu controller), or why the workers cannot have cpu groups."""
+    if cpu is None:
+        return "no cpu control group is mounted"
+    try:
+        if v2:
+            _write(cpu / "cgroup.subtree_control", "+cpu")
+            _write(cpu / name / "cgroup.subtree_control", "+cpu")
+        else:
+            (cpu / name).mkdir(mode=0o755)
+    except OSError as error:
+        return f"no cpu control group can be made in {cpu} ({error.strerror or error})"
+    return cpu / name
 
 
 def _run_prefix() -> str:

@@ -13,12 +13,14 @@ worker's own (`cgroup`), whose out-of-memory kill is the student's memory error;
 group can be made, the grader counts them from its readings. Past a limit the worker is
 killed with everything it started.
 
-A failure is the student's (`WorkerFailure`) unless it is marked `ours`, which only a
-failure before any student code ran can be: a worker that could not start, or did not
-say it started. From the worker's {"started": true} on, everything is the student's: a
-file that does not load (kind "unloadable", from the worker's typed load report), a
-limit, a death, and the wall-clock backstop too. The caller retries the failures that
-are ours instead of scoring them (`grader.sandbox.tasks`).
+A failure is the student's (`WorkerFailure`) unless it is marked `ours`: a failure
+before any student code ran (a worker that could not start, or did not say it started),
+or the wall-clock backstop reached by an item that spent most of it waiting for the
+machine while its worker had a CPU share of its own (see `Budget`). From the worker's
+{"started": true} on, everything else is the student's: a file that does not load (kind
+"unloadable", from the worker's typed load report), a limit, a death, and the backstop
+reached sleeping, stopped or writing to us. The caller retries the failures that are
+ours instead of scoring them (`grader.sandbox.tasks`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from typing import Any, Literal, Protocol
 from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
 from grader.sandbox.isolation import Isolation, Sandbox
-from grader.sandbox.usage import Usage, files_in_memory, usage
+from grader.sandbox.usage import Usage, files_in_memory, scheduled, usage
 from grader.sandbox.wire import (
     Answer,
     BadMessage,
@@ -384,9 +386,11 @@ class Worker:
 
     def _check(self, waiting_since: float) -> None:
         """WorkerFailure when the item is out of time, the worker over a limit, or grading
-        stopped. Only a failure before the worker said it started is ours: after that, even
-        the wall-clock backstop is the student's (a worker that sleeps, stops itself or
-        keeps writing to us is never charged more than the grader really lost)."""
+        stopped. A failure before the worker said it started is ours; after that, the
+        wall-clock backstop is ours only when the item spent most of it waiting for the
+        machine and the worker had a CPU share of its own (no other worker could starve
+        it); else it is the student's (a worker that sleeps, stops itself or keeps writing
+        to us is never charged more than the grader really lost)."""
         if _stopping.is_set():
             raise WorkerFailure("error", "grading was interrupted", self.pending, ours=True)
         now = time.monotonic()
@@ -398,6 +402,7 @@ class Worker:
         if now - self.read_at >= POLL_SECONDS:
             started = time.thread_time()
             reading = self._usage()
+            budget.read_threads(scheduled(reading.pids), reading.cpu, time.monotonic())
             budget.watching += time.thread_time() - started
             before = budget.worker
             budget.read_worker(reading.cpu)
@@ -416,8 +421,16 @@ class Worker:
         if self.call_limit is not None and budget.spent() - self.call_limit[0] > self.call_limit[1]:
             raise WorkerFailure("timeout", f"no answer within {self.call_limit[1]:g} s: {budget.describe()}", self.pending)
         if budget.past_backstop():
+            if self._shares_cpu() and budget.starved_most():
+                raise WorkerFailure("timeout", f"no answer within {budget.wall:g} s of wall-clock time, most of it "
+                                    f"waiting for a busy machine ({budget.waited_for_the_machine():.0f} s)",
+                                    self.pending, ours=True)
             raise WorkerFailure("timeout", f"no answer within {budget.wall:g} s of wall-clock time ({budget.describe()}): "
                                 "an item that sleeps, stops or keeps sending output is ended there", self.pending)
+
+    def _shares_cpu(self) -> bool:
+        """Whether the worker has a CPU share of its own, equal to every other worker's."""
+        return self.group is not None and self.group.cpu is not None
 
     def _answered(self) -> bool:
         """Whether a reply is waiting to be read (the worker is done, we were slow to look)."""

@@ -207,15 +207,18 @@ class Sandbox:
     writable: list[str] = field(default_factory=list)  # under `user`: the folders anyone may write to
     ram_folders: list[str] = field(default_factory=list)  # those of them whose files are held in memory
     tree: Tree | None = field(init=False, default=None)  # where each worker gets a control group of its own
-    unbounded: str = field(init=False, default="")  # why not: memory and processes are then counted by us
+    unbounded: str = field(init=False, default="")  # what the kernel does not keep here, and why ("" when all)
     _copies: dict[tuple[str, str], Path] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         found = open_tree()
         if isinstance(found, Tree):
             self.tree = found
+            if found.unshared:
+                self.unbounded = f"CPU not shared evenly between workers: {found.unshared}"
         else:
-            self.unbounded = found
+            self.unbounded = f"memory and processes counted by the grader, not the kernel, and CPU not shared " \
+                             f"evenly between workers: {found}"
 
     def group(self, memory_bytes: int, tasks: int) -> Group | None:
         """A control group of its own for a new worker (None where none can be made here);

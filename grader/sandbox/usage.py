@@ -1,5 +1,5 @@
 """What a worker's processes use, read from /proc: CPU time, memory, how many there are,
-and whether any of them is running.
+whether any of them is running, and each thread's time on a core and waiting for one.
 
 A worker's processes are the process the grader started and all its descendants, and,
 when the worker has a user id of its own, every process of that user (a daemon that
@@ -17,18 +17,20 @@ from dataclasses import dataclass
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 RUNNING = frozenset("R")  # running or waiting for a core: anything else is asleep, blocked or stopped
+NANOSECONDS = 1e9
 
 
 @dataclass(frozen=True)
 class Usage:
     """One reading: `cpu` seconds (the processes' own and their reaped children's),
     `memory` bytes resident (summed), `processes`, and `running`: whether any thread of
-    them is on a core or waiting for one."""
+    them is on a core or waiting for one. `pids`: the processes read."""
 
     cpu: float = 0.0
     memory: int = 0
     processes: int = 0
     running: bool = False
+    pids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,28 @@ def usage(root: int, uid: int | None = None) -> Usage:
     found = members(root, uid)
     running = any(p.state in RUNNING for p in found) or any(_thread_running(p.pid) for p in found)
     return Usage(cpu=sum(p.ticks for p in found) / TICKS, memory=sum(p.pages for p in found) * PAGE,
-                 processes=len(found), running=running)
+                 processes=len(found), running=running, pids=tuple(p.pid for p in found))
+
+
+def scheduled(pids: tuple[int, ...]) -> dict[int, tuple[float, float]]:
+    """Each thread of the processes `pids`: thread id -> (seconds it ran on a core, seconds
+    it was ready to run and waited for one), the kernel's counts since the thread began
+    (schedstat; a thread asleep, blocked or stopped waits for nothing). Empty where the
+    kernel keeps no such counts."""
+    found: dict[int, tuple[float, float]] = {}
+    for pid in pids:
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for thread in threads:
+            try:
+                with open(f"/proc/{pid}/task/{thread}/schedstat", "rb") as handle:
+                    ran, waited = handle.read().split()[:2]
+                found[int(thread)] = (int(ran) / NANOSECONDS, int(waited) / NANOSECONDS)
+            except (OSError, ValueError):
+                continue
+    return found
 
 
 def _thread_running(pid: int) -> bool:
