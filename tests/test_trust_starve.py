@@ -45,8 +45,7 @@ POLLS = 2000  # readings of a process's counts before a test gives up on it
 
 @pytest.fixture
 def tree() -> Iterator[Tree]:
-    """A folder of control groups, with the cpu controller, as a grader makes one (closed
-    after each test: a grader run in this process makes its own, of the same name)."""
+    """A folder of control groups, with the cpu controller, as a grader makes one."""
     found = open_tree()
     if isinstance(found, str) or found.cpu is None:
         why = found if isinstance(found, str) else found.unshared
@@ -211,6 +210,18 @@ def test_every_workers_group_has_the_same_cpu_weight(tree: Tree) -> None:
         process.wait()
         first.remove()
         second.remove()
+
+
+def test_two_sandboxes_of_one_process_each_get_their_groups(tree: Tree) -> None:
+    """A second sandbox opened while the first is open (one process grading twice) gets a
+    run folder of its own, not the weaker fallback."""
+    second = open_tree()
+    assert isinstance(second, Tree), second
+    try:
+        assert second.memory != tree.memory and second.cpu is not None and second.cpu != tree.cpu
+    finally:
+        second.close()
+    assert not second.memory.exists() and tree.memory.is_dir()
 
 
 def cpu_group_of(table: str) -> str:

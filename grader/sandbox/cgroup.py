@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-RUN_PREFIX = "grader-"  # a run's folder: grader-<its PID namespace>-<the grader's pid>
+RUN_PREFIX = "grader-"  # a run's folder: grader-<its PID namespace>-<the grader's pid>-<the sandbox's number in it>
 CPU_SHARES = 1024  # every worker's weight in v1's cpu hierarchy (the kernel's default)...
 CPU_WEIGHT = 100  # ...and in v2's (its default too): the same for all, whatever they run
 REMOVE_ROUNDS = 100  # tries at emptying and removing a group (its killed processes must be reaped first)
@@ -254,7 +254,7 @@ def open_tree() -> Tree | str:
 
 def _make_tree(memory: Path, pids: Path, cpu: Path | None, v2: bool) -> Tree | str:
     _sweep(*(folder for folder in (memory, pids, cpu) if folder is not None))
-    name = f"{_run_prefix()}{os.getpid()}"
+    name = f"{_run_prefix()}{os.getpid()}-{next(_RUNS)}"  # one process may open several sandboxes
     made: list[Path] = []
     try:
         if v2:
@@ -293,6 +293,9 @@ def _cpu_folder(cpu: Path | None, name: str, v2: bool) -> Path | str:
     return cpu / name
 
 
+_RUNS = itertools.count()  # sandboxes opened by this process
+
+
 def _run_prefix() -> str:
     """The start of our runs' folder names: the PID namespace we see pids in, so that a
     grader never takes another namespace's run for one of its own dead ones."""
@@ -309,7 +312,7 @@ def _sweep(*parents: Path) -> None:
     prefix = _run_prefix()
     for parent in dict.fromkeys(parents):
         for run in parent.glob(f"{prefix}*"):
-            number = run.name[len(prefix):]
+            number = run.name[len(prefix):].split("-")[0]
             if number.isdigit() and not Path(f"/proc/{number}").exists():
                 for child in run.glob("w*"):
                     _remove_folder(child, tries=1)
