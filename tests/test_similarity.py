@@ -7,23 +7,20 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import os
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, STUDENT_FILES, run_grader
+from conftest import ROOT, STUDENT_FILES, needed, run_grader
 
 CLASS = STUDENT_FILES / "similarity_class"
 
 
 @pytest.fixture(autouse=True)
 def copydetect_installed() -> None:
-    if importlib.util.find_spec("copydetect") is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI installs copydetect with the test extra")
-        pytest.skip('copydetect is not installed: pip install -e ".[instructor]"')
+    missing = importlib.util.find_spec("copydetect") is None
+    needed("the similarity report", 'copydetect is not installed: pip install -e ".[test]"' if missing else None)
 
 
 def planted_copy(source: str) -> str:

@@ -13,12 +13,11 @@ load report says the file did not load. Graded through the real CLI under `bwrap
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import STUDENT_FILES, Kit, attacker, isolation_unavailable
+from conftest import STUDENT_FILES, Kit, attacker, isolation_unavailable, needed
 
 from grader.sandbox import budget
 from grader.sandbox.host import Limits, start_worker, stop_worker
@@ -89,11 +88,7 @@ def test_the_backstop_after_student_code_ran_is_the_students_timeout(monkeypatch
     """A hook that sleeps past the wall-clock backstop (brought down to 3 s in this
     process, the limit left at 30 s): the item's outcome is the student's timeout, not a
     failure of the grader's retried and then "ungraded"."""
-    why = isolation_unavailable("bwrap")
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"--isolation bwrap must be tested in CI: {why}")
-        pytest.skip(why)
+    needed("--isolation bwrap", isolation_unavailable("bwrap"))
     monkeypatch.setattr(budget, "WALL_FACTOR", 0.0)
     monkeypatch.setattr(budget, "WALL_EXTRA", 3.0 - 30.0)  # max(30 x 0, 30 - 27) = 3 s on the wall clock
     student = tmp_path / "sleeper.py"

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, Kit, attacker, grade
+from conftest import ROOT, Kit, attacker, grade, isolation_unavailable, needed
 
 from grader.sandbox import isolation, visible
 
@@ -42,11 +41,7 @@ def worker_python() -> str:
 
 @pytest.fixture(scope="module")
 def bwrap_kit() -> Kit:
-    why = None if shutil.which("bwrap") else "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"--isolation bwrap must be tested in CI: {why}")
-        pytest.skip(why)
+    needed("--isolation bwrap", isolation_unavailable("bwrap"))
     return Kit("bwrap", ROOT)
 
 
