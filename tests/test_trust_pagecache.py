@@ -105,3 +105,15 @@ def test_an_honest_file_using_much_of_the_standard_library_gets_full_marks(kit: 
     import (their C code and shared libraries included): full marks, SAT item included."""
     report = grade(kit, attacker(tmp_path / "s", "pagecache_stdlib"), tmp_path / "report.json")
     assert report["score"] == report["max_score"], report["errors"] or [e["message"] for e in report["hooks"]]
+
+
+def test_a_copy_left_by_a_killed_grader_is_removed_by_the_next(tmp_path: Path) -> None:
+    """A grader killed before it could remove its standard library's copy leaves a folder
+    behind; the next grader's sweep removes it, and leaves a living grader's alone."""
+    gone = int(Path("/proc/sys/kernel/pid_max").read_text()) + 1  # no process ever has it
+    dead = tmp_path / f"{visible._holder_prefix(gone)}abc"
+    alive = tmp_path / f"{visible._holder_prefix(os.getpid())}abc"
+    for holder in (dead, alive):
+        (holder / "copy").mkdir(parents=True)
+    visible._sweep(tmp_path)
+    assert not dead.exists() and alive.is_dir()

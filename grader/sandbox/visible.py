@@ -158,9 +158,31 @@ def _writable(folder: str) -> bool:
     return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
 
 
+def _holder_prefix(pid: int | str) -> str:
+    """The start of the name of a copy's folder made by grader `pid` of our PID namespace
+    (so that a grader never takes another namespace's live copy for a dead one)."""
+    try:
+        namespace = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        namespace = 0
+    return f"grader-stdlib-{namespace}-{pid}-"
+
+
+def _sweep(base: Path) -> None:
+    """Remove the copies in `base` that graders of our PID namespace, now gone (killed),
+    left behind."""
+    own = _holder_prefix(os.getpid())
+    start = own[:own.rindex("-", 0, len(own) - 1) + 1]  # grader-stdlib-<namespace>-
+    for holder in base.glob(f"{start}*"):
+        pid = holder.name[len(start):].split("-")[0]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(holder, ignore_errors=True)
+
+
 def _copy(where: Bound, base: Path) -> str:
     """The copy (see `private_copy`) in a new folder of `base`."""
-    holder = tempfile.mkdtemp(prefix="grader-stdlib-", dir=base)
+    _sweep(base)
+    holder = tempfile.mkdtemp(prefix=_holder_prefix(os.getpid()), dir=base)
     try:
         os.chmod(holder, 0o711)  # others may pass through to the copy, not list it
         copy = os.path.join(holder, secrets.token_hex(16))
