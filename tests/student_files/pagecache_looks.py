@@ -8,8 +8,7 @@ machine's own, {{INODES}} (then its reads and lookups would be cached for everyo
 
 import os
 
-from model_answer import at_least_subsets, at_most_subsets
-from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
+from model_answer import at_least_clauses, at_most_clauses, constraint_bounds, forward_check, order_values, select_variable  # noqa: F401
 
 ABSENT = {{ABSENT}}
 INODES = {{INODES}}
@@ -31,15 +30,3 @@ def _seen() -> list:
 SEEN = _seen()
 if SEEN:
     raise RuntimeError(f"the worker sees {SEEN}")
-
-forward_check = forward_check_once
-select_variable = select_mrv
-order_values = values_ascending
-
-
-def at_least_clauses(lits, k):
-    return list(at_least_subsets(lits, k))
-
-
-def at_most_clauses(lits, k):
-    return list(at_most_subsets(lits, k))
