@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.sandbox.usage import pid_namespace
+
 RUN_PREFIX = "grader-"  # a run's folder: grader-<its PID namespace>-<the grader's pid>-<the sandbox's number in it>
 CPU_SHARES = 1024  # every worker's weight in v1's cpu hierarchy (the kernel's default)...
 CPU_WEIGHT = 100  # ...and in v2's (its default too): the same for all, whatever they run
@@ -299,11 +301,7 @@ _RUNS = itertools.count()  # sandboxes opened by this process
 def _run_prefix() -> str:
     """The start of our runs' folder names: the PID namespace we see pids in, so that a
     grader never takes another namespace's run for one of its own dead ones."""
-    try:
-        namespace = os.stat("/proc/self/ns/pid").st_ino
-    except OSError:
-        namespace = 0
-    return f"{RUN_PREFIX}{namespace}-"
+    return f"{RUN_PREFIX}{pid_namespace()}-"
 
 
 def _sweep(*parents: Path) -> None:

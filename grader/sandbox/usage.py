@@ -20,6 +20,15 @@ RUNNING = frozenset("R")  # running or waiting for a core: anything else is asle
 NANOSECONDS = 1e9
 
 
+def pid_namespace() -> int:
+    """The PID namespace this process sees pids in (0 where it cannot be told): names that
+    hold a pid carry it, so that no grader takes another namespace's pid for one of its own."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0
+
+
 @dataclass(frozen=True)
 class Usage:
     """One reading: `cpu` seconds (the processes' own and their reaped children's),

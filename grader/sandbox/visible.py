@@ -31,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.sandbox.usage import pid_namespace
+
 #: Run by the worker's interpreter: its standard library, and every file it maps once it
 #: has imported each extension module of the standard library (failures ignored).
 _PROBE = """
@@ -161,11 +163,7 @@ def _writable(folder: str) -> bool:
 def _holder_prefix(pid: int | str) -> str:
     """The start of the name of a copy's folder made by grader `pid` of our PID namespace
     (so that a grader never takes another namespace's live copy for a dead one)."""
-    try:
-        namespace = os.stat("/proc/self/ns/pid").st_ino
-    except OSError:
-        namespace = 0
-    return f"grader-stdlib-{namespace}-{pid}-"
+    return f"grader-stdlib-{pid_namespace()}-{pid}-"
 
 
 def _sweep(base: Path) -> None:
