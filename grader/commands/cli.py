@@ -223,31 +223,39 @@ def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], li
 
 
 def _one_case(args: argparse.Namespace, solver: str, config, console: Console, sandbox: Sandbox | None, scope) -> int:
-    """`--case HOOK:N`: run one hook case with the solver's hooks and show it in full."""
+    """`--case HOOK:N`: ask hook cases 1 to N in order, as grading did, and show case N in
+    full; `--case 'HOOK:TOKEN'`: a private case a reason carried (see `grader.scoring.rerun`)."""
     from rich.text import Text
 
+    from grader.commands.reruns import ask_in_order, private_note, rerun_notes, verdict
     from grader.reports.report import fail
-    from grader.sandbox.host import Limits
-    from grader.scoring.grading import hook_task, run_solver_tasks
     from grader.scoring.hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
+    from grader.scoring.rerun import unpack
 
     hook, _, number = args.case.partition(":")
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
-    if hook not in HOOK_NAMES or not number.isdigit() or not 1 <= int(number) <= len(cases[hook]):
+    if hook in HOOK_NAMES and number and not number.isdigit():
+        try:
+            hook, course_number, case = unpack(number)
+        except ValueError as damaged:
+            return fail(console, f"--case {hook}:...: {damaged}")
+        asked, labels, notes = [case], [f"the course's case {course_number}"], private_note(hook, course_number)
+    elif hook not in HOOK_NAMES or not number.isdigit() or not 1 <= int(number) <= len(cases[hook]):
         known = ", ".join(f"{name}:1-{len(cases[name])}" for name in HOOK_NAMES)
         return fail(console, f"--case {args.case}: expected HOOK:N, one of {known}")
-    case = cases[hook][int(number) - 1]
-    outcome = run_solver_tasks(solver, [hook_task(hook, [case], args.timeout or config.timeout)], 1,
-                               Limits(memory_mb=config.memory_mb), sandbox, scope)[0]
-    if not outcome.ok:
-        return fail(console, f"{hook} case {number}: {outcome.message}")
-    result = outcome.answer["results"][0]
-    right = "error" not in result and result["value"] == case["expected"]
-    console.print(Text(describe_case(hook, int(number), case, result)), highlight=False)
-    if outcome.output.strip():
-        console.print(Text("  printed: " + outcome.output.strip()[:2000]), highlight=False)
-    console.print(Text("right" if right else "wrong", style="green" if right else "red"))
-    return 0 if right else 1
+    else:
+        course_number, asked, notes = int(number), cases[hook][:int(number)], []
+        labels = [f'case {n} ("{c.get("name", "")}")' for n, c in enumerate(asked, start=1)]
+    case = asked[-1]
+    rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
+    if not rerun.outcome.ok:
+        return fail(console, f"{hook} case {course_number}: {rerun.outcome.message}")
+    console.print(Text(describe_case(hook, course_number, case, rerun.answer)), highlight=False)
+    if rerun.outcome.output.strip():
+        console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
+    for line in rerun_notes(hook, rerun, labels, case["expected"]) + notes:
+        console.print(Text(line), highlight=False)
+    return verdict(console, rerun, labels, rerun.answer, case["expected"])
 
 
 def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Problem], config, console: Console,
@@ -256,12 +264,12 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     HOOK, and show that call as a case (a reason names it so)."""
     from rich.text import Text
 
+    from grader.commands.reruns import Rerun, rerun_notes, verdict
     from grader.hooktable import BY_NAME
     from grader.reports.report import fail
     from grader.sandbox.host import Limits
-    from grader.scoring.grading import hook_task, model_answer, problem_task, run_solver_tasks
+    from grader.scoring.grading import model_answer, problem_task, run_solver_tasks
     from grader.scoring.hookcases import HOOK_NAMES, describe_case
-    from grader.scoring.searchcheck import bounds_probes
 
     hook, _, rest = args.case.partition("@")
     board, _, number = rest.rpartition(":")
@@ -272,24 +280,57 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
                f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given")
         return fail(console, f"--case {args.case}: {why}")
     limit = args.timeout or problem.timeout or config.timeout
-    if not BY_NAME[hook].engine_calls:  # asked apart, about the model answer's search (see bounds_probes)
-        probes = bounds_probes(problem.board, model)[int(number) - 1:int(number)]
-        task = hook_task(hook, probes, limit)
-    else:
-        task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
-    outcome = run_solver_tasks(solver, [task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)[0]
-    if not outcome.ok:
-        return fail(console, f"{args.case}: {outcome.message}")
-    case = outcome.answer.get("found")
-    if not BY_NAME[hook].engine_calls and probes:
-        case = {**probes[0], "call": int(number), "returned": outcome.answer["results"][0]}
+    if not BY_NAME[hook].engine_calls:  # asked apart, about the model answer's searches (see bounds_probes)
+        return _one_probe(args, solver, problems, problem, int(number), config, console, sandbox, scope)
+    task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
+    first, again = run_solver_tasks(solver, [task, task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)
+    if not first.ok:
+        return fail(console, f"{args.case}: {first.message}")
+    case = first.answer.get("found")
     if case is None:
         return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
     case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
     console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
-    right = case["returned"] == {"value": case["expected"]}
-    console.print(Text("right" if right else "wrong", style="green" if right else "red"))
-    return 0 if right else 1
+    rerun, labels = Rerun(first, again), [f"call {number}"]
+    for line in rerun_notes(hook, rerun, labels, case["expected"]):
+        console.print(Text(line), highlight=False)
+    return verdict(console, rerun, labels, case["returned"], case["expected"])
+
+
+def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], problem: Problem, number: int, config,
+               console: Console, sandbox: Sandbox | None, scope: Scope) -> int:
+    """`--case constraint_bounds@BOARD:N`: ask the questions about the searches of the
+    visible boards in order, as grading did (every board before BOARD, then BOARD's up to
+    its N-th), and show the last in full."""
+    from rich.text import Text
+
+    from grader.commands.reruns import ask_in_order, rerun_notes, verdict
+    from grader.reports.report import fail
+    from grader.scoring.grading import model_answer
+    from grader.scoring.hookcases import describe_case
+    from grader.scoring.searchcheck import bounds_probes
+
+    hook, model = "constraint_bounds", model_answer()
+    assert model is not None  # the caller checked
+    asked: list[dict] = []
+    labels: list[str] = []
+    for shown in (p for p in problems if not p.hidden):
+        probes = bounds_probes(shown.board, model)
+        count = number if shown is problem else len(probes)
+        asked += probes[:count]
+        labels += [f"call {n} on {shown.id}" for n in range(1, min(count, len(probes)) + 1)]
+        if shown is problem:
+            break
+    if number > len(bounds_probes(problem.board, model)):
+        return fail(console, f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}")
+    rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
+    if not rerun.outcome.ok:
+        return fail(console, f"{args.case}: {rerun.outcome.message}")
+    case = {**asked[-1], "name": f"call {number} of {hook} in the search of {problem.id}"}
+    console.print(Text(describe_case(hook, None, case, rerun.answer)), highlight=False)
+    for line in rerun_notes(hook, rerun, labels, case["expected"]):
+        console.print(Text(line), highlight=False)
+    return verdict(console, rerun, labels, rerun.answer, case["expected"])
 
 
 NONE_RISK = ("with --isolation none, student code runs with your permissions: it can read the answer key and the "

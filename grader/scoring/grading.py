@@ -31,6 +31,7 @@ from grader.scoring.hookcases import (
 )
 from grader.scoring.layouts import layout_problem
 from grader.scoring.modelnodes import shipped_nodes
+from grader.scoring.rerun import case_hint, search_call_hint
 from grader.scoring.sathooks import (
     SCOPES,
     merge_sat_parts,
@@ -166,11 +167,12 @@ def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, 
 
 
 def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcome,
-               searched: Sequence[Searched] = ()) -> ItemResult:
+               searched: Sequence[Searched] = (), private: bool = False) -> ItemResult:
     """Credit by groups of cases: a group counts when every case in it is right (the groups
     are built so that no input-independent answer gets a group right). The hook's calls in
     the grader's searches (`searched`) are graded alike, a board a case: the hook earns the
-    smaller of the two shares, so right answers on the named cases alone earn nothing."""
+    smaller of the two shares, so right answers on the named cases alone earn nothing.
+    `private`: the cases come from the course's private seed (see `case_hint`)."""
     if not outcome.ok:
         return failed_item("hook", spec_name, points, outcome)
     ours = next((s for s in searched if s.unfinished is not None and s.unfinished.status == "ungraded"), None)
@@ -191,8 +193,8 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     message = counts
     if wrong:
         number, case, result = wrong[0]
-        message += (f"; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
-                    f"  rerun just this case: --case {spec_name}:{number}")
+        message += "; the first wrong one is " + "\n".join(
+            [describe_case(spec_name, number, case, result), *case_hint(spec_name, number, case, private)])
     message += "".join("\n" + line for line in in_searches.first_wrong(spec_name) + in_searches.unfinished_lines())
     return ItemResult("hook", spec_name, "fail", score, points, message, **measured(outcome))
 
@@ -264,7 +266,7 @@ class SearchShare:
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
         case = {**case, "name": f"call {case['call']} of {hook} in the search of {where}"}
         return [f"  the first wrong call in a search is {describe_case(hook, None, case, case['returned'])}",
-                f"  rerun just this call: --case {hook}@{shown.problem.id}:{case['call']}"]
+                search_call_hint(hook, shown.problem.id, case["call"])]
 
     def unfinished_lines(self) -> list[str]:
         """Why visible boards counted as wrong without a wrong answer: the questions about
@@ -552,7 +554,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
                     unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "")
     for spec, outcome in zip(hooks, seen["hooks"]):
         searched = _search_calls(spec, [(p, by_problem[id(p)]) for p in problems], probes)
-        report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched))
+        report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched,
+                                       private=config.hook_seed is not None))
     for sat_spec, outcome in zip(sat_hooks, seen["sat hooks"]):
         report.items.append(score_sat_hook(sat_spec, config.hook_points[sat_spec.name], outcome))
     problem_results = [

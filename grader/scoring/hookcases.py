@@ -365,6 +365,11 @@ def _handout_value(hook: str, value: Any) -> str:
     return quote(value)
 
 
+def result_text(hook: str, result: dict[str, Any]) -> str:
+    """What a hook did with a case, in a few words: the answer it returned, or its error."""
+    return f"failed: {result['error']}" if "error" in result else f"returned {_handout_value(hook, result['value'])}"
+
+
 def _domains_line(domains: Domains) -> str:
     """Every domain, the common one once: "every variable (0, 1) except 3: (1,), 5: ()"."""
     if not domains:

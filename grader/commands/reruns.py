@@ -1,0 +1,117 @@
+"""`--case`: asking one hook case again as grading asked it, and saying so when the hook's
+answer does not come back the same.
+
+Grading asks all of a hook's cases in one item, in order, in one fresh process (see
+`grader.sandbox.child`): case N comes after cases 1 to N-1, and a hook that keeps state
+between calls may answer it otherwise than alone. So a rerun asks the same calls in the
+same order, then asks them once more in another fresh process (the same calls must bring
+the same answers, or no rerun can promise the graded one), and asks the case alone too,
+to tell the student when the earlier calls changed its answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from grader.sandbox.host import Limits
+from grader.sandbox.isolation import Sandbox, Scope
+from grader.sandbox.tasks import Outcome, Task
+from grader.scoring.grading import hook_task, run_solver_tasks
+from grader.scoring.hookcases import Case, result_text
+
+RANDOMNESS = ("its answers do not depend on its input alone (the time, os.urandom, the order of a set of objects, ...; "
+              "`random` is seeded alike in every run): no rerun can promise the graded answer")
+STATE = ("its answer depends on the calls before it: your hook keeps state between calls (a global, a cache, a "
+         "mutable default argument, ...). Grading asks a hook's cases in order in one process, as a search asks it")
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """The calls of a rerun: `outcome` of asking them in the graded order, `again` of
+    asking them once more, `alone` of asking the last of them alone (None: not asked)."""
+
+    outcome: Outcome
+    again: Outcome
+    alone: Outcome | None = None
+
+    @property
+    def answer(self) -> Any:
+        """The asked case's answer, in the graded order (the task must have ended)."""
+        return self.outcome.answer["results"][-1]
+
+    def unsteady(self, labels: Sequence[str]) -> str | None:
+        """The first call whose answer changed when the same calls were asked again (None:
+        none did)."""
+        if (self.again.status, self.again.message) != (self.outcome.status, self.outcome.message):
+            return f"the second time, the run ended otherwise ({self.again.status}: {self.again.message})"
+        firsts, seconds = _calls(self.outcome), _calls(self.again)
+        changed = next((i for i, (one, two) in enumerate(zip(firsts, seconds)) if one != two), None)
+        return None if changed is None else f"the first answer that changed was {labels[changed]}'s"
+
+    def alone_answer(self) -> Any:
+        """The asked case's answer alone, or None when it was not asked or did not end."""
+        return self.alone.answer["results"][0] if self.alone is not None and self.alone.ok else None
+
+
+def _calls(outcome: Outcome) -> list[Any]:
+    """The answers of a run: each case's, or the one call a search stopped at."""
+    return outcome.answer["results"] if "results" in outcome.answer else [outcome.answer.get("found")]
+
+
+def ask_in_order(solver: str, hook: str, cases: list[Case], limit: float, memory_mb: int, sandbox: Sandbox | None,
+                 scope: Scope) -> Rerun:
+    """Ask `cases` of `hook` in order (the last is the one asked about) as one graded item
+    does, twice; and the last alone when others come before it. One worker, a fresh
+    process for each."""
+    tasks: list[Task] = [hook_task(hook, cases, limit), hook_task(hook, cases, limit)]
+    if len(cases) > 1:
+        tasks.append(hook_task(hook, cases[-1:], limit))
+    outcomes = run_solver_tasks(solver, tasks, 1, Limits(memory_mb=memory_mb), sandbox, scope)
+    return Rerun(*outcomes)
+
+
+def rerun_notes(hook: str, rerun: Rerun, labels: Sequence[str], expected: Any) -> list[str]:
+    """What the student must know beside the answer: that the same calls did not bring the
+    same answers, or that the answer alone differs and why."""
+    unsteady = rerun.unsteady(labels)
+    if unsteady is not None:
+        return [f"  not reproduced: asked the same calls again, in a fresh process, your hook answered otherwise "
+                f"({unsteady}): {RANDOMNESS}"]
+    alone = rerun.alone_answer()
+    if alone is None or alone == rerun.answer:
+        return []
+    verdict = "right" if alone == {"value": expected} else "wrong"
+    return [f"  asked alone, in a fresh process, your hook {result_text(hook, alone)} ({verdict}); "
+            f"in the graded order it came after {earlier(labels)}: {STATE}"]
+
+
+def earlier(labels: Sequence[str], shown: int = 6) -> str:
+    """The calls before the last one, named (the first few)."""
+    before = list(labels[:-1])
+    more = f" and {len(before) - shown} more" if len(before) > shown else ""
+    return ", ".join(before[:shown]) + more
+
+
+def verdict(console: Console, rerun: Rerun, labels: Sequence[str], answer: Any, expected: Any) -> int:
+    """Print right, wrong or not reproduced for `answer` ({"value": ...} or {"error": ...});
+    the exit code (0: right)."""
+    if rerun.unsteady(labels) is not None:
+        console.print(Text("not reproduced", style="red"))
+        return 1
+    right = answer == {"value": expected}
+    console.print(Text("right" if right else "wrong", style="green" if right else "red"))
+    return 0 if right else 1
+
+
+def private_note(hook: str, number: int) -> list[str]:
+    """What a private case's rerun cannot ask: the course's cases before it."""
+    if number <= 1:
+        return []
+    return [f"  in the graded run the course's private cases 1-{number - 1} of {hook} came before it, in the same "
+            "process; your copy cannot ask them, so if your hook keeps state between calls (a global, a cache, ...), "
+            "its answer there could differ from this one"]
