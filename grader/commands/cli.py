@@ -236,15 +236,15 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
     if hook in HOOK_NAMES and number and not number.isdigit():
         try:
-            hook, course_number, case = unpack(number)
+            hook, course_number, case, graded = unpack(number)
         except ValueError as damaged:
             return fail(console, f"--case {hook}:...: {damaged}")
-        asked, labels, notes = [case], [f"the course's case {course_number}"], private_note(hook, course_number)
+        asked, labels = [case], [f"the course's case {course_number}"]
     elif hook not in HOOK_NAMES or not number.isdigit() or not 1 <= int(number) <= len(cases[hook]):
         known = ", ".join(f"{name}:1-{len(cases[name])}" for name in HOOK_NAMES)
         return fail(console, f"--case {args.case}: expected HOOK:N, one of {known}")
     else:
-        course_number, asked, notes = int(number), cases[hook][:int(number)], []
+        course_number, asked, graded = int(number), cases[hook][:int(number)], None
         labels = [f'case {n} ("{c.get("name", "")}")' for n, c in enumerate(asked, start=1)]
     case = asked[-1]
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
@@ -253,6 +253,8 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     console.print(Text(describe_case(hook, course_number, case, rerun.answer)), highlight=False)
     if rerun.outcome.output.strip():
         console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
+    steady = graded is not None and rerun.unsteady(labels) is None
+    notes = private_note(hook, course_number, graded, rerun.answer) if graded is not None and steady else []
     for line in rerun_notes(hook, rerun, labels, case["expected"]) + notes:
         console.print(Text(line), highlight=False)
     return verdict(console, rerun, labels, rerun.answer, case["expected"])

@@ -51,7 +51,7 @@ class Rerun:
             return f"the second time, the run ended otherwise ({self.again.status}: {self.again.message})"
         firsts, seconds = _calls(self.outcome), _calls(self.again)
         changed = next((i for i, (one, two) in enumerate(zip(firsts, seconds)) if one != two), None)
-        return None if changed is None else f"the first answer that changed was {labels[changed]}'s"
+        return None if changed is None else f"first on {labels[changed]}"
 
     def alone_answer(self) -> Any:
         """The asked case's answer alone, or None when it was not asked or did not end."""
@@ -108,10 +108,13 @@ def verdict(console: Console, rerun: Rerun, labels: Sequence[str], answer: Any, 
     return 0 if right else 1
 
 
-def private_note(hook: str, number: int) -> list[str]:
-    """What a private case's rerun cannot ask: the course's cases before it."""
-    if number <= 1:
+def private_note(hook: str, number: int, graded: dict[str, Any], answer: dict[str, Any]) -> list[str]:
+    """What to make of a private case's answer here when grading got another: the copy
+    cannot ask the course's cases that came before it."""
+    if answer == graded:
         return []
-    return [f"  in the graded run the course's private cases 1-{number - 1} of {hook} came before it, in the same "
-            "process; your copy cannot ask them, so if your hook keeps state between calls (a global, a cache, ...), "
-            "its answer there could differ from this one"]
+    cases = "case 1" if number == 2 else f"cases 1-{number - 1}"
+    before = f"the course's private {cases}, asked before it in the same process" if number > 1 else ""
+    why = (f"the difference is {before}: {STATE}" if before else
+           "nothing was asked before it there either: your hook's answer does not depend on its input alone")
+    return [f"  when graded, your hook {result_text(hook, graded)} here. If you have not changed it since, {why}"]

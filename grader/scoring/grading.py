@@ -194,7 +194,7 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     if wrong:
         number, case, result = wrong[0]
         message += "; the first wrong one is " + "\n".join(
-            [describe_case(spec_name, number, case, result), *case_hint(spec_name, number, case, private)])
+            [describe_case(spec_name, number, case, result), *case_hint(spec_name, number, case, result, private)])
     message += "".join("\n" + line for line in in_searches.first_wrong(spec_name) + in_searches.unfinished_lines())
     return ItemResult("hook", spec_name, "fail", score, points, message, **measured(outcome))
 

@@ -25,13 +25,14 @@ PACKED_LIMIT = 1 << 20  # bytes a token may unpack to: a real case is a few hund
 DROPPED = ("group",)
 
 
-def case_hint(hook: str, number: int, case: Case, private: bool) -> list[str]:
-    """The lines after a wrong case's description that tell how to run it again."""
+def case_hint(hook: str, number: int, case: Case, result: dict[str, Any], private: bool) -> list[str]:
+    """The lines after a wrong case's description that tell how to run it again (`result`:
+    what the hook did with it, {"value": ...} or {"error": ...})."""
     if not private:
         return [f"  rerun just this case: --case {hook}:{number}"]
     return ["  this is a private case of the course's (its own case "
             f"{number}; your copy has another case under that number): its input is above in full",
-            f"  rerun just this case, in your copy too: --case '{hook}:{pack(hook, number, case)}'"]
+            f"  rerun just this case, in your copy too: --case='{hook}:{pack(hook, number, case, result)}'"]
 
 
 def search_call_hint(hook: str, board: str, call: int) -> str:
@@ -39,17 +40,20 @@ def search_call_hint(hook: str, board: str, call: int) -> str:
     return f"  rerun just this call: --case {hook}@{board}:{call}"
 
 
-def pack(hook: str, number: int, case: Case) -> str:
-    """One private case as a token of letters, digits, `-` and `_` (no shell quoting
-    needed): the case's input, name and expected answer, all of which its reason shows."""
+def pack(hook: str, number: int, case: Case, result: dict[str, Any]) -> str:
+    """One private case as a token of letters, digits, `-` and `_`: the case's input, name
+    and expected answer, and what the hook did with it when graded, all of which its
+    reason shows."""
     kept = {key: value for key, value in case.items() if key not in DROPPED}
-    data = json.dumps({"hook": hook, "number": number, "case": kept}, separators=(",", ":"), sort_keys=True)
+    data = json.dumps({"hook": hook, "number": number, "case": kept, "graded": result}, separators=(",", ":"),
+                      sort_keys=True)
     return base64.urlsafe_b64encode(zlib.compress(data.encode(), 9)).decode().rstrip("=")
 
 
-def unpack(token: str) -> tuple[str, int, Case]:
-    """The hook, course number and case a token carries (whitespace in it is ignored: a
-    token copied from a wrapped line still works); ValueError saying what is wrong."""
+def unpack(token: str) -> tuple[str, int, Case, dict[str, Any]]:
+    """The hook, course number, case and graded result a token carries (whitespace in it
+    is ignored: a token copied from a wrapped line still works); ValueError saying what
+    is wrong."""
     text = "".join(token.split())
     try:
         packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
@@ -60,20 +64,22 @@ def unpack(token: str) -> tuple[str, int, Case]:
         data = json.loads(raw)
     except (binascii.Error, zlib.error, ValueError) as damaged:
         raise ValueError(f"this case is damaged ({damaged}): copy it again, whole, from the reason") from None
-    hook, number, case = (data.get(key) for key in ("hook", "number", "case")) if isinstance(data, dict) else (None,) * 3
-    if hook not in HOOK_NAMES or not isinstance(number, int) or isinstance(number, bool) or not isinstance(case, dict):
+    hook, number, case, graded = ((data.get(key) for key in ("hook", "number", "case", "graded"))
+                                  if isinstance(data, dict) else (None,) * 4)
+    if (hook not in HOOK_NAMES or not isinstance(number, int) or isinstance(number, bool) or not isinstance(case, dict)
+            or not isinstance(graded, dict)):
         raise ValueError("this is not a case a reason gave: copy it again, whole, from the reason")
-    _check_case(hook, number, case)
-    return hook, number, case
+    _check_case(hook, number, case, graded)
+    return hook, number, case, graded
 
 
-def _check_case(hook: str, number: int, case: dict[str, Any]) -> None:
+def _check_case(hook: str, number: int, case: dict[str, Any], graded: dict[str, Any]) -> None:
     """ValueError unless the case can be asked and shown (a token is text anyone can edit)."""
     try:
         if "board" in case:
             board_of(case)
         BY_NAME[hook].wire_arguments(case)
-        describe_case(hook, number, case, {"value": case["expected"]})
+        describe_case(hook, number, case, graded)
     except Exception as wrong:  # any part of an edited case: one clear line, never a traceback
         raise ValueError(f"this case of {hook} is incomplete ({type(wrong).__name__}: {wrong}): "
                          "copy it again, whole, from the reason") from None
