@@ -1,0 +1,146 @@
+"""Reruns the student can trust: `--case` asks a case as grading asked it (after the cases
+before it, in one process), says so when a hook's state or randomness makes the answer
+differ, and a case drawn from the course's private seed is rerun from the case itself,
+which its hint carries, in any copy.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import Kit, attacker, grader_env, run_grader, self_contained, student_copy
+
+from grader.reports.gradescope import gradescope_results
+from grader.reports.prairielearn import prairielearn_results
+from grader.reports.results import Report
+from grader.sandbox.tasks import Outcome
+from grader.scoring.grading import score_hook
+from grader.scoring.hookcases import build_cases, case_input, load_cases
+from grader.scoring.rerun import unpack
+
+ROOT = Path(__file__).resolve().parents[1]
+HOOK = "select_variable"
+NUMBERED = re.compile(rf"--case {HOOK}:(\d+)")
+PACKED = re.compile(r"--case='([^']*)'", re.S)
+PRIVATE_SEED = 4711
+
+
+def flat(text: str) -> str:
+    """Text with every run of whitespace one space (the terminal wraps long lines)."""
+    return " ".join(text.split())
+
+
+def returned(text: str) -> str:
+    """The `returned:` line of a case's description."""
+    return next(line.strip() for line in text.splitlines() if line.strip().startswith("returned:"))
+
+
+def test_a_stateful_hook_is_rerun_as_graded(kit: Kit, tmp_path: Path) -> None:
+    """A select_variable that keeps a table in a global is graded wrong on a case only
+    because of the cases before it; `--case` on that case answers as graded (wrong, with the
+    same answer) and says the hook keeps state, where it used to say `right`."""
+    student = attacker(tmp_path / "s", "rerun_stateful_select")
+    out = tmp_path / "report.json"
+    kit.run(kit.course, "--solver", student, "--only", HOOK, "--json", out)
+    item = next(h for h in json.loads(out.read_text(encoding="utf-8"))["hooks"] if h["id"] == HOOK)
+    assert item["status"] == "fail", item
+    number = NUMBERED.search(item["message"])
+    assert number is not None, item["message"]
+    rerun = kit.run(kit.course, "--solver", student, "--case", f"{HOOK}:{number.group(1)}")
+    shown = flat(rerun.stdout)
+    assert rerun.returncode == 1 and rerun.stdout.split()[-1] == "wrong", rerun.stdout + rerun.stderr
+    assert returned(rerun.stdout) == returned(item["message"])
+    assert "asked alone, in a fresh process, your hook" in shown and "(right)" in shown, shown
+    assert "keeps state between calls" in shown and 'case 1 ("' in shown
+
+
+def test_a_hook_that_answers_at_random_is_not_reproduced_rather_than_right(tmp_path: Path) -> None:
+    """Hostile: a select_variable drawing from os.urandom gives other answers to the same
+    calls; the rerun of its last case says it could not reproduce it, and why."""
+    student = student_copy(tmp_path / "s", "rerun_random_select")
+    last = len(load_cases()[HOOK])
+    rerun = run_grader("problems/course.yaml", "--solver", student, "--case", f"{HOOK}:{last}")
+    shown = flat(rerun.stdout)
+    assert rerun.returncode == 1 and shown.endswith("not reproduced"), rerun.stdout + rerun.stderr
+    assert "do not depend on its input alone" in shown and "right" not in shown.split()[-3:]
+
+
+@pytest.fixture(scope="module")
+def private_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The course's problems with a private hook_seed."""
+    problems = tmp_path_factory.mktemp("private") / "problems"
+    problems.mkdir()
+    (problems / "course.yaml").write_text((ROOT / "problems" / "course.yaml").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    (problems / "grading.yaml").write_text(f"hook_seed: {PRIVATE_SEED}\ntimeout: 10\n", encoding="utf-8")
+    return problems
+
+
+def private_hints(text: str) -> list[tuple[str, int, dict, dict]]:
+    """Every private case a text's hints carry, unpacked; the text must have no numbered hint."""
+    assert not NUMBERED.search(text), text
+    return [unpack(hinted.split(":", 1)[1]) for hinted in PACKED.findall(text)]
+
+
+def test_private_cases_are_named_private_and_rerun_from_their_input_in_a_copy(private_course: Path,
+                                                                              tmp_path: Path) -> None:
+    """With a private hook_seed, no hint on the terminal, in the JSON or in the feedback
+    files names a case number the student's copy would read as another case: each says
+    private and carries the case graded; run in a released copy, it asks that very case and
+    says why its answer there differs from the graded one."""
+    student = student_copy(tmp_path / "s", "rerun_stateful_select")
+    out = tmp_path / "report.json"
+    graded = run_grader(private_course / "course.yaml", "--solver", student, "--only", HOOK, "--json", out,
+                        columns=80)
+    message = next(h for h in json.loads(out.read_text(encoding="utf-8"))["hooks"] if h["id"] == HOOK)["message"]
+    (hook, number, case, result), = private_hints(message)
+    graded_case = json.loads(json.dumps(build_cases(PRIVATE_SEED)[HOOK][number - 1]))  # keys as a token keeps them
+    assert hook == HOOK and case_input(case) == case_input(graded_case) and case["name"] == graded_case["name"]
+    assert "this is a private case" in message and "its input is above in full" in message
+    assert [hint[2] for hint in private_hints(graded.stdout)] == [case]  # wrapped at 80 columns, still whole
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ann.py").write_text(self_contained("rerun_stateful_select"), encoding="utf-8")
+    run_grader(private_course / "course.yaml", "--submissions", folder, "--only", HOOK, "--csv", tmp_path / "g.csv")
+    feedback = sorted((tmp_path / "g-feedback").glob("*ann*.*"))
+    assert {path.suffix for path in feedback} == {".md", ".html"}, feedback
+    for path in feedback:
+        assert [hint[2] for hint in private_hints(html.unescape(path.read_text(encoding="utf-8")))] == [case]
+
+    copy = tmp_path / "copy"
+    assert run_grader("release", copy, "--problems", private_course).returncode == 0
+    token = "".join(PACKED.search(graded.stdout).group(1).split())  # type: ignore[union-attr]
+    rerun = run_grader("problems/", "--solver", student, f"--case={token}", cwd=copy,
+                       env=grader_env(copy))
+    shown = flat(rerun.stdout)
+    assert f'case {number}, "{case["name"]}"' in shown and returned(message) in flat(message), rerun.stdout
+    described = flat(message.split("the first wrong one is ", 1)[1].split("returned:")[0])
+    assert described in shown  # the very case graded: its title, board, domains and unassigned variables
+    assert "when graded, your hook returned" in shown and "keeps state between calls" in shown, shown
+
+
+def test_every_writer_shows_a_private_case_whole() -> None:
+    """Gradescope's and PrairieLearn's results carry a private case's hint as the reason
+    makes it: the case, packed, unpacks to the case graded."""
+    cases = build_cases(PRIVATE_SEED)[HOOK][:2]
+    answers = [{"value": case["expected"]} for case in cases[:1]] + [{"value": -1}]
+    item = score_hook(HOOK, 2, cases, Outcome("ok", {"results": answers}), private=True)
+    report = Report("ann.py", items=[item])
+    for results in (gradescope_results(report, []), prairielearn_results(report)):
+        tokens = PACKED.findall(json.dumps(results, ensure_ascii=False))
+        assert tokens and {unpack(t.split(":", 1)[1])[2]["name"] for t in tokens} == {cases[1]["name"]}, results
+
+
+def test_a_damaged_case_says_so_in_one_line() -> None:
+    """A token cut short or edited is refused with a reason, never run as some other case."""
+    item = score_hook(HOOK, 2, build_cases(PRIVATE_SEED)[HOOK][:1], Outcome("ok", {"results": [{"value": -1}]}),
+                      private=True)
+    token = PACKED.search(item.message).group(1).split(":", 1)[1]  # type: ignore[union-attr]
+    assert unpack(token[:40] + "\n  " + token[40:])[0] == HOOK  # a wrapped token is still whole
+    for damaged in (token[:-5], token[:20] + "A" + token[21:], "eyJob29rIjoxfQ"):
+        with pytest.raises(ValueError, match="copy it again"):
+            unpack(damaged)
