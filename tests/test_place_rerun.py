@@ -69,6 +69,22 @@ def test_a_hook_that_answers_at_random_is_not_reproduced_rather_than_right(tmp_p
     assert "do not depend on its input alone" in shown and "right" not in shown.split()[-3:]
 
 
+def test_a_memo_in_constraint_bounds_is_rerun_in_the_searches_order(tmp_path: Path) -> None:
+    """The grader asks constraint_bounds about its searches in one item, board after board;
+    a hook that remembers each scope's bounds is wrong there only on a later call, and
+    `--case constraint_bounds@BOARD:N` asks the calls before it too (it used to ask the
+    call alone, and say `right`)."""
+    student = student_copy(tmp_path / "s", "rerun_memo_bounds")
+    selection = ("--only", "constraint_bounds,nctu-1")
+    graded = run_grader("problems/course.yaml", "--solver", student, *selection)
+    hint = re.search(r"--case (constraint_bounds@nctu-1:\d+)", graded.stdout)
+    assert hint is not None, graded.stdout
+    rerun = run_grader("problems/course.yaml", "--solver", student, *selection, "--case", hint.group(1))
+    shown = flat(rerun.stdout)
+    assert rerun.returncode == 1 and shown.endswith("wrong"), rerun.stdout + rerun.stderr
+    assert "keeps state between calls" in shown and "in the graded order it came after calls 1-" in shown, shown
+
+
 @pytest.fixture(scope="module")
 def private_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The course's problems with a private hook_seed."""

@@ -227,7 +227,7 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     full; `--case 'HOOK:TOKEN'`: a private case a reason carried (see `grader.scoring.rerun`)."""
     from rich.text import Text
 
-    from grader.commands.reruns import ask_in_order, private_note, rerun_notes, verdict
+    from grader.commands.reruns import ask_in_order, earlier_cases, private_note, rerun_notes, verdict
     from grader.reports.report import fail
     from grader.scoring.hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
     from grader.scoring.rerun import unpack
@@ -255,7 +255,7 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
     steady = graded is not None and rerun.unsteady(labels) is None
     notes = private_note(hook, course_number, graded, rerun.answer) if graded is not None and steady else []
-    for line in rerun_notes(hook, rerun, labels, case["expected"]) + notes:
+    for line in rerun_notes(hook, rerun, labels, case["expected"], earlier_cases(asked)) + notes:
         console.print(Text(line), highlight=False)
     return verdict(console, rerun, labels, rerun.answer, case["expected"])
 
@@ -316,11 +316,15 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     assert model is not None  # the caller checked
     asked: list[dict] = []
     labels: list[str] = []
+    before: list[str] = []
     for shown in (p for p in problems if not p.hidden):
         probes = bounds_probes(shown.board, model)
-        count = number if shown is problem else len(probes)
+        count = min(number if shown is problem else len(probes), len(probes))
         asked += probes[:count]
-        labels += [f"call {n} on {shown.id}" for n in range(1, min(count, len(probes)) + 1)]
+        labels += [f"call {n} on {shown.id}" for n in range(1, count + 1)]
+        last = count - 1 if shown is problem else count
+        if last:
+            before.append(f"call 1 on {shown.id}" if last == 1 else f"calls 1-{last} on {shown.id}")
         if shown is problem:
             break
     if number > len(bounds_probes(problem.board, model)):
@@ -330,7 +334,7 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
         return fail(console, f"{args.case}: {rerun.outcome.message}")
     case = {**asked[-1], "name": f"call {number} of {hook} in the search of {problem.id}"}
     console.print(Text(describe_case(hook, None, case, rerun.answer)), highlight=False)
-    for line in rerun_notes(hook, rerun, labels, case["expected"]):
+    for line in rerun_notes(hook, rerun, labels, case["expected"], ", ".join(before)):
         console.print(Text(line), highlight=False)
     return verdict(console, rerun, labels, rerun.answer, case["expected"])
 

@@ -27,7 +27,7 @@ from grader.scoring.hookcases import Case, result_text
 RANDOMNESS = ("its answers do not depend on its input alone (the time, os.urandom, the order of a set of objects, ...; "
               "`random` is seeded alike in every run): no rerun can promise the graded answer")
 STATE = ("its answer depends on the calls before it: your hook keeps state between calls (a global, a cache, a "
-         "mutable default argument, ...). Grading asks a hook's cases in order in one process, as a search asks it")
+         "mutable default argument, ...), and grading asks the calls of one item in order, in one process, as a search does")
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,10 @@ def ask_in_order(solver: str, hook: str, cases: list[Case], limit: float, memory
     return Rerun(*outcomes)
 
 
-def rerun_notes(hook: str, rerun: Rerun, labels: Sequence[str], expected: Any) -> list[str]:
+def rerun_notes(hook: str, rerun: Rerun, labels: Sequence[str], expected: Any, before: str = "") -> list[str]:
     """What the student must know beside the answer: that the same calls did not bring the
-    same answers, or that the answer alone differs and why."""
+    same answers, or that the answer alone differs and why (`before`: the calls asked
+    before it, named)."""
     unsteady = rerun.unsteady(labels)
     if unsteady is not None:
         return [f"  not reproduced: asked the same calls again, in a fresh process, your hook answered otherwise "
@@ -87,14 +88,15 @@ def rerun_notes(hook: str, rerun: Rerun, labels: Sequence[str], expected: Any) -
         return []
     verdict = "right" if alone == {"value": expected} else "wrong"
     return [f"  asked alone, in a fresh process, your hook {result_text(hook, alone)} ({verdict}); "
-            f"in the graded order it came after {earlier(labels)}: {STATE}"]
+            f"in the graded order it came after {before}: {STATE}"]
 
 
-def earlier(labels: Sequence[str], shown: int = 6) -> str:
-    """The calls before the last one, named (the first few)."""
-    before = list(labels[:-1])
-    more = f" and {len(before) - shown} more" if len(before) > shown else ""
-    return ", ".join(before[:shown]) + more
+def earlier_cases(cases: Sequence[Case], shown: int = 6) -> str:
+    """Cases 1 to N-1 of a hook, named (the first few)."""
+    names = [f'"{case.get("name", "")}"' for case in cases[:-1]]
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    numbers = "case 1" if len(names) == 1 else f"cases 1-{len(names)}"
+    return f"{numbers} ({', '.join(names[:shown])}{more})"
 
 
 def verdict(console: Console, rerun: Rerun, labels: Sequence[str], answer: Any, expected: Any) -> int:
