@@ -160,3 +160,6 @@ def test_a_damaged_case_says_so_in_one_line() -> None:
     for damaged in (token[:-5], token[:20] + "A" + token[21:], "eyJob29rIjoxfQ"):
         with pytest.raises(ValueError, match="copy it again"):
             unpack(damaged)
+    refused = run_grader("problems/course.yaml", "--case", f"{HOOK}:{token[:-5]}")
+    assert refused.returncode == 2 and "Traceback" not in refused.stdout + refused.stderr, refused.stdout + refused.stderr
+    assert refused.stdout.count("\n") == 1 and "copy it again" in refused.stdout, refused.stdout
