@@ -92,8 +92,9 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--only", metavar="ITEM[,ITEM]", help="grade just these: hook names, sat_encoding, "
                         "efficiency, agent, problem ids, or problem files (course.yaml or course); with --trace: "
                         "the steps to show, all, dead-ends or solutions")
-    parser.add_argument("--case", metavar="HOOK:N", help="run just hook case N of HOOK (as a reason names it) and show it; "
-                        "HOOK@BOARD:N: the N-th call of HOOK in the search of BOARD")
+    parser.add_argument("--case", metavar="HOOK:N", help="run hook case N of HOOK (as a reason names it) and show it, "
+                        "after cases 1 to N-1 as grading asks them; HOOK@BOARD:N: the N-th call of HOOK in the search "
+                        "of BOARD; HOOK:TOKEN: a private case, as its reason gives it")
     parser.add_argument("--trace", metavar="ID", help="show the search on problem ID step by step")
     parser.add_argument("--against", choices=("reference",), help="with --trace: stop at the first step that differs")
     parser.add_argument("--compare", action="store_true", help="nodes, dead ends and time of each strategy")
@@ -224,7 +225,7 @@ def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], li
 
 def _one_case(args: argparse.Namespace, solver: str, config, console: Console, sandbox: Sandbox | None, scope) -> int:
     """`--case HOOK:N`: ask hook cases 1 to N in order, as grading did, and show case N in
-    full; `--case 'HOOK:TOKEN'`: a private case a reason carried (see `grader.scoring.rerun`)."""
+    full; `--case='HOOK:TOKEN'`: a private case a reason carried (see `grader.scoring.rerun`)."""
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, earlier_cases, private_note, rerun_notes, verdict
@@ -247,13 +248,15 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         course_number, asked, graded = int(number), cases[hook][:int(number)], None
         labels = [f'case {n} ("{c.get("name", "")}")' for n, c in enumerate(asked, start=1)]
     case = asked[-1]
+    shown_number, shown = (course_number, case) if graded is None else (  # a private case is no case of the copy's
+        None, {**case, "name": f'the course\'s private case {course_number}, "{case.get("name", "")}"'})
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
         return fail(console, f"{hook} case {course_number}: {rerun.outcome.message}")
-    console.print(Text(describe_case(hook, course_number, case, rerun.answer)), highlight=False)
+    console.print(Text(describe_case(hook, shown_number, shown, rerun.answer)), highlight=False)
     if rerun.outcome.output.strip():
         console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
-    steady = graded is not None and rerun.unsteady(labels) is None
+    steady = rerun.unsteady(labels) is None
     notes = private_note(hook, course_number, graded, rerun.answer) if graded is not None and steady else []
     for line in rerun_notes(hook, rerun, labels, case["expected"], earlier_cases(asked)) + notes:
         console.print(Text(line), highlight=False)
