@@ -322,7 +322,9 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     before: list[str] = []
     for shown in (p for p in problems if not p.hidden):
         probes = bounds_probes(shown.board, model)
-        count = min(number if shown is problem else len(probes), len(probes))
+        if shown is problem and number > len(probes):
+            return fail(console, f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}")
+        count = number if shown is problem else len(probes)
         asked += probes[:count]
         labels += [f"call {n} on {shown.id}" for n in range(1, count + 1)]
         last = count - 1 if shown is problem else count
@@ -330,8 +332,6 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
             before.append(f"call 1 on {shown.id}" if last == 1 else f"calls 1-{last} on {shown.id}")
         if shown is problem:
             break
-    if number > len(bounds_probes(problem.board, model)):
-        return fail(console, f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}")
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
         return fail(console, f"{args.case}: {rerun.outcome.message}")
