@@ -22,4 +22,4 @@ def outside_rule(missing: Missing) -> str | None:
     if missing.module.partition(".")[0] in sys.stdlib_module_names:
         return None
     where = f"{missing.file} line {missing.line} imports" if missing.file and missing.line else "it imports"
-    return f"{where} {missing.module}, which is not allowed: {RULE}"
+    return f"{where} {missing.module}: {RULE}"

@@ -1,6 +1,6 @@
 """A correct student who also imports numpy (a package outside Python's standard library)."""
 
-import numpy  # NUMPY_LINE
+import numpy  # IMPORT_LINE
 
 from model_answer import at_least_subsets, at_most_subsets
 from model_answer import constraint_bounds, forward_check_once, select_mrv, values_ascending
