@@ -42,7 +42,9 @@ Set up (Python 3.11), then grade your hooks:
 python3 -m venv .venv && . .venv/bin/activate && pip install -e . -c constraints.txt && python -m grader problems/
 ```
 
-(`constraints.txt` pins every package to the version the course grades with.)
+(`constraints.txt` pins every package to the version the course grades with.) Your hooks
+may import only Python's standard library, your own files and the kit modules the
+handout lists (`assignment/HANDOUT.md`, section 5).
 
 Read `assignment/HANDOUT.md`, implement the hooks in `assignment/hooks.py`, and run
 `python -m grader problems/` again: every lost point comes with a reason. It grades out

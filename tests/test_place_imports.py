@@ -193,7 +193,8 @@ def test_keep_into_a_file_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "taken").write_text("", encoding="utf-8")
     result = run_grader("gradescope-test", archive, "alice.py", "--keep", "taken", cwd=tmp_path)
     lines = result.stdout.strip().splitlines()
-    assert result.returncode == 2 and len(lines) == 1 and "--keep taken" in lines[0], result.stdout + result.stderr
+    assert result.returncode == 2 and len(lines) == 1, result.stdout + result.stderr
+    assert lines[0].startswith("error: --keep taken: ") and lines[0].endswith("nothing was run"), lines
 
 
 def test_the_student_copy_ships_the_pins_its_readme_installs_with(tmp_path: Path) -> None:

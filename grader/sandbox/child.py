@@ -15,7 +15,10 @@ counts, no channels to later workers), loads the student's file afresh and answe
 item's questions, then ends. So each item starts from the file as written, whatever items
 the worker served before: a hook that keeps state between calls gets the same grade in
 any order and with any number of jobs, and nothing an item saw stays behind. The first
-fork only checks that the file loads, and says why when it does not.
+fork only checks that the file loads, and says why when it does not (with the module an
+import did not find, as a typed field: the grader words that reason). Whatever the
+isolation, an import finds only the standard library, the student-facing library and
+the student's own files (`OwnFilesAndStandardLibrary`).
 """
 
 from __future__ import annotations
