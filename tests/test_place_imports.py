@@ -217,8 +217,9 @@ def test_the_worker_refuses_what_its_interpreter_did_not_start_with() -> None:
     from grader.sandbox.child import OwnFilesAndStandardLibrary
 
     stdlib = os.path.dirname(os.__file__)
-    rule = OwnFilesAndStandardLibrary([stdlib, str(STUDENT_FILES)])
+    rule = OwnFilesAndStandardLibrary([stdlib], str(STUDENT_FILES))
     assert rule.allows(os.__file__) and rule.allows(str(STUDENT_FILES / "correct.py"))
+    assert rule.allows(str(STUDENT_FILES / "site-packages" / "mine.py"))  # the student's own folder, whatever its name
     assert not rule.allows(os.path.join(stdlib, "site-packages", "yaml", "__init__.py"))
     assert not rule.allows(str(ROOT / "answerkey" / "__init__.py"))
     assert not rule.allows("/usr/lib/python3/dist-packages/yaml/__init__.py")

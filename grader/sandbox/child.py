@@ -84,14 +84,18 @@ class OwnFilesAndStandardLibrary:
 
     INSTALLED = frozenset({"site-packages", "dist-packages"})
 
-    def __init__(self, roots: list[str]):
-        self.roots = tuple(dict.fromkeys(os.path.realpath(root) for root in roots if root))
+    def __init__(self, started: list[str], own: str):
+        """`started`: the interpreter's path as it started (installed packages inside it
+        excluded); `own`: the student's folder (all of it)."""
+        self.roots = tuple(dict.fromkeys((os.path.realpath(root), False) for root in started if root))
+        self.roots += ((os.path.realpath(own), True),)
 
     def allows(self, place: str) -> bool:
         real = os.path.realpath(place)
-        for root in self.roots:
-            if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
-                return not self.INSTALLED & set(Path(real[len(root):]).parts)
+        for root, whole in self.roots:
+            if (real == root or real.startswith(root.rstrip(os.sep) + os.sep)) and (
+                    whole or not self.INSTALLED & set(Path(real[len(root):]).parts)):
+                return True
         return False
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
@@ -319,7 +323,7 @@ def main(argv: list[str]) -> None:
     if not confinable():  # no student code runs unconfined: this worker fails to start (the grader's failure)
         sys.exit("the seccomp filter could not be installed")
     reply({"started": True})  # before any student code: from here on, a failure is the student's
-    sys.meta_path[:0] = [NoGrader(), OwnFilesAndStandardLibrary([*sys.path, str(source.parent)])]
+    sys.meta_path[:0] = [NoGrader(), OwnFilesAndStandardLibrary(list(sys.path), str(source.parent))]
     for module in STUDENT_LIBRARY:  # loaded once here: every fork has it
         importlib.import_module(module)
     serve(source, requests, reply, contained == "1")
