@@ -41,7 +41,7 @@ from conftest import (
 from test_gradescope_selftest import fake_zip
 
 from grader.sandbox.importrule import RULE, outside_rule
-from grader.sandbox.wire import BadMessage, Missing, read_ready, read_reply
+from grader.sandbox.wire import BadMessage, Missing, Raised, read_ready, read_reply
 
 #: Each mode's report of each student, to compare across modes (timings aside).
 SEEN: dict[str, dict[str, list[tuple[str, str, float, str]]]] = {}
@@ -147,17 +147,20 @@ def test_the_grader_decides_from_the_missing_modules_name() -> None:
     assert outside_rule(Missing("answerkey")) == f"it imports answerkey: {RULE}"
 
 
-@pytest.mark.parametrize("missing", [["numpy"], ["numpy; rm", "hooks.py", 1], ["numpy", "../../etc/passwd", 1],
+@pytest.mark.parametrize("missing", [["numpy"], ["numpy; rm", "hooks.py", 1], ["numpy.", "hooks.py", 1], ["numpy", "../../etc/passwd", 1],
                                      ["numpy", "hooks.py", -1], ["numpy", "hooks.py", True], ["numpy", "hooks.py", "3"],
-                                     ["numpy", "a\u202eyp.py", 1], "numpy"])
+                                     ["numpy", "hooks\n.py", 1], "numpy"])
 def test_a_malformed_missing_module_is_a_bad_message(missing: object) -> None:
-    """A worker's `missing` field is a dotted name, a plain file name and a line number, or
-    the message is refused, in the load report and in a call's reply alike."""
+    """A worker's `missing` field is a dotted name, a `.py` file's name (no folder, no
+    control character) and a line number, or the message is refused, in the load report
+    and in a call's reply alike; a file name a student may well have is kept, cleaned."""
     with pytest.raises(BadMessage):
         read_ready(json.dumps({"ready": False, "why": "x", "missing": missing}).encode())
     with pytest.raises(BadMessage):
         read_reply(json.dumps({"raised": "x", "fatal": False, "missing": missing}).encode())
     assert read_ready(b'{"ready": false, "why": "x", "missing": ["numpy", "hooks.py", 3]}').missing == Missing("numpy", "hooks.py", 3)
+    downloaded = json.dumps({"raised": "x", "fatal": False, "missing": ["numpé.linalg", "hooks (1)\u202e.py", 3]}).encode()
+    assert read_reply(downloaded) == Raised("x", False, Missing("numpé.linalg", "hooks (1).py", 3))  # without the override
 
 
 # --- gradescope-test --keep, and the copy's pins ----------------------------------------------

@@ -117,9 +117,10 @@ def missing_module(error: BaseException, source: Path) -> Missing | None:
         return None
     folder = str(source.parent)
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.startswith(folder + os.sep)]
-    if not frames:
-        return Missing(error.name)
-    return Missing(error.name, Path(frames[-1].filename).name, frames[-1].lineno or 0)
+    found = Missing(error.name, Path(frames[-1].filename).name, frames[-1].lineno or 0) if frames else Missing(error.name)
+    if not found.well_formed():  # a name the wire does not carry: the exception's own words say it
+        found = Missing(error.name)
+    return found if found.well_formed() else None
 
 
 class NoGrader:

@@ -138,6 +138,9 @@ def read_message(line: bytes, keys: tuple[frozenset[str], ...]) -> dict[str, Any
 
 # --- the worker's replies as typed records ----------------------------------------------
 
+_FILE = re.compile(r"[^/\x00-\x1f\x7f]{1,200}\.py")
+
+
 @dataclass(frozen=True)
 class Missing:
     """An import that found no module: the name Python's ModuleNotFoundError gave, and
@@ -149,6 +152,13 @@ class Missing:
 
     def data(self) -> list[Any]:
         return [self.module, self.file, self.line]
+
+    def well_formed(self) -> bool:
+        """A dotted name of identifiers, a `.py` file's name (no folder, no control
+        character) or "", and a line number: what the worker sends, and the grader takes."""
+        parts = self.module.split(".")
+        return (len(parts) <= 10 and all(part.isidentifier() and len(part) <= 100 for part in parts)
+                and (self.file == "" or _FILE.fullmatch(self.file) is not None) and 0 <= self.line < 10**7)
 
 
 @dataclass(frozen=True)
@@ -209,21 +219,17 @@ def reply_message(record: Answer | Raised) -> dict[str, Any]:
     return {"raised": record.message, "fatal": record.fatal} | ({"missing": record.missing.data()} if record.missing else {})
 
 
-_MODULE = re.compile(r"[A-Za-z_]\w{0,99}(?:\.[A-Za-z_]\w{0,99}){0,9}", re.ASCII)
-_FILE = re.compile(r"[\w.-]{1,100}\.py")
-
-
 def _missing(message: dict[str, Any]) -> Missing | None:
-    """The `missing` field of a message, checked: a dotted module name, a file name of
-    the submission (letters, digits, `_.-`) or "", a line number."""
+    """The `missing` field of a message, checked: a dotted module name, a `.py` file's
+    name (no folder, no control character; shown through `clean_text`) or "", a line
+    number."""
     if "missing" not in message:
         return None
     value = message["missing"]
-    if not (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str) and _MODULE.fullmatch(value[0])
-            and isinstance(value[1], str) and (value[1] == "" or _FILE.fullmatch(value[1]))
-            and type(value[2]) is int and 0 <= value[2] < 10**7):
+    if not (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str) and isinstance(value[1], str)
+            and type(value[2]) is int and Missing(*value).well_formed()):
         raise BadMessage("a malformed missing module")
-    return Missing(*value)
+    return Missing(value[0], clean_text(value[1]), value[2])
 
 
 def read_started(line: bytes) -> Started:
