@@ -9,8 +9,8 @@
     python -m grader check PATH... [--json FILE]
     python -m grader release OUT_DIR [--problems DIR] [--allow-solutions]
     python -m grader gradescope-bundle OUT.zip [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
-                     [--test SUBMISSION...]
-    python -m grader gradescope-test OUT.zip SUBMISSION...
+                     [--test SUBMISSION... [--keep DIR]]
+    python -m grader gradescope-test OUT.zip SUBMISSION... [--keep DIR]
     python -m grader prairielearn OUT_DIR [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
     python -m grader similarity CLASS_DIR [--out report.html] [--boilerplate FILE_OR_DIR...]
     python -m grader goldens
