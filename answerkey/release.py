@@ -4,7 +4,8 @@ It is the kit without its answer key: every package but `answerkey` (the referen
 hooks and agent, the SAT encodings, the instructor's tools), the public problems only,
 each with its `expect`, the public hook cases with their expected outputs and the model
 answer's node count on each public board (all computed here from the reference, so that
-nothing needs the answer key at grading time), a README for students, and the license.
+nothing needs the answer key at grading time), a README for students, the license, and
+`constraints.txt` (the pinned versions its README installs with).
 Hidden problems stay behind.
 
 The public hook cases are for practice: the instructor's grading.yaml is first given the
@@ -38,8 +39,12 @@ STUDENT_README = """# Minesweeper CSP assignment
 Set up (Python 3.11), then grade your hooks:
 
 ```bash
-python3 -m venv .venv && . .venv/bin/activate && pip install -e . && python -m grader problems/
+python3 -m venv .venv && . .venv/bin/activate && pip install -e . -c constraints.txt && python -m grader problems/
 ```
+
+(`constraints.txt` pins every package to the version the course grades with.) Your hooks
+may import only Python's standard library, your own files and the kit modules the
+handout lists (`assignment/HANDOUT.md`, section 5).
 
 Read `assignment/HANDOUT.md`, implement the hooks in `assignment/hooks.py`, and run
 `python -m grader problems/` again: every lost point comes with a reason. It grades out
@@ -178,5 +183,6 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
     (out / "problems" / "README.md").write_text(STUDENT_PROBLEMS_README, encoding="utf-8")
     shutil.copyfile(source / "pyproject.toml", out / "pyproject.toml")  # it finds the packages that are there
     shutil.copyfile(source / "LICENSE", out / "LICENSE")  # MIT: the notice goes with every copy
+    shutil.copyfile(source / "constraints.txt", out / "constraints.txt")  # the versions the course grades with
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
     return Release(kept, seeds, config)

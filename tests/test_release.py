@@ -139,7 +139,7 @@ def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: 
     made = release(ROOT, out, "--problems", problems)
     assert made.returncode == 0, made.stdout + made.stderr
     expected = {f"{package}/{name}" for package in student_packages(ROOT) for name in files_under(ROOT / package)}
-    expected |= {"README.md", "pyproject.toml", "LICENSE", "problems/README.md", "problems/course.yaml",
+    expected |= {"README.md", "pyproject.toml", "LICENSE", "constraints.txt", "problems/README.md", "problems/course.yaml",
                  "problems/status-grids.yaml", "problems/hidden.yaml", "problems/grading.yaml", str(NODES_FILE.relative_to(ROOT))}
     assert files_under(out) == expected
     cases = CASES_FILE.relative_to(ROOT)

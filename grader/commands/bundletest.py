@@ -9,7 +9,8 @@ PYTHONPATH, none of the developer's packages), then `run_autograder` runs once p
 submission, each a `.py` file or a folder of files as a student would upload it. Each
 `results.json` is checked against Gradescope's format and for hidden data (a hidden
 problem's id, a private seed) in what the student reads, and the runs are shown in one
-table. The scratch folder is removed afterwards.
+table; with `--keep DIR`, each run's results.json is kept as DIR/<submission>.json, as
+the student would read it. The scratch folder is removed afterwards.
 """
 
 from __future__ import annotations
@@ -138,8 +139,23 @@ def student_text(results: dict[str, Any]) -> str:
     return "\n".join([str(results.get("output", "")), *(f"{t.get('name', '')}\n{t.get('output', '')}" for t in visible)])
 
 
-def run_one(root: Path, submission: Path, secrets: Secrets) -> Run:
-    """Submit `submission` and run run_autograder once."""
+def kept_names(submissions: list[Path]) -> list[str]:
+    """A file name for each submission's kept results.json: its name (a `.py` file's
+    without the suffix), else with its folder's name before it, else numbered; letters,
+    digits, `.`, `_` and `-` only."""
+    names: list[str] = []
+    for submission in submissions:
+        base = submission.stem if submission.suffix == ".py" else submission.name
+        candidates = [base, f"{submission.resolve().parent.name}-{base}"]
+        candidates += [f"{base}-{number}" for number in range(2, len(submissions) + 2)]
+        safe = [re.sub(r"[^\w.-]", "_", name, flags=re.ASCII).strip(".") or "submission" for name in candidates]
+        names.append(next(f"{name}.json" for name in safe if f"{name}.json" not in names))
+    return names
+
+
+def run_one(root: Path, submission: Path, secrets: Secrets, keep: Path | None = None) -> Run:
+    """Submit `submission` and run run_autograder once; its results.json copied to
+    `keep` when given, as it was written."""
     name = clean_text(str(submission), 80).replace("\n", " ")
     try:
         submit(submission, root / "submission")
@@ -156,6 +172,8 @@ def run_one(root: Path, submission: Path, secrets: Secrets) -> Run:
     last = "\n".join(clean_text(said).strip().splitlines()[-3:])
     if not results_file.is_file():
         return Run(name, status, None, last, [])
+    if keep is not None:
+        shutil.copyfile(results_file, keep)
     try:
         results = json.loads(results_file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
@@ -192,14 +210,21 @@ def runs_table(runs: list[Run], title: str) -> Table:
     return table
 
 
-def check_bundle(archive: Path, submissions: list[Path], console: Console) -> int:
+def check_bundle(archive: Path, submissions: list[Path], console: Console, keep: Path | None = None) -> int:
     """Run the autograder zip `archive` as Gradescope does on each of `submissions`; 0 when
     setup.sh succeeded and every run wrote a results.json that follows the format and
-    shows no hidden data, else 1."""
+    shows no hidden data, else 1. With `keep`, a folder (made if need be) where each
+    run's results.json is kept (see `kept_names`)."""
     missing = [s for s in (archive, *submissions) if not s.exists()]
     if missing:
         console.print(Text(f"error: {missing[0]}: does not exist; nothing was run", style="red"))
         return 2
+    if keep is not None:
+        try:
+            keep.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            console.print(Text(f"error: --keep {keep}: {error.strerror or error}; nothing was run", style="red"))
+            return 2
     root = Path(tempfile.mkdtemp(prefix="autograder-test-"))
     try:
         try:
@@ -221,11 +246,15 @@ def check_bundle(archive: Path, submissions: list[Path], console: Console) -> in
             return 1
         console.print(Text(next((line for line in reversed(lines) if line.startswith("setup.sh:")), "setup.sh: done")))
         secrets = bundle_secrets(root / "source" / "kit")
-        runs = []
-        for submission in submissions:
-            runs.append(run_one(root, submission, secrets))
+        runs, names = [], kept_names(submissions)
+        for submission, name in zip(submissions, names):
+            runs.append(run_one(root, submission, secrets, keep / name if keep is not None else None))
             console.print(Text(f"ran {runs[-1].submission}: exit {runs[-1].status}"))
         console.print(runs_table(runs, f"{archive.name}: run_autograder on {len(runs)} submission(s)"))
+        if keep is not None:
+            kept = [name for name in names if (keep / name).is_file()]
+            console.print(Text(f"kept {len(kept)} results.json in {keep} ({', '.join(kept) or 'none written'}): "
+                               "what each student will read"))
         for run in runs:
             if run.results is None and run.said:
                 console.print(Text(f"{run.submission}: {run.said}"))

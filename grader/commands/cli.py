@@ -9,8 +9,8 @@
     python -m grader check PATH... [--json FILE]
     python -m grader release OUT_DIR [--problems DIR] [--allow-solutions]
     python -m grader gradescope-bundle OUT.zip [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
-                     [--test SUBMISSION...]
-    python -m grader gradescope-test OUT.zip SUBMISSION...
+                     [--test SUBMISSION... [--keep DIR]]
+    python -m grader gradescope-test OUT.zip SUBMISSION... [--keep DIR]
     python -m grader prairielearn OUT_DIR [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
     python -m grader similarity CLASS_DIR [--out report.html] [--boilerplate FILE_OR_DIR...]
     python -m grader goldens
@@ -542,6 +542,10 @@ def _release(argv: list[str], console: Console) -> int:
     return 0
 
 
+KEEP_HELP = ("keep each run's results.json in DIR (made if need be) as DIR/SUBMISSION.json: what each student "
+             "will read on Gradescope")
+
+
 def _bundle(argv: list[str], console: Console) -> int:
     parser = OneLineParser(prog="python -m grader gradescope-bundle", description="Build the Gradescope autograder zip.")
     add_version(parser)
@@ -557,9 +561,15 @@ def _bundle(argv: list[str], console: Console) -> int:
     parser.add_argument("--test", type=Path, nargs="+", metavar="SUBMISSION",
                         help="then run the zip as Gradescope does (setup.sh on a bare Python, run_autograder on each "
                              "SUBMISSION: a .py file or a folder) and show every results.json in a table")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
     args = parser.parse_args(argv)
     from grader.reference import instructor_tool
     from grader.reports.report import fail
+
+    if args.keep is not None and not args.test:
+        return fail(console, "--keep DIR needs --test SUBMISSION...: it keeps the results.json of those runs")
+    if args.keep is not None and args.keep.exists() and not args.keep.is_dir():
+        return fail(console, f"--keep {args.keep}: not a folder")
 
     bundle = instructor_tool("bundle", "python -m grader gradescope-bundle")
     _need_source_checkout("gradescope-bundle")
@@ -575,7 +585,7 @@ def _bundle(argv: list[str], console: Console) -> int:
     if args.test:
         from grader.commands.bundletest import check_bundle
 
-        return check_bundle(args.out, args.test, console)
+        return check_bundle(args.out, args.test, console, args.keep)
     return 0
 
 
@@ -585,10 +595,11 @@ def _gradescope_test(argv: list[str], console: Console) -> int:
     add_version(parser)
     parser.add_argument("zip", type=Path, metavar="AUTOGRADER.zip")
     parser.add_argument("submissions", type=Path, nargs="+", metavar="SUBMISSION", help="a .py file or a folder")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
     args = parser.parse_args(argv)
     from grader.commands.bundletest import check_bundle
 
-    return check_bundle(args.zip, args.submissions, console)
+    return check_bundle(args.zip, args.submissions, console, args.keep)
 
 
 def _prairielearn(argv: list[str], console: Console) -> int:

@@ -15,12 +15,16 @@ counts, no channels to later workers), loads the student's file afresh and answe
 item's questions, then ends. So each item starts from the file as written, whatever items
 the worker served before: a hook that keeps state between calls gets the same grade in
 any order and with any number of jobs, and nothing an item saw stays behind. The first
-fork only checks that the file loads, and says why when it does not.
+fork only checks that the file loads, and says why when it does not (with the module an
+import did not find, as a typed field: the grader words that reason). Whatever the
+isolation, an import finds only the standard library, the student-facing library and
+the student's own files (`OwnFilesAndStandardLibrary`).
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -36,7 +40,7 @@ from typing import Any, BinaryIO
 
 from grader.hooktable import AGENT_NAME, BY_NAME
 from grader.sandbox.confine import can_confine, confine
-from grader.sandbox.wire import Answer, Raised, Ready, encode, ready_message, reply_message, to_data
+from grader.sandbox.wire import Answer, Missing, Raised, Ready, encode, ready_message, reply_message, to_data
 
 #: Student code that draws random numbers draws the same ones at every grading.
 RANDOM_SEED = 0
@@ -69,6 +73,54 @@ def limit_resources(memory_mb: int, contained: bool) -> None:
             resource.setrlimit(which, (value, value))
         except (ValueError, OSError):
             pass
+
+
+class OwnFilesAndStandardLibrary:
+    """Lets an import find a module only in the folders the worker's interpreter started
+    with (Python's standard library, the kit's student library) and the student's own
+    folder, never in installed packages (`site-packages`, `dist-packages`) whatever the
+    student adds to `sys.path`: under every isolation mode what bubblewrap alone enforces
+    (a worker there sees nothing else). A module found elsewhere is not found."""
+
+    INSTALLED = frozenset({"site-packages", "dist-packages"})
+
+    def __init__(self, started: list[str], own: str):
+        """`started`: the interpreter's path as it started (installed packages inside it
+        excluded); `own`: the student's folder (all of it)."""
+        self.roots = tuple(dict.fromkeys((os.path.realpath(root), False) for root in started if root))
+        self.roots += ((os.path.realpath(own), True),)
+
+    def allows(self, place: str) -> bool:
+        real = os.path.realpath(place)
+        for root, whole in self.roots:
+            if (real == root or real.startswith(root.rstrip(os.sep) + os.sep)) and (
+                    whole or not self.INSTALLED & set(Path(real[len(root):]).parts)):
+                return True
+        return False
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name in sys.builtin_module_names or importlib.machinery.FrozenImporter.find_spec(name) is not None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None:
+            return None
+        places = [spec.origin] if spec.has_location and spec.origin else list(spec.submodule_search_locations or [])
+        if places and all(self.allows(place) for place in places):
+            return spec
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+def missing_module(error: BaseException, source: Path) -> Missing | None:
+    """The module an import did not find (ModuleNotFoundError's own `name`), and the
+    deepest line of the student's files that asked for it; None for any other error."""
+    if not isinstance(error, ModuleNotFoundError) or not isinstance(error.name, str):
+        return None
+    folder = str(source.parent)
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.startswith(folder + os.sep)]
+    found = Missing(error.name, Path(frames[-1].filename).name, frames[-1].lineno or 0) if frames else Missing(error.name)
+    if not found.well_formed():  # a name the wire does not carry: the exception's own words say it
+        found = Missing(error.name)
+    return found if found.well_formed() else None
 
 
 class NoGrader:
@@ -119,10 +171,11 @@ def describe_exception(error: BaseException, source: Path, asked: str = "a hook"
 
 class Answerer:
     """The student's functions, and the board the current questions are about; `broken`:
-    why the file did not load, the answer to every question then."""
+    why the file did not load (`missing`: the module an import of it did not find), the
+    answer to every question then."""
 
-    def __init__(self, module: ModuleType | None, source: Path, broken: str = ""):
-        self.module, self.source, self.broken = module, source, broken
+    def __init__(self, module: ModuleType | None, source: Path, broken: str = "", missing: Missing | None = None):
+        self.module, self.source, self.broken, self.missing = module, source, broken, missing
         self.csp: Any = None
 
     def use_board(self, request: dict[str, Any]) -> None:
@@ -135,7 +188,7 @@ class Answerer:
 
     def answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
         if self.broken:
-            return Raised(self.broken, True)
+            return Raised(self.broken, True, self.missing)
         function = getattr(self.module, hook, None)
         if not callable(function):
             return Raised(f"no function named {hook} in {self.source.name}", True)
@@ -148,7 +201,8 @@ class Answerer:
                 return Answer({"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]})
             return Answer(to_data(value))
         except BaseException as error:  # the student's failure is an answer, not our crash
-            return Raised(describe_exception(error, self.source, hook), isinstance(error, FATAL))
+            return Raised(describe_exception(error, self.source, hook), isinstance(error, FATAL),
+                          missing_module(error, self.source))
 
 
 def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
@@ -212,7 +266,8 @@ def load(source: Path, quiet: bool) -> Answerer:
     try:
         return Answerer(import_source(source), source)
     except BaseException as error:  # a broken file is reported, never a crash
-        return Answerer(None, source, f"cannot load {source.name}: {describe_exception(error, source)}")
+        return Answerer(None, source, f"cannot load {source.name}: {describe_exception(error, source)}",
+                        missing_module(error, source))
     finally:
         for fd, saved in zip((1, 2), kept):
             os.dup2(saved, fd)
@@ -243,7 +298,7 @@ def serve(source: Path, requests: BinaryIO, reply: Callable[[dict[str, Any]], No
     """
     def check() -> None:
         answerer = load(source, quiet=False)
-        reply(ready_message(Ready(not answerer.broken, answerer.broken)))
+        reply(ready_message(Ready(not answerer.broken, answerer.broken, answerer.missing)))
 
     def item() -> None:
         answerer = load(source, quiet=True)
@@ -269,7 +324,7 @@ def main(argv: list[str]) -> None:
     if not confinable():  # no student code runs unconfined: this worker fails to start (the grader's failure)
         sys.exit("the seccomp filter could not be installed")
     reply({"started": True})  # before any student code: from here on, a failure is the student's
-    sys.meta_path.insert(0, NoGrader())
+    sys.meta_path[:0] = [NoGrader(), OwnFilesAndStandardLibrary(list(sys.path), str(source.parent))]
     for module in STUDENT_LIBRARY:  # loaded once here: every fork has it
         importlib.import_module(module)
     serve(source, requests, reply, contained == "1")

@@ -42,6 +42,7 @@ from typing import Any, Literal, Protocol
 
 from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
+from grader.sandbox.importrule import outside_rule
 from grader.sandbox.isolation import Isolation, Sandbox
 from grader.sandbox.usage import Usage, files_in_memory, scheduled, usage
 from grader.sandbox.wire import (
@@ -174,6 +175,7 @@ class Worker:
         if _stopping.is_set():
             raise WorkerFailure("error", "grading was interrupted", ours=True)
         self.sandbox, self.limits = sandbox, limits
+        self.name = hooks.name  # the student's file, as its reasons name it
         self.printed: list[str] = []
         self.printed_bytes = 0
         self.buffer = b""
@@ -264,7 +266,9 @@ class Worker:
         if isinstance(ready, Ended):
             raise WorkerFailure("unloadable", f"the process ended while loading the file ({ready.how})")
         if not ready.ok:
-            raise WorkerFailure("unloadable", clean_text(ready.why or "the file did not load", 400))
+            rule = outside_rule(ready.missing) if ready.missing else None
+            raise WorkerFailure("unloadable", f"cannot load {self.name}: {rule}" if rule else
+                                clean_text(ready.why or "the file did not load", 400))
         self.printed_bytes = 0  # the output bound counts per task from here
 
     def begin(self, limit: float) -> None:
@@ -341,7 +345,8 @@ class Worker:
         if isinstance(reply, Ended):
             raise WorkerFailure("error", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
-            raise StudentRaised(clean_text(reply.message, 400), reply.fatal)
+            raise StudentRaised((outside_rule(reply.missing) if reply.missing else None)
+                                or clean_text(reply.message, 400), reply.fatal)
         assert isinstance(reply, Answer)
         return reply.value
 

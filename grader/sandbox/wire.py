@@ -20,6 +20,9 @@ typed records:
     {"value": VALUE} | {"raised": TEXT, "fatal": BOOL}  # Answer | Raised, once per call
     {"ended": TEXT}                                     # Ended: the item's process is gone, and how
 
+A "ready": false or "raised" message may add "missing": [MODULE, FILE, LINE] when an
+import found no module (`Missing`): the grader words that reason itself.
+
 "started" comes before any student code has run, so a worker that never sends it failed
 for a reason of the grader's or the machine's, never the student's.
 
@@ -135,12 +138,36 @@ def read_message(line: bytes, keys: tuple[frozenset[str], ...]) -> dict[str, Any
 
 # --- the worker's replies as typed records ----------------------------------------------
 
+_FILE = re.compile(r"[^/\x00-\x1f\x7f]{1,200}\.py")
+
+
+@dataclass(frozen=True)
+class Missing:
+    """An import that found no module: the name Python's ModuleNotFoundError gave, and
+    where in the student's files it was asked for ("" and 0 when no line of theirs was)."""
+
+    module: str
+    file: str = ""
+    line: int = 0
+
+    def data(self) -> list[Any]:
+        return [self.module, self.file, self.line]
+
+    def well_formed(self) -> bool:
+        """A dotted name of identifiers, a `.py` file's name (no folder, no control
+        character) or "", and a line number: what the worker sends, and the grader takes."""
+        parts = self.module.split(".")
+        return (len(parts) <= 10 and all(part.isidentifier() and len(part) <= 100 for part in parts)
+                and (self.file == "" or _FILE.fullmatch(self.file) is not None) and 0 <= self.line < 10**7)
+
+
 @dataclass(frozen=True)
 class Ready:
-    """The student's file loaded (`ok`), or why not."""
+    """The student's file loaded (`ok`), or why not (`missing`: an import found no module)."""
 
     ok: bool
     why: str = ""
+    missing: Missing | None = None
 
 
 @dataclass(frozen=True)
@@ -152,10 +179,12 @@ class Answer:
 
 @dataclass(frozen=True)
 class Raised:
-    """The hook raised; `fatal` ones (not implemented, exit, memory) end the task."""
+    """The hook raised; `fatal` ones (not implemented, exit, memory) end the task;
+    `missing`: it raised because an import found no module."""
 
     message: str
     fatal: bool
+    missing: Missing | None = None
 
 
 @dataclass(frozen=True)
@@ -179,11 +208,28 @@ Reply = Started | Ready | Began | Answer | Raised | Ended
 
 
 def ready_message(record: Ready) -> dict[str, Any]:
-    return {"ready": True} if record.ok else {"ready": False, "why": record.why}
+    if record.ok:
+        return {"ready": True}
+    return {"ready": False, "why": record.why} | ({"missing": record.missing.data()} if record.missing else {})
 
 
 def reply_message(record: Answer | Raised) -> dict[str, Any]:
-    return {"value": record.value} if isinstance(record, Answer) else {"raised": record.message, "fatal": record.fatal}
+    if isinstance(record, Answer):
+        return {"value": record.value}
+    return {"raised": record.message, "fatal": record.fatal} | ({"missing": record.missing.data()} if record.missing else {})
+
+
+def _missing(message: dict[str, Any]) -> Missing | None:
+    """The `missing` field of a message, checked: a dotted module name, a `.py` file's
+    name (no folder, no control character; shown through `clean_text`) or "", a line
+    number."""
+    if "missing" not in message:
+        return None
+    value = message["missing"]
+    if not (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str) and isinstance(value[1], str)
+            and type(value[2]) is int and Missing(*value).well_formed()):
+        raise BadMessage("a malformed missing module")
+    return Missing(value[0], clean_text(value[1]), value[2])
 
 
 def read_started(line: bytes) -> Started:
@@ -217,25 +263,27 @@ def read_ended(line: bytes) -> Ended:
 
 def read_ready(line: bytes) -> Ready | Ended:
     """Whether the student's file loaded (Ended: the process loading it died first)."""
-    message = read_message(line, (frozenset({"ready"}), frozenset({"ready", "why"}), frozenset({"ended"})))
+    message = read_message(line, (frozenset({"ready"}), frozenset({"ready", "why"}), frozenset({"ready", "why", "missing"}),
+                                  frozenset({"ended"})))
     if "ended" in message:
         return _ended(message)
     if message["ready"] is True and "why" not in message:
         return Ready(True)
     if message["ready"] is False and isinstance(message.get("why"), str):
-        return Ready(False, message["why"])
+        return Ready(False, message["why"], _missing(message))
     raise BadMessage("a malformed ready message")
 
 
 def read_reply(line: bytes) -> Answer | Raised | Ended:
     """A worker's reply to a call, checked (Ended: the item's process died instead)."""
-    message = read_message(line, (frozenset({"value"}), frozenset({"raised", "fatal"}), frozenset({"ended"})))
+    message = read_message(line, (frozenset({"value"}), frozenset({"raised", "fatal"}),
+                                  frozenset({"raised", "fatal", "missing"}), frozenset({"ended"})))
     if "ended" in message:
         return _ended(message)
     if "value" in message:
         return Answer(message["value"])
     if isinstance(message["raised"], str) and isinstance(message["fatal"], bool):
-        return Raised(message["raised"], message["fatal"])
+        return Raised(message["raised"], message["fatal"], _missing(message))
     raise BadMessage("a malformed reply")
 
 
