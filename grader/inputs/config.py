@@ -22,7 +22,7 @@
                              # 1, ...), the same at every run, which anyone can replay
       rules: classic         # classic | opening
       points: 4
-      timeout: 1200          # seconds (CPU time) for all the games together
+      timeout: 240           # seconds (CPU time) for all the games together
       move_timeout: 10       # seconds (CPU time) for one move: a slower move loses its game
       thresholds:            # [least win rate, share of the points]
         - [0.85, 1.0]
@@ -102,7 +102,7 @@ class AgentGrading:
     seed: int | None = None
     rules: str = "classic"
     points: float = 4.0
-    timeout: float = 1200.0
+    timeout: float = 240.0
     move_timeout: float = 10.0
     thresholds: tuple[tuple[float, float], ...] = ((0.85, 1.0), (0.70, 0.5))
     between: str = "linear"
