@@ -119,7 +119,7 @@ def test_exceptions_and_illegal_moves_are_counted_apart_with_their_games() -> No
     outcome, item = sandboxed("agent_raises")
     lost = outcome.answer["result"]["lost"]
     same_play(ours, outcome.answer["result"])
-    assert (f"{len(raised)} to an exception ({game_numbers(raised)}): choose_move raised ValueError: a three "
+    assert (f"{len(raised)} to an exception ({game_numbers(raised)}): ValueError: a three "
             "(agent_raises.py, line 11, in choose_move)") in lost, lost
     assert f"{len(illegal)} to an illegal move ({game_numbers(illegal)}): illegal move: open of (0, 1)" in lost, lost
     assert "ended by an error" not in item.message
@@ -161,7 +161,7 @@ def test_the_student_copy_plays_a_practice_set_and_says_so(monkeypatch: pytest.M
     assert outcome is not None
     message = score_agent(course, outcome).message
     assert f"a practice set, the first {COPY_GAMES} public default games" in message
-    assert f"the course's autograder plays {COPY_GAMES * 10} games" in message
+    assert f"the course's autograder plays other games of the same kind, {COPY_GAMES * 10} of them" in message
     monkeypatch.setattr(grading, "in_student_copy", lambda: False)
     grading._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
     assert played[1].games == COPY_GAMES * 10  # the course plays every configured game

@@ -111,7 +111,7 @@ class RemoteAgent:
         try:
             return Hooks(self.asker, self.move_limit).choose_move(view)
         except StudentRaised as error:
-            raise AgentFailure(f"choose_move raised {error}", "raised") from None
+            raise AgentFailure(str(error), "raised") from None
         except HookContractError as error:
             raise AgentFailure(str(error), "illegal") from None
         finally:

@@ -432,7 +432,7 @@ def public_games(played: int, configured: int) -> str:
     games = f"the public default games (seeds 0-{played - 1})"
     if played < configured:
         games = f"a practice set, the first {played} public default games (seeds 0-{played - 1})"
-    return f"{games}: the course's autograder plays {configured} games of the same kind, drawn from its private seed"
+    return f"{games}: the course's autograder plays other games of the same kind, {configured} of them, drawn from its private seed"
 
 
 def score_agent(grading: AgentGrading, outcome: Outcome) -> ItemResult:
