@@ -216,3 +216,12 @@ def test_every_place_says_what_a_missing_agent_seed_means() -> None:
     for document in ("README.md", "problems/README.md", "assignment/HANDOUT.md", "answerkey/seeds.py",
                      "grader/commands/cli.py"):
         assert "fresh random" not in (ROOT / document).read_text(encoding="utf-8"), document
+
+
+def test_an_agent_whose_process_ends_loses_each_game_to_that_cause() -> None:
+    """A process that ends itself at every move loses every game to that cause, named
+    with how it ended; every game is still played in a fresh worker."""
+    outcome, item = sandboxed("agent_exits", AgentGrading(games=3, points=4.0))
+    lost = outcome.answer["result"]["lost"]
+    assert lost.startswith("lost 3 of 3: 3 to the agent's process ending (games 1-3): "), lost
+    assert "exit code 3" in lost and "exit code 3" in item.message

@@ -4,13 +4,14 @@ The `Game`, and so the mine layout, never enters the process that runs student c
 visible board goes to a sandboxed worker as a `choose_move` question (one message each
 way per move) and one checked move comes back. A crash, an illegal move, a move over the
 per-move limit or printing past the output cap during one move loses that game only; the
-worker is replaced for the next game, and play goes on within the time allowed for all
-the games. Every lost game keeps its cause (`play.evaluate.LossCause`), so the report
-counts each kind apart, with its games.
+worker is replaced for the next game (starting it counts in the time allowed for all the
+games), and play goes on within that time. Every lost game keeps its cause
+(`play.evaluate.LossCause`), so the report counts each kind apart, with its games.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -59,7 +60,8 @@ class RemoteAgent:
                 raise ValueError("student code is only ever run in a sandbox")
             self.start = start_worker(sandbox, sandbox.submission(Path(source), scope), limits)
         self.asker: Asker | None = None
-        self.used = 0.0  # seconds charged to workers already stopped
+        self.used = 0.0  # seconds charged to workers already stopped, and to starting their replacements
+        self.replaced = False  # whether the next worker replaces one (the first is the grader's cost)
         self.printed = ""
         self.stopped: AgentFailure | None = None  # why no game can be played any more
         self.ungraded: str | None = None
@@ -105,9 +107,13 @@ class RemoteAgent:
             left = self.budget - self.used
             if left <= 0:
                 raise self._out_of_time()
+            started = time.monotonic()
             asker = self.start(min(left, self.move_limit))
-            asker.begin(left)
-            self.asker = asker
+            if self.replaced:  # after a lost game: the agent's doing, so its time (a crash every game is bounded too)
+                self.used += time.monotonic() - started
+                left = self.budget - self.used
+            asker.begin(max(left, 0.0))
+            self.asker, self.replaced = asker, True
         try:
             return Hooks(self.asker, self.move_limit).choose_move(view)
         except StudentRaised as error:
