@@ -131,10 +131,6 @@ class RemoteAgent:
             if len(self.printed) < self.kept:
                 self.printed += text
 
-    def spent(self) -> float:
-        """Seconds charged to the games so far."""
-        return self.used + (self.asker.used() if self.asker is not None else 0.0)
-
     def close(self) -> None:
         if self.asker is not None:
             self._keep_output()
