@@ -29,7 +29,8 @@ RANDOM_SEED = "python3 -c 'import secrets; print(secrets.randbits(63))'"
 #: What each seed makes private, and what grading without it gives away.
 MAKES_PRIVATE = {HOOK_SEED: "the graded hook cases", AGENT_SEED: "the agent's graded games"}
 WITHOUT = {HOOK_SEED: "without hook_seed the hooks are graded on the public cases, whose answers every student has",
-           AGENT_SEED: "without agent.seed every run plays fresh random games, so a resubmission may score differently"}
+           AGENT_SEED: "without agent.seed the agent plays the public default games (seeds 0, 1, ...), the same at "
+                       "every run, which every student can replay"}
 
 
 def written(names: list[str], path: Path) -> str:

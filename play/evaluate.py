@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 from solvers.board import Cell
 
@@ -32,6 +32,24 @@ Probabilities = Callable[[View], dict[Cell, Fraction]]
 
 Z95 = 1.959963984540054  # the standard normal quantile for a two-sided 95% interval
 
+LossCause = Literal["raised", "illegal", "slow", "output", "crashed", "out of time", "unloadable", "ungraded"]
+"""Why a game was lost other than on a mine: the agent raised an exception, made an
+illegal move (or gave no move at all), took too long over one move, printed more than
+the output cap during one move, or its process ended; the time for all the games ran
+out; the agent's file did not load; the grader itself failed."""
+
+#: How a report counts the games lost to each cause ("3 to an exception").
+CAUSE_WORDS: dict[str, str] = {
+    "raised": "to an exception",
+    "illegal": "to an illegal move",
+    "slow": "to a slow move",
+    "output": "to printing over the output cap",
+    "crashed": "to the agent's process ending",
+    "out of time": "not finished: the time for all the games ran out",
+    "unloadable": "not played: the agent's file did not load",
+    "ungraded": "not played: the grader failed",
+}
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -39,7 +57,7 @@ class GameResult:
     that does not say which of its moves are certain), the moves played (in a lost game,
     those before the move that lost it, move `moves + 1`), and why a lost game was lost:
     `error` (the agent crashed or cheated), or the mine it opened, `exploded`, with the
-    view it chose that move from, `seen`."""
+    view it chose that move from, `seen`; `cause` says what kind of error it was."""
 
     seed: int
     won: bool
@@ -48,6 +66,7 @@ class GameResult:
     error: str | None = None
     exploded: Cell | None = None
     seen: View | None = None
+    cause: LossCause | None = None
 
     def loss(self, probabilities: Probabilities | None = None) -> str:
         """Why this game was lost, in one line, without its move number. Given
@@ -90,7 +109,12 @@ def describe_crash(error: BaseException) -> str:
 
 
 class AgentFailure(Exception):
-    """An agent that could not give a move (raised by agents run elsewhere, with the reason)."""
+    """An agent that could not give a move (raised by agents run elsewhere, with the reason
+    and its `cause`)."""
+
+    def __init__(self, reason: str, cause: LossCause):
+        super().__init__(reason)
+        self.cause = cause
 
 
 def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet = "classic") -> GameResult:
@@ -105,12 +129,12 @@ def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet 
         try:
             move = choose_move(view)
         except AgentFailure as failure:
-            return GameResult(seed, False, None, game.moves, str(failure))
+            return GameResult(seed, False, None, game.moves, str(failure), cause=failure.cause)
         except Exception as error:  # the agent's own bug: a loss, with the reason
-            return GameResult(seed, False, None, game.moves, f"agent raised {describe_crash(error)}")
+            return GameResult(seed, False, None, game.moves, f"agent raised {describe_crash(error)}", cause="raised")
         problem = game.illegal(move)
         if problem is not None:
-            return GameResult(seed, False, None, game.moves, f"illegal move: {problem}")
+            return GameResult(seed, False, None, game.moves, f"illegal move: {problem}", cause="illegal")
         game.apply(move)
     if game.status == "won":
         return GameResult(seed, True, None, game.moves)
@@ -118,14 +142,36 @@ def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet 
 
 
 def describe_losses(results: list[GameResult]) -> str:
-    """How the lost games were lost, counted: "lost 18 of 20: 15 opened a mine, 3 ended by an error"."""
-    lost = [r for r in results if not r.won]
+    """How the lost games were lost, counted by cause, each error cause with its games
+    and the first game's reason: "lost 18 of 20: 15 opened a mine, 2 to a slow move
+    (games 4, 9): a move took more than 10 s, 1 to an exception (game 7): ..."."""
+    lost = [(index, r) for index, r in enumerate(results) if not r.won]
     if not lost:
         return f"lost none of {len(results)}"
-    errors = sum(r.error is not None for r in lost)
-    parts = [f"{len(lost) - errors} opened a mine"] if len(lost) > errors else []
-    parts += [f"{errors} ended by an error of the agent's"] if errors else []
+    by_cause: dict[str, list[int]] = {}
+    for index, result in lost:
+        if result.error is not None:
+            by_cause.setdefault(result.cause or "raised", []).append(index)
+    mines = len(lost) - sum(map(len, by_cause.values()))
+    parts = [f"{mines} opened a mine"] if mines else []
+    for cause, games in by_cause.items():
+        reason = results[games[0]].error
+        parts.append(f"{len(games)} {CAUSE_WORDS[cause]} ({game_numbers(games)}): {reason}")
     return f"lost {len(lost)} of {len(results)}: {', '.join(parts)}"
+
+
+def game_numbers(indices: list[int], shown: int = 6) -> str:
+    """Games by number from 1, runs of consecutive games as ranges, the first `shown`
+    parts: "game 4", "games 812, 3117", "games 3, 21-200"."""
+    runs: list[list[int]] = []
+    for index in indices:
+        if runs and index == runs[-1][1] + 1:
+            runs[-1][1] = index
+        else:
+            runs.append([index, index])
+    parts = [f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in runs[:shown]]
+    more = f" and {len(runs) - shown} more" if len(runs) > shown else ""
+    return ("game " if len(indices) == 1 else "games ") + ", ".join(parts) + more
 
 
 @dataclass(frozen=True)

@@ -556,8 +556,8 @@ def _bundle(argv: list[str], console: Console) -> int:
                         help="build even though grading.yaml has no private hook_seed: the hooks are then graded on "
                              "the public cases, whose answers every student has")
     parser.add_argument("--unseeded-agent-games", action="store_true",
-                        help="build even though the agent section of grading.yaml has no seed: every run then plays "
-                             "fresh random games, so a resubmission may score differently")
+                        help="build even though the agent section of grading.yaml has no seed: the agent then plays the "
+                             "public default games (seeds 0, 1, ...), the same at every run, which every student can replay")
     parser.add_argument("--test", type=Path, nargs="+", metavar="SUBMISSION",
                         help="then run the zip as Gradescope does (setup.sh on a bare Python, run_autograder on each "
                              "SUBMISSION: a .py file or a folder) and show every results.json in a table")
@@ -582,6 +582,11 @@ def _bundle(argv: list[str], console: Console) -> int:
         return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
     count = bundle.write_bundle(KIT_ROOT, args.problems, args.out)
     console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
+    from rich.text import Text
+
+    cost = instructor_tool("agentcost", "python -m grader gradescope-bundle")
+    for warning in cost.agent_time_warnings(args.problems, cost.GRADESCOPE):
+        console.print(Text(f"warning: {warning}", style="yellow"))
     if args.test:
         from grader.commands.bundletest import check_bundle
 

@@ -258,4 +258,7 @@ def command(argv: list[str], console: Console) -> int:
     if args.image is None:
         console.print(Text("note: --image names the image you will push to Docker Hub; info.json names a placeholder "
                            "until then", style="yellow"))
+    cost = instructor_tool("agentcost", "python -m grader prairielearn")
+    for warning in cost.agent_time_warnings(args.problems, cost.prairielearn(args.job_timeout)):
+        console.print(Text(f"warning: {warning}", style="yellow"))
     return 0

@@ -22,7 +22,8 @@
                              # 1, ...), the same at every run, which anyone can replay
       rules: classic         # classic | opening
       points: 4
-      timeout: 1200          # seconds for all the games
+      timeout: 240           # seconds (CPU time) for all the games together
+      move_timeout: 10       # seconds (CPU time) for one move: a slower move loses its game
       thresholds:            # [least win rate, share of the points]
         - [0.85, 1.0]
         - [0.70, 0.5]
@@ -53,7 +54,7 @@ from grader.inputs.yamlfile import YamlRefused, read_yaml
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_MB = 1024
 CONFIG_KEYS = {"timeout", "memory_mb", "hooks", "problem_sets", "efficiency", "hook_seed", "agent"}
-AGENT_KEYS = {"level", "games", "seed", "rules", "points", "timeout", "thresholds", "between"}
+AGENT_KEYS = {"level", "games", "seed", "rules", "points", "timeout", "move_timeout", "thresholds", "between"}
 BETWEEN = ("linear", "steps")
 LEVELS = ("beginner", "intermediate", "expert")
 RULE_SETS = ("classic", "opening")
@@ -101,7 +102,8 @@ class AgentGrading:
     seed: int | None = None
     rules: str = "classic"
     points: float = 4.0
-    timeout: float = 1200.0
+    timeout: float = 240.0
+    move_timeout: float = 10.0
     thresholds: tuple[tuple[float, float], ...] = ((0.85, 1.0), (0.70, 0.5))
     between: str = "linear"
 
@@ -230,6 +232,7 @@ def _agent(raw: dict[Any, Any]) -> AgentGrading:
         rules=rules,
         points=_positive(raw.get("points", defaults.points), "agent.points"),
         timeout=_positive(raw.get("timeout", defaults.timeout), "agent.timeout", allow_zero=False),
+        move_timeout=_positive(raw.get("move_timeout", defaults.move_timeout), "agent.move_timeout", allow_zero=False),
         thresholds=_thresholds(raw["thresholds"]) if "thresholds" in raw else defaults.thresholds,
         between=between,
     )

@@ -86,10 +86,10 @@ class Limits:
     tasks: int = 128  # processes and threads at once, kept by the kernel (a control group's pids limit)
 
 
-FailureKind = Literal["error", "timeout", "unloadable"]
+FailureKind = Literal["error", "timeout", "unloadable", "output"]
 """How a worker failed: "unloadable" when the student's file did not load (the worker's
-load report said so, or the load ran out of time or died); a typed fact, never text
-read back from a reason."""
+load report said so, or the load ran out of time or died); "output" when it printed past
+`Limits.output_bytes`; a typed fact, never text read back from a reason."""
 
 
 class WorkerFailure(Exception):
@@ -312,8 +312,17 @@ class Worker:
         return self.budget.describe() if self.budget is not None else ""
 
     def send(self, request: dict[str, Any]) -> None:
-        """Write one request; WorkerFailure if the worker stops reading in time."""
+        """Write one request; WorkerFailure if the worker stops reading in time. A request
+        the pipe has room for is written at once, without waiting."""
         data = encode(request)
+        try:
+            data = data[os.write(self.requests, data):]
+        except BlockingIOError:
+            pass
+        except OSError:
+            raise WorkerFailure("error", self._ended(), self.pending) from None
+        if not data:
+            return
         with selectors.DefaultSelector() as selector:
             selector.register(self.requests, selectors.EVENT_WRITE)
             waiting_since = time.monotonic()
@@ -489,18 +498,16 @@ class Worker:
         if sum(map(len, self.printed)) < self.limits.output_kept:
             self.printed.append(chunk.decode("utf-8", "replace"))
         if self.printed_bytes > self.limits.output_bytes:
-            raise WorkerFailure("error", f"printed more than {self.limits.output_bytes >> 20} MiB "
+            raise WorkerFailure("output", f"printed more than {self.limits.output_bytes >> 20} MiB "
                                          "(leftover debugging output?), so it was stopped", self.pending)
 
     def _drain_output(self) -> None:
         """Read what the worker printed before its answer, without waiting."""
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.output, selectors.EVENT_READ)
-            while selector.select(0):
-                chunk = os.read(self.output, 1 << 16)
-                self._printed(chunk)
-                if not chunk:
-                    return
+        while select.select([self.output], [], [], 0)[0]:
+            chunk = os.read(self.output, 1 << 16)
+            self._printed(chunk)
+            if not chunk:
+                return
 
     def take_output(self) -> str:
         """What the worker printed since the last call, made safe to show."""

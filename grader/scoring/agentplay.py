@@ -1,13 +1,17 @@
 """Grading a playing agent: the games are played here, the agent is asked one move at a time.
 
 The `Game`, and so the mine layout, never enters the process that runs student code: each
-visible board goes to a sandboxed worker as a `choose_move` question and one checked move
-comes back. A crash, an illegal move or a move that takes too long loses that game; the
-worker is replaced for the next game, within the time allowed for all the games.
+visible board goes to a sandboxed worker as a `choose_move` question (one message each
+way per move) and one checked move comes back. A crash, an illegal move, a move over the
+per-move limit or printing past the output cap during one move loses that game only; the
+worker is replaced for the next game (starting it counts in the time allowed for all the
+games), and play goes on within that time. Every lost game keeps its cause
+(`play.evaluate.LossCause`), so the report counts each kind apart, with its games.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -17,7 +21,7 @@ from grader.inputs.config import AgentGrading
 from grader.reference import reference_agent
 from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
-from grader.sandbox.tasks import HUNG_AFTER, Outcome
+from grader.sandbox.tasks import Outcome
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from play.advisor import load_probabilities
 from play.evaluate import (
@@ -32,19 +36,21 @@ from play.evaluate import (
 from play.levels import RuleSet, parse_level
 from play.view import Move, View
 
-MOVE_TIMEOUT = 10.0  # seconds for one move
-
 
 class RemoteAgent:
     """A `choose_move` callable that asks a sandboxed worker (or the reference, here).
 
-    All the games share `budget` seconds (see `Budget`), one move at most MOVE_TIMEOUT of
-    them; after HUNG_AFTER moves ran out of time, the remaining games are lost at once. A
-    failure of the grader's own is retried once, then marks the games `ungraded`.
+    All the games share `budget` seconds (see `Budget`), one move at most `move_limit` of
+    them. A failure of the student's loses the game it happened in (`AgentFailure` with
+    its cause) and the next move starts a fresh worker; once the budget is used up, every
+    game left is lost as not finished. A failure of the grader's own is retried once,
+    then marks the games `ungraded`. What the worker prints is read and kept (the first
+    `Limits.output_kept` characters) move by move, so the output cap bounds one move.
     """
 
-    def __init__(self, source: str, rules: str, limits: Limits, budget: float, sandbox: Sandbox | None, scope: Scope):
-        self.budget = budget
+    def __init__(self, source: str, rules: str, limits: Limits, budget: float, move_limit: float,
+                 sandbox: Sandbox | None, scope: Scope):
+        self.budget, self.move_limit, self.kept = budget, move_limit, limits.output_kept
         self.start: Callable[[float], Asker]
         if source == "reference":
             choose = reference_agent(rules)
@@ -54,56 +60,80 @@ class RemoteAgent:
                 raise ValueError("student code is only ever run in a sandbox")
             self.start = start_worker(sandbox, sandbox.submission(Path(source), scope), limits)
         self.asker: Asker | None = None
-        self.used = 0.0  # seconds charged to workers already stopped
-        self.load_error: str | None = None
+        self.used = 0.0  # seconds charged to workers already stopped, and to starting their replacements
+        self.replaced = False  # whether the next worker replaces one (the first is the grader's cost)
+        self.printed = ""
+        self.stopped: AgentFailure | None = None  # why no game can be played any more
         self.ungraded: str | None = None
-        self.timeouts = 0
 
     def __call__(self, view: View) -> Move:
-        if self.ungraded or self.load_error:
-            raise AgentFailure(self.ungraded or self.load_error)
-        if self.timeouts >= HUNG_AFTER:
-            raise AgentFailure(f"not played: choose_move ran out of time in {HUNG_AFTER} games before this one")
+        if self.stopped is not None:
+            raise AgentFailure(str(self.stopped), self.stopped.cause)
         try:
             return self._move(view)
         except WorkerFailure as failure:
             self.close()
             if not failure.ours:
-                self.timeouts += failure.kind == "timeout"
-                raise AgentFailure(failure.message) from None
+                raise self._lost(failure) from None
         try:  # the grader's failure, not the agent's: once more, in a fresh worker
             return self._move(view)
         except WorkerFailure as failure:
             self.close()
             if failure.ours:
                 self.ungraded = failure.message
-            self.timeouts += failure.kind == "timeout"
-            raise AgentFailure(failure.message) from None
+                self.stopped = AgentFailure(f"not graded: {failure.message}", "ungraded")
+                raise self.stopped from None
+            raise self._lost(failure) from None
+
+    def _lost(self, failure: WorkerFailure) -> AgentFailure:
+        """The game lost to a failure of the student's, with its cause."""
+        if failure.kind == "unloadable":
+            self.stopped = AgentFailure(failure.message, "unloadable")
+            return self.stopped
+        if self.used >= self.budget:  # the whole budget, not one move's limit
+            return self._out_of_time()
+        if failure.kind == "timeout":
+            return AgentFailure(f"a move took more than {self.move_limit:g} s", "slow")
+        if failure.kind == "output":
+            return AgentFailure(failure.message, "output")
+        return AgentFailure(failure.message, "crashed")
+
+    def _out_of_time(self) -> AgentFailure:
+        self.stopped = AgentFailure(f"the {self.budget:g} s allowed for all the games ran out", "out of time")
+        return self.stopped
 
     def _move(self, view: View) -> Move:
-        left = self.budget - self.spent()
-        if left <= 0:
-            raise AgentFailure("out of time: the time allowed for all the games is used up")
         if self.asker is None:
-            try:
-                asker = self.start(min(left, MOVE_TIMEOUT))
-            except WorkerFailure as failure:
-                if not failure.ours:
-                    self.load_error = failure.message
-                raise
-            asker.begin(left)
-            self.asker = asker
+            left = self.budget - self.used
+            if left <= 0:
+                raise self._out_of_time()
+            started = time.monotonic()
+            asker = self.start(min(left, self.move_limit))
+            if self.replaced:  # after a lost game: the agent's doing, so its time (a crash every game is bounded too)
+                self.used += time.monotonic() - started
+                left = self.budget - self.used
+            asker.begin(max(left, 0.0))
+            self.asker, self.replaced = asker, True
         try:
-            return Hooks(self.asker, MOVE_TIMEOUT).choose_move(view)
-        except (StudentRaised, HookContractError) as error:
-            raise AgentFailure(str(error)) from None
+            return Hooks(self.asker, self.move_limit).choose_move(view)
+        except StudentRaised as error:
+            raise AgentFailure(str(error), "raised") from None
+        except HookContractError as error:
+            raise AgentFailure(str(error), "illegal") from None
+        finally:
+            self._keep_output()
 
-    def spent(self) -> float:
-        """Seconds charged to the games so far."""
-        return self.used + (self.asker.used() if self.asker is not None else 0.0)
+    def _keep_output(self) -> None:
+        """Read what the worker printed during the last move: kept up to the limit, and
+        its count for the output cap back at 0."""
+        if self.asker is not None:
+            text = self.asker.take_output()
+            if len(self.printed) < self.kept:
+                self.printed += text
 
     def close(self) -> None:
         if self.asker is not None:
+            self._keep_output()
             self.used += self.asker.used()
             stop_worker(self.asker)
             self.asker = None
@@ -138,14 +168,12 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
                      sandbox: Sandbox | None, scope: Scope = "siblings") -> Outcome:
     """Play the configured games, from `first_seed`, with the agent in `source` ("reference"
     or a file defining choose_move): their `games_result` as the answer of one task."""
-    agent = RemoteAgent(source, grading.rules, limits, grading.timeout, sandbox, scope)
-    output = ""
+    agent = RemoteAgent(source, grading.rules, limits, grading.timeout, grading.move_timeout, sandbox, scope)
     try:
         result = games_result(play_games(agent, grading, first_seed))
     finally:
-        output = agent.asker.take_output() if agent.asker is not None else ""
-        seconds = agent.spent()
         agent.close()
+    output, seconds = agent.printed[:limits.output_kept], agent.used
     if agent.ungraded is not None:
         return Outcome("ungraded", {}, f"{agent.ungraded} (tried twice)", output, seconds)
     return Outcome("ok", {"result": result}, output=output, seconds=seconds)

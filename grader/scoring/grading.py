@@ -416,15 +416,25 @@ def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]
 NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
             "file in with your hooks (part 3 of the handout)")
 PUBLIC_GAMES = "the public default games, which anyone can replay: set a private agent.seed in grading.yaml to grade"
-#: The same games seen from the student copy, whose grading.yaml the release left without the course's seed.
-PRACTICE_GAMES = ("the public default games (seeds 0, 1, ...): the course's autograder plays other games of the same "
-                  "kind, drawn from its private seed")
+#: How many of the configured games a student copy plays: a practice set, seconds to play
+#: locally, while the course's autograder plays every configured game.
+COPY_GAMES = 500
 
 
-def public_games() -> str:
+def in_student_copy() -> bool:
+    """Whether this kit is a student copy (no answer key, and so none of the course's seeds)."""
+    return instructor_only("the course's seeds") is not None
+
+
+def public_games(played: int, configured: int) -> str:
     """What graded games without a private seed are: the instructor is told to add one;
     a student copy (no answer key, and no seed by design) says what the course plays."""
-    return PUBLIC_GAMES if instructor_only("the course's seeds") is None else PRACTICE_GAMES
+    if not in_student_copy():
+        return PUBLIC_GAMES
+    games = f"the public default games (seeds 0-{played - 1})"
+    if played < configured:
+        games = f"a practice set, the first {played} public default games (seeds 0-{played - 1})"
+    return f"{games}: the course's autograder plays other games of the same kind, {configured} of them, drawn from its private seed"
 
 
 def score_agent(grading: AgentGrading, outcome: Outcome) -> ItemResult:
@@ -450,11 +460,11 @@ def score_agent(grading: AgentGrading, outcome: Outcome) -> ItemResult:
         if losses:
             message += f"\n  {result['lost']}; first: " + "; ".join(f"game {loss['game'] + 1} {loss['at']}" for loss in losses)
     if public and grading.points:
-        message += f"\n  {public_games()}"
+        message += f"\n  {public_games(result['games'], grading.games)}"
     status: ItemStatus = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
     games = f"{result['games']} {grading.level}, {grading.rules} rules"
     if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
-        games += f", {public_games()}" if grading.points else ", the public default games"
+        games += f", {public_games(result['games'], grading.games)}" if grading.points else ", the public default games"
     facts = (("games", games), ("wins", str(result["wins"])),
              ("win rate", f"{result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%})"),
              ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
@@ -600,7 +610,8 @@ def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandb
         return grading, None
     from grader.scoring.agentplay import play_agent_games  # needs the game package
 
-    return grading, play_agent_games(agent, grading, agent_seed(grading), limits, sandbox, scope)
+    played = replace(grading, games=min(grading.games, COPY_GAMES)) if in_student_copy() else grading
+    return grading, play_agent_games(agent, played, agent_seed(grading), limits, sandbox, scope)
 
 
 def model_answer() -> Model | None:

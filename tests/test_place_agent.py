@@ -1,0 +1,227 @@
+"""The agent item gives the same grade for the same reason wherever it is graded: a slow
+move, a crash, an illegal move or a flood of output loses its own game only, and the
+report counts each cause apart with its games; printing costs nothing; the whole item
+fits the platform's job limit or the export says so; a student copy plays a stated
+practice set; every place says what a missing `agent.seed` means."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from conftest import ROOT, STUDENT_FILES, Kit, isolation_unavailable, needed, run_grader
+
+from grader.inputs.config import AgentGrading
+from grader.reports.results import ItemResult
+from grader.sandbox.host import Limits
+from grader.sandbox.isolation import open_sandbox
+from grader.sandbox.tasks import Outcome
+from grader.scoring.agentplay import play_agent_games, play_games
+from play.evaluate import AgentFailure, GameResult, game_numbers
+
+GRADING = AgentGrading(games=12, points=4.0, thresholds=((0.5, 1.0),))
+
+
+def student(name: str) -> ModuleType:
+    """A student agent file, loaded here to replay its games in this process."""
+    spec = importlib.util.spec_from_file_location(name, STUDENT_FILES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def sandboxed(name: str, grading: AgentGrading = GRADING, limits: Limits = Limits()) -> tuple[Outcome, ItemResult]:
+    """The public default games of STUDENT_FILES/NAME.py played as the grader plays them
+    (a bwrap worker, one question per move), and the item they make."""
+    from grader.scoring.grading import score_agent
+
+    needed("--isolation bwrap", isolation_unavailable("bwrap"))
+    sandbox = open_sandbox("bwrap", [], workers=1)
+    try:
+        outcome = play_agent_games(str(STUDENT_FILES / f"{name}.py"), grading, 0, limits, sandbox, "file")
+    finally:
+        sandbox.close()
+    assert outcome.ok, outcome.reason
+    return outcome, score_agent(grading, outcome)
+
+
+def replayed(choose_move: Any, grading: AgentGrading = GRADING) -> list[GameResult]:
+    """The same games played in this process."""
+    return play_games(choose_move, grading, 0)
+
+
+def same_play(ours: list[GameResult], result: dict[str, Any]) -> None:
+    """The sandboxed games' wins are the in-process ones."""
+    assert result["games"] == len(ours) and result["wins"] == sum(game.won for game in ours)
+
+
+def test_two_slow_moves_lose_exactly_their_two_games_and_play_goes_on(kit: Kit, tmp_path: Path) -> None:
+    """An agent that spins on CPU time past the per-move limit in two of 12 games loses
+    those two games only, by number, under bwrap and under user isolation: the games
+    after them are played, and the cause is named."""
+    slow, naive = student("agent_slow_twice"), student("agent_naive")
+    slow_games: list[int] = []
+    for index in range(GRADING.games):
+        def marked(view: Any, index: int = index) -> Any:
+            if slow.slow_here(view):
+                slow_games.append(index)
+                raise AgentFailure("slow", "slow")
+            return naive.choose_move(view)
+
+        play_games(marked, AgentGrading(games=1), index)
+    assert len(slow_games) == 2  # the file is slow on two of these games
+
+    config = tmp_path / "grading.yaml"
+    config.write_text(f"agent:\n  games: {GRADING.games}\n  move_timeout: 0.5\n  thresholds: [[0.5, 1.0]]\n",
+                      encoding="utf-8")
+    out = tmp_path / "report.json"
+    run = kit.run(kit.course, "--solver", STUDENT_FILES / "correct.py", "--agent", STUDENT_FILES / "agent_slow_twice.py",
+                  "--config", config, "--only", "agent", "--json", out)
+    assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
+    entry = next(e for e in json.loads(out.read_text(encoding="utf-8"))["other"] if e["id"] == "agent")
+    numbers = game_numbers(slow_games)
+    assert f"2 to a slow move ({numbers}): a move took more than 0.5 s" in entry["message"], entry["message"]
+    assert f"won 0/{GRADING.games}" in entry["message"] and "not finished" not in entry["message"]
+    assert f"lost {GRADING.games} of {GRADING.games}: {GRADING.games - 2} opened a mine" in entry["message"]
+
+
+def test_printing_every_move_loses_no_game() -> None:
+    """`print(view)` many times a move, more in all than the output cap (made small
+    here), costs no game: the cap bounds one move, not the whole item."""
+    limits = Limits(output_bytes=1 << 20)
+    outcome, item = sandboxed("agent_prints", limits=limits)
+    result = outcome.answer["result"]
+    same_play(replayed(student("agent_naive").choose_move), result)
+    assert result["errors"] == 0 and "output cap" not in item.message, item.message
+    assert outcome.output.startswith("View(rows=9")  # what it printed is kept, up to the limit
+
+
+def test_printing_past_the_cap_in_one_move_names_the_cap() -> None:
+    """A move that prints without end loses that game, and the report names the cap."""
+    outcome, item = sandboxed("agent_floods", AgentGrading(games=3, points=4.0), Limits(output_bytes=1 << 20))
+    assert "3 to printing over the output cap (games 1-3): printed more than 1 MiB" in outcome.answer["result"]["lost"]
+    assert "printed more than 1 MiB" in item.message
+
+
+def test_exceptions_and_illegal_moves_are_counted_apart_with_their_games() -> None:
+    """Games lost to an exception and to an illegal move are counted apart, each with
+    its game numbers; the exception is named with its line in the student's file."""
+    ours = replayed(student("agent_raises").choose_move)
+    raised = [i for i, game in enumerate(ours) if game.cause == "raised"]
+    illegal = [i for i, game in enumerate(ours) if game.cause == "illegal"]
+    assert raised and illegal
+    outcome, item = sandboxed("agent_raises")
+    lost = outcome.answer["result"]["lost"]
+    same_play(ours, outcome.answer["result"])
+    assert (f"{len(raised)} to an exception ({game_numbers(raised)}): ValueError: a three "
+            "(agent_raises.py, line 11, in choose_move)") in lost, lost
+    assert f"{len(illegal)} to an illegal move ({game_numbers(illegal)}): illegal move: open of (0, 1)" in lost, lost
+    assert "ended by an error" not in item.message
+
+
+def test_when_the_time_for_all_games_runs_out_the_rest_are_counted_apart() -> None:
+    """An agent within the per-move limit but slow over all the games: the games it
+    finished count as played, the rest are counted apart as not finished, with why."""
+    grading = AgentGrading(games=6, points=4.0, timeout=1.0, move_timeout=0.5)
+    outcome, item = sandboxed("agent_ponders", grading)
+    result = outcome.answer["result"]
+    match = re.search(r"(\d+) not finished: the time for all the games ran out \(games? ([\d-]+)\): "
+                      r"the 1 s allowed for all the games ran out", result["lost"])
+    assert match, result["lost"]
+    unfinished = int(match.group(1))
+    assert 0 < unfinished < grading.games and match.group(2).endswith(str(grading.games))
+    assert "opened a mine" in result["lost"]  # the games before were played out
+
+
+def test_the_student_copy_plays_a_practice_set_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a student copy the configured games are cut to COPY_GAMES, and the report says
+    how many the course's autograder plays; the handout states the same number."""
+    from grader.inputs.config import GradingConfig
+    from grader.scoring import agentplay, grading
+    from grader.scoring.grading import COPY_GAMES, score_agent
+
+    played: list[AgentGrading] = []
+
+    def fake_play(source: str, chosen: AgentGrading, *rest: Any) -> Outcome:
+        played.append(chosen)
+        games = [GameResult(seed, seed % 2 == 0) for seed in range(chosen.games)]
+        return Outcome("ok", {"result": agentplay.games_result(games)})
+
+    monkeypatch.setattr(agentplay, "play_agent_games", fake_play)
+    monkeypatch.setattr(grading, "in_student_copy", lambda: True)
+    course = AgentGrading(games=COPY_GAMES * 10)
+    chosen, outcome = grading._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
+    assert chosen == course and played[0].games == COPY_GAMES
+    assert outcome is not None
+    message = score_agent(course, outcome).message
+    assert f"a practice set, the first {COPY_GAMES} public default games" in message
+    assert f"the course's autograder plays other games of the same kind, {COPY_GAMES * 10} of them" in message
+    monkeypatch.setattr(grading, "in_student_copy", lambda: False)
+    grading._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
+    assert played[1].games == COPY_GAMES * 10  # the course plays every configured game
+    handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
+    assert f"{COPY_GAMES:,} of the public default games" in handout
+
+
+def write_config(folder: Path, agent: str) -> Path:
+    folder.mkdir(exist_ok=True)
+    (folder / "grading.yaml").write_text(f"hook_seed: 5\nagent:\n  seed: 3\n{agent}", encoding="utf-8")
+    return folder
+
+
+def test_export_warns_when_the_agent_item_cannot_finish_within_the_platform_limit(tmp_path: Path) -> None:
+    """The configured budget and the reference's time for the configured games are
+    checked against each platform's job limit: too much of either is one warning line
+    with the figure; the defaults fit."""
+    from answerkey.agentcost import GRADESCOPE, agent_time_warnings, prairielearn
+
+    fits = write_config(tmp_path / "fits", "  games: 20\n")
+    assert agent_time_warnings(fits, prairielearn(600)) == [] and agent_time_warnings(fits, GRADESCOPE) == []
+    long_budget = write_config(tmp_path / "budget", "  games: 20\n  timeout: 1200\n")
+    [warning] = agent_time_warnings(long_budget, prairielearn(600))
+    assert "agent.timeout lets the games use 1200 s of CPU" in warning and "600 s limit" in warning
+    [warning] = agent_time_warnings(write_config(tmp_path / "half", "  games: 20\n  timeout: 400\n"), GRADESCOPE)
+    assert "up to 800 s on Gradescope at 0.5 of a CPU" in warning  # half a CPU: twice the wall time
+    many = write_config(tmp_path / "many", "  games: 100000000\n")
+    [warning] = agent_time_warnings(many, prairielearn(600))
+    assert re.search(r"the reference agent's 100000000 beginner games would take about \d+ s on PrairieLearn "
+                     r"\([\d.]+ ms of CPU a game, timed on \d+ games", warning), warning
+
+
+def test_prairielearn_export_prints_the_warning(tmp_path: Path) -> None:
+    """`python -m grader prairielearn` with an agent budget past the job limit still
+    writes the question, and warns in one line."""
+    problems = write_config(tmp_path / "problems", "  games: 20\n  timeout: 1200\n")
+    (problems / "course.yaml").write_text((ROOT / "problems" / "course.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    run = run_grader("prairielearn", tmp_path / "out", "--problems", problems, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    text = " ".join(run.stdout.split())
+    assert "warning: " in text and "agent.timeout lets the games use 1200 s of CPU" in text and "600 s limit" in text
+
+
+def test_every_place_says_what_a_missing_agent_seed_means() -> None:
+    """No document or message promises fresh random games: without a seed the grader
+    plays the public default games, the same at every run."""
+    from answerkey.seeds import AGENT_SEED, WITHOUT
+
+    assert "public default games" in WITHOUT[AGENT_SEED] and "same at every run" in WITHOUT[AGENT_SEED]
+    help_text = " ".join(run_grader("gradescope-bundle", "--help").stdout.split())
+    assert "fresh random" not in help_text and "public default games" in help_text
+    for document in ("README.md", "problems/README.md", "assignment/HANDOUT.md", "answerkey/seeds.py",
+                     "grader/commands/cli.py"):
+        assert "fresh random" not in (ROOT / document).read_text(encoding="utf-8"), document
+
+
+def test_an_agent_whose_process_ends_loses_each_game_to_that_cause() -> None:
+    """A process that ends itself at every move loses every game to that cause, named
+    with how it ended; every game is still played in a fresh worker."""
+    outcome, item = sandboxed("agent_exits", AgentGrading(games=3, points=4.0))
+    lost = outcome.answer["result"]["lost"]
+    assert lost.startswith("lost 3 of 3: 3 to the agent's process ending (games 1-3): "), lost
+    assert "exit code 3" in lost and "exit code 3" in item.message
