@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from solvers.board import Board, Cell, neighbours
+from solvers.board import Board, Cell, cell_name, neighbours
 
 HIDDEN = -1
 FLAGGED = -2
@@ -38,7 +38,7 @@ class Move:
     cell: Cell
 
     def __str__(self) -> str:
-        return f"{self.action} row {self.cell[0] + 1}, col {self.cell[1] + 1}"
+        return f"{self.action} {cell_name(self.cell)}"
 
 
 @lru_cache(maxsize=16)
