@@ -68,7 +68,8 @@ class View:
         return ((r, c) for r in range(self.rows) for c in range(self.cols))
 
     def hidden(self) -> list[Cell]:
-        """Unrevealed cells (flagged ones included), row-major."""
+        """Every cell not revealed yet, row-major: the flagged cells too (a flag is the
+        player's note, not a revealed cell; `flags()` lists them apart)."""
         return [cell for cell in self.all_cells() if self[cell] < 0]
 
     def flags(self) -> list[Cell]:
