@@ -55,7 +55,7 @@ def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int
     """The board as a grid: clues, assigned cells, forced cells and undecided cells; with
     `numbered`, each variable's cell also shows its number (v7?)."""
     index = {cell: var for var, cell in enumerate(csp.cells)}
-    width = 7 if numbered else 5
+    width = 8 if numbered else 5
     text = Text()
     for r in range(board.rows):
         for c in range(board.cols):
@@ -65,7 +65,7 @@ def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int
             if var is not None:
                 symbol, style, _ = SYMBOLS[_state(var, domains, assigned)]
             number = f"v{var}" if numbered and var is not None else ""
-            mark = f"{clue if clue is not None else ''}{number}{symbol}"
+            mark = " ".join(part for part in (str(clue) if clue is not None else "", f"{number}{symbol}") if part)
             if var is not None and var == highlight:
                 text.append(f"[{mark}]".center(width), style=style + " reverse")
             else:
