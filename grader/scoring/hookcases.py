@@ -437,7 +437,7 @@ def describe_case(hook: str, number: int | None, case: Case, result: dict[str, A
     if "board" in case:
         count = case.get("mines")
         mines = ", no mine count" if count is None else f", {count} mine{'' if count == 1 else 's'}"
-        lines.append(f"  board ({case.get('rule', 'classic')}{mines}; v7 is variable 7, then ? undecided, ◇ safe, ◆ a mine, "
+        lines.append(f"  board ({case.get('rule', 'classic')}{mines}; vN is variable N: ? undecided, ◇ safe, ◆ a mine, "
                      "✗ no value left; digits are clues):")
         lines += ["    " + row.rstrip() for row in _drawn(case).splitlines()]
     for param in BY_NAME[hook].params:

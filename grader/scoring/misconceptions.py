@@ -109,7 +109,7 @@ def _degree(seen: Answered, var: int) -> int:
 def _largest_domain(seen: Answered) -> bool:
     got, want = _size(seen, seen.returned), _size(seen, seen.expected)
     sizes = [len(seen.domains[v]) for v in seen.case.get("unassigned", []) if v in seen.domains]
-    return got is not None and want is not None and got > want and got == max(sizes)
+    return got is not None and want is not None and got > want and got == max(sizes, default=-1)
 
 
 def _degree_tie_broken_otherwise(seen: Answered) -> bool:
