@@ -31,6 +31,7 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING
 
+from solvers.board import cell_name
 from solvers.csp import CSP
 from solvers.glucose import SatResult, SatStats, solve_cnf, with_free
 
@@ -215,7 +216,7 @@ def encode(csp: CSP, encoding: str = DEFAULT_ENCODING) -> CNF:
 
 def variable_comments(csp: CSP) -> list[str]:
     """DIMACS comment lines naming the cell of every CSP variable (rows/cols from 1)."""
-    return [f"c var {var + 1} = row {r + 1} col {c + 1}" for var, (r, c) in enumerate(csp.cells)]
+    return [f"c var {var + 1} = {cell_name(cell)}" for var, cell in enumerate(csp.cells)]
 
 
 def free_variables(csp: CSP) -> tuple[int, ...]:

@@ -3,11 +3,10 @@
 The grader plays seeded games with it (`play.evaluate.evaluate_agent`) and scores its
 win rate. Try it yourself with
 
-    python -c "from assignment.agent import choose_move; from play.evaluate import evaluate_agent; \\
-print(evaluate_agent(choose_move, 'beginner', games=100, seed=0))"
+    python -m play bench --level beginner --games 100
 
-or `python -m play bench --level beginner --games 100`, which plays it on the same games
-(seeds 0..99) and names the games it lost. Edit only this file.
+which plays it on the games with seeds 0..99, prints its win rate as a table and names
+the games it lost. Edit only this file.
 """
 
 from __future__ import annotations
@@ -24,12 +23,14 @@ def choose_move(view: View) -> Move:
 
     What you get, `view` (a `play.view.View`, read-only):
 
-    - `view.rows`, `view.cols`: the board size; a cell is a (row, col) pair counted from 0;
+    - `view.rows`, `view.cols`: the board size; a cell is a (row, col) pair counted from 0
+      (messages write the cell (3, 2) as r4c3, counting from 1);
     - `view.mines`: how many mines the board holds in total;
     - `view.cells[r][c]` (or `view[(r, c)]`): 0..8 for a revealed cell (how many of its up
       to 8 neighbours are mines), `HIDDEN` (-1) for a cell not revealed yet, `FLAGGED` (-2)
       for a hidden cell you flagged;
-    - helpers: `view.neighbours(cell)`, `view.hidden()`, `view.flags()`, `view.started`
+    - helpers: `view.neighbours(cell)`, `view.hidden()` (every cell not revealed, the
+      flagged ones included), `view.flags()`, `view.started`
       (False before the first move), and `view.to_board()`, the `solvers.board.Board` of
       what is visible (a clue per revealed cell, None for hidden and flagged cells, the
       mine count), whose CSP (`solvers.csp.build_csp`) your search can solve.

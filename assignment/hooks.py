@@ -5,13 +5,14 @@ and then solves every problem set with your hooks. Run
 
     python -m grader problems/
 
-to see your score, and `python -m grader problems/ --solver reference` to see the
-reference at work. Edit only this file.
+to see your score, and `python -m grader problems/course.yaml --trace nctu-2` to watch
+your search, node by node. Edit only this file.
 
 Vocabulary, shared by every hook:
 
 - Variables are numbered 0..n-1: the cells that may hold a mine, in row-major order
-  (`csp.cells[v]` is the (row, column) of variable v).
+  (`csp.cells[v]` is the (row, column) of variable v, counted from 0; messages write the
+  cell (3, 2) as r4c3, counting from 1).
 - `domains` maps EVERY variable to the tuple of values it may still take, smallest first:
   (0, 1) undecided, (0,) safe, (1,) mine, () impossible. An assigned variable has a
   1-tuple holding its value.

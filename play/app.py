@@ -38,7 +38,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from solvers.board import Cell
+from solvers.board import Cell, cell_name
 
 from .advisor import Advice, load_advisor, load_probabilities
 from .game import Game
@@ -280,7 +280,7 @@ class GameScreen(Screen):
         self.query_one("#status", Static).update(
             Text(
                 f"{level} {game.rules} seed {game.seed} | mines left {game.mines_left} | {self.clock.seconds()} s | "
-                f"{state}{auto} | cursor r{self.cursor[0] + 1} c{self.cursor[1] + 1}"
+                f"{state}{auto} | cursor {cell_name(self.cursor)}"
             )
         )
 

@@ -60,7 +60,8 @@ def game_parser() -> OneLineParser:
 
 
 def bench_parser() -> OneLineParser:
-    parser = OneLineParser(prog="python -m play bench", description="Win rate of the reference agent on seeded games.")
+    parser = OneLineParser(prog="python -m play bench", description="Win rate of an agent on seeded games: yours "
+                           "(assignment/agent.py) in a student copy, the reference agent in the instructor's kit.")
     add_version(parser)
     parser.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWSxMINES (default: expert)")
     parser.add_argument("--games", type=positive_int, default=100, help="number of games (default: 100)")

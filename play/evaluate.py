@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from solvers.board import Cell
+from solvers.board import Cell, cell_name
 
 from .game import Game
 from .levels import Level, RuleSet, parse_level
@@ -76,7 +76,7 @@ class GameResult:
             return self.error
         if self.exploded is None:
             return "lost"
-        opened = f"opened {self.exploded}, a mine"
+        opened = f"opened {cell_name(self.exploded)}, a mine"
         if probabilities is None or self.seen is None:
             return opened
         chance = probabilities(self.seen).get(self.exploded)

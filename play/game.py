@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from solvers.board import Cell, clues_for_layout
+from solvers.board import Cell, cell_name, clues_for_layout
 
 from .levels import Level, RuleSet, check_mines
 from .view import ACTIONS, FLAGGED, HIDDEN, Move, View, neighbour_table
@@ -135,12 +135,12 @@ class Game:
         if not (isinstance(cell, tuple) and len(cell) == 2 and all(type(x) is int for x in cell)):
             return f"{move.action} of {cell!r}: a cell is a (row, col) pair of ints"
         if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
-            return f"{move.action} of {cell}: outside the {self.rows}x{self.cols} board"
+            return f"{move.action} of {cell_name(cell)}: outside the board, r1c1 to {cell_name((self.rows - 1, self.cols - 1))}"
         value = self.shown(cell)
         if value >= 0:
-            return f"{move.action} of {cell}: the cell is already revealed"
+            return f"{move.action} of {cell_name(cell)}: the cell is already revealed"
         if value == FLAGGED:
-            return f"{move.action} of {cell}: the cell is flagged"
+            return f"{move.action} of {cell_name(cell)}: the cell is flagged"
         return None
 
     def apply(self, move: Move) -> None:
@@ -155,7 +155,7 @@ class Game:
     def _index(self, cell: Cell) -> int:
         r, c = cell
         if not (0 <= r < self.rows and 0 <= c < self.cols):
-            raise IndexError(f"cell {cell} is outside the {self.rows}x{self.cols} board")
+            raise IndexError(f"cell {cell_name(cell)} is outside the {self.rows}x{self.cols} board")
         return r * self.cols + c
 
     def _first_click(self, index: int) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from solvers.board import Board, Cell, neighbours
+from solvers.board import Board, Cell, cell_name, neighbours
 
 HIDDEN = -1
 FLAGGED = -2
@@ -38,7 +38,7 @@ class Move:
     cell: Cell
 
     def __str__(self) -> str:
-        return f"{self.action} row {self.cell[0] + 1}, col {self.cell[1] + 1}"
+        return f"{self.action} {cell_name(self.cell)}"
 
 
 @lru_cache(maxsize=16)
@@ -68,7 +68,8 @@ class View:
         return ((r, c) for r in range(self.rows) for c in range(self.cols))
 
     def hidden(self) -> list[Cell]:
-        """Unrevealed cells (flagged ones included), row-major."""
+        """Every cell not revealed yet, row-major: the flagged cells too (a flag is the
+        player's note, not a revealed cell; `flags()` lists them apart)."""
         return [cell for cell in self.all_cells() if self[cell] < 0]
 
     def flags(self) -> list[Cell]:

@@ -19,6 +19,12 @@ RULES: tuple[Rule, ...] = ("classic", "inclusive")
 MAX_CLUE: dict[str, int] = {"classic": 8, "inclusive": 9}
 
 
+def cell_name(cell: Cell) -> str:
+    """A cell as every message writes it: r4c3 is row 4, column 3, counted from 1 at the
+    top left, the cell (3, 2) of code, which counts from 0."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
 def neighbours(cell: Cell, rows: int, cols: int) -> tuple[Cell, ...]:
     """The up to 8 cells touching `cell` on a rows x cols grid, in row-major order."""
     r, c = cell

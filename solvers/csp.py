@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .board import Board, Cell
+from .board import Board, Cell, cell_name
 
 Domain = tuple[int, ...]
 Domains = dict[int, Domain]
@@ -34,7 +34,7 @@ class Constraint:
     def label(self) -> str:
         if self.cell is None:
             return f"mine count = {self.total}"
-        return f"clue {self.total} at row {self.cell[0] + 1}, col {self.cell[1] + 1}"
+        return f"clue {self.total} at {cell_name(self.cell)}"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .board import MAX_CLUE, Board, Rule, board_from_rows
+from .board import MAX_CLUE, Board, Rule, board_from_rows, cell_name
 
 UNKNOWN_TOKENS = frozenset({".", "?"})
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -24,12 +24,10 @@ class BoardFormatError(ValueError):
         self.column = column
 
     def __str__(self) -> str:
-        where = []
-        if self.row is not None:
-            where.append(f"row {self.row}")
-        if self.column is not None:
-            where.append(f"column {self.column}")
-        return f"{', '.join(where)}: {self.message}" if where else self.message
+        if self.row is not None and self.column is not None:
+            return f"{cell_name((self.row - 1, self.column - 1))}: {self.message}"
+        where = f"row {self.row}" if self.row is not None else f"column {self.column}" if self.column is not None else ""
+        return f"{where}: {self.message}" if where else self.message
 
 
 def split_rows(lines: list[str]) -> list[list[str]]:

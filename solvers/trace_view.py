@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from .board import Board, Cell
+from .board import Board, cell_name
 from .csp import CSP, Domains
 from .trace import Step, TraceOptions, domains_of
 
@@ -39,11 +39,6 @@ SYMBOLS = {
 Explainer = Callable[[CSP, Domains, "Domains | None"], tuple[list[Any], list[int]]]
 
 
-def cell_name(cell: Cell) -> str:
-    """A cell as the handout writes it, counting from 1: r2c5."""
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
-
-
 def _state(var: int, domains: Domains, assigned: dict[int, int]) -> str:
     if var in assigned:
         return "mine" if assigned[var] == 1 else "safe"
@@ -55,9 +50,12 @@ def _state(var: int, domains: Domains, assigned: dict[int, int]) -> str:
     return "forced-mine" if values[0] == 1 else "forced-safe"
 
 
-def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int], highlight: int | None = None) -> Text:
-    """The board as a grid: clues, assigned cells, forced cells and undecided cells."""
+def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int], highlight: int | None = None,
+               numbered: bool = False) -> Text:
+    """The board as a grid: clues, assigned cells, forced cells and undecided cells; with
+    `numbered`, each variable's cell also shows its number (v7?)."""
     index = {cell: var for var, cell in enumerate(csp.cells)}
+    width = 8 if numbered else 5
     text = Text()
     for r in range(board.rows):
         for c in range(board.cols):
@@ -66,11 +64,12 @@ def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int
             symbol, style = ("", "")
             if var is not None:
                 symbol, style, _ = SYMBOLS[_state(var, domains, assigned)]
-            mark = f"{clue if clue is not None else ''}{symbol}"
+            number = f"v{var}" if numbered and var is not None else ""
+            mark = " ".join(part for part in (str(clue) if clue is not None else "", f"{number}{symbol}") if part)
             if var is not None and var == highlight:
-                text.append(f"[{mark}]".center(5), style=style + " reverse")
+                text.append(f"[{mark}]".center(width), style=style + " reverse")
             else:
-                text.append(mark.center(5), style=style or "bold cyan")
+                text.append(mark.center(width), style=style or "bold cyan")
         text.append("\n")
     return text
 

@@ -156,7 +156,7 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     mine = play("bench", "--games", "20", "--level", "beginner")
     assert mine.returncode == 0 and "Your agent (assignment/agent.py)" in mine.stdout, mine.stdout + mine.stderr
     shown = " ".join(mine.stdout.split())  # how the games were lost, and no made-up guess count
-    assert "lost 9 of 20: 9 opened a mine game 1 (seed 0) at move 8: opened (5, 0), a mine game 3 (seed 2)" in shown, shown
+    assert "lost 9 of 20: 9 opened a mine game 1 (seed 0) at move 8: opened r6c1, a mine game 3 (seed 2)" in shown, shown
     assert "replay one in the game, your agent on the h key: python -m play --level beginner --rules classic --seed 0" in shown
     assert "not counted" in shown and "guesses: not counted for your agent" in shown
 

@@ -180,10 +180,10 @@ AGENT_OUTCOMES = {
     "bare stub": (STUDENTS / "agent_bare_stub.py", 0.0, "fail", (STUB.format(file="agent_bare_stub.py"),)),
     "crash": (STUDENTS / "agent_crash.py", 0.0, "fail", ("all lost at move 1: KeyError: 'no such key' (agent_crash.py, line 5",)),
     "naive": (STUDENTS / "agent_naive.py", 0.0, "fail",
-              ("won 0/20", "lost 20 of 20: 20 opened a mine; first: game 1 at move 6: opened (0, 5), a mine: a guess (a 50% ",
-               "game 2 at move 4: opened (1, 0), a mine: what it saw proved it was one")),
+              ("won 0/20", "lost 20 of 20: 20 opened a mine; first: game 1 at move 6: opened r1c6, a mine: a guess (a 50% ",
+               "game 2 at move 4: opened r2c1, a mine: what it saw proved it was one")),
     "guesses": (STUDENTS / "agent_guesses.py", 4.0, "pass",
-                ("won 13/20", "lost 7 of 20: 7 opened a mine", "game 3 at move 17: opened (7, 2), a mine: a guess (a 88% ")),
+                ("won 13/20", "lost 7 of 20: 7 opened a mine", "game 3 at move 17: opened r8c3, a mine: a guess (a 88% ")),
 }
 
 

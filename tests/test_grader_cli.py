@@ -127,7 +127,7 @@ BAD_FILES = {
     "ragged-rows": ("problems:\n" + GOOD + "  - id: ragged\n    board: |\n      . 1 .\n      . . . .\n",
                     "ragged", "board", ["row 2", "has 4 cells, expected 3"]),
     "unknown-token": ("problems:\n" + GOOD + "  - id: token\n    board: |\n      . 1 .\n      . x .\n",
-                      "token", "board", ["row 2, column 2", "'x'"]),
+                      "token", "board", ["r2c2", "'x'"]),
     "clue-out-of-range": ("problems:\n" + GOOD + "  - id: big-clue\n    board: |\n      . 9 .\n      . . .\n",
                           "big-clue", "board", ["clue 9", "out of range"]),
     "too-many-mines": ("problems:\n" + GOOD + "  - id: crowded\n    mines: 7\n    board: |\n      . 1 .\n      . . .\n",

@@ -32,7 +32,7 @@ def test_single_clue_finds_a_mine_and_says_which_clue():
     (decision,) = Agent().decisions(view)
     assert decision.move == Move("flag", (0, 2))
     assert decision.layer == "single" and decision.certain
-    assert "the 1 at row 1, col 2" in decision.reason
+    assert "the 1 at r1c2" in decision.reason
 
 
 def test_single_clue_opens_around_a_satisfied_number():
@@ -51,7 +51,7 @@ def test_subset_rule_then_single_rule_to_closure():
     assert moves(decisions) == {("open", (0, 2)), ("open", (2, 2)), ("flag", (1, 2))}
     subset = [d for d in decisions if d.layer == "subset"]
     assert {d.move.cell for d in subset} == {(0, 2), (2, 2)}
-    assert all("row 2, col 2" in d.reason for d in subset)  # the middle 1 holds the other clue's cells
+    assert all("r2c2" in d.reason for d in subset)  # the middle 1 holds the other clue's cells
 
 
 # --- (c) --------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ def test_hint_shows_the_move_and_its_reason_and_the_overlay_shows_probabilities(
             message = str(screen.query_one("#message").render())
             assert message.startswith("hint: ") and screen.hint is not None
             # seed 3 after the first click: no cell is safe for sure, so the hint is the safest guess
-            assert message.startswith("hint: open row 1, col 9 -- (d) safest guess: no safe cell: mine probability 11.7%"), message
+            assert message.startswith("hint: open r1c9 -- (d) safest guess: no safe cell: mine probability 11.7%"), message
             await pilot.press("p")
             await pilot.pause()
             assert screen.overlay and all(cell in screen.overlay for cell in screen.game.view().hidden())
@@ -315,10 +315,10 @@ def test_hints_and_agent_moves_name_their_layer_once(size):
             screen = app.screen
             await pilot.press("h")
             await pilot.pause()
-            assert screen.message.startswith("hint: open row 1, col 1 -- first click: ") and screen.message.count("first click") == 1
+            assert screen.message.startswith("hint: open r1c1 -- first click: ") and screen.message.count("first click") == 1
             await pilot.press("s")
             await pilot.pause()
-            assert screen.message.startswith("agent: open row 1, col 1 -- first click: ") and screen.message.count("first click") == 1
+            assert screen.message.startswith("agent: open r1c1 -- first click: ") and screen.message.count("first click") == 1
 
     run(scenario)
 

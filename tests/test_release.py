@@ -321,14 +321,19 @@ def run_shown(copy: Path, command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_command_the_student_copy_shows_works_there_or_is_marked(tmp_path: Path) -> None:
-    """The student copy's handout, READMEs and agent stub: each command they show runs in
-    the copy (for a student who wrote the hooks and an agent), or is marked "instructor's
-    kit only" and then stops there with the one-line refusal."""
+    """The student copy's handout, READMEs and stubs: each command they show runs in the
+    copy (for a student who wrote the hooks and an agent), or is marked "instructor's kit
+    only" and then stops there with the one-line refusal; none names a folder of the kit
+    the copy lacks (bench/, answerkey/...)."""
     out = tmp_path / "copy"
     assert release(ROOT, out, "--problems", problems_folder(tmp_path / "problems")).returncode == 0
-    documents = ["assignment/HANDOUT.md", "README.md", "problems/README.md"]
-    shown = [c for doc in documents for c in shown_commands((out / doc).read_text(encoding="utf-8"), doc)]
-    shown += shown_commands((out / "assignment" / "agent.py").read_text(encoding="utf-8").split('"""')[1], "assignment/agent.py")
+    texts = {doc: (out / doc).read_text(encoding="utf-8") for doc in ["assignment/HANDOUT.md", "README.md", "problems/README.md"]}
+    texts |= {f"assignment/{stub}": (out / "assignment" / stub).read_text(encoding="utf-8").split('"""')[1]
+              for stub in ("agent.py", "hooks.py")}
+    shown = [c for doc, text in texts.items() for c in shown_commands(text, doc)]
+    lacking = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".") and not (out / p.name).exists()}
+    assert "bench" in lacking and [f"{doc} names {folder}/" for doc, text in texts.items() for folder in sorted(lacking)
+                                   if re.search(rf"(?<![\w/.]){re.escape(folder)}/", text)] == []
     commands = {c.command: c for c in shown if not c.command.startswith(SETUP)}
     handout = (out / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
     nodes = next(block for block in handout.split("```python")[1:] if "load_problems" in block).split("```")[0]
@@ -339,7 +344,7 @@ def test_every_command_the_student_copy_shows_works_there_or_is_marked(tmp_path:
     assert {"python -m grader problems/ --solver reference", "python -m solvers sat board.txt --stats",
             "python -m grader problems/course.yaml --trace nctu-2 --against reference",
             "python -m grader problems/course.yaml --compare"} == marked
-    assert len(commands) - len(marked) >= 14 and "python nodes.py" in commands and "python -m play" in commands
+    assert len(commands) - len(marked) >= 13 and "python nodes.py" in commands and "python -m play" in commands
     for command, where in sorted((c, s.where) for c, s in commands.items()):
         run = run_shown(out, command)
         said = run.stdout + run.stderr

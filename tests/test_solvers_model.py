@@ -164,7 +164,7 @@ def test_inclusive_csp_counts_the_clue_cell_itself():
 
 
 def test_constraint_label():
-    assert Constraint((0,), 2, (1, 4)).label == "clue 2 at row 2, col 5"
+    assert Constraint((0,), 2, (1, 4)).label == "clue 2 at r2c5"
 
 
 # Clues at (0,0) and (1,0) count only clue cells under classic: empty scopes.

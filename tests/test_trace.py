@@ -86,7 +86,7 @@ def test_rendering_explains_prunes_dead_ends_and_solutions() -> None:
     text = _render(trace.steps, trace.summary())
     assert "✗ dead end" in text and "✓ solution 1" in text
     pruned = _render(record(build_csp(SMALL), FC_FIXPOINT).steps, trace.summary())
-    assert "clue 1 at row 3, col 1: bounds [0, 1] vs 1: upper bound = total, so these are mines: r2c2" in pruned
+    assert "clue 1 at r3c1: bounds [0, 1] vs 1: upper bound = total, so these are mines: r2c2" in pruned
     assert "lower bound = total, so these are safe: r1c2" in pruned
 
 
@@ -94,7 +94,7 @@ def test_dead_end_names_the_violated_constraint() -> None:
     board = parse_board("? 3 ? 3 ?", "classic")  # the reference SAT solver's unsatisfiable row
     trace = record(build_csp(board), FC_FIXPOINT)
     text = _render(trace.steps, trace.summary(), board=board)
-    assert "✗ clue 3 at row 1" in text and "no layout fits" in text
+    assert "✗ clue 3 at r1" in text and "no layout fits" in text
 
 
 def test_filters_compact_and_tree() -> None:

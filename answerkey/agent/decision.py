@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Literal
 
 from play.view import Move
-from solvers.board import Cell
+from solvers.board import Cell, cell_name
 
 Layer = Literal["first", "single", "subset", "count", "guess", "endgame"]
 
@@ -39,7 +39,7 @@ class Decision:
 
 
 def place(cell: Cell) -> str:
-    return f"row {cell[0] + 1}, col {cell[1] + 1}"
+    return cell_name(cell)
 
 
 def percent(p: Fraction) -> str:

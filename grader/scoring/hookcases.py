@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,8 @@ import yaml
 from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, checked_bounds, checked_domains
 from grader.reference import random_board, reference_hooks, reference_strategies
 from grader.sandbox.wire import quote
-from solvers.board import Board
+from grader.scoring.misconceptions import Answered, recognised
+from solvers.board import Board, cell_name
 from solvers.csp import CSP, Domains, build_csp
 from solvers.textformat import parse_rows
 
@@ -122,6 +123,19 @@ def _fc_case(rng: random.Random, rule: str = "classic", mines: bool = True, fixe
     return {**_board_fields(board), "domains": _data(domains), "assigned": var}
 
 
+def _decided(values: random.Random, domains: Domains, assigned: Sequence[int]) -> Domains:
+    """`domains` with every variable of `assigned` given a 1-tuple (kept when it has one,
+    else drawn from `values`): the stubs' contract, an assigned variable holds its value."""
+    return {v: (d if v not in assigned or len(d) == 1 else (values.randint(0, 1),)) for v, d in domains.items()}
+
+
+def _with_assigned(values: random.Random, case: Case) -> Case:
+    """A select_variable case whose variables outside `unassigned` hold 1-tuples."""
+    unassigned = set(case["unassigned"])
+    assigned = [v for v in domains_of(case["domains"]) if v not in unassigned]
+    return {**case, "domains": _data(_decided(values, domains_of(case["domains"]), assigned))}
+
+
 def _once(case: Case) -> Any:
     return _reference("forward_check")(*arguments("forward_check", case))
 
@@ -131,13 +145,25 @@ def _narrows(case: Case) -> bool:
     return result is not None and result != domains_of(case["domains"])
 
 
+def _just_assigned(rng: random.Random, values: random.Random) -> Case:
+    """A forward_check case whose `assigned` variable holds a 1-tuple, as the engine gives
+    it (of the two values, one that leaves the pass something to narrow, if one does)."""
+    case = _fc_case(rng, assigned=True)
+    var, tries = case["assigned"], [case]
+    if len(case["domains"][var]) > 1:
+        tries = [{**case, "domains": {**case["domains"], var: [value]}} for value in values.sample([0, 1], 2)]
+    return next((c for c in tries if _narrows(c)), tries[0])
+
+
 def _emptied(case: Case) -> Case:
     """The case with variable 0's domain emptied."""
     return {**case, "domains": {**case["domains"], 0: []}}
 
 
-def _named_cases(rng: random.Random) -> Cases:
-    """The hand-made cases: each says what it tests ("why"), printed when it fails."""
+def _named_cases(rng: random.Random, values: random.Random) -> Cases:
+    """The hand-made cases: each says what it tests ("why"), printed when it fails.
+    `values` draws the values of assigned variables (apart from `rng`, so that the
+    cases drawn after them do not move)."""
     strategies = reference_strategies()
 
     def one_pass_is_not_fixpoint(case: Case) -> bool:
@@ -161,7 +187,8 @@ def _named_cases(rng: random.Random) -> Cases:
         def make() -> Case:
             case = _fc_case(rng, fixed=fixed)
             case.pop("assigned")
-            return {**case, "unassigned": [v for v in domains_of(case["domains"]) if rng.random() < 0.8] or [0]}
+            unassigned = [v for v in domains_of(case["domains"]) if rng.random() < 0.8] or [0]
+            return _with_assigned(values, {**case, "unassigned": unassigned})
         return make
 
     def singletons_of_each_value(case: Case) -> bool:
@@ -194,7 +221,7 @@ def _named_cases(rng: random.Random) -> Cases:
             ("no mine count", "without a mine count there is no global constraint",
              _find(rng, lambda: _fc_case(rng, mines=False), _narrows)),
             ("assigned is given", "`assigned` names the variable just assigned; the pass still checks every constraint",
-             _find(rng, lambda: _fc_case(rng, assigned=True), _narrows)),
+             _find(rng, lambda: _just_assigned(rng, values), _narrows)),
             ("the inclusive rule", "under the inclusive rule a clue counts its own cell too",
              _find(rng, lambda: _fc_case(rng, rule="inclusive"), _narrows)),
             ("a dead end", "a clue can no longer be met: None",
@@ -232,7 +259,7 @@ def _renumbered(rng: random.Random, case: Case) -> Case:
     return {**case, "scope": [numbers[v] for v in case["scope"]], "domains": {numbers[v]: d for v, d in case["domains"].items()}}
 
 
-def _random_cases(rng: random.Random, count: int = 12) -> Cases:
+def _random_cases(rng: random.Random, values: random.Random, count: int = 12) -> Cases:
     """Seeded random cases for every hook: random boards, random partial assignments."""
     why = "a random board and domains: the hook's rule, as the handout states it"
     cases: Cases = {name: [] for name in HOOK_NAMES}
@@ -246,7 +273,8 @@ def _random_cases(rng: random.Random, count: int = 12) -> Cases:
                                            "domains": _data({v: domains[v] for v in constraint.scope})})
         fields = {**named, **_board_fields(board), "domains": _data(domains)}
         cases["forward_check"].append({**fields, "assigned": None})
-        cases["select_variable"].append({**fields, "unassigned": [v for v in csp.variables if rng.random() < 0.8] or [0]})
+        unassigned = [v for v in csp.variables if rng.random() < 0.8] or [0]
+        cases["select_variable"].append(_with_assigned(values, {**fields, "unassigned": unassigned}))
         cases["order_values"].append({**fields, "var": rng.choice(list(csp.variables))})
     return cases
 
@@ -295,8 +323,8 @@ def build_cases(seed: int = GOLDEN_SEED) -> Cases:
     public cases' is left out (the empty scope, alike under every seed, is one): no
     graded case is ever one a student has the answer to.
     """
-    rng = random.Random(seed)
-    named, random_ones = _named_cases(rng), _random_cases(rng)
+    rng, values = random.Random(seed), random.Random(f"assigned values {seed}")
+    named, random_ones = _named_cases(rng, values), _random_cases(rng, values)
     named["constraint_bounds"] = [_renumbered(rng, case) for case in named["constraint_bounds"]]
     public = {name: set[str]() for name in HOOK_NAMES} if seed == GOLDEN_SEED else _public_inputs()
     reference = reference_hooks()
@@ -390,8 +418,7 @@ def first_difference(hook: str, got: Any, expected: Any, case: Case | None = Non
             where = ""
             cells = csp_of(case).cells if case is not None and "board" in case else []
             if isinstance(var, int) and 0 <= var < len(cells):  # a variable the board has
-                row, col = cells[var]
-                where = f" (row {row + 1}, col {col + 1})"
+                where = f" ({cell_name(cells[var])})"
             return (f"variable {quote(var)}{where}: yours {handout_domain(got.get(var, []))}, "
                     f"expected {handout_domain(expected.get(var, []))}")
     return f"yours {_handout_value(hook, got)}, expected {_handout_value(hook, expected)}"
@@ -404,7 +431,7 @@ def _drawn(case: Case) -> str:
 
     board = board_of(case)
     domains = {int(v): tuple(d) for v, d in case["domains"].items()}
-    return board_grid(board, build_csp(board), domains, {}, case.get("assigned", case.get("var"))).plain
+    return board_grid(board, build_csp(board), domains, {}, case.get("assigned", case.get("var")), numbered=True).plain
 
 
 def describe_case(hook: str, number: int | None, case: Case, result: dict[str, Any]) -> str:
@@ -415,8 +442,8 @@ def describe_case(hook: str, number: int | None, case: Case, result: dict[str, A
     if "board" in case:
         count = case.get("mines")
         mines = ", no mine count" if count is None else f", {count} mine{'' if count == 1 else 's'}"
-        lines.append(f"  board ({case.get('rule', 'classic')}{mines}), as traces draw it (? undecided, ◇ safe, ◆ a mine, "
-                     "✗ no value left, digits are clues):")
+        lines.append(f"  board ({case.get('rule', 'classic')}{mines}; vN is variable N: ? undecided, ◇ safe, ◆ a mine, "
+                     "✗ no value left; digits are clues):")
         lines += ["    " + row.rstrip() for row in _drawn(case).splitlines()]
     for param in BY_NAME[hook].params:
         if param.codec is DOMAINS:
@@ -430,4 +457,15 @@ def describe_case(hook: str, number: int | None, case: Case, result: dict[str, A
         lines.append(f"  expected: {_handout_value(hook, case['expected'])}")
         if result["value"] != case["expected"] and isinstance(result["value"], dict) and isinstance(case["expected"], dict):
             lines.append(f"  first difference: {first_difference(hook, result['value'], case['expected'], case)}")
+        mistake = _mistake(hook, case, result["value"])
+        if mistake:
+            lines.append(f"  this looks like: {mistake}")
     return "\n".join(lines)
+
+
+def _mistake(hook: str, case: Case, returned: Any) -> str:
+    """What the misconceptions table recognises in this wrong answer ("" when nothing)."""
+    seen = Answered(case, domains_of(case.get("domains", {})), csp_of(case) if "board" in case else None,
+                    case["expected"], returned)
+    found = recognised(hook, seen)
+    return f"{found.name} ({found.says})" if found else ""

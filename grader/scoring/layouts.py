@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solvers.board import Board
+from solvers.board import Board, cell_name
 
 
 def layout_problem(board: Board, grid: Any) -> str | None:
@@ -20,14 +20,14 @@ def layout_problem(board: Board, grid: Any) -> str | None:
     for r, row in enumerate(grid):
         for c, value in enumerate(row):
             if value not in (0, 1) or isinstance(value, bool):
-                return f"has {value!r} at row {r + 1}, column {c + 1}; cells must be 0 or 1"
+                return f"has {value!r} at {cell_name((r, c))}; cells must be 0 or 1"
             if value == 1 and board.rule == "classic" and board.clue((r, c)) is not None:
-                return f"puts a mine on the clue at row {r + 1}, column {c + 1}"
+                return f"puts a mine on the clue at {cell_name((r, c))}"
     total = sum(map(sum, grid))
     if board.mines is not None and total != board.mines:
         return f"has {total} mines; the board has {board.mines}"
     for cell in board.clue_cells():
         counted = sum(grid[r][c] for r, c in board.counted(cell))
         if counted != board.clue(cell):
-            return f"gives the clue {board.clue(cell)} at row {cell[0] + 1}, column {cell[1] + 1} {counted} mines"
+            return f"gives the clue {board.clue(cell)} at {cell_name(cell)} {counted} mines"
     return None
