@@ -2,7 +2,7 @@
 
     python bench/places.py FILE... [--problems DIR] [--inline MODULE.py ...] [--markdown]
 
-Each FILE is handed in alone as `hooks.py` (with each `--inline` module built into it,
+Each FILE is handed in alone as `hooks.py` (with each `--inline` module it imports built in,
 for files that import a helper such as tests/student_files/model_answer.py) and graded
 
 1. in a fresh student copy: `python -m grader release` from this kit, then
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,7 +64,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--problems", type=Path, default=ROOT / "problems",
                         help="the problem folder to grade with (copied first; default: the kit's problems/)")
     parser.add_argument("--inline", type=Path, action="append", default=[], metavar="MODULE.py",
-                        help="a module the files import, built into each submission (repeatable)")
+                        help="a module some files import, built into each submission that imports it (repeatable)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
     missing = [path for path in (*args.files, *args.inline) if not path.is_file()]
@@ -75,11 +76,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def submission_text(file: Path, inline: list[Path]) -> str:
-    """`file`'s text with each module of `inline` built in under its own name."""
+    """`file`'s text with each module of `inline` that it imports built in under its own
+    name (a file that imports none is handed in as it is, its line numbers kept)."""
+    text = file.read_text(encoding="utf-8")
+    used = [module for module in inline if re.search(rf"^\s*(from|import)\s+{re.escape(module.stem)}\b", text, re.M)]
     prelude = "".join(f"import sys as _sys, types as _types\n_module = _types.ModuleType({module.stem!r})\n"
                       f"exec({module.read_text(encoding='utf-8')!r}, _module.__dict__)\n"
-                      f"_sys.modules[{module.stem!r}] = _module\n" for module in inline)
-    return prelude + file.read_text(encoding="utf-8")
+                      f"_sys.modules[{module.stem!r}] = _module\n" for module in used)
+    return prelude + text
 
 
 def run(command: list[str | Path], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
