@@ -57,8 +57,8 @@ def grade_hanging(kit: Path, student: Path, isolation: str, jobs: int, timeout: 
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     report = json.loads(out.read_text(encoding="utf-8"))
     items = report["hooks"] + report["problems"] + report.get("other", [])
-    not_run = sum("not run:" in item["message"] for item in items)
-    timed_out = sum(item["status"] == "timeout" and "not run:" not in item["message"] for item in items)
+    not_run = sum(item["status"] == "not_run" for item in items)
+    timed_out = sum(item["status"] == "timeout" for item in items)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     return (f"| forward_check {student.stem.split('_')[1]} | {wall:.1f} | {cpu:.1f} | {len(items)} | {timed_out} | {not_run} | "
             f"{report['score']}/{report['max_score']} |")

@@ -185,7 +185,7 @@ def test_unknown_token(tmp_path):
         """)
     error = only_error(path)
     assert_located(error, path, "letters", "board", line_of(path, ". x ."))
-    assert "'x'" in error.message and "row 2" in error.message and "column 2" in error.message
+    assert "'x'" in error.message and "r2c2" in error.message
 
 
 def test_clue_9_is_out_of_range_under_classic(tmp_path):

@@ -62,9 +62,9 @@ def test_an_unfinished_probe_task_leaves_every_board_of_its_part_unanswered() ->
     probes = BoundsProbes(visible, hidden, model_answer(), 3.0)
     stopped = Outcome("error", {}, "the worker died (signal 11)")
     probes.take(False, [stopped])
-    probes.take(True, [Outcome("timeout", {}, "not run: constraint_bounds ran out of time on hooks/constraint_bounds")])
+    probes.take(True, [Outcome("not_run", {}, "not run: constraint_bounds ran out of time on hooks/constraint_bounds")])
     assert [(s.problem.id, s.unfinished.status if s.unfinished else None) for s in probes.calls] == [
-        ("v1", "error"), ("v2", "error"), ("h1", "timeout")]
+        ("v1", "error"), ("v2", "error"), ("h1", "not_run")]
 
 
 def test_unfinished_hidden_probes_cost_the_hook_and_tell_nothing_of_the_board() -> None:

@@ -36,7 +36,7 @@ from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
 from grader.reports.advice import label, reason_groups
 from grader.reports.markdown import code_span, fenced
-from grader.reports.report import NOT_GRADED, show_report, student_view
+from grader.reports.report import NOT_GRADED, away_from_grader, show_report, student_view
 from grader.reports.results import Report
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Scope
@@ -317,8 +317,7 @@ def lost_points(row: BatchRow, limit: int = 80) -> str:
     if row.report is None or row.ungraded:
         return ""
     items = [student_view(i) for i in row.report.items]
-    return " | ".join(f"{group.who(len(items))}: {(group.message.splitlines() or [group.status])[0][:limit]}"
-                      for group in reason_groups(items))
+    return " | ".join(f"{group.who(len(items))}: {group.headline(limit)}" for group in reason_groups(items))
 
 
 def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError]) -> int:
@@ -342,7 +341,7 @@ def _feedback(path: Path, errors: list[ProblemError], row: BatchRow) -> bool:
     elif row.report is None:
         console.print(Text(f"{row.student}: {row.problem}"))
     else:
-        show_report(console, row.report, errors)
+        show_report(console, away_from_grader(row.report), errors)
     text = f"# Grading report: {code_span(row.student)}\n\n{fenced(console.export_text(clear=False))}"
     path.with_name(f"{path.name}.md").write_text(text, encoding="utf-8")
     path.with_name(f"{path.name}.html").write_text(console.export_html(), encoding="utf-8")

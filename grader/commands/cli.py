@@ -151,10 +151,22 @@ def _grade(argv: list[str], console: Console) -> int:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """UsageError when a file the run would write cannot be written."""
-    for option, path in (("--json", args.json), ("--output", args.output), ("--export", args.export),
-                         ("--csv", args.csv if args.submissions else None)):
+    for option, path in (("--json", args.json), ("--output", args.output), ("--export", args.export)):
         if path is not None and (why := output_problem(path)):
             raise UsageError(f"{option} {path}: {why}")
+    if args.submissions and args.csv.is_dir():  # its folder may be missing: the class run makes it
+        raise UsageError(f"--csv {args.csv}: is a folder; name a file")
+
+
+def _class_folders(csv: Path, feedback: Path) -> str | None:
+    """Make the folder of the class's CSV and the feedback folder beside it; why one
+    cannot be made, or None."""
+    for folder in (csv.parent, feedback):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            return f"cannot make the folder {folder} ({error.strerror or error})"
+    return None
 
 
 def _graded_solver(args: argparse.Namespace) -> tuple[str | None, Path | None]:
@@ -445,6 +457,8 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
     if not args.submissions.is_dir():
         return fail(console, f"--submissions {args.submissions}: not a folder")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
+    if why := _class_folders(args.csv, feedback):
+        return fail(console, f"--csv {args.csv}: {why}")
     mode = sandbox.mode if sandbox else Isolation.NONE
     notes = [sandbox.unbounded] if sandbox and sandbox.unbounded else []
     jobs = args.jobs

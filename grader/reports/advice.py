@@ -12,6 +12,8 @@ from pathlib import Path
 from grader.hooktable import BY_NAME
 from grader.reports.results import ItemResult, Report
 
+#: What ends a reason cut short.
+MORE = " …"
 #: A measured time in a reason ("used 2.1 s of CPU").
 MEASURED = re.compile(r"\b\d+\.\d+ s\b")
 
@@ -40,12 +42,35 @@ class ReasonGroup:
         differ = len({MEASURED.sub("N s", m.message) for m in self.members}) > 1
         return first + (" (for the first; the others alike)" if differ else "")
 
+    def headline(self, limit: int) -> str:
+        """The reason's first line within `limit` characters, cut between clauses or words."""
+        return shortened((self.message.splitlines() or [self.status])[0], limit)
+
     def who(self, graded: int, listed: int = 3) -> str:
         """"all 64 items", or the first names and how many more."""
         if len(self.members) == graded > 1:
             return f"all {graded} items"
         names = ", ".join(label(i) for i in self.members[:listed])
         return names + (f" and {len(self.members) - listed} more" if len(self.members) > listed else "")
+
+
+def shortened(line: str, limit: int) -> str:
+    """`line` within `limit` characters: whole when it fits, else cut after its last clause
+    ("; " or ". ") that fits, or else its last word, never inside parentheses when a cut
+    outside them fits, and ending in an ellipsis. The full reason is in the report."""
+    if len(line) <= limit:
+        return line
+    room = limit - len(MORE)
+    clause = word = loose = depth = 0
+    for index, char in enumerate(line[:room + 1]):
+        depth += (char == "(") - (char == ")" and depth > 0)
+        if char == " ":
+            loose = index
+            if depth == 0:
+                word = index
+                clause = index if line[index - 1] in ";." else clause
+    cut = next((at for at in (clause, word) if at >= room // 3), loose or room)
+    return line[:cut].rstrip(" ,;:") + MORE
 
 
 def reason_groups(items: list[ItemResult]) -> list[ReasonGroup]:
@@ -134,7 +159,8 @@ def _failing_callee(hook: str, calls: dict[str, set[str]], failing: set[str]) ->
 
 
 def _faster(lost: list[ItemResult]) -> NextStep | None:
-    """For a search that ran out of time: the hook that took most of its time."""
+    """For a search that ran out of time: the hook that took most of its time. The items
+    not run after it (status not_run) are counted apart: they did not run out of time."""
     slow = [i for i in lost if i.status == "timeout" and not i.hidden]
     if not slow:
         return None
@@ -145,9 +171,14 @@ def _faster(lost: list[ItemResult]) -> NextStep | None:
             totals[hook] = (before[0] + calls, before[1] + seconds)
     times = sorted(((hook, calls, seconds) for hook, (calls, seconds) in totals.items()), key=lambda row: -row[2])
     boards = "1 item" if len(slow) == 1 else f"{len(slow)} items"
+    skipped = sum(i.status == "not_run" and not i.hidden for i in lost)
+    if skipped:
+        boards += f" ran out of time and {skipped} more {'was' if skipped == 1 else 'were'} not run after them"
+    else:
+        boards += " ran out of time"
     if not times:
-        return NextStep(f"make your code faster: {boards} ran out of time.")
-    return NextStep(f"make {times[0][0]} faster: {boards} ran out of time, and most of that time went to waiting "
+        return NextStep(f"make your code faster: {boards}.")
+    return NextStep(f"make {times[0][0]} faster: {boards}; most of that time went to waiting "
                     f"for {times[0][0]} (the calls the grader made, below).", times)
 
 

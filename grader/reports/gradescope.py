@@ -8,6 +8,7 @@ problems included, so the time could carry what it saw of them.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from grader.inputs.problemset import ProblemError
@@ -34,7 +35,8 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
             "visibility": item.visibility,
         })
     seen = [student_view(i) for i in report.items]
-    lines = [f"Score: {report.score:g}/{report.max_score:g} (your code ran isolated: {report.isolated})."]
+    graded = Path(report.solver).name  # the student's file, never a path on the grader's machine
+    lines = [f"Score: {report.score:g}/{report.max_score:g} for {graded} (your code ran isolated: {report.isolated})."]
     step = next_step(report, seen)
     if step is not None:
         lines.append(f"Next step: {step.text}")
@@ -42,7 +44,7 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
     groups = reason_groups([i for i in seen if not i.hidden])  # a hidden test's name is hidden too
     if groups:
         lines.append("Where points were lost (each test below says more):")
-        lines += [f"  {group.who(len(seen))}: {group.message.splitlines()[0][:200]}" for group in groups]
+        lines += [f"  {group.who(len(seen))}: {group.headline(200)}" for group in groups]
     if errors:
         lines.append(f"{len(errors)} problem(s) could not be loaded by the autograder; please tell the course staff.")
     return {

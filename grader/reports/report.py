@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from copy import copy
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ STATUS_STYLE = {
     "fail": ("✗ fail", "red"),
     "error": ("! error", "red"),
     "timeout": ("⏱ timeout", "yellow"),
+    "not_run": ("⏭ not run", "yellow"),
     "ungraded": ("? not graded", "magenta"),
 }
 NOT_GRADED = ("this is a failure of the grader or of the machine, not of the code graded: nothing was scored; "
@@ -52,6 +54,19 @@ def student_view(item: ItemResult) -> ItemResult:
         return item
     return replace(item, message=f"details hidden ({item.visibility})", output="", cause="", nodes=None, seconds=None,
                    calls_timed=())
+
+
+def away_from_grader(report: Report) -> Report:
+    """The report as a student reads it away from the grader's machine (feedback files):
+    their file by its name, and each problem file as the student copy holds it
+    (`problems/NAME`), so that no path of the instructor's machine shows."""
+    items = []
+    for item in report.items:
+        moved = copy(item)  # a copy, not `replace`: its text is made safe once, already
+        if item.file:
+            moved.file = f"problems/{Path(item.file).name}"
+        items.append(moved)
+    return replace(report, solver=Path(report.solver).name, items=items)
 
 
 def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False) -> None:

@@ -11,7 +11,8 @@ from grader.sandbox.wire import clean_text
 MESSAGE_LIMIT = 4000  # characters of one reason
 
 ItemKind = Literal["hook", "problem", "sat", "efficiency", "agent"]
-ItemStatus = Literal["pass", "fail", "error", "timeout", "ungraded"]  # ungraded: the grader's failure, not the student's
+#: not_run: not started, its hook having run out of time on earlier items; ungraded: the grader's failure, not the student's
+ItemStatus = Literal["pass", "fail", "error", "timeout", "not_run", "ungraded"]
 #: The items graded by asking the student's hooks (efficiency is computed from the problems; the agent may be another file).
 ASKING_HOOKS = frozenset({"hook", "problem", "sat"})
 

@@ -17,7 +17,8 @@ belongs to and whether it touches hidden data.
   every task of the chain fails with that reason and `unloadable` set: a typed fact the
   reports read, never a reason's text.
 - **Hung hooks.** Once `HUNG_AFTER` tasks of a chain ran out of time in the same hook,
-  the chain's later tasks that need that hook are not run: they fail at once, saying why.
+  the chain's later tasks that need that hook are not run: they fail at once, saying why,
+  with the status "not_run" (they did not run out of time themselves).
 - **Hidden data.** Hidden tasks run in chains of their own, after every visible chain, so
   no worker that saw anything of a hidden problem ever answers for a visible item.
 """
@@ -33,7 +34,8 @@ from grader.sandbox.host import Asker, WorkerFailure, become_subreaper, interrup
 
 HUNG_AFTER = 2  # tasks of one chain that ran out of time in a hook before the rest needing it are not run
 
-Failure = Literal["error", "timeout", "ungraded"]  # ungraded: the grader's failure or the machine's, twice
+#: not_run: never started (its hook ran out of time before); ungraded: the grader's failure or the machine's, twice
+Failure = Literal["error", "timeout", "not_run", "ungraded"]
 Status = Literal["ok"] | Failure
 TaskAnswer = dict[str, Any]
 """What a task's run returned: its own fields (results, solutions, ...), read by its scorer."""
@@ -123,7 +125,7 @@ class Chain:
         hung = next((hook for hook in sorted(task.needs) if len(self.timed_out.get(hook, ())) >= HUNG_AFTER), None)
         if hung is not None:
             earlier = " and ".join(self.timed_out[hung][:HUNG_AFTER])
-            return failed("timeout", f"not run: {hung} ran out of time on {earlier}", hook=hung)
+            return failed("not_run", f"not run: {hung} ran out of time on {earlier}", hook=hung)
         try:
             outcome = self._attempt(task)
         except Ours:

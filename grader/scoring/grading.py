@@ -277,7 +277,8 @@ class SearchShare:
         outcome = shown[0].unfinished
         assert outcome is not None
         boards = f"{len(shown)} visible board{'s' * (len(shown) != 1)}"
-        return [f"  asked about the searches of {boards}, it did not finish ({outcome.status}: {outcome.message}): "
+        why = outcome.message if outcome.status == "not_run" else f"{outcome.status}: {outcome.message}"
+        return [f"  asked about the searches of {boards}, it did not finish ({why}): "
                 "each of them counts as a wrong board"]
 
 
