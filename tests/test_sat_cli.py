@@ -147,7 +147,7 @@ def test_dimacs_file_has_the_same_models(tmp_path: Path, text: str, encoding: st
     board = read_seed_board(text)
     csp = build_csp(board)
     mapping = [line for line in cnf.comments if line.startswith("c var ")]
-    assert mapping == [f"c var {v + 1} = row {r + 1} col {c + 1}" for v, (r, c) in enumerate(csp.cells)]
+    assert mapping == [f"c var {v + 1} = r{r + 1}c{c + 1}" for v, (r, c) in enumerate(csp.cells)]
     assert solve_cnf(cnf, len(mapping), "count").count == int(result.stdout)
 
 

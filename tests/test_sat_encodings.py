@@ -140,7 +140,7 @@ def test_dimacs_round_trip(tmp_path) -> None:
     csp = build_csp(parse_board("? 1 ?\n? ? ?"))
     encoded = encode_csp(csp, "seqcounter")
     text = encoded.dimacs()
-    assert "c var 1 = row 1 col 1" in text and "c var 2 = row 1 col 3" in text
+    assert "c var 1 = r1c1" in text and "c var 2 = r1c3" in text
     assert f"p cnf {encoded.cnf.nv} {len(encoded.cnf.clauses)}" in text
     path = tmp_path / "board.cnf"
     path.write_text(text)
