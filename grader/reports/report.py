@@ -51,7 +51,7 @@ def student_view(item: ItemResult) -> ItemResult:
     if not item.hidden:
         return item
     return replace(item, message=f"details hidden ({item.visibility})", output="", cause="", nodes=None, seconds=None,
-                   calls_timed=())
+                   calls_timed=(), lost_to="")
 
 
 def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False) -> None:

@@ -102,11 +102,11 @@ class WorkerFailure(Exception):
 
 
 class StudentRaised(Exception):
-    """The student's function raised; `fatal` ones (not implemented, exit, memory) end the task."""
+    """The student's function `hook` raised; `fatal` ones (not implemented, exit, memory) end the task."""
 
-    def __init__(self, message: str, fatal: bool):
+    def __init__(self, message: str, fatal: bool, hook: str = ""):
         super().__init__(message)
-        self.message, self.fatal = message, fatal
+        self.message, self.fatal, self.hook = message, fatal, hook
 
 
 def interrupt() -> None:
@@ -341,7 +341,7 @@ class Worker:
         if isinstance(reply, Ended):
             raise WorkerFailure("error", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
-            raise StudentRaised(clean_text(reply.message, 400), reply.fatal)
+            raise StudentRaised(clean_text(reply.message, 400), reply.fatal, hook)
         assert isinstance(reply, Answer)
         return reply.value
 
