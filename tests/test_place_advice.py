@@ -54,6 +54,7 @@ def visible_boards(report: dict) -> list[dict]:
     return [p for p in report["problems"] if p.get("visibility", "visible") == "visible"]
 
 
+@pytest.mark.slow  # grades through the CLI
 def test_a_crashing_constraint_bounds_costs_what_its_boards_lost(tmp_path: Path) -> None:
     """constraint_bounds raises on the mine count's scope, inside the student's forward_check:
     every board errs, carries forward_check (the hook the grader called) as a typed field,
@@ -71,6 +72,7 @@ def test_a_crashing_constraint_bounds_costs_what_its_boards_lost(tmp_path: Path)
     assert f"{len(boards) - len(broken)}/{len(boards)} visible boards right" in forward_check["message"]
 
 
+@pytest.mark.slow  # grades through the CLI
 def test_a_select_variable_that_breaks_its_contract_loses_its_boards_and_stays_first(tmp_path: Path) -> None:
     """select_variable returns an assigned variable late in the searches of full-size boards,
     right on every named case, and part 2 is not begun: its item loses the boards it broke,
@@ -152,6 +154,7 @@ def test_no_full_marks_while_a_practice_agent_is_the_stub() -> None:
     assert "Full marks." in shown(Report("hooks.py", all_right()))
 
 
+@pytest.mark.slow  # grades through the CLI
 def test_a_stub_agent_beside_right_hooks_is_a_next_step_not_full_marks(tmp_path: Path) -> None:
     """Graded for real: the model answer's hooks beside assignment/agent.py as handed out,
     with no agent section in grading.yaml."""
@@ -176,6 +179,7 @@ SECTIONS = {
 UNLOADABLE = {"syntax error": (STUDENT_FILES / "syntax.py").read_text(encoding="utf-8"), "empty": "", "x = 1": "x = 1\n"}
 
 
+@pytest.mark.slow  # grades, with sandboxed workers
 @pytest.mark.parametrize("file", list(UNLOADABLE))
 @pytest.mark.parametrize("section", list(SECTIONS))
 def test_a_file_that_does_not_load_is_not_gradable_and_named_alike_everywhere(tmp_path: Path, section: str, file: str) -> None:
@@ -221,6 +225,7 @@ def test_a_file_that_does_not_load_is_not_gradable_and_named_alike_everywhere(tm
         assert step == f"Next step: fix hooks.py so that it loads ({cause}); until it does, nothing in it can be graded.", lines
 
 
+@pytest.mark.slow  # grades through the CLI
 def test_the_command_line_writes_not_gradable_for_a_file_defining_nothing(tmp_path: Path) -> None:
     """The real `--format prairielearn` run of a job's folder (both sections graded): the
     results.json on disk says not gradable."""

@@ -21,9 +21,9 @@ def forward_check(csp, domains, assigned):
         low, high = constraint_bounds(constraint.scope, narrowed)
         if low > constraint.total or high < constraint.total:
             return None
-        if total_reached := (low == constraint.total or high == constraint.total):
+        if low == constraint.total or high == constraint.total:
             pick = min if low == constraint.total else max
             for var in constraint.scope:
-                if total_reached and len(narrowed[var]) > 1:
+                if len(narrowed[var]) > 1:
                     narrowed[var] = (pick(narrowed[var]),)
     return narrowed
