@@ -8,7 +8,8 @@ from typing import Any, Literal
 from grader.sandbox.tasks import Outcome
 from grader.sandbox.wire import clean_text
 
-MESSAGE_LIMIT = 4000  # characters of one reason
+MESSAGE_LIMIT = 4000  # characters of one reason, the mark of a cut included
+CUT_MARK = 40  # characters kept for clean_text's mark of a cut ("[... N more characters cut]")
 
 ItemKind = Literal["hook", "problem", "sat", "efficiency", "agent"]
 ItemStatus = Literal["pass", "fail", "error", "timeout", "ungraded"]  # ungraded: the grader's failure, not the student's
@@ -40,9 +41,9 @@ class ItemResult:
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
         bounded (a reason quotes values cut short already; this is the last guard)."""
-        self.message = clean_text(self.message, MESSAGE_LIMIT)
+        self.message = clean_text(self.message, MESSAGE_LIMIT - CUT_MARK)
         self.output = clean_text(self.output)
-        self.cause = clean_text(self.cause, MESSAGE_LIMIT)
+        self.cause = clean_text(self.cause, MESSAGE_LIMIT - CUT_MARK)
 
     @property
     def hidden(self) -> bool:
