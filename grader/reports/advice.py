@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.hooktable import BY_NAME
+from grader.hooktable import BY_NAME, HOOKS, Part
 from grader.reports.results import ItemResult, Report
 
 #: What ends a reason cut short.
@@ -91,25 +91,68 @@ class NextStep:
     times: list[tuple[str, int, float]] = field(default_factory=list)
 
 
+#: The parts of the handout, in the order a student should finish them.
+PARTS: tuple[Part, ...] = ("csp", "sat", "agent")
+PRACTICE_STUB = ("write your agent: choose_move in assignment/agent.py is still the stub (part 3: it plays for practice "
+                 "here, for no points, and its games show how it would be graded).")
+
+
+def part_of(item: ItemResult) -> Part:
+    """The part of the handout an item grades: the boards and efficiency are part 1's."""
+    if item.kind == "hook":
+        return BY_NAME[item.name].part
+    if item.kind in ("sat", "agent"):
+        return "sat" if item.kind == "sat" else "agent"
+    return "csp"
+
+
 def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
     """What the student should do first (`items` as the student may see them), or None
-    when nothing they can act on is left."""
+    when nothing they can act on is left.
+
+    Part 1 before part 2 before part 3: a part's step comes only when the parts before it
+    lose nothing. Within a part, a hook not written yet comes first (in the handout's
+    order), then the hook that loses the most points (`Report.stakes`: its own tests and
+    every board lost to it). A practice agent that is still the stub is the last step."""
     if report.ungraded:
         return None
     lost = [i for i in items if i.score < i.max_score]
-    if not lost or all(i.hidden for i in lost):
+    if lost and all(i.hidden for i in lost):
         return None
-    unloadable = report.unloadable()
+    unloadable = report.unloadable() if lost else None
     if unloadable is not None:
         return NextStep(_load_fix(Path(report.solver).name, student_reason(unloadable, items)))
-    unwritten = report.next_hook_to_implement()
+    stakes = report.stakes()
+    for part in PARTS:
+        in_part = [i for i in lost if part_of(i) == part]
+        if any(not i.hidden or i.lost_to for i in in_part) or any(BY_NAME[h].part == part for h in stakes):
+            return _part_step(report, items, part, in_part, stakes)
+    return NextStep(PRACTICE_STUB) if report.agent_stub else None
+
+
+def _part_step(report: Report, items: list[ItemResult], part: Part, lost: list[ItemResult],
+               stakes: dict[str, float]) -> NextStep:
+    """The step for a part that loses points (`lost`: its items that do)."""
+    hooks = tuple(spec.name for spec in HOOKS if spec.part == part)
+    unwritten = report.next_hook_to_implement(hooks)
     if unwritten:
         return NextStep(f"implement {unwritten} in assignment/hooks.py ({_summary(unwritten)}); "
                         "its docstring gives the exact contract and an example.")
-    fix = report.most_valuable_fix()
-    if fix is not None:
-        return _fix(report, items, *fix)
-    return _faster(lost) or _agent(lost)
+    ranked = sorted((hook for hook in hooks if stakes.get(hook, 0) > 0), key=lambda hook: -stakes[hook])
+    if ranked:
+        hook = ranked[0]
+        timed_out = [i for i in report.items if i.lost_to == hook and i.score < i.max_score and i.status == "timeout"]
+        own = [i for i in report.items if i.lost_to == hook or (i.kind == "hook" and i.name == hook)]
+        if timed_out and all(i.status == "timeout" or i.score == i.max_score for i in own):
+            step = _faster(lost)
+            if step is not None:
+                return step
+        return _fix(report, items, hook, stakes[hook])
+    step = _faster(lost) or (_agent(lost) if part == "agent" else None)
+    if step is not None:
+        return step
+    first = next(i for i in lost if not i.hidden)
+    return NextStep(f"{label(first)}: {first.message.splitlines()[0]}")
 
 
 def student_reason(item: ItemResult, items: list[ItemResult]) -> str:

@@ -8,7 +8,8 @@ from typing import Any, Literal
 from grader.sandbox.tasks import Outcome
 from grader.sandbox.wire import clean_text
 
-MESSAGE_LIMIT = 4000  # characters of one reason
+MESSAGE_LIMIT = 4000  # characters of one reason, the mark of a cut included
+CUT_MARK = 40  # characters kept for clean_text's mark of a cut ("[... N more characters cut]")
 
 ItemKind = Literal["hook", "problem", "sat", "efficiency", "agent"]
 #: not_run: not started, its hook having run out of time on earlier items; ungraded: the grader's failure, not the student's
@@ -36,13 +37,14 @@ class ItemResult:
     facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
     calls_timed: tuple[tuple[str, int, float], ...] = ()  # (hook, calls, seconds waiting for them), the slowest first
     unloadable: bool = False  # lost because the student's file did not load (a typed fact of the worker's load)
+    lost_to: str = ""  # for a board: the hook it is lost to if lost (its call failed, else the search parted there)
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
         bounded (a reason quotes values cut short already; this is the last guard)."""
-        self.message = clean_text(self.message, MESSAGE_LIMIT)
+        self.message = clean_text(self.message, MESSAGE_LIMIT - CUT_MARK)
         self.output = clean_text(self.output)
-        self.cause = clean_text(self.cause, MESSAGE_LIMIT)
+        self.cause = clean_text(self.cause, MESSAGE_LIMIT - CUT_MARK)
 
     @property
     def hidden(self) -> bool:
@@ -57,6 +59,8 @@ class ItemResult:
             data["visibility"] = self.visibility
         if self.cause and self.score < self.max_score:
             data["cause"] = self.cause
+        if self.lost_to and self.score < self.max_score:
+            data["lost_to"] = self.lost_to
         return data
 
 
@@ -83,6 +87,7 @@ class Report:
     partial: bool = False  # only some items were graded (--only)
     calls: tuple[tuple[str, str], ...] = ()  # (hook, another hook it calls) in the student's file
     unbounded: str = ""  # what no control group kept for the workers (memory and processes, CPU shares), and why
+    agent_stub: bool = False  # the agent plays for practice only (no points) and its choose_move is still the stub
 
     def __post_init__(self) -> None:
         """The solver's path holds a student's file names: made safe to show, once, here."""
@@ -122,30 +127,23 @@ class Report:
             return None
         return next((i for i in asking if not i.hidden), asking[0])
 
-    def next_hook_to_implement(self) -> str | None:
-        """The first hook (in handout order) still raising NotImplementedError."""
+    def next_hook_to_implement(self, hooks: tuple[str, ...] | None = None) -> str | None:
+        """The first hook (in handout order; of `hooks` only, if given) still raising NotImplementedError."""
         for item in self.items:
-            if item.kind == "hook" and "is not implemented yet" in item.message:
+            if item.kind == "hook" and (hooks is None or item.name in hooks) and "is not implemented yet" in item.message:
                 return item.name
         return None
 
-    def most_valuable_fix(self) -> tuple[str, float] | None:
-        """The hook whose fix gains the most points: what its own tests lost, plus the
-        boards whose search first parted from the model answer in it."""
-        gains: dict[str, float] = {}
+    def stakes(self) -> dict[str, float]:
+        """The points lost to each hook: what its own tests lost, and every board lost to it
+        (`ItemResult.lost_to`: a call of it raised, broke its contract or ran out of time, or
+        the search first parted from the model answer in it)."""
+        stakes: dict[str, float] = {}
         for item in self.items:
-            lost = item.max_score - item.score
-            if lost <= 0:
-                continue
-            if item.kind == "hook":
-                gains[item.name] = gains.get(item.name, 0.0) + lost
-            elif item.cause:
-                hook = item.cause.split(" ", 1)[0]
-                gains[hook] = gains.get(hook, 0.0) + lost
-        if not gains:
-            return None
-        hook = max(gains, key=lambda name: gains[name])
-        return hook, round(gains[hook], 2)
+            hook = item.name if item.kind == "hook" else item.lost_to
+            if hook and item.score < item.max_score:
+                stakes[hook] = stakes.get(hook, 0.0) + item.max_score - item.score
+        return {hook: round(points, 2) for hook, points in stakes.items()}
 
 
 def report_data(report: Report) -> dict[str, Any]:
@@ -153,7 +151,7 @@ def report_data(report: Report) -> dict[str, Any]:
     a class's submissions are graded in processes of their own)."""
     return {"solver": report.solver, "isolation": report.isolation, "partial": report.partial,
             "calls": [list(pair) for pair in report.calls], "items": [asdict(item) for item in report.items],
-            "unbounded": report.unbounded}
+            "unbounded": report.unbounded, "agent_stub": report.agent_stub}
 
 
 def report_from_data(data: dict[str, Any]) -> Report:
@@ -166,4 +164,5 @@ def report_from_data(data: dict[str, Any]) -> Report:
         values["calls_timed"] = tuple(tuple(row) for row in values.get("calls_timed", ()))
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
-    return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")))
+    return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")),
+                  bool(data.get("agent_stub", False)))

@@ -252,6 +252,10 @@ def confinable() -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
+#: Why a file that loads but defines no function of the hook table cannot be graded.
+NOTHING_DEFINED = f"it defines none of the functions the assignment asks for ({', '.join(BY_NAME)})"
+
+
 def load(source: Path, quiet: bool) -> Answerer:
     """In a fresh fork: confine this process, then load the student's file (what it prints
     while loading goes nowhere when `quiet`: the check of the file showed it already)."""
@@ -264,7 +268,8 @@ def load(source: Path, quiet: bool) -> Answerer:
         os.dup2(nowhere, 2)
         os.close(nowhere)
     try:
-        return Answerer(import_source(source), source)
+        module = import_source(source)
+        defines = any(callable(getattr(module, name, None)) for name in BY_NAME)
     except BaseException as error:  # a broken file is reported, never a crash
         return Answerer(None, source, f"cannot load {source.name}: {describe_exception(error, source)}",
                         missing_module(error, source))
@@ -272,6 +277,9 @@ def load(source: Path, quiet: bool) -> Answerer:
         for fd, saved in zip((1, 2), kept):
             os.dup2(saved, fd)
             os.close(saved)
+    if not defines:  # an empty file, `x = 1`: nothing in it can be asked
+        return Answerer(None, source, f"cannot load {source.name}: {NOTHING_DEFINED}")
+    return Answerer(module, source)
 
 
 def forked(work: Callable[[], None], reply: Callable[[dict[str, Any]], None], contained: bool) -> None:

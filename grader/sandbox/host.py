@@ -103,11 +103,11 @@ class WorkerFailure(Exception):
 
 
 class StudentRaised(Exception):
-    """The student's function raised; `fatal` ones (not implemented, exit, memory) end the task."""
+    """The student's function `hook` raised; `fatal` ones (not implemented, exit, memory) end the task."""
 
-    def __init__(self, message: str, fatal: bool):
+    def __init__(self, message: str, fatal: bool, hook: str = ""):
         super().__init__(message)
-        self.message, self.fatal = message, fatal
+        self.message, self.fatal, self.hook = message, fatal, hook
 
 
 def interrupt() -> None:
@@ -355,7 +355,7 @@ class Worker:
             raise WorkerFailure("error", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
             raise StudentRaised((outside_rule(reply.missing) if reply.missing else None)
-                                or clean_text(reply.message, 400), reply.fatal)
+                                or clean_text(reply.message, 400), reply.fatal, hook)
         assert isinstance(reply, Answer)
         return reply.value
 

@@ -39,7 +39,7 @@ from grader.scoring.sathooks import (
     score_sat_hook,
     score_sat_problems,
 )
-from grader.scoring.searchcheck import CallFound, HookCalls, Model, Watcher, bounds_probes, probe_calls
+from grader.scoring.searchcheck import CallFound, Divergence, HookCalls, Model, Watcher, bounds_probes, probe_calls
 from solvers.cliargs import instructor_only
 from solvers.csp import build_csp, layout_of
 from solvers.engine import search
@@ -109,8 +109,8 @@ def problem_task(problem: Problem, limit: float, model: Model | None = None,
             result = search(csp, watcher.strategy() if watcher else hooks.strategy(), "all")
         except CallFound as found:
             return {"found": found.case}
-        except TASK_FAILURES as error:  # the failure, where the search had already parted, the calls before it
-            return {"failed": str(error), **_checked(watcher)}
+        except TASK_FAILURES as error:  # the failure and its hook, where the search had parted, the calls up to it
+            return {"failed": str(error), "failed_in": error.hook, **_checked(watcher)}
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
         return {"solutions": grids, "stats": result.stats.as_dict(), **_checked(watcher)}
 
@@ -294,7 +294,8 @@ def score_problem(problem: Problem, outcome: Outcome, points: float | None = Non
     points = problem.points if points is None else points
     divergence = answer.get("divergence")
     where = {"file": problem.file, "nodes": nodes, "visibility": problem.visibility, "calls_timed": outcome.calls_timed,
-             "cause": divergence.describe(problem.id) if divergence is not None else "", **measured(outcome)}
+             "cause": divergence.describe(problem.id) if divergence is not None else "",
+             "lost_to": _lost_to(outcome, divergence), **measured(outcome)}
     failure = _run_failure(outcome) or _solutions_failure(problem, answer.get("solutions"))
     if failure is not None:
         status, reason = failure
@@ -305,6 +306,15 @@ def score_problem(problem: Problem, outcome: Outcome, points: float | None = Non
     if model is not None and nodes is not None:  # for information: not scored unless the config says so
         message += f" in {nodes} nodes (the model answer: {model})"
     return ItemResult("problem", problem.id, "pass", points, points, message, **where)
+
+
+def _lost_to(outcome: Outcome, divergence: Divergence | None) -> str:
+    """The hook a board is lost to, should it be lost: the one whose call raised, broke its
+    contract or ran out of time; else the one where the search first parted from the model
+    answer's ("" when neither is known: the student copy has no model answer)."""
+    if outcome.status != "ok":
+        return outcome.hook or ""
+    return str(outcome.answer.get("failed_in") or (divergence.hook if divergence is not None else ""))
 
 
 def _run_failure(outcome: Outcome) -> tuple[ItemStatus, str] | None:
@@ -410,8 +420,9 @@ def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]
     some board that has them: otherwise answering nothing everywhere would earn points."""
     if any(r.status == "pass" and count > 0 for r, count in zip(results, counts)):
         return results
-    return [replace(r, status="fail", score=0.0, message=NOTHING_FOUND) if r.status == "pass" and count == 0 else r
-            for r, count in zip(results, counts)]
+    lost_to = next((r.lost_to for r, count in zip(results, counts) if count > 0 and r.lost_to), "")  # what lost those
+    return [replace(r, status="fail", score=0.0, message=NOTHING_FOUND, lost_to=lost_to) if r.status == "pass" and count == 0
+            else r for r, count in zip(results, counts)]
 
 
 NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
@@ -562,7 +573,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     by_problem = dict(zip(map(id, visible + hidden), seen["problems"] + unseen["problems"]))
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
                     partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
-                    unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "")
+                    unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "",
+                    agent_stub=wants("agent") and _practice_stub(config, agent))
     for spec, outcome in zip(hooks, seen["hooks"]):
         searched = _search_calls(spec, [(p, by_problem[id(p)]) for p in problems], probes)
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched,
@@ -601,6 +613,11 @@ def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome]], probe
         return probes.calls
     return [Searched(problem, outcome.answer["calls"][hook.name]) for problem, outcome in searches
             if hook.name in outcome.answer.get("calls", {})]
+
+
+def _practice_stub(config: GradingConfig, agent: str | None) -> bool:
+    """Whether the agent plays for practice only (no points) and is still the stub."""
+    return agent is not None and not (config.agent is not None and config.agent.points) and not agent_is_written(agent)
 
 
 def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None,

@@ -28,7 +28,11 @@ from solvers.engine import Strategy
 
 
 class HookContractError(Exception):
-    """A hook returned something its contract does not allow."""
+    """Hook `hook` returned something its contract does not allow."""
+
+    def __init__(self, hook: str, message: str):
+        super().__init__(message)
+        self.hook = hook
 
 
 class LocalAsker:
@@ -53,7 +57,7 @@ class LocalAsker:
         reply = self.answerer.answer(hook, args)
         self.calls.add(hook, time.monotonic() - started)
         if isinstance(reply, Raised):
-            raise StudentRaised(reply.message, reply.fatal)
+            raise StudentRaised(reply.message, reply.fatal, hook)
         return reply.value
 
     def end(self) -> None:
@@ -106,12 +110,12 @@ class Hooks:
         if result is None:
             return None
         if not isinstance(result, dict) or set(result) != set(domains):
-            raise HookContractError("forward_check must return None or a dict with the domain of every variable")
+            raise HookContractError("forward_check", "forward_check must return None or a dict with the domain of every variable")
         narrowed = {}
         for var, values in result.items():
             kept = tuple(sorted(values)) if isinstance(values, (list, frozenset)) and all(map(is_int, values)) else None
             if kept is None or not set(kept) <= set(domains[var]):
-                raise HookContractError(f"forward_check gave variable {quote(var)} the domain {quote(values)}, "
+                raise HookContractError("forward_check", f"forward_check gave variable {quote(var)} the domain {quote(values)}, "
                                         f"which is not a subset of {domains[var]}")
             narrowed[var] = kept
         return narrowed
@@ -119,13 +123,13 @@ class Hooks:
     def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
         var = self.ask("select_variable", csp, domains, unassigned)
         if not is_int(var) or var not in unassigned:
-            raise HookContractError(f"select_variable returned {quote(var)}, which is not an unassigned variable")
+            raise HookContractError("select_variable", f"select_variable returned {quote(var)}, which is not an unassigned variable")
         return int(var)
 
     def order_values(self, csp: CSP, var: int, domains: Domains) -> list[int]:
         values = self.ask("order_values", csp, var, domains)
         if not isinstance(values, list) or not all(map(is_int, values)) or sorted(values) != sorted(domains[var]):
-            raise HookContractError(f"order_values returned {quote(values)} for variable {var}; "
+            raise HookContractError("order_values", f"order_values returned {quote(values)} for variable {var}; "
                                     f"it must order exactly the values {domains[var]}")
         return values
 
@@ -142,9 +146,9 @@ class Hooks:
     def choose_move(self, view: View) -> Move:
         answer = self.ask(AGENT_NAME, view)
         if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] == "move"):
-            raise HookContractError(f"choose_move returned {quote(answer)}, not a Move")
+            raise HookContractError("choose_move", f"choose_move returned {quote(answer)}, not a Move")
         _, action, cell = answer
         if action not in ACTIONS or not (isinstance(cell, list) and len(cell) == 2 and all(map(is_int, cell))):
             shown = repr(action) if action in ACTIONS else f"{quote(action)} (actions: {', '.join(ACTIONS)})"
-            raise HookContractError(f"choose_move returned a Move with action {shown} and cell {quote(cell)}")
+            raise HookContractError("choose_move", f"choose_move returned a Move with action {shown} and cell {quote(cell)}")
         return Move(action, (cell[0], cell[1]))

@@ -47,7 +47,7 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
         for spec in SAT_HOOKS:
             usable, reason = usable_clauses(hooks.clauses(spec.name, lits, constraint.total), lits)
             if reason:
-                raise HookContractError(f"{spec.name} {reason}")
+                raise HookContractError(spec.name, f"{spec.name} {reason}")
             clauses += usable
     return clauses
 

@@ -24,6 +24,8 @@ from functools import partial
 from typing import Any
 
 from grader.hooktable import BY_NAME
+from grader.sandbox.host import StudentRaised
+from grader.scoring.hookcalls import HookContractError
 from grader.scoring.hookcases import HOOK_NAMES, Case, as_data, handout_domain
 from solvers.board import Board
 from solvers.csp import CSP, Domains
@@ -34,6 +36,9 @@ from solvers.engine import Strategy
 PROBES = 24
 #: A context in which the grader's work is not charged to the student's item.
 Uncharged = Callable[[], AbstractContextManager[object]]
+#: What a hook's call may raise that ends the search of one board: a broken contract, an exception of the student's.
+HOOK_FAILURES = (HookContractError, StudentRaised)
+HookFailure = HookContractError | StudentRaised
 
 
 @dataclass(frozen=True)
@@ -143,19 +148,37 @@ class Watcher:
         if self.stop_at == (hook, record.calls):
             raise CallFound(hook, {**case(), "call": record.calls, "expected": expected, "returned": returned})
 
+    def _failed(self, hook: str, case: Callable[[], Case], error: HookFailure, expected: Callable[[], Any],
+                args: tuple[Any, ...]) -> None:
+        """Record a call that raised or broke the hook's contract: a wrong call of `hook`
+        (the board counts against it), and the search's divergence if none came before."""
+        with self.uncharged():
+            self._note(hook, case, {"error": str(error)}, expected(), args, lambda: f"failed ({error})")
+
     def forward_check(self, csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
         self.step += 1
-        assert self.student.forward_check is not None and self.model.forward_check is not None
-        got = self.student.forward_check(csp, domains, assigned)
+        student, model = self.student.forward_check, self.model.forward_check
+        assert student is not None and model is not None
+        try:
+            got = student(csp, domains, assigned)
+        except HOOK_FAILURES as error:
+            self._failed("forward_check", self._case(domains, assigned=assigned), error,
+                         lambda: as_data("forward_check", model(csp, dict(domains), assigned)), (csp, domains, assigned))
+            raise
         with self.uncharged():
-            expected = self.model.forward_check(csp, dict(domains), assigned)
+            expected = model(csp, dict(domains), assigned)
             self._note("forward_check", self._case(domains, assigned=assigned), {"value": as_data("forward_check", got)},
                        as_data("forward_check", expected), (csp, domains, assigned),
                        lambda: _forward_check_detail(got, expected))
         return got
 
     def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
-        got = self.student.select_variable(csp, domains, unassigned)
+        try:
+            got = self.student.select_variable(csp, domains, unassigned)
+        except HOOK_FAILURES as error:
+            self._failed("select_variable", self._case(domains, unassigned=list(unassigned)), error,
+                         lambda: self.model.select_variable(csp, dict(domains), list(unassigned)), (csp, domains, list(unassigned)))
+            raise
         with self.uncharged():
             expected = self.model.select_variable(csp, dict(domains), list(unassigned))
             self._note("select_variable", self._case(domains, unassigned=list(unassigned)), {"value": got}, expected,
@@ -164,7 +187,12 @@ class Watcher:
         return got
 
     def order_values(self, csp: CSP, var: int, domains: Domains) -> Any:
-        got = self.student.order_values(csp, var, domains)
+        try:
+            got = self.student.order_values(csp, var, domains)
+        except HOOK_FAILURES as error:
+            self._failed("order_values", self._case(domains, var=var), error,
+                         lambda: list(self.model.order_values(csp, var, dict(domains))), (csp, var, domains))
+            raise
         with self.uncharged():
             expected = list(self.model.order_values(csp, var, dict(domains)))
             self._note("order_values", self._case(domains, var=var), {"value": list(got)}, expected, (csp, var, domains),

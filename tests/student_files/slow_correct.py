@@ -1,18 +1,20 @@
-"""A correct student whose hooks are slow: every call burns a fixed amount of CPU (a loop
-of pure arithmetic, no sleeping), well inside the time limit on any machine, so that its
-grade must not depend on how busy the machine is."""
+"""A correct student whose hooks are slow: every call burns a fixed amount of CPU time (a
+loop on `time.process_time()`, no sleeping, the same time on a fast machine as on a slow
+one), well inside the time limit, so that its grade must not depend on how busy or how fast
+the machine is."""
+
+import time
 
 from model_answer import at_least_clauses, at_most_clauses, constraint_bounds, select_mrv, values_ascending
 from model_answer import forward_check_once as _forward_check
 
-WORK = 20_000  # additions per call: about a millisecond
+BURN = 0.001  # seconds of CPU per call
 
 
-def _burn() -> int:
-    total = 0
-    for step in range(WORK):
-        total += step
-    return total
+def _burn() -> None:
+    started = time.process_time()
+    while time.process_time() - started < BURN:
+        pass
 
 
 def forward_check(csp, domains, assigned):
