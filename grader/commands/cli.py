@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run: --help and
     from grader.inputs.problemset import Problem, ProblemError
     from grader.reports.results import Report
     from grader.sandbox.isolation import Sandbox, Scope
+    from grader.scoring.searchcheck import Divergence
 
 
 NOT_GRADED_EXIT = 3  # the grader could not grade: nothing was scored
@@ -261,19 +262,24 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     from grader.sandbox.host import Limits
     from grader.scoring.grading import hook_task, model_answer, problem_task, run_solver_tasks
     from grader.scoring.hookcases import HOOK_NAMES, describe_case
-    from grader.scoring.searchcheck import bounds_probes
+    from grader.scoring.searchcheck import AnswerTable, OffPath, bounds_probes
 
     hook, _, rest = args.case.partition("@")
     board, _, number = rest.rpartition(":")
     problem = next((p for p in problems if p.id == board and not p.hidden), None)
-    model = model_answer()
-    if hook not in HOOK_NAMES or problem is None or not number.isdigit() or int(number) < 1 or model is None:
-        why = ("the answer key is not in this copy" if model is None else
-               f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given")
+    if hook not in HOOK_NAMES or problem is None or not number.isdigit() or int(number) < 1:
+        why = f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given"
         return fail(console, f"--case {args.case}: {why}")
+    model = model_answer()
+    if isinstance(model, AnswerTable) and model.missing:
+        return fail(console, f"--case {args.case}: cannot show the model answer's answers: {model.missing}")
     limit = args.timeout or problem.timeout or config.timeout
     if not BY_NAME[hook].engine_calls:  # asked apart, about the model answer's search (see bounds_probes)
-        probes = bounds_probes(problem.board, model)[int(number) - 1:int(number)]
+        try:
+            probes = bounds_probes(problem.board, model)[int(number) - 1:int(number)]
+        except OffPath:
+            return fail(console, f"--case {args.case}: this copy does not carry the model answer's search of {board} "
+                        "(a board changed since the copy was made), so only the course's grader can ask this call")
         task = hook_task(hook, probes, limit)
     else:
         task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
@@ -285,11 +291,21 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
         case = {**probes[0], "call": int(number), "returned": outcome.answer["results"][0]}
     if case is None:
         return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
+    if "expected" not in case:
+        return fail(console, f"{args.case}: {_off_path(case.get('after'), board)}")
     case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
     console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
     right = case["returned"] == {"value": case["expected"]}
     console.print(Text("right" if right else "wrong", style="green" if right else "red"))
     return 0 if right else 1
+
+
+def _off_path(divergence: Divergence | None, board: str) -> str:
+    """Why a call of a search cannot be shown with the model answer's answer in a student copy."""
+    where = (f"after your search had left the model answer's path ({divergence.describe(board)})"
+             if divergence is not None else "on a board this copy does not carry as it is now")
+    return (f"this call came {where}; this copy knows the model answer's answers only along its own searches of the "
+            "public boards, so only the course's grader can check this call (fix the first wrong call first)")
 
 
 NONE_RISK = ("with --isolation none, student code runs with your permissions: it can read the answer key and the "

@@ -71,7 +71,7 @@ def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
     when nothing they can act on is left."""
     if report.ungraded:
         return None
-    lost = [i for i in items if i.score < i.max_score]
+    lost = [i for i in items if round(i.score + i.unchecked, 2) < i.max_score]
     if not lost or all(i.hidden for i in lost):
         return None
     unloadable = report.unloadable()

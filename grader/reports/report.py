@@ -75,6 +75,8 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     table.add_section()
     table.add_row("[bold]total[/]", "", f"[bold]{report.score:g}/{report.max_score:g}[/]", "", "")
     console.print(table)
+    if report.unchecked:
+        console.print(Text(unchecked_line(report), style="yellow"), highlight=False, soft_wrap=True)
     show_reasons(console, items)
     show_causes(console, items)
     for item in items:
@@ -97,6 +99,13 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     elif report.score == report.max_score:
         console.print("[green]Full marks on the items graded (a partial run: --only).[/]" if report.partial
                       else "[green]Full marks.[/]")
+
+
+def unchecked_line(report: Report) -> str:
+    """The points of the total that this copy could not check, which and why (one line)."""
+    items = ", ".join(f"{i.name} {i.unchecked:g}" for i in report.items if i.unchecked)
+    return (f"Not checked here: {report.unchecked:g} points ({items}) are checked only by the course's grader, "
+            f"and are not in the total above: {report.unchecked_why}.")
 
 
 def show_call_times(console: Console, times: list[tuple[str, int, float]]) -> None:
@@ -161,4 +170,6 @@ def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = 
         data["unbounded"] = report.unbounded
     if report.ungraded:
         data["ungraded"] = report.ungraded
+    if report.unchecked:
+        data["unchecked"] = {"points": report.unchecked, "why": report.unchecked_why}
     return data

@@ -35,6 +35,7 @@ class ItemResult:
     facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
     calls_timed: tuple[tuple[str, int, float], ...] = ()  # (hook, calls, seconds waiting for them), the slowest first
     unloadable: bool = False  # lost because the student's file did not load (a typed fact of the worker's load)
+    unchecked: float = 0.0  # of the points not scored, those only the course's grader can check (in a student copy)
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
@@ -56,6 +57,8 @@ class ItemResult:
             data["visibility"] = self.visibility
         if self.cause and self.score < self.max_score:
             data["cause"] = self.cause
+        if self.unchecked:
+            data["unchecked"] = self.unchecked
         return data
 
 
@@ -82,6 +85,7 @@ class Report:
     partial: bool = False  # only some items were graded (--only)
     calls: tuple[tuple[str, str], ...] = ()  # (hook, another hook it calls) in the student's file
     unbounded: str = ""  # what no control group kept for the workers (memory and processes, CPU shares), and why
+    unchecked_why: str = ""  # why some checks could not run here (a student copy), when some could not
 
     def __post_init__(self) -> None:
         """The solver's path holds a student's file names: made safe to show, once, here."""
@@ -97,6 +101,11 @@ class Report:
     @property
     def score(self) -> float:
         return round(sum(i.score for i in self.items), 2)
+
+    @property
+    def unchecked(self) -> float:
+        """Points not scored here because only the course's grader can check them."""
+        return round(sum(i.unchecked for i in self.items), 2)
 
     @property
     def ungraded(self) -> str | None:
@@ -133,7 +142,7 @@ class Report:
         boards whose search first parted from the model answer in it."""
         gains: dict[str, float] = {}
         for item in self.items:
-            lost = item.max_score - item.score
+            lost = item.max_score - item.score - item.unchecked
             if lost <= 0:
                 continue
             if item.kind == "hook":
@@ -152,7 +161,7 @@ def report_data(report: Report) -> dict[str, Any]:
     a class's submissions are graded in processes of their own)."""
     return {"solver": report.solver, "isolation": report.isolation, "partial": report.partial,
             "calls": [list(pair) for pair in report.calls], "items": [asdict(item) for item in report.items],
-            "unbounded": report.unbounded}
+            "unbounded": report.unbounded, "unchecked_why": report.unchecked_why}
 
 
 def report_from_data(data: dict[str, Any]) -> Report:
@@ -165,4 +174,5 @@ def report_from_data(data: dict[str, Any]) -> Report:
         values["calls_timed"] = tuple(tuple(row) for row in values.get("calls_timed", ()))
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
-    return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")))
+    return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")),
+                  str(data.get("unchecked_why", "")))

@@ -13,6 +13,7 @@ from typing import Any
 from grader.hooktable import BY_NAME, CSP_HOOKS, SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.config import AgentGrading, Efficiency, GradingConfig
 from grader.inputs.problemset import Problem
+from grader.inputs.searchanswers import Unusable, search_answers
 from grader.inputs.submission import hooks_calling_hooks
 from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_hooks, reference_strategies
 from grader.reports.results import ItemResult, ItemStatus, Report, failed_item, measured
@@ -38,7 +39,18 @@ from grader.scoring.sathooks import (
     score_sat_hook,
     score_sat_problems,
 )
-from grader.scoring.searchcheck import CallFound, HookCalls, Model, Watcher, bounds_probes, probe_calls
+from grader.scoring.searchcheck import (
+    AnswerTable,
+    CallFound,
+    Divergence,
+    HookCalls,
+    Model,
+    OffPath,
+    Watcher,
+    bounds_probes,
+    probe_calls,
+    unchecked_board,
+)
 from solvers.cliargs import instructor_only
 from solvers.csp import build_csp, layout_of
 from solvers.engine import search
@@ -91,7 +103,7 @@ def sat_hook_task(name: str, limit: float) -> Task:
     return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 
 
-def problem_task(problem: Problem, limit: float, model: Model | None = None,
+def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | None = None,
                  stop_at: tuple[str, int] | None = None) -> Task:
     """Search every solution of the problem here, each hook call asked of the solver; with
     the `model` answer, check every answer against it (see `Watcher`). The problems of one
@@ -126,29 +138,41 @@ class BoundsProbes:
     """constraint_bounds asked about the constraints of real searches (`bounds_probes`):
     one task for the visible boards, one for the hidden boards (run with the hidden part)."""
 
-    def __init__(self, visible: list[Problem], hidden: list[Problem], model: Model | None, limit: float):
-        """No model answer (the student copy): nothing is asked."""
-        self.parts = {part: [(p, bounds_probes(p.board, model)) for p in problems] if model is not None else []
+    def __init__(self, visible: list[Problem], hidden: list[Problem], model: Model | AnswerTable | None, limit: float):
+        """No model answer: nothing is asked. A board whose probes the student copy does
+        not carry (None) is a board it cannot check."""
+        self.parts = {part: [(p, _probes(p, model)) for p in problems] if model is not None else []
                       for part, problems in ((False, visible), (True, hidden))}
         self.limit = limit
         self.calls: list[Searched] = []
 
     def tasks(self, hidden: bool) -> list[Task]:
         """The part's task (none when it has no board)."""
-        cases = [case for _, probes in self.parts[hidden] for case in probes]
+        cases = [case for _, probes in self.parts[hidden] for case in probes or ()]
         return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
 
     def take(self, hidden: bool, outcomes: list[Outcome]) -> None:
         """Each board's calls from the part's outcome. A task that did not run to its end
         answered for none of its boards: each is kept with that outcome (`Searched.unfinished`)."""
+        unknown = [Searched(problem, unchecked_board()) for problem, probes in self.parts[hidden] if probes is None]
+        asked = [(problem, probes) for problem, probes in self.parts[hidden] if probes is not None]
+        self.calls += unknown
         if not outcomes:
             return
         if not outcomes[0].ok:
-            self.calls += [Searched(problem, HookCalls(), outcomes[0]) for problem, _ in self.parts[hidden]]
+            self.calls += [Searched(problem, HookCalls(), outcomes[0]) for problem, _ in asked]
             return
         results = iter(outcomes[0].answer["results"])
-        for problem, probes in self.parts[hidden]:
+        for problem, probes in asked:
             self.calls.append(Searched(problem, probe_calls(probes, [next(results) for _ in probes])))
+
+
+def _probes(problem: Problem, model: Model | AnswerTable) -> list[Case] | None:
+    """The board's probes, or None when the student copy does not carry them."""
+    try:
+        return bounds_probes(problem.board, model)
+    except OffPath:
+        return None
 
 
 def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, sandbox: Sandbox | None,
@@ -184,6 +208,7 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     in_searches = SearchShare(searched)
     share = min(passed / len(groups), in_searches.share)
     score = round(points * share, 2)
+    unchecked = round(round(points * min(passed / len(groups), in_searches.upper), 2) - score, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
     if not wrong and in_searches.share == 1:
@@ -193,8 +218,9 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
         number, case, result = wrong[0]
         message += (f"; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
                     f"  rerun just this case: --case {spec_name}:{number}")
-    message += "".join("\n" + line for line in in_searches.first_wrong(spec_name) + in_searches.unfinished_lines())
-    return ItemResult("hook", spec_name, "fail", score, points, message, **measured(outcome))
+    lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines() + in_searches.unchecked_lines(unchecked)
+    message += "".join("\n" + line for line in lines)
+    return ItemResult("hook", spec_name, "fail", score, points, message, unchecked=unchecked, **measured(outcome))
 
 
 def _searches_ungraded(spec_name: str, points: float, searched: Searched) -> ItemResult:
@@ -214,6 +240,7 @@ class Searched:
     problem: Problem
     calls: HookCalls
     unfinished: Outcome | None = None
+    divergence: Divergence | None = None  # where the student's search of the board first parted from the model answer's
 
 
 class SearchShare:
@@ -226,14 +253,24 @@ class SearchShare:
         unanswered call never earns what a right one does."""
         self.boards = [s for s in searched if s.calls.calls or s.unfinished is not None]
         right = [s.calls.wrong == 0 and s.unfinished is None for s in self.boards]
+        checked = [r and not s.calls.unchecked for r, s in zip(right, self.boards)]
         groups = group_indices([s.calls.trivial for s in self.boards])
-        self.groups, self.passed = len(groups), sum(all(right[i] for i in group) for group in groups)
+        self.groups, self.passed = len(groups), sum(all(checked[i] for i in group) for group in groups)
+        self.passed_if_right = sum(all(right[i] for i in group) for group in groups)
         self.wrong = [s for s in self.boards if s.calls.wrong]
         self.unfinished = [s for s in self.boards if s.unfinished is not None]
+        self.unchecked = [s for s in self.boards if s.calls.unchecked and not s.calls.wrong and s.unfinished is None]
 
     @property
     def share(self) -> float:
+        """The share of groups of boards known to be right (a board with calls the student
+        copy could not check is not known to be)."""
         return self.passed / self.groups if self.groups else 1.0
+
+    @property
+    def upper(self) -> float:
+        """The share if every call the student copy could not check were right."""
+        return self.passed_if_right / self.groups if self.groups else 1.0
 
     def summary(self) -> str:
         """Counts of the visible boards only (how many calls a hidden search made, or how
@@ -241,12 +278,15 @@ class SearchShare:
         groups count every board, as the points do."""
         shown = [s for s in self.boards if not s.problem.hidden]
         wrong = [s for s in shown if s.calls.wrong]
-        right = sum(s.calls.wrong == 0 and s.unfinished is None for s in shown)
+        right = sum(s.calls.wrong == 0 and s.unfinished is None and not s.calls.unchecked for s in shown)
         text = (f"in the grader's searches, {right}/{len(shown)} visible boards right" if shown
                 else "in the grader's searches (of hidden boards only)")
+        if self.unchecked:
+            text += f", {len(self.unchecked)} not checked here"
         if wrong:
+            unchecked = sum(s.calls.unchecked for s in wrong)
             text += (f" ({sum(s.calls.wrong for s in wrong)} of its {sum(s.calls.calls for s in shown)} calls on them "
-                     "answered otherwise than the rule)")
+                     "answered otherwise than the rule" + (f", {unchecked} not checked here)" if unchecked else ")"))
         if self.wrong or self.unfinished:
             hidden = " (hidden boards included)" if len(shown) < len(self.boards) else ""
             text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
@@ -265,6 +305,21 @@ class SearchShare:
         case = {**case, "name": f"call {case['call']} of {hook} in the search of {where}"}
         return [f"  the first wrong call in a search is {describe_case(hook, None, case, case['returned'])}",
                 f"  rerun just this call: --case {hook}@{shown.problem.id}:{case['call']}"]
+
+    def unchecked_lines(self, points: float) -> list[str]:
+        """What the student copy could not check on the boards it found no wrong call on,
+        and the points that rest on it."""
+        if not self.unchecked:
+            return []
+        calls = sum(s.calls.unchecked for s in self.unchecked)
+        ids = ", ".join(s.problem.id for s in self.unchecked[:4]) + (", ..." if len(self.unchecked) > 4 else "")
+        where = next((s for s in self.unchecked if s.divergence is not None), None)
+        why = (f"its calls there came after the search had left the model answer's path "
+               f"({where.divergence.describe(where.problem.id)}), and this copy knows the model answer's answers "
+               "only along that path" if where is not None and where.divergence is not None else
+               "this copy does not carry the model answer's answers for them")
+        stake = f"these {points:g} points are checked only by the course's grader" if points else "no points rest on them"
+        return [f"  not checked here: {calls} calls on {len(self.unchecked)} boards ({ids}): {why}; {stake}"]
 
     def unfinished_lines(self) -> list[str]:
         """Why visible boards counted as wrong without a wrong answer: the questions about
@@ -549,7 +604,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     by_problem = dict(zip(map(id, visible + hidden), seen["problems"] + unseen["problems"]))
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
                     partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
-                    unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "")
+                    unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "",
+                    unchecked_why=_unchecked_why(model))
     for spec, outcome in zip(hooks, seen["hooks"]):
         searched = _search_calls(spec, [(p, by_problem[id(p)]) for p in problems], probes)
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched))
@@ -585,8 +641,8 @@ def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome]], probe
     not call is asked apart: the probes)."""
     if not hook.engine_calls:
         return probes.calls
-    return [Searched(problem, outcome.answer["calls"][hook.name]) for problem, outcome in searches
-            if hook.name in outcome.answer.get("calls", {})]
+    return [Searched(problem, outcome.answer["calls"][hook.name], divergence=outcome.answer.get("divergence"))
+            for problem, outcome in searches if hook.name in outcome.answer.get("calls", {})]
 
 
 def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None,
@@ -600,13 +656,26 @@ def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandb
     return grading, play_agent_games(agent, grading, agent_seed(grading), limits, sandbox, scope)
 
 
-def model_answer() -> Model | None:
-    """The model answer of the hooks, to check every answer of a search against (None in
-    the student copy, which has no reference)."""
+ALONG_THE_PATH = ("this copy knows the model answer's answers only along its own searches of the public boards, and "
+                  "the calls counted here came after your search had left them (the first wrong call is always found)")
+
+
+def _unchecked_why(model: Model | AnswerTable) -> str:
+    """Why checks could not run here, should some not: said once, under the total."""
+    if not isinstance(model, AnswerTable):
+        return ""
+    return model.missing + "; reinstall the student copy to check them here" if model.missing else ALONG_THE_PATH
+
+
+def model_answer() -> Model | AnswerTable:
+    """The model answer of the hooks, to check every answer of a search against; in the
+    student copy, its answers along its own searches of the public boards, as the release
+    wrote them (none, with the reason, when they are missing or damaged)."""
     try:
         strategies = reference_strategies()
     except ReferenceUnavailable:
-        return None
+        answers = search_answers()
+        return AnswerTable({}, answers.why) if isinstance(answers, Unusable) else AnswerTable(answers)
     return Model(strategies.HANDOUT, strategies.constraint_bounds)
 
 

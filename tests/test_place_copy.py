@@ -1,0 +1,132 @@
+"""The student copy grades the public part as the course does: it checks the hooks' calls in
+the grader's searches with the model answer's answers along its own searches of the public
+boards (stored by the release), and states in its report the points of any check it could
+not run (never counted as passed). One copy is released for the module; each student file
+is graded in it and by the kit's grader on the copy's own problem folder and config."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import COURSE, ROOT, STUDENT_FILES, grader_env, json_report, no_traceback, run_grader, student_copy
+
+from grader.inputs.searchanswers import SHOWN
+
+#: Put first on the copy's PYTHONPATH: the full kit's editable install is forgotten, so the
+#: copy sees only what a student has.
+ONLY_THE_COPY = STUDENT_FILES / "only_this_copy"
+UNCHECKED = "are checked only by the course's grader"
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A student copy released from this kit for problems/course.yaml (the default config)."""
+    work = tmp_path_factory.mktemp("place-copy")
+    (work / "problems").mkdir()
+    shutil.copyfile(COURSE, work / "problems" / COURSE.name)
+    made = run_grader("release", work / "copy", "--problems", work / "problems", timeout=300)
+    assert made.returncode == 0, made.stdout + made.stderr
+    return work / "copy"
+
+
+def in_copy(copy: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """`python -m grader ARGS` in the student copy, as its student runs it."""
+    run = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=copy,
+                         env=grader_env(ONLY_THE_COPY, copy), capture_output=True, text=True, timeout=300)
+    no_traceback(run)
+    return run
+
+
+def copy_grade(copy: Path, solver: Path, report: Path) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """The student's grade in the copy: its run and JSON report."""
+    run = in_copy(copy, "problems/", "--solver", solver, "--json", report)
+    return run, json_report(report, run)
+
+
+def course_grade(copy: Path, solver: Path, report: Path) -> dict:
+    """The course's grade (this kit, the answer key at hand) on the copy's problems and config."""
+    run = run_grader(copy / "problems", "--solver", solver, "--json", report)
+    no_traceback(run)
+    return json_report(report, run)
+
+
+def unchecked(report: dict) -> float:
+    return float((report.get("unchecked") or {}).get("points", 0.0))
+
+
+@pytest.mark.parametrize("student", ["correct", "copy_ties_in_searches", "small_inputs_mrv"])
+def test_the_copys_total_is_the_courses_or_states_the_points_it_could_not_check(
+        released: Path, tmp_path: Path, student: str) -> None:
+    """A correct file, a select_variable wrong only in the searches (late ties) and one whose
+    searches part from the model answer at the root: the copy's total equals the course's,
+    or is lower by no more than the points its report states as checked only by the
+    course's grader; the first wrong call is found in both, and the copy never says "Full
+    marks" while points are unchecked."""
+    solver = student_copy(tmp_path / "student", student)
+    run, mine = copy_grade(released, solver, tmp_path / "copy.json")
+    theirs = course_grade(released, solver, tmp_path / "course.json")
+    hooks = {item["id"]: item for item in mine["hooks"]}
+    course_hooks = {item["id"]: item for item in theirs["hooks"]}
+    assert mine["score"] <= theirs["score"] <= mine["score"] + unchecked(mine) + 1e-9, (mine["score"], theirs["score"])
+    for name, item in course_hooks.items():  # each hook: lower by at most what it states
+        assert item["score"] - hooks[name].get("unchecked", 0) - 1e-9 <= hooks[name]["score"] <= item["score"], name
+    if unchecked(mine):
+        assert UNCHECKED in run.stdout and "Full marks" not in run.stdout
+        assert mine["score"] < theirs["score"] or theirs["score"] < theirs["max_score"]
+    wrong = [name for name, item in course_hooks.items() if "the first wrong call in a search" in item["message"]]
+    for name in wrong:  # the first wrong call is on the model answer's path: the copy finds it, the same
+        first = course_hooks[name]["message"].split("the first wrong call in a search is ", 1)[1]
+        assert first in hooks[name]["message"], name
+    if student == "correct":
+        assert mine["score"] == theirs["score"] == mine["max_score"] and "Full marks." in run.stdout
+    else:
+        assert wrong == ["select_variable"] and hooks["select_variable"]["score"] == course_hooks["select_variable"]["score"]
+
+
+@pytest.mark.parametrize("damage", ["removed", "edited", "garbled"])
+def test_missing_or_damaged_answers_are_checks_not_run_never_passed(released: Path, tmp_path: Path, damage: str) -> None:
+    """With the stored answers removed, edited (one answer changed) or garbled, the copy says
+    so in one line naming the file, counts no board of the searches as right, states those
+    points as checked only by the course's grader, and never says "Full marks"."""
+    copy = tmp_path / "copy"
+    shutil.copytree(released, copy)
+    stored = copy / SHOWN
+    if damage == "removed":
+        stored.unlink()
+    elif damage == "edited":
+        data = json.loads(stored.read_text(encoding="utf-8"))
+        key = next(k for k, v in data["answers"].items() if isinstance(v, int))  # a select_variable answer
+        data["answers"][key] += 1
+        stored.write_text(json.dumps(data), encoding="utf-8")
+    else:
+        stored.write_bytes(b"\x00{not json")
+    run, mine = copy_grade(copy, student_copy(tmp_path / "student", "correct"), tmp_path / "copy.json")
+    said = [line for line in run.stdout.splitlines() if SHOWN in line and "Not checked here" in line]
+    assert len(said) == 1 and SHOWN in mine["unchecked"]["why"], run.stdout
+    assert mine["score"] + unchecked(mine) == mine["max_score"] and unchecked(mine) > 0
+    assert "Full marks" not in run.stdout and run.returncode == 1
+    search_hooks = [item for item in mine["hooks"] if "in the grader's searches" in item["message"]]
+    assert search_hooks and all("0/3 visible boards right, 3 not checked here" in item["message"] for item in search_hooks)
+
+
+def test_a_search_call_reruns_in_the_copy(released: Path, tmp_path: Path) -> None:
+    """`--case select_variable@nctu-1:1` (the handout's example) shows the call with the model
+    answer's answer in the copy; a call the copy cannot know (after the search has left the
+    model answer's path) says so in one line, naming the first wrong call."""
+    solver = student_copy(tmp_path / "student", "small_inputs_mrv")
+    shown = in_copy(released, "problems/course.yaml", "--solver", solver, "--case", "select_variable@nctu-1:1")
+    assert shown.returncode == 1 and "expected: 7" in shown.stdout and shown.stdout.rstrip().endswith("wrong")
+    right = in_copy(released, "problems/course.yaml", "--solver", student_copy(tmp_path / "right", "correct"),
+                    "--case", "select_variable@nctu-1:1")
+    assert right.returncode == 0 and right.stdout.rstrip().endswith("right")
+    probe = in_copy(released, "problems/course.yaml", "--solver", solver, "--case", "constraint_bounds@nctu-2:3")
+    assert probe.returncode == 0 and "call 3 of constraint_bounds" in probe.stdout
+    after = in_copy(released, "problems/course.yaml", "--solver", solver, "--case", "forward_check@nctu-1:5")
+    lines = [line for line in after.stdout.splitlines() if line.strip()]
+    assert after.returncode == 2 and len(lines) == 1 and "left the model answer's path" in lines[0], after.stdout
+    assert "select_variable chose variable 0" in lines[0] and "answer key" not in lines[0]
