@@ -14,7 +14,14 @@ from typing import Any
 from grader.inputs.searchanswers import call_key
 from grader.scoring.grading import model_answer
 from grader.scoring.hookcases import as_data
-from grader.scoring.searchcheck import AnswerTable, Model, bounds_probes, call_arguments, stored_answer
+from grader.scoring.searchcheck import (
+    AnswerTable,
+    Model,
+    bounds_probes,
+    call_arguments,
+    restored_answer,
+    stored_answer,
+)
 from solvers.board import Board
 from solvers.csp import build_csp
 from solvers.engine import Strategy, search
@@ -27,7 +34,9 @@ def _recording(model: Model, board: Board, entries: dict[str, Any]) -> Model:
             given = args[1:] if takes_csp else args
             value = answer(*args)
             data = call_arguments(hook, *given)
-            entries[call_key(hook, board, data)] = stored_answer(hook, as_data(hook, value), data)
+            stored = stored_answer(hook, as_data(hook, value), data)
+            assert as_data(hook, restored_answer(hook, stored, data)) == as_data(hook, value), f"{hook} does not read back"
+            entries[call_key(hook, board, data)] = stored
             return value
         return call
 
@@ -41,7 +50,8 @@ def _recording(model: Model, board: Board, entries: dict[str, Any]) -> Model:
 
 def path_answers(boards: Iterable[Board]) -> dict[str, Any]:
     """The model answer's answer to every call of its searches of `boards`, and to every
-    question the grader asks about them, by `call_key`; checked to read back alike."""
+    question the grader asks about them, by `call_key`; each checked to read back alike,
+    and the questions to replay from the stored answers alone."""
     model = model_answer()
     assert isinstance(model, Model), "the release runs in the instructor's kit"
     entries: dict[str, Any] = {}

@@ -48,7 +48,9 @@ Read `assignment/HANDOUT.md`, implement the hooks in `assignment/hooks.py`, and 
 `python -m grader problems/` again: every lost point comes with a reason. It grades out
 of the course's points, by the course's rules (`problems/grading.yaml`), on the public
 boards and hook cases; the course's autograder may add hidden boards, and draws its hook
-cases and agent games from private seeds.
+cases and agent games from private seeds. The calls your search makes after its first
+wrong one are checked only by the course's autograder: the report says so under the
+total, with the points that rest on them.
 """
 
 

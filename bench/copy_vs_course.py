@@ -8,11 +8,12 @@ grades every file of tests/student_files that writes a part-1 hook twice: in the
 (`python -m grader problems/`, the copy's own problem folder and grading.yaml, with only
 what a student has importable) and with this kit's grader on that same folder (the
 course's grader: the answer key at hand). It prints one row a file: the copy's total, the
-course's, the points the copy says only the course's grader checks, and the verdict:
+course's, the points the copy states as checked only by the course's grader (not in its
+total: `unchecked`; in it, counted as right: `unverified`), and the verdict:
 
 - `equal`: the same total;
-- `stated`: the copy's total is lower, and the points it states as unchecked cover the
-  difference (copy <= course <= copy + unchecked);
+- `stated`: the totals differ by no more than the points the copy states
+  (copy - unverified <= course <= copy + unchecked);
 - `UNEXPLAINED`: anything else (the exit status is then 1).
 
 Also prints the size of the copy's stored answers (`grader/inputs/search_answers.json`).
@@ -86,12 +87,12 @@ def graded(cwd: Path, pythonpath: str, problems: Path, solver: Path, report: Pat
     return json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
 
 
-def verdict(copy: float | None, course: float | None, unchecked: float) -> str:
+def verdict(copy: float | None, course: float | None, unchecked: float, unverified: float) -> str:
     if copy is None or course is None:
         return "UNEXPLAINED" if copy != course else "equal"
     if abs(copy - course) < 0.005:
         return "equal"
-    return "stated" if copy < course <= copy + unchecked + 0.005 else "UNEXPLAINED"
+    return "stated" if copy - unverified - 0.005 <= course <= copy + unchecked + 0.005 else "UNEXPLAINED"
 
 
 def main() -> int:
@@ -107,7 +108,7 @@ def main() -> int:
         copy = release(work, args.problems)
         size = (copy / "grader" / "inputs" / "search_answers.json").stat().st_size
         print(f"stored answers: {size:,} bytes for {len(args.problems)} problem file(s)")
-        print(f"{'file':34} {'copy':>7} {'course':>7} {'unchecked':>9}  verdict")
+        print(f"{'file':34} {'copy':>7} {'course':>7} {'unchecked':>9} {'unverified':>10}  verdict")
         for path in files:
             folder = work / "students" / path.stem
             folder.mkdir(parents=True)
@@ -117,12 +118,14 @@ def main() -> int:
                           args.timeout)
             theirs = graded(ROOT, str(ROOT), copy / "problems", solver, folder / "course.json", args.timeout)
             unchecked = (mine.get("unchecked") or {}).get("points", 0.0)
-            said = verdict(mine.get("score"), theirs.get("score"), unchecked)
+            unverified = (mine.get("unverified") or {}).get("points", 0.0)
+            said = verdict(mine.get("score"), theirs.get("score"), unchecked, unverified)
             bad += said == "UNEXPLAINED"
             rows.append(said)
-            print(f"{path.stem:34} {mine.get('score')!s:>7} {theirs.get('score')!s:>7} {unchecked:>9g}  {said}", flush=True)
-    print(f"{len(rows)} files: {rows.count('equal')} equal, {rows.count('stated')} differ by points the copy states "
-          f"as unchecked, {bad} unexplained")
+            print(f"{path.stem:34} {mine.get('score')!s:>7} {theirs.get('score')!s:>7} {unchecked:>9g} {unverified:>10g}  "
+                  f"{said}", flush=True)
+    print(f"{len(rows)} files: {rows.count('equal')} equal, {rows.count('stated')} differ by points the copy states, "
+          f"{bad} unexplained")
     return 1 if bad else 0
 
 

@@ -35,7 +35,10 @@ class ItemResult:
     facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
     calls_timed: tuple[tuple[str, int, float], ...] = ()  # (hook, calls, seconds waiting for them), the slowest first
     unloadable: bool = False  # lost because the student's file did not load (a typed fact of the worker's load)
-    unchecked: float = 0.0  # of the points not scored, those only the course's grader can check (in a student copy)
+    # In a student copy: points only the course's grader can check, not in the score (no answers to check them
+    # with) or in it (`unverified`: calls after the search had parted from the model answer's path, counted as right).
+    unchecked: float = 0.0
+    unverified: float = 0.0
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
@@ -59,6 +62,8 @@ class ItemResult:
             data["cause"] = self.cause
         if self.unchecked:
             data["unchecked"] = self.unchecked
+        if self.unverified:
+            data["unverified"] = self.unverified
         return data
 
 
@@ -106,6 +111,11 @@ class Report:
     def unchecked(self) -> float:
         """Points not scored here because only the course's grader can check them."""
         return round(sum(i.unchecked for i in self.items), 2)
+
+    @property
+    def unverified(self) -> float:
+        """Points scored here that only the course's grader can check."""
+        return round(sum(i.unverified for i in self.items), 2)
 
     @property
     def ungraded(self) -> str | None:

@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from grader.hooktable import BY_NAME, CSP_HOOKS, SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.config import AgentGrading, Efficiency, GradingConfig
@@ -206,21 +206,21 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     lost = {case.get("group", number) for number, case, _ in wrong}
     passed = len(groups) - len(lost)
     in_searches = SearchShare(searched)
-    share = min(passed / len(groups), in_searches.share)
-    score = round(points * share, 2)
-    unchecked = round(round(points * min(passed / len(groups), in_searches.upper), 2) - score, 2)
+    cases_share = passed / len(groups)
+    score = round(points * min(cases_share, in_searches.share), 2)
+    unverified = round(score - round(points * min(cases_share, in_searches.lower), 2), 2)
+    unchecked = round(round(points * min(cases_share, in_searches.upper), 2) - score, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
-    if not wrong and in_searches.share == 1:
-        return ItemResult("hook", spec_name, "pass", score, points, counts, **measured(outcome))
-    message = counts
+    lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines()
     if wrong:
         number, case, result = wrong[0]
-        message += (f"; the first wrong one is {describe_case(spec_name, number, case, result)}\n"
-                    f"  rerun just this case: --case {spec_name}:{number}")
-    lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines() + in_searches.unchecked_lines(unchecked)
-    message += "".join("\n" + line for line in lines)
-    return ItemResult("hook", spec_name, "fail", score, points, message, unchecked=unchecked, **measured(outcome))
+        counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
+        lines.insert(0, f"  rerun just this case: --case {spec_name}:{number}")
+    message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
+    status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
+    return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified,
+                      **measured(outcome))
 
 
 def _searches_ungraded(spec_name: str, points: float, searched: Searched) -> ItemResult:
@@ -243,34 +243,68 @@ class Searched:
     divergence: Divergence | None = None  # where the student's search of the board first parted from the model answer's
 
 
+#: How a board stands for a hook: every call right; a call wrong (or a question left
+#: unanswered); right as far as the student copy can check, the calls it cannot check
+#: coming after the search had parted from the model answer's path ("after": counted as
+#: right there); calls the copy has no answers for at all ("unknown": not counted).
+Verdict = Literal["right", "wrong", "after", "unknown"]
+
+
+def verdict(searched: Searched) -> Verdict:
+    if searched.calls.wrong or searched.unfinished is not None:
+        return "wrong"
+    if not searched.calls.unchecked:
+        return "right"
+    return "after" if searched.divergence is not None else "unknown"
+
+
+def _calls_on(boards: list[Searched]) -> str:
+    """"N calls on K boards (ids)"."""
+    ids = ", ".join(s.problem.id for s in boards[:4]) + (", ..." if len(boards) > 4 else "")
+    calls = sum(s.calls.unchecked for s in boards)
+    return f"{calls} call{'s' * (calls != 1)} on {len(boards)} board{'s' * (len(boards) != 1)} ({ids})"
+
+
 class SearchShare:
     """A hook's calls in the grader's searches, graded a board a case: a board is right
     when every call on it was; boards are grouped so that no input-independent answer
-    gets a group right (`group_indices`)."""
+    gets a group right (`group_indices`). In the student copy, a board whose calls after
+    the search parted from the model answer's path cannot be checked counts as right, and
+    a board it has no answers for as wrong: `lower` and `upper` bound the course's share."""
 
     def __init__(self, searched: Sequence[Searched]):
         """A board whose questions did not all get an answer (`unfinished`) is wrong: an
         unanswered call never earns what a right one does."""
         self.boards = [s for s in searched if s.calls.calls or s.unfinished is not None]
-        right = [s.calls.wrong == 0 and s.unfinished is None for s in self.boards]
-        checked = [r and not s.calls.unchecked for r, s in zip(right, self.boards)]
+        verdicts = [verdict(s) for s in self.boards]
         groups = group_indices([s.calls.trivial for s in self.boards])
-        self.groups, self.passed = len(groups), sum(all(checked[i] for i in group) for group in groups)
-        self.passed_if_right = sum(all(right[i] for i in group) for group in groups)
+
+        def passing(counted: set[str]) -> int:
+            return sum(all(verdicts[i] in counted for i in group) for group in groups)
+
+        self.groups, self.passed = len(groups), passing({"right", "after"})
+        self.passed_lower, self.passed_upper = passing({"right"}), passing({"right", "after", "unknown"})
         self.wrong = [s for s in self.boards if s.calls.wrong]
         self.unfinished = [s for s in self.boards if s.unfinished is not None]
-        self.unchecked = [s for s in self.boards if s.calls.unchecked and not s.calls.wrong and s.unfinished is None]
+        self.after = [s for s, v in zip(self.boards, verdicts) if v == "after"]
+        self.unknown = [s for s, v in zip(self.boards, verdicts) if v == "unknown"]
+
+    def _share(self, passed: int) -> float:
+        return passed / self.groups if self.groups else 1.0
 
     @property
     def share(self) -> float:
-        """The share of groups of boards known to be right (a board with calls the student
-        copy could not check is not known to be)."""
-        return self.passed / self.groups if self.groups else 1.0
+        return self._share(self.passed)
+
+    @property
+    def lower(self) -> float:
+        """The share if every call the student copy could not check were wrong."""
+        return self._share(self.passed_lower)
 
     @property
     def upper(self) -> float:
         """The share if every call the student copy could not check were right."""
-        return self.passed_if_right / self.groups if self.groups else 1.0
+        return self._share(self.passed_upper)
 
     def summary(self) -> str:
         """Counts of the visible boards only (how many calls a hidden search made, or how
@@ -278,15 +312,17 @@ class SearchShare:
         groups count every board, as the points do."""
         shown = [s for s in self.boards if not s.problem.hidden]
         wrong = [s for s in shown if s.calls.wrong]
-        right = sum(s.calls.wrong == 0 and s.unfinished is None and not s.calls.unchecked for s in shown)
+        right = sum(verdict(s) in ("right", "after") for s in shown)
         text = (f"in the grader's searches, {right}/{len(shown)} visible boards right" if shown
                 else "in the grader's searches (of hidden boards only)")
-        if self.unchecked:
-            text += f", {len(self.unchecked)} not checked here"
+        if self.after:
+            text += f" ({len(self.after)} of them as far as this copy can check)"
+        if self.unknown:
+            text += f", {len(self.unknown)} not checked here"
         if wrong:
             unchecked = sum(s.calls.unchecked for s in wrong)
             text += (f" ({sum(s.calls.wrong for s in wrong)} of its {sum(s.calls.calls for s in shown)} calls on them "
-                     "answered otherwise than the rule" + (f", {unchecked} not checked here)" if unchecked else ")"))
+                     "answered otherwise than the rule" + (f", {unchecked} more not checked here)" if unchecked else ")"))
         if self.wrong or self.unfinished:
             hidden = " (hidden boards included)" if len(shown) < len(self.boards) else ""
             text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
@@ -306,20 +342,22 @@ class SearchShare:
         return [f"  the first wrong call in a search is {describe_case(hook, None, case, case['returned'])}",
                 f"  rerun just this call: --case {hook}@{shown.problem.id}:{case['call']}"]
 
-    def unchecked_lines(self, points: float) -> list[str]:
-        """What the student copy could not check on the boards it found no wrong call on,
-        and the points that rest on it."""
-        if not self.unchecked:
-            return []
-        calls = sum(s.calls.unchecked for s in self.unchecked)
-        ids = ", ".join(s.problem.id for s in self.unchecked[:4]) + (", ..." if len(self.unchecked) > 4 else "")
-        where = next((s for s in self.unchecked if s.divergence is not None), None)
-        why = (f"its calls there came after the search had left the model answer's path "
-               f"({where.divergence.describe(where.problem.id)}), and this copy knows the model answer's answers "
-               "only along that path" if where is not None and where.divergence is not None else
-               "this copy does not carry the model answer's answers for them")
-        stake = f"these {points:g} points are checked only by the course's grader" if points else "no points rest on them"
-        return [f"  not checked here: {calls} calls on {len(self.unchecked)} boards ({ids}): {why}; {stake}"]
+    def unchecked_lines(self, unverified: float, unchecked: float) -> list[str]:
+        """What the student copy could not check, and the points that rest on it: counted
+        (`unverified`, calls after the search parted from the model answer's path) or not
+        (`unchecked`, boards it has no answers for)."""
+        lines = []
+        if self.after:
+            first = next(s for s in self.after if s.divergence is not None)
+            assert first.divergence is not None
+            lines.append(f"  checked only by the course's grader: {_calls_on(self.after)} came after the search had "
+                         f"parted from the model answer's path ({first.divergence.describe(first.problem.id)}); this "
+                         "copy knows the model answer's answers only along that path and counts them as right"
+                         + (f": {unverified:g} points rest on them" if unverified else ""))
+        if self.unknown:
+            lines.append(f"  not checked here: {_calls_on(self.unknown)}: this copy has no model answer's answers for "
+                         "them" + (f"; these {unchecked:g} points are not counted here" if unchecked else ""))
+        return lines
 
     def unfinished_lines(self) -> list[str]:
         """Why visible boards counted as wrong without a wrong answer: the questions about
@@ -656,15 +694,14 @@ def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandb
     return grading, play_agent_games(agent, grading, agent_seed(grading), limits, sandbox, scope)
 
 
-ALONG_THE_PATH = ("this copy knows the model answer's answers only along its own searches of the public boards, and "
-                  "the calls counted here came after your search had left them (the first wrong call is always found)")
+NOT_CARRIED = "this copy has no model answer's answers for boards changed or added since it was made"
 
 
 def _unchecked_why(model: Model | AnswerTable) -> str:
-    """Why checks could not run here, should some not: said once, under the total."""
+    """Why the checks of some boards could not run here, should some not: said once, under the total."""
     if not isinstance(model, AnswerTable):
         return ""
-    return model.missing + "; reinstall the student copy to check them here" if model.missing else ALONG_THE_PATH
+    return model.missing + "; reinstall the student copy to check them here" if model.missing else NOT_CARRIED
 
 
 def model_answer() -> Model | AnswerTable:

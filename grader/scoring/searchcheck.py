@@ -76,7 +76,7 @@ def stored_answer(hook: str, answer: Any, args: dict[str, Any]) -> Any:
     return {"changed": [[var, values] for var, values in answer.items() if args["domains"].get(var) != values]}
 
 
-def _restored(hook: str, stored: Any, args: dict[str, Any]) -> Any:
+def restored_answer(hook: str, stored: Any, args: dict[str, Any]) -> Any:
     """The model answer's return value from its stored form (`stored_answer`)."""
     if hook == "constraint_bounds":
         return tuple(stored)
@@ -101,7 +101,7 @@ class AnswerTable:
             stored = self.answers[call_key(hook, board, data)]
         except KeyError:
             raise OffPath(hook) from None
-        return _restored(hook, stored, data)
+        return restored_answer(hook, stored, data)
 
     def on(self, board: Board) -> Model:
         """The model answer on `board`, as far as the table knows it."""
