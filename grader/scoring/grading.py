@@ -258,11 +258,16 @@ def verdict(searched: Searched) -> Verdict:
     return "after" if searched.divergence is not None else "unknown"
 
 
+def _boards(boards: list[Searched]) -> str:
+    """"K boards (ids)"."""
+    ids = ", ".join(s.problem.id for s in boards[:4]) + (", ..." if len(boards) > 4 else "")
+    return f"{len(boards)} board{'s' * (len(boards) != 1)} ({ids})"
+
+
 def _calls_on(boards: list[Searched]) -> str:
     """"N calls on K boards (ids)"."""
-    ids = ", ".join(s.problem.id for s in boards[:4]) + (", ..." if len(boards) > 4 else "")
     calls = sum(s.calls.unchecked for s in boards)
-    return f"{calls} call{'s' * (calls != 1)} on {len(boards)} board{'s' * (len(boards) != 1)} ({ids})"
+    return f"{calls} call{'s' * (calls != 1)} on {_boards(boards)}"
 
 
 class SearchShare:
@@ -355,8 +360,8 @@ class SearchShare:
                          "copy knows the model answer's answers only along that path and counts them as right"
                          + (f": {unverified:g} points rest on them" if unverified else ""))
         if self.unknown:
-            lines.append(f"  not checked here: {_calls_on(self.unknown)}: this copy has no model answer's answers for "
-                         "them" + (f"; these {unchecked:g} points are not counted here" if unchecked else ""))
+            lines.append(f"  not checked here: {_boards(self.unknown)}: this copy has no model answer's answers for "
+                         "their calls" + (f"; these {unchecked:g} points are not counted here" if unchecked else ""))
         return lines
 
     def unfinished_lines(self) -> list[str]:
