@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, STUDENT_FILES, grader_env, json_report, no_traceback, run_grader, student_copy
+from conftest import COURSE, ROOT, STUDENT_FILES, grader_env, json_report, no_traceback, run_grader, student_copy
 
 from grader.inputs.searchanswers import SHOWN
+from grader.scoring.searchcheck import AnswerTable
+from solvers.board import Board
 
 #: Put first on the copy's PYTHONPATH: the full kit's editable install is forgotten, so the
 #: copy sees only what a student has.
@@ -145,7 +147,6 @@ def test_the_stored_answers_are_the_public_boards_alone_small_and_the_same_every
     from grader.inputs.problemset import load_problem_file
     from grader.inputs.searchanswers import call_key, write_search_answers
     from grader.scoring.searchcheck import call_arguments
-    from solvers.board import Board
     from solvers.csp import build_csp
 
     problems = tmp_path / "problems"
@@ -168,3 +169,60 @@ def test_the_stored_answers_are_the_public_boards_alone_small_and_the_same_every
 
     assert all(root_call(p.board) in answers for p in boards if not p.hidden)
     assert not any(root_call(board) in answers for board in hidden)
+
+
+@pytest.fixture(scope="module")
+def public_boards() -> list[Board]:
+    """Every public board of problems/."""
+    from grader.inputs.problemset import load_problem_file, problem_files
+
+    return [p.board for path in problem_files(ROOT / "problems") for p in load_problem_file(path)[0] if not p.hidden]
+
+
+@pytest.fixture(scope="module")
+def public_table(public_boards: list[Board]) -> AnswerTable:
+    """The stored answers of every public board of problems/, as a release writes them."""
+    from answerkey.pathanswers import path_answers
+
+    return AnswerTable(path_answers(public_boards))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", ["copy_ties_in_searches", "small_inputs_mrv", "reversed_values", "lazy_fc"])
+def test_on_every_public_board_the_stored_answers_check_what_the_model_answer_checks(
+        public_boards: list[Board], public_table: AnswerTable, student: str) -> None:
+    """In-process, on all public boards of problems/: a search watched with the stored
+    answers finds the same first wrong call as one watched with the model answer, counts
+    no call wrong that the model answer counts right, and leaves unchecked only calls after
+    that first wrong call (a board without one is checked call for call alike)."""
+    import importlib
+    import sys as system
+
+    from grader.scoring.grading import model_answer
+    from grader.scoring.searchcheck import Watcher
+    from solvers.csp import build_csp
+    from solvers.engine import Strategy, search
+
+    system.path.insert(0, str(STUDENT_FILES))
+    try:
+        hooks = importlib.import_module(student)
+    finally:
+        system.path.remove(str(STUDENT_FILES))
+    model = model_answer()
+    for board in public_boards:
+        watched = []
+        for answers in (model, public_table):
+            watcher = Watcher(Strategy(student, hooks.select_variable, hooks.order_values, forward_check=hooks.forward_check),
+                              answers, board)
+            search(build_csp(board), watcher.strategy(), "all")
+            watched.append(watcher)
+        course, copy = watched
+        assert copy.first == course.first
+        for hook, calls in copy.calls.items():
+            theirs = course.calls[hook]
+            assert calls.calls == theirs.calls and calls.wrong <= theirs.wrong <= calls.wrong + calls.unchecked
+            assert calls.unchecked == 0 or copy.first is not None
+            if copy.first is not None and hook == copy.first.hook:  # the first wrong call of the search, found alike
+                assert calls.first_wrong == theirs.first_wrong is not None
+            if copy.first is None:
+                assert (calls.wrong, calls.trivial) == (theirs.wrong, theirs.trivial)
