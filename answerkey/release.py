@@ -2,10 +2,11 @@
 
 It is the kit without its answer key: every package but `answerkey` (the reference
 hooks and agent, the SAT encodings, the instructor's tools), the public problems only,
-each with its `expect`, the public hook cases with their expected outputs and the model
-answer's node count on each public board (all computed here from the reference, so that
-nothing needs the answer key at grading time), a README for students, the license, and
-`constraints.txt` (the pinned versions its README installs with).
+each with its `expect`, the public hook cases with their expected outputs, the model
+answer's node count on each public board and its answers along its searches of them
+(all computed here from the reference, so that nothing needs the answer key at grading
+time), a README for students, the license, and `constraints.txt` (the pinned versions
+its README installs with).
 Hidden problems stay behind.
 
 The public hook cases are for practice: the instructor's grading.yaml is first given the
@@ -25,6 +26,7 @@ import yaml
 
 from grader.inputs.config import load_config
 from grader.inputs.problemset import CONFIG_FILE, Problem, load_problem_file, problem_files, problem_set_yaml
+from grader.inputs.searchanswers import ANSWERS_FILE, write_search_answers
 from grader.inputs.submission import solved_hooks
 from grader.inputs.yamlfile import read_yaml
 from grader.scoring.grading import expected_count, reference_nodes
@@ -32,6 +34,7 @@ from grader.scoring.hookcases import CASES_FILE, write_cases
 from grader.scoring.modelnodes import NODES_FILE, board_key, write_model_nodes
 
 from .kit import student_packages
+from .pathanswers import path_answers
 from .seeds import HOOK_SEED, SeedError, write_seeds
 
 STUDENT_README = """# Minesweeper CSP assignment
@@ -50,7 +53,9 @@ Read `assignment/HANDOUT.md`, implement the hooks in `assignment/hooks.py`, and 
 `python -m grader problems/` again: every lost point comes with a reason. It grades out
 of the course's points, by the course's rules (`problems/grading.yaml`), on the public
 boards and hook cases; the course's autograder may add hidden boards, and draws its hook
-cases and agent games from private seeds.
+cases and agent games from private seeds. The calls your search makes after its first
+wrong one are checked only by the course's autograder: the report says so under the
+total, with the points that rest on them.
 """
 
 
@@ -174,6 +179,8 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
         shutil.copytree(source / package, out / package, ignore=shutil.ignore_patterns("__pycache__"))
     write_cases(out / CASES_FILE.resolve().relative_to(source.resolve()))  # from this reference, where the grader reads them
     write_model_nodes(out / NODES_FILE.resolve().relative_to(source.resolve()), _model_nodes(problems))
+    public = [p.board for found in problems.values() for p in found if not p.hidden]
+    write_search_answers(out / ANSWERS_FILE.resolve().relative_to(source.resolve()), path_answers(public))
     (out / "problems").mkdir()
     kept = sum(_public_file(path, found, out / "problems" / path.name) for path, found in problems.items())
     shipped = {path.name for path, found in problems.items() if any(not p.hidden for p in found)}

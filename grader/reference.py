@@ -3,8 +3,10 @@ copy of the kit leaves out.
 
 Everything in the grader that needs the reference asks here, so that a student copy
 says in one line that a command belongs to the instructor's kit instead of raising an
-ImportError. A student copy never needs to: its problem files carry every `expect`, and
-`grader/scoring/hook_cases.yaml` carries the expected output of every hook case.
+ImportError. A student copy never needs to: its problem files carry every `expect`,
+`grader/scoring/hook_cases.yaml` carries the expected output of every hook case, and
+`grader/inputs/search_answers.json` the model answer's answers along its own searches of
+the public boards (`grader.scoring.searchcheck.AnswerTable`).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from conftest import STUDENT_FILES, copy_kit, grade_json, grader_env, json_repor
 from answerkey.kit import student_packages
 from answerkey.seeds import SEED_BITS, SeedError, write_seeds
 from grader.inputs.config import load_config
+from grader.inputs.searchanswers import ANSWERS_FILE
 from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES
 from grader.scoring.modelnodes import NODES_FILE
 
@@ -131,7 +132,8 @@ def files_under(folder: Path) -> set[str]:
 
 def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: Path) -> None:
     """The student packages, the public problems with a README and the course's public
-    grading config, the model answer's node counts, the project file, the license and a
+    grading config, the model answer's node counts and its answers along its searches of the public
+    boards, the project file, the license and a
     README: nothing more (no stray hook case file), and no seed anywhere."""
     problems = problems_folder(tmp_path / "problems", AGENT_CONFIG, ("course.yaml", "status-grids.yaml"))
     shutil.copyfile(STUDENT_FILES / "hidden_set" / "hidden.yaml", problems / "hidden.yaml")
@@ -140,7 +142,8 @@ def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: 
     assert made.returncode == 0, made.stdout + made.stderr
     expected = {f"{package}/{name}" for package in student_packages(ROOT) for name in files_under(ROOT / package)}
     expected |= {"README.md", "pyproject.toml", "LICENSE", "constraints.txt", "problems/README.md", "problems/course.yaml",
-                 "problems/status-grids.yaml", "problems/hidden.yaml", "problems/grading.yaml", str(NODES_FILE.relative_to(ROOT))}
+                 "problems/status-grids.yaml", "problems/hidden.yaml", "problems/grading.yaml", str(NODES_FILE.relative_to(ROOT)),
+                 str(ANSWERS_FILE.relative_to(ROOT))}
     assert files_under(out) == expected
     cases = CASES_FILE.relative_to(ROOT)
     assert (out / cases).read_bytes() == (ROOT / cases).read_bytes()  # the public cases, as the grader reads them

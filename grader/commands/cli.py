@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run: --help and
     from grader.inputs.problemset import Problem, ProblemError
     from grader.reports.results import Report
     from grader.sandbox.isolation import Sandbox, Scope
+    from grader.scoring.searchcheck import Divergence
 
 
 NOT_GRADED_EXIT = 3  # the grader could not grade: nothing was scored
@@ -287,15 +288,17 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     from grader.sandbox.host import Limits
     from grader.scoring.grading import model_answer, problem_task, run_solver_tasks
     from grader.scoring.hookcases import HOOK_NAMES, describe_case
+    from grader.scoring.searchcheck import AnswerTable
 
     hook, _, rest = args.case.partition("@")
     board, _, number = rest.rpartition(":")
     problem = next((p for p in problems if p.id == board and not p.hidden), None)
-    model = model_answer()
-    if hook not in HOOK_NAMES or problem is None or not number.isdigit() or int(number) < 1 or model is None:
-        why = ("the answer key is not in this copy" if model is None else
-               f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given")
+    if hook not in HOOK_NAMES or problem is None or not number.isdigit() or int(number) < 1:
+        why = f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given"
         return fail(console, f"--case {args.case}: {why}")
+    model = model_answer()
+    if isinstance(model, AnswerTable) and model.missing:
+        return fail(console, f"--case {args.case}: cannot show the model answer's answers: {model.missing}")
     limit = args.timeout or problem.timeout or config.timeout
     if not BY_NAME[hook].engine_calls:  # asked apart, about the model answer's searches (see bounds_probes)
         return _one_probe(args, solver, problems, problem, int(number), config, console, sandbox, scope)
@@ -306,6 +309,8 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     case = first.answer.get("found")
     if case is None:
         return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
+    if "expected" not in case:
+        return fail(console, f"{args.case}: {_off_path(case.get('after'), board)}")
     case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
     console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
     rerun, labels = Rerun(first, again), [f"call {number}"]
@@ -325,7 +330,7 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     from grader.reports.report import fail
     from grader.scoring.grading import model_answer
     from grader.scoring.hookcases import describe_case
-    from grader.scoring.searchcheck import bounds_probes
+    from grader.scoring.searchcheck import OffPath, bounds_probes
 
     hook, model = "constraint_bounds", model_answer()
     assert model is not None  # the caller checked
@@ -333,7 +338,11 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     labels: list[str] = []
     before: list[str] = []
     for shown in (p for p in problems if not p.hidden):
-        probes = bounds_probes(shown.board, model)
+        try:
+            probes = bounds_probes(shown.board, model)
+        except OffPath:
+            return fail(console, f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
+                        "(a board changed since the copy was made), so only the course's grader can ask this call")
         if shown is problem and number > len(probes):
             return fail(console, f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}")
         count = number if shown is problem else len(probes)
@@ -352,6 +361,14 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     for line in rerun_notes(hook, rerun, labels, case["expected"], ", ".join(before)):
         console.print(Text(line), highlight=False)
     return verdict(console, rerun, labels, rerun.answer, case["expected"])
+
+
+def _off_path(divergence: Divergence | None, board: str) -> str:
+    """Why a call of a search cannot be shown with the model answer's answer in a student copy."""
+    where = (f"after your search had left the model answer's path ({divergence.describe(board)})"
+             if divergence is not None else "on a board this copy does not carry as it is now")
+    return (f"this call came {where}; this copy knows the model answer's answers only along its own searches of the "
+            "public boards, so only the course's grader can check this call (fix the first wrong call first)")
 
 
 NONE_RISK = ("with --isolation none, student code runs with your permissions: it can read the answer key and the "

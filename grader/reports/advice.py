@@ -116,7 +116,7 @@ def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
     every board lost to it). A practice agent that is still the stub is the last step."""
     if report.ungraded:
         return None
-    lost = [i for i in items if i.score < i.max_score]
+    lost = [i for i in items if round(i.score + i.unchecked, 2) < i.max_score]
     if lost and all(i.hidden for i in lost):
         return None
     unloadable = report.unloadable() if lost else None

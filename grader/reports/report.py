@@ -90,6 +90,8 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     table.add_section()
     table.add_row("[bold]total[/]", "", f"[bold]{report.score:g}/{report.max_score:g}[/]", "", "")
     console.print(table)
+    for line in unchecked_lines(report):
+        console.print(Text(line, style="yellow"), highlight=False, soft_wrap=True)
     show_reasons(console, items)
     show_causes(console, items)
     for item in items:
@@ -109,9 +111,30 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
             show_call_times(console, step.times)
     elif errors:
         console.print(f"[red]{len(errors)} error(s) in the problem files or config above; fix them for a full grade.[/]")
-    elif report.score == report.max_score:
+    elif report.score == report.max_score and not report.unverified:
         console.print("[green]Full marks on the items graded (a partial run: --only).[/]" if report.partial
                       else "[green]Full marks.[/]")
+
+
+#: Why a student copy counts as right the calls it cannot check after a first wrong one.
+ALONG_THE_PATH = ("this copy knows the model answer's answers only along its own searches of the public boards, so it "
+                  "finds every board's first wrong call, and counts the calls your search made after that one as right")
+
+
+def unchecked_lines(report: Report) -> list[str]:
+    """The points of the total that this copy could not check, which and why (a line each
+    for those counted and those not)."""
+    def items(points: str) -> str:
+        return ", ".join(f"{i.name} {getattr(i, points):g}" for i in report.items if getattr(i, points))
+
+    lines = []
+    if report.unverified:
+        lines.append(f"Checked only by the course's grader: {report.unverified:g} points of the total above "
+                     f"({items('unverified')}): {ALONG_THE_PATH}.")
+    if report.unchecked:
+        lines.append(f"Not checked here: {report.unchecked:g} points ({items('unchecked')}) are checked only by the "
+                     f"course's grader, and are not in the total above: {report.unchecked_why}.")
+    return lines
 
 
 def show_call_times(console: Console, times: list[tuple[str, int, float]]) -> None:
@@ -176,4 +199,8 @@ def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = 
         data["unbounded"] = report.unbounded
     if report.ungraded:
         data["ungraded"] = report.ungraded
+    if report.unchecked:
+        data["unchecked"] = {"points": report.unchecked, "why": report.unchecked_why}
+    if report.unverified:
+        data["unverified"] = {"points": report.unverified, "why": ALONG_THE_PATH}
     return data

@@ -38,6 +38,10 @@ class ItemResult:
     calls_timed: tuple[tuple[str, int, float], ...] = ()  # (hook, calls, seconds waiting for them), the slowest first
     unloadable: bool = False  # lost because the student's file did not load (a typed fact of the worker's load)
     lost_to: str = ""  # for a board: the hook it is lost to if lost (its call failed, else the search parted there)
+    # In a student copy: points only the course's grader can check, not in the score (no answers to check them
+    # with) or in it (`unverified`: calls after the search had parted from the model answer's path, counted as right).
+    unchecked: float = 0.0
+    unverified: float = 0.0
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
@@ -61,6 +65,10 @@ class ItemResult:
             data["cause"] = self.cause
         if self.lost_to and self.score < self.max_score:
             data["lost_to"] = self.lost_to
+        if self.unchecked:
+            data["unchecked"] = self.unchecked
+        if self.unverified:
+            data["unverified"] = self.unverified
         return data
 
 
@@ -88,6 +96,7 @@ class Report:
     calls: tuple[tuple[str, str], ...] = ()  # (hook, another hook it calls) in the student's file
     unbounded: str = ""  # what no control group kept for the workers (memory and processes, CPU shares), and why
     agent_stub: bool = False  # the agent plays for practice only (no points) and its choose_move is still the stub
+    unchecked_why: str = ""  # why some checks could not run here (a student copy), when some could not
 
     def __post_init__(self) -> None:
         """The solver's path holds a student's file names: made safe to show, once, here."""
@@ -103,6 +112,16 @@ class Report:
     @property
     def score(self) -> float:
         return round(sum(i.score for i in self.items), 2)
+
+    @property
+    def unchecked(self) -> float:
+        """Points not scored here because only the course's grader can check them."""
+        return round(sum(i.unchecked for i in self.items), 2)
+
+    @property
+    def unverified(self) -> float:
+        """Points scored here that only the course's grader can check."""
+        return round(sum(i.unverified for i in self.items), 2)
 
     @property
     def ungraded(self) -> str | None:
@@ -141,8 +160,9 @@ class Report:
         stakes: dict[str, float] = {}
         for item in self.items:
             hook = item.name if item.kind == "hook" else item.lost_to
-            if hook and item.score < item.max_score:
-                stakes[hook] = stakes.get(hook, 0.0) + item.max_score - item.score
+            lost = item.max_score - item.score - item.unchecked
+            if hook and lost > 0:
+                stakes[hook] = stakes.get(hook, 0.0) + lost
         return {hook: round(points, 2) for hook, points in stakes.items()}
 
 
@@ -151,7 +171,7 @@ def report_data(report: Report) -> dict[str, Any]:
     a class's submissions are graded in processes of their own)."""
     return {"solver": report.solver, "isolation": report.isolation, "partial": report.partial,
             "calls": [list(pair) for pair in report.calls], "items": [asdict(item) for item in report.items],
-            "unbounded": report.unbounded, "agent_stub": report.agent_stub}
+            "unbounded": report.unbounded, "agent_stub": report.agent_stub, "unchecked_why": report.unchecked_why}
 
 
 def report_from_data(data: dict[str, Any]) -> Report:
@@ -165,4 +185,4 @@ def report_from_data(data: dict[str, Any]) -> Report:
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
     return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")),
-                  bool(data.get("agent_stub", False)))
+                  bool(data.get("agent_stub", False)), str(data.get("unchecked_why", "")))

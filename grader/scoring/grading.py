@@ -8,11 +8,12 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from grader.hooktable import BY_NAME, CSP_HOOKS, SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.config import AgentGrading, Efficiency, GradingConfig
 from grader.inputs.problemset import Problem
+from grader.inputs.searchanswers import Unusable, search_answers
 from grader.inputs.submission import hooks_calling_hooks
 from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_hooks, reference_strategies
 from grader.reports.results import ItemResult, ItemStatus, Report, failed_item, measured
@@ -39,7 +40,18 @@ from grader.scoring.sathooks import (
     score_sat_hook,
     score_sat_problems,
 )
-from grader.scoring.searchcheck import CallFound, Divergence, HookCalls, Model, Watcher, bounds_probes, probe_calls
+from grader.scoring.searchcheck import (
+    AnswerTable,
+    CallFound,
+    Divergence,
+    HookCalls,
+    Model,
+    OffPath,
+    Watcher,
+    bounds_probes,
+    probe_calls,
+    unchecked_board,
+)
 from solvers.cliargs import instructor_only
 from solvers.csp import build_csp, layout_of
 from solvers.engine import search
@@ -92,7 +104,7 @@ def sat_hook_task(name: str, limit: float) -> Task:
     return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 
 
-def problem_task(problem: Problem, limit: float, model: Model | None = None,
+def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | None = None,
                  stop_at: tuple[str, int] | None = None) -> Task:
     """Search every solution of the problem here, each hook call asked of the solver; with
     the `model` answer, check every answer against it (see `Watcher`). The problems of one
@@ -127,29 +139,41 @@ class BoundsProbes:
     """constraint_bounds asked about the constraints of real searches (`bounds_probes`):
     one task for the visible boards, one for the hidden boards (run with the hidden part)."""
 
-    def __init__(self, visible: list[Problem], hidden: list[Problem], model: Model | None, limit: float):
-        """No model answer (the student copy): nothing is asked."""
-        self.parts = {part: [(p, bounds_probes(p.board, model)) for p in problems] if model is not None else []
+    def __init__(self, visible: list[Problem], hidden: list[Problem], model: Model | AnswerTable | None, limit: float):
+        """No model answer: nothing is asked. A board whose probes the student copy does
+        not carry (None) is a board it cannot check."""
+        self.parts = {part: [(p, _probes(p, model)) for p in problems] if model is not None else []
                       for part, problems in ((False, visible), (True, hidden))}
         self.limit = limit
         self.calls: list[Searched] = []
 
     def tasks(self, hidden: bool) -> list[Task]:
         """The part's task (none when it has no board)."""
-        cases = [case for _, probes in self.parts[hidden] for case in probes]
+        cases = [case for _, probes in self.parts[hidden] for case in probes or ()]
         return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
 
     def take(self, hidden: bool, outcomes: list[Outcome]) -> None:
         """Each board's calls from the part's outcome. A task that did not run to its end
         answered for none of its boards: each is kept with that outcome (`Searched.unfinished`)."""
+        unknown = [Searched(problem, unchecked_board()) for problem, probes in self.parts[hidden] if probes is None]
+        asked = [(problem, probes) for problem, probes in self.parts[hidden] if probes is not None]
+        self.calls += unknown
         if not outcomes:
             return
         if not outcomes[0].ok:
-            self.calls += [Searched(problem, HookCalls(), outcomes[0]) for problem, _ in self.parts[hidden]]
+            self.calls += [Searched(problem, HookCalls(), outcomes[0]) for problem, _ in asked]
             return
         results = iter(outcomes[0].answer["results"])
-        for problem, probes in self.parts[hidden]:
+        for problem, probes in asked:
             self.calls.append(Searched(problem, probe_calls(probes, [next(results) for _ in probes])))
+
+
+def _probes(problem: Problem, model: Model | AnswerTable) -> list[Case] | None:
+    """The board's probes, or None when the student copy does not carry them."""
+    try:
+        return bounds_probes(problem.board, model)
+    except OffPath:
+        return None
 
 
 def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, sandbox: Sandbox | None,
@@ -184,19 +208,21 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     lost = {case.get("group", number) for number, case, _ in wrong}
     passed = len(groups) - len(lost)
     in_searches = SearchShare(searched)
-    share = min(passed / len(groups), in_searches.share)
-    score = round(points * share, 2)
+    cases_share = passed / len(groups)
+    score = round(points * min(cases_share, in_searches.share), 2)
+    unverified = round(score - round(points * min(cases_share, in_searches.lower), 2), 2)
+    unchecked = round(round(points * min(cases_share, in_searches.upper), 2) - score, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
-    if not wrong and in_searches.share == 1:
-        return ItemResult("hook", spec_name, "pass", score, points, counts, **measured(outcome))
-    message = counts
+    lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines()
     if wrong:
         number, case, result = wrong[0]
-        message += "; the first wrong one is " + "\n".join(
-            [describe_case(spec_name, number, case, result), *case_hint(spec_name, number, case, result, private)])
-    message += "".join("\n" + line for line in in_searches.first_wrong(spec_name) + in_searches.unfinished_lines())
-    return ItemResult("hook", spec_name, "fail", score, points, message, **measured(outcome))
+        counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
+        lines[0:0] = case_hint(spec_name, number, case, result, private)
+    message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
+    status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
+    return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified,
+                      **measured(outcome))
 
 
 def _searches_ungraded(spec_name: str, points: float, searched: Searched) -> ItemResult:
@@ -216,26 +242,76 @@ class Searched:
     problem: Problem
     calls: HookCalls
     unfinished: Outcome | None = None
+    divergence: Divergence | None = None  # where the student's search of the board first parted from the model answer's
+
+
+#: How a board stands for a hook: every call right; a call wrong (or a question left
+#: unanswered); right as far as the student copy can check, the calls it cannot check
+#: coming after the search had parted from the model answer's path ("after": counted as
+#: right there); calls the copy has no answers for at all ("unknown": not counted).
+Verdict = Literal["right", "wrong", "after", "unknown"]
+
+
+def verdict(searched: Searched) -> Verdict:
+    if searched.calls.wrong or searched.unfinished is not None:
+        return "wrong"
+    if not searched.calls.unchecked:
+        return "right"
+    return "after" if searched.divergence is not None else "unknown"
+
+
+def _boards(boards: list[Searched]) -> str:
+    """"K boards (ids)"."""
+    ids = ", ".join(s.problem.id for s in boards[:4]) + (", ..." if len(boards) > 4 else "")
+    return f"{len(boards)} board{'s' * (len(boards) != 1)} ({ids})"
+
+
+def _calls_on(boards: list[Searched]) -> str:
+    """"N calls on K boards (ids)"."""
+    calls = sum(s.calls.unchecked for s in boards)
+    return f"{calls} call{'s' * (calls != 1)} on {_boards(boards)}"
 
 
 class SearchShare:
     """A hook's calls in the grader's searches, graded a board a case: a board is right
     when every call on it was; boards are grouped so that no input-independent answer
-    gets a group right (`group_indices`)."""
+    gets a group right (`group_indices`). In the student copy, a board whose calls after
+    the search parted from the model answer's path cannot be checked counts as right, and
+    a board it has no answers for as wrong: `lower` and `upper` bound the course's share."""
 
     def __init__(self, searched: Sequence[Searched]):
         """A board whose questions did not all get an answer (`unfinished`) is wrong: an
         unanswered call never earns what a right one does."""
         self.boards = [s for s in searched if s.calls.calls or s.unfinished is not None]
-        right = [s.calls.wrong == 0 and s.unfinished is None for s in self.boards]
+        verdicts = [verdict(s) for s in self.boards]
         groups = group_indices([s.calls.trivial for s in self.boards])
-        self.groups, self.passed = len(groups), sum(all(right[i] for i in group) for group in groups)
+
+        def passing(counted: set[str]) -> int:
+            return sum(all(verdicts[i] in counted for i in group) for group in groups)
+
+        self.groups, self.passed = len(groups), passing({"right", "after"})
+        self.passed_lower, self.passed_upper = passing({"right"}), passing({"right", "after", "unknown"})
         self.wrong = [s for s in self.boards if s.calls.wrong]
         self.unfinished = [s for s in self.boards if s.unfinished is not None]
+        self.after = [s for s, v in zip(self.boards, verdicts) if v == "after"]
+        self.unknown = [s for s, v in zip(self.boards, verdicts) if v == "unknown"]
+
+    def _share(self, passed: int) -> float:
+        return passed / self.groups if self.groups else 1.0
 
     @property
     def share(self) -> float:
-        return self.passed / self.groups if self.groups else 1.0
+        return self._share(self.passed)
+
+    @property
+    def lower(self) -> float:
+        """The share if every call the student copy could not check were wrong."""
+        return self._share(self.passed_lower)
+
+    @property
+    def upper(self) -> float:
+        """The share if every call the student copy could not check were right."""
+        return self._share(self.passed_upper)
 
     def summary(self) -> str:
         """Counts of the visible boards only (how many calls a hidden search made, or how
@@ -243,12 +319,17 @@ class SearchShare:
         groups count every board, as the points do."""
         shown = [s for s in self.boards if not s.problem.hidden]
         wrong = [s for s in shown if s.calls.wrong]
-        right = sum(s.calls.wrong == 0 and s.unfinished is None for s in shown)
+        right = sum(verdict(s) in ("right", "after") for s in shown)
         text = (f"in the grader's searches, {right}/{len(shown)} visible boards right" if shown
                 else "in the grader's searches (of hidden boards only)")
+        if self.after:
+            text += f" ({len(self.after)} of them as far as this copy can check)"
+        if self.unknown:
+            text += f", {len(self.unknown)} not checked here"
         if wrong:
+            unchecked = sum(s.calls.unchecked for s in wrong)
             text += (f" ({sum(s.calls.wrong for s in wrong)} of its {sum(s.calls.calls for s in shown)} calls on them "
-                     "answered otherwise than the rule)")
+                     "answered otherwise than the rule" + (f", {unchecked} more not checked here)" if unchecked else ")"))
         if self.wrong or self.unfinished:
             hidden = " (hidden boards included)" if len(shown) < len(self.boards) else ""
             text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
@@ -267,6 +348,23 @@ class SearchShare:
         case = {**case, "name": f"call {case['call']} of {hook} in the search of {where}"}
         return [f"  the first wrong call in a search is {describe_case(hook, None, case, case['returned'])}",
                 search_call_hint(hook, shown.problem.id, case["call"])]
+
+    def unchecked_lines(self, unverified: float, unchecked: float) -> list[str]:
+        """What the student copy could not check, and the points that rest on it: counted
+        (`unverified`, calls after the search parted from the model answer's path) or not
+        (`unchecked`, boards it has no answers for)."""
+        lines = []
+        if self.after:
+            first = next(s for s in self.after if s.divergence is not None)
+            assert first.divergence is not None
+            lines.append(f"  checked only by the course's grader: {_calls_on(self.after)} came after the search had "
+                         f"parted from the model answer's path ({first.divergence.describe(first.problem.id)}); this "
+                         "copy knows the model answer's answers only along that path and counts them as right"
+                         + (f": {unverified:g} points rest on them" if unverified else ""))
+        if self.unknown:
+            lines.append(f"  not checked here: {_boards(self.unknown)}: this copy has no model answer's answers for "
+                         "their calls" + (f"; these {unchecked:g} points are not counted here" if unchecked else ""))
+        return lines
 
     def unfinished_lines(self) -> list[str]:
         """Why visible boards counted as wrong without a wrong answer: the questions about
@@ -574,7 +672,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
                     partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
                     unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "",
-                    agent_stub=wants("agent") and _practice_stub(config, agent))
+                    agent_stub=wants("agent") and _practice_stub(config, agent),
+                    unchecked_why=_unchecked_why(model))
     for spec, outcome in zip(hooks, seen["hooks"]):
         searched = _search_calls(spec, [(p, by_problem[id(p)]) for p in problems], probes)
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched,
@@ -611,8 +710,8 @@ def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome]], probe
     not call is asked apart: the probes)."""
     if not hook.engine_calls:
         return probes.calls
-    return [Searched(problem, outcome.answer["calls"][hook.name]) for problem, outcome in searches
-            if hook.name in outcome.answer.get("calls", {})]
+    return [Searched(problem, outcome.answer["calls"][hook.name], divergence=outcome.answer.get("divergence"))
+            for problem, outcome in searches if hook.name in outcome.answer.get("calls", {})]
 
 
 def _practice_stub(config: GradingConfig, agent: str | None) -> bool:
@@ -632,13 +731,25 @@ def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandb
     return grading, play_agent_games(agent, played, agent_seed(grading), limits, sandbox, scope)
 
 
-def model_answer() -> Model | None:
-    """The model answer of the hooks, to check every answer of a search against (None in
-    the student copy, which has no reference)."""
+NOT_CARRIED = "this copy has no model answer's answers for boards changed or added since it was made"
+
+
+def _unchecked_why(model: Model | AnswerTable) -> str:
+    """Why the checks of some boards could not run here, should some not: said once, under the total."""
+    if not isinstance(model, AnswerTable):
+        return ""
+    return model.missing + "; reinstall the student copy to check them here" if model.missing else NOT_CARRIED
+
+
+def model_answer() -> Model | AnswerTable:
+    """The model answer of the hooks, to check every answer of a search against; in the
+    student copy, its answers along its own searches of the public boards, as the release
+    wrote them (none, with the reason, when they are missing or damaged)."""
     try:
         strategies = reference_strategies()
     except ReferenceUnavailable:
-        return None
+        answers = search_answers()
+        return AnswerTable({}, answers.why) if isinstance(answers, Unusable) else AnswerTable(answers)
     return Model(strategies.HANDOUT, strategies.constraint_bounds)
 
 

@@ -15,16 +15,13 @@ from pathlib import Path
 
 import yaml
 
+from grader.inputs.searchanswers import board_key
 from grader.inputs.yamlfile import YamlRefused, read_yaml
 from solvers.board import Board
 
 NODES_FILE = Path(__file__).with_name("model_nodes.yaml")
+__all__ = ["NODES_FILE", "board_key", "shipped_nodes", "write_model_nodes"]
 HEADER = "# The model answer's nodes on each public board. Written by `python -m grader release`: do not edit.\n"
-
-
-def board_key(board: Board) -> str:
-    """A board as one line: its rule, mine count and rows."""
-    return f"{board.rule} {board.mines} " + " / ".join(board.rows_text())
 
 
 def write_model_nodes(path: Path, nodes: dict[str, int]) -> None:

@@ -13,6 +13,11 @@ first) gives on the very same input. Two things come of it:
   first nodes on each board (`bounds_probes`).
 
 The model answer's own work is not charged to the student's time (`Uncharged`).
+
+The student copy has no model answer: it has its answers along its own searches of the
+public boards (`AnswerTable`, written by the release). A call whose input is not there
+came after the search had left the model answer's path: it is counted as not checked
+(`HookCalls.unchecked`), and a board with such a call is not known to be right.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from functools import partial
 from typing import Any
 
 from grader.hooktable import BY_NAME
+from grader.inputs.searchanswers import call_key
 from grader.sandbox.host import StudentRaised
 from grader.scoring.hookcalls import HookContractError
 from grader.scoring.hookcases import HOOK_NAMES, Case, as_data, handout_domain
@@ -48,6 +54,69 @@ class Model:
     strategy: Strategy
     constraint_bounds: Callable[[Sequence[int], Domains], tuple[int, int]]
 
+    def on(self, board: Board) -> Model:
+        """The model answer on `board` (the same everywhere)."""
+        return self
+
+
+class OffPath(Exception):
+    """The student copy does not know the model answer's answer to this call: its input
+    is not on the model answer's own search of a board the copy carries."""
+
+
+def call_arguments(hook: str, *args: Any) -> dict[str, Any]:
+    """A call's input as plain data (what `call_key` digests): the arguments after the
+    CSP, by name, domains as {variable: [values]}."""
+    names = [p.name for p in BY_NAME[hook].params if p.codec.sent]
+    return {name: ({var: list(values) for var, values in value.items()} if name == "domains" else
+                   list(value) if isinstance(value, (list, tuple)) else value)
+            for name, value in zip(names, args)}
+
+
+def stored_answer(hook: str, answer: Any, args: dict[str, Any]) -> Any:
+    """`answer` (the model's, as data) as the release stores it: forward_check's as the
+    variables it changed ({"changed": [[var, values], ...]}), the others as they are."""
+    if hook != "forward_check" or answer is None:
+        return answer
+    return {"changed": [[var, values] for var, values in answer.items() if args["domains"].get(var) != values]}
+
+
+def restored_answer(hook: str, stored: Any, args: dict[str, Any]) -> Any:
+    """The model answer's return value from its stored form (`stored_answer`)."""
+    if hook == "constraint_bounds":
+        return tuple(stored)
+    if hook != "forward_check" or stored is None:
+        return stored
+    changed = {int(var): tuple(values) for var, values in stored["changed"]}
+    return {var: changed.get(var, tuple(values)) for var, values in args["domains"].items()}
+
+
+class AnswerTable:
+    """The model answer as the student copy carries it: its answers (by `call_key`) along
+    its own searches of the public boards. `missing`: why the copy has none ("" when it
+    has them)."""
+
+    def __init__(self, answers: dict[str, Any], missing: str = ""):
+        self.answers, self.missing = answers, missing
+
+    def answer(self, hook: str, board: Board, *args: Any) -> Any:
+        """The model answer's return value for this call; OffPath when it is not stored."""
+        data = call_arguments(hook, *args)
+        try:
+            stored = self.answers[call_key(hook, board, data)]
+        except KeyError:
+            raise OffPath(hook) from None
+        return restored_answer(hook, stored, data)
+
+    def on(self, board: Board) -> Model:
+        """The model answer on `board`, as far as the table knows it."""
+        def ask(hook: str) -> Callable[..., Any]:
+            return lambda csp, *args: self.answer(hook, board, *args)
+
+        strategy = Strategy("model answer (stored)", ask("select_variable"), ask("order_values"),
+                            forward_check=ask("forward_check"))
+        return Model(strategy, partial(self.answer, "constraint_bounds", board))
+
 
 @dataclass(frozen=True)
 class Divergence:
@@ -68,6 +137,7 @@ class HookCalls:
 
     calls: int = 0
     wrong: int = 0
+    unchecked: int = 0  # calls the student copy could not check (off the model answer's path)
     first_wrong: Case | None = None  # that call as a hook case, with "returned" (the input, "call", "expected", "returned")
     trivial: set[str] = field(default_factory=set)  # the input-independent answers that matched every call
 
@@ -76,7 +146,7 @@ class HookCalls:
         """Count one call: `returned` and `expected` as checked data (or {"error": why})."""
         self.calls += 1
         matching = {label for label, answer in trivial_answers.items() if answer == expected}
-        self.trivial = matching if self.calls == 1 else self.trivial & matching
+        self.trivial = matching if self.calls == self.unchecked + 1 else self.trivial & matching
         if returned != {"value": expected}:
             self.wrong += 1
             if self.first_wrong is None:
@@ -104,6 +174,23 @@ def _trivial(hook: str, args: tuple[Any, ...]) -> dict[str, Any]:
     return answers
 
 
+#: The model answer's answer to a call the student copy cannot check.
+UNKNOWN: Any = object()
+
+
+def _asked(call: Callable[[Any], Any], hook: Any) -> Any:
+    """`call(hook)`: the model answer's answer, or UNKNOWN when the copy does not know it."""
+    try:
+        return call(hook)
+    except OffPath:
+        return UNKNOWN
+
+
+def unchecked_board(calls: int = 1) -> HookCalls:
+    """A board whose calls (`calls` of them) the student copy could not check at all."""
+    return HookCalls(calls=calls, unchecked=calls)
+
+
 class CallFound(Exception):
     """Raised by a watcher told to stop at one call (`stop_at`): that call, as a case."""
 
@@ -120,9 +207,9 @@ class Watcher:
     the n-th call of hook (to show one).
     """
 
-    def __init__(self, student: Strategy, model: Model, board: Board, uncharged: Uncharged = nullcontext,
+    def __init__(self, student: Strategy, model: Model | AnswerTable, board: Board, uncharged: Uncharged = nullcontext,
                  stop_at: tuple[str, int] | None = None):
-        self.student, self.model = student, model.strategy
+        self.student, self.model = student, model.on(board).strategy
         self.board, self.uncharged, self.stop_at = board, uncharged, stop_at
         self.step = 0
         self.first: Divergence | None = None
@@ -140,8 +227,15 @@ class Watcher:
 
     def _note(self, hook: str, case: Callable[[], Case], returned: Any, expected: Any, args: tuple[Any, ...],
               detail: Callable[[], str] | None) -> None:
-        """Record the call; keep the first divergence of the search."""
+        """Record the call; keep the first divergence of the search. `expected` is
+        UNKNOWN for a call the student copy cannot check (off the model answer's path)."""
         record = self.calls[hook]
+        if expected is UNKNOWN:
+            record.calls += 1
+            record.unchecked += 1
+            if self.stop_at == (hook, record.calls):
+                raise CallFound(hook, {**case(), "call": record.calls, "returned": returned, "after": self.first})
+            return
         record.note(case, returned, expected, _trivial(hook, args))
         if self.first is None and detail is not None and returned != {"value": expected}:
             self.first = Divergence(hook, self.step, detail())
@@ -153,7 +247,15 @@ class Watcher:
         """Record a call that raised or broke the hook's contract: a wrong call of `hook`
         (the board counts against it), and the search's divergence if none came before."""
         with self.uncharged():
-            self._note(hook, case, {"error": str(error)}, expected(), args, lambda: f"failed ({error})")
+            known = _asked(lambda _: expected(), None)
+        if known is not UNKNOWN:
+            self._note(hook, case, {"error": str(error)}, known, args, lambda: f"failed ({error})")
+            return
+        record = self.calls[hook]  # off the path the student copy knows: no answer raises, so it is wrong all the same
+        record.calls += 1
+        record.wrong += 1
+        if record.first_wrong is None:
+            record.first_wrong = {**case(), "call": record.calls, "returned": {"error": str(error)}}
 
     def forward_check(self, csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
         self.step += 1
@@ -166,9 +268,9 @@ class Watcher:
                          lambda: as_data("forward_check", model(csp, dict(domains), assigned)), (csp, domains, assigned))
             raise
         with self.uncharged():
-            expected = model(csp, dict(domains), assigned)
+            expected = _asked(lambda check: check(csp, dict(domains), assigned), self.model.forward_check)
             self._note("forward_check", self._case(domains, assigned=assigned), {"value": as_data("forward_check", got)},
-                       as_data("forward_check", expected), (csp, domains, assigned),
+                       expected if expected is UNKNOWN else as_data("forward_check", expected), (csp, domains, assigned),
                        lambda: _forward_check_detail(got, expected))
         return got
 
@@ -180,7 +282,7 @@ class Watcher:
                          lambda: self.model.select_variable(csp, dict(domains), list(unassigned)), (csp, domains, list(unassigned)))
             raise
         with self.uncharged():
-            expected = self.model.select_variable(csp, dict(domains), list(unassigned))
+            expected = _asked(lambda select: select(csp, dict(domains), list(unassigned)), self.model.select_variable)
             self._note("select_variable", self._case(domains, unassigned=list(unassigned)), {"value": got}, expected,
                        (csp, domains, list(unassigned)),
                        lambda: f"chose variable {got} where the model answer chooses {expected}")
@@ -194,7 +296,7 @@ class Watcher:
                          lambda: list(self.model.order_values(csp, var, dict(domains))), (csp, var, domains))
             raise
         with self.uncharged():
-            expected = list(self.model.order_values(csp, var, dict(domains)))
+            expected = _asked(lambda order: list(order(csp, var, dict(domains))), self.model.order_values)
             self._note("order_values", self._case(domains, var=var), {"value": list(got)}, expected, (csp, var, domains),
                        lambda: f"ordered {list(got)} where the model answer orders {expected}")
         return got
@@ -203,14 +305,16 @@ class Watcher:
         return Strategy(self.student.name, self.select_variable, self.order_values, forward_check=self.forward_check)
 
 
-def bounds_probes(board: Board, model: Model) -> list[Case]:
+def bounds_probes(board: Board, model: Model | AnswerTable) -> list[Case]:
     """constraint_bounds cases from the model answer's search of `board`: at each of its
     first PROBES nodes, one constraint (the mine count first, then the clues from the last)
     with that node's domains, and the model's answer. The student's forward_check need not
-    call constraint_bounds, so these are asked of it apart, as hook cases."""
+    call constraint_bounds, so these are asked of it apart, as hook cases. (OffPath in a
+    student copy that does not carry this board.)"""
     from solvers.csp import build_csp
     from solvers.engine import search
 
+    model = model.on(board)
     cases: list[Case] = []
     model_check = model.strategy.forward_check
     assert model_check is not None
