@@ -269,7 +269,7 @@ SLOW_MODULES = frozenset({
     "test_classroom_batch", "test_classroom_config", "test_classroom_gradescope", "test_classroom_hidden",
     "test_classroom_parallel", "test_fair_scores", "test_gradebook", "test_grader_agent", "test_grader_cli",
     "test_grader_sat", "test_gradescope_bundle", "test_grades_promise", "test_hostile", "test_hostile_round_two",
-    "test_misbehaving_students", "test_place_agent", "test_place_imports", "test_place_rerun",
+    "test_misbehaving_students", "test_place_agent", "test_place_copy", "test_place_imports", "test_place_rerun",
     "test_play_app", "test_prairielearn", "test_release", "test_similarity", "test_trace",
 })
 
