@@ -101,7 +101,8 @@ def test_the_next_step_counts_the_items_not_run_apart() -> None:
 def test_a_class_run_makes_its_folders_and_its_feedback_names_no_path_of_the_graders(tmp_path: Path) -> None:
     """`--csv` into folders that do not exist makes them (the feedback folder beside the
     CSV too); each feedback file names the student's file by its name and each problem
-    file as the student copy holds it, never a path of the grader's machine; and a file
+    file as the student copy holds it, never a path of the grader's machine, nor a
+    command only the instructor's kit has (`--against reference`); and a file
     whose hook runs out of time on the first boards of a file shows the boards not run
     apart from those that ran out of time."""
     problems = tmp_path / "instructor" / "problems"
@@ -126,6 +127,7 @@ def test_a_class_run_makes_its_folders_and_its_feedback_names_no_path_of_the_gra
     alice = words(texts["alice.md"])
     assert "Grading with solver: hooks.py " in alice
     assert "python -m grader problems/course.yaml --trace" in alice  # the lost boards' trace, as the copy runs it
+    assert "--against reference" not in alice  # which only the instructor's kit can show
     bob = words(texts["bob.md"])
     boards = len(load_problems(COURSE)[0])
     assert bob.count("⏱ timeout") == HUNG_AFTER + 1 and bob.count("⏭ not run") == boards - HUNG_AFTER + 1, bob  # + the reasons

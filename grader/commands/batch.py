@@ -341,7 +341,7 @@ def _feedback(path: Path, errors: list[ProblemError], row: BatchRow) -> bool:
     elif row.report is None:
         console.print(Text(f"{row.student}: {row.problem}"))
     else:
-        show_report(console, away_from_grader(row.report), errors)
+        show_report(console, away_from_grader(row.report), errors, for_student=True)
     text = f"# Grading report: {code_span(row.student)}\n\n{fenced(console.export_text(clear=False))}"
     path.with_name(f"{path.name}.md").write_text(text, encoding="utf-8")
     path.with_name(f"{path.name}.html").write_text(console.export_html(), encoding="utf-8")

@@ -143,7 +143,7 @@ def _part_step(report: Report, items: list[ItemResult], part: Part, lost: list[I
         hook = ranked[0]
         timed_out = [i for i in report.items if i.lost_to == hook and i.score < i.max_score and i.status == "timeout"]
         own = [i for i in report.items if i.lost_to == hook or (i.kind == "hook" and i.name == hook)]
-        if timed_out and all(i.status == "timeout" or i.score == i.max_score for i in own):
+        if timed_out and all(i.status in ("timeout", "not_run") or i.score == i.max_score for i in own):
             step = _faster(lost)
             if step is not None:
                 return step

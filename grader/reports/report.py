@@ -16,6 +16,7 @@ from rich.text import Text
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
 from grader.reports.results import ItemResult, Report
+from solvers.cliargs import instructor_only
 
 #: Status words always carry a symbol, so meaning never rests on colour alone.
 STATUS_STYLE = {
@@ -69,10 +70,12 @@ def away_from_grader(report: Report) -> Report:
     return replace(report, solver=Path(report.solver).name, items=items)
 
 
-def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False) -> None:
+def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False,
+                for_student: bool = False) -> None:
     """The grade table (one row per item, the total last), why points were lost, what next.
 
-    Hidden problems show only their status and points unless `show_hidden`.
+    Hidden problems show only their status and points unless `show_hidden`. A report
+    `for_student` (a feedback file) names only commands a student copy has.
     """
     items = report.items if show_hidden else [student_view(i) for i in report.items]
     table = Table(title=Text(f"Grading with solver: {report.solver} (isolation: {report.isolated})"), title_justify="left")
@@ -93,7 +96,7 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     for line in unchecked_lines(report):
         console.print(Text(line, style="yellow"), highlight=False, soft_wrap=True)
     show_reasons(console, items)
-    show_causes(console, items)
+    show_causes(console, items, against=not for_student and instructor_only("--against reference") is None)
     for item in items:
         if item.facts:  # what was measured, as a table (the agent's games)
             facts = Table(title=Text(label(item)), title_justify="left", show_header=False)
@@ -160,9 +163,10 @@ def show_reasons(console: Console, items: list[ItemResult]) -> None:
             console.print(f"    printed: {escape(output.splitlines()[0][:120])}", highlight=False)
 
 
-def show_causes(console: Console, items: list[ItemResult]) -> None:
+def show_causes(console: Console, items: list[ItemResult], against: bool) -> None:
     """Lost boards grouped by the hook where their search first parted from the model
-    answer's, with the first example and the command that shows it."""
+    answer's, with the first example and the command that shows it (`against`: with the
+    model answer's search beside it, which only the instructor's kit can show)."""
     groups: dict[str, list[ItemResult]] = {}
     for item in items:
         if item.kind == "problem" and item.cause and item.score < item.max_score:
@@ -172,7 +176,7 @@ def show_causes(console: Console, items: list[ItemResult]) -> None:
     for _hook, members in sorted(groups.items(), key=lambda group: -len(group[1])):
         first = members[0]
         boards = "1 board" if len(members) == 1 else f"{len(members)} boards"
-        command = f"python -m grader {first.file} --trace {first.name} --against reference"
+        command = f"python -m grader {first.file} --trace {first.name}" + (" --against reference" if against else "")
         console.print(Text(f"  {boards}: {first.cause}; see {command}"), highlight=False)
 
 
