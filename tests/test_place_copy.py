@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import COURSE, ROOT, STUDENT_FILES, grader_env, json_report, no_traceback, run_grader, student_copy
 
+from grader.hooktable import BY_NAME
 from grader.inputs.searchanswers import SHOWN
 from grader.scoring.searchcheck import AnswerTable
 from solvers.board import Board
@@ -70,7 +71,8 @@ def test_the_copys_total_is_the_courses_or_states_the_points_it_could_not_check(
     searches part from the model answer at the root: the copy's total, and each hook's
     points, are the course's, or differ by no more than the points its report states as
     checked only by the course's grader (which it then prints, and no "Full marks"); the
-    first wrong call is found in both, the same."""
+    first wrong call is found in both, the same; and the copy says that its hook cases are
+    the public ones, with the points that rest on them."""
     solver = student_copy(tmp_path / "student", student)
     run, mine = copy_grade(released, solver, tmp_path / "copy.json")
     theirs = course_grade(released, solver, tmp_path / "course.json")
@@ -83,6 +85,9 @@ def test_the_copys_total_is_the_courses_or_states_the_points_it_could_not_check(
         assert copy["score"] - copy.get("unverified", 0) - 1e-9 <= item["score"] <= copy["score"] + copy.get("unchecked", 0) + 1e-9
     if high > low:
         assert UNCHECKED in run.stdout and "Full marks" not in run.stdout
+    cased = sum(item["max_score"] for item in theirs["hooks"] if BY_NAME[item["id"]].part == "csp")
+    assert stated(mine, "public_cases") == cased > 0 and "public_cases" not in theirs  # the course's cases are its own
+    assert "Hook cases here:" in run.stdout
     wrong = [name for name, item in course_hooks.items() if "the first wrong call in a search" in item["message"]]
     for name in wrong:  # the first wrong call is on the model answer's path: the copy finds it, the same
         first = course_hooks[name]["message"].split("the first wrong call in a search is ", 1)[1]

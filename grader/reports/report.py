@@ -119,6 +119,9 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
                       else "[green]Full marks.[/]")
 
 
+#: What a student copy's hook cases are to the course's.
+PRIVATE_CASES = ("the course's grader asks its own private cases of the same kinds instead, so a hook wrong on some "
+                 "kind of case can get other points there")
 #: Why a student copy counts as right the calls it cannot check after a first wrong one.
 ALONG_THE_PATH = ("this copy knows the model answer's answers only along its own searches of the public boards, so it "
                   "finds every board's first wrong call, and counts the calls your search made after that one as right")
@@ -134,6 +137,9 @@ def unchecked_lines(report: Report) -> list[str]:
     if report.unverified:
         lines.append(f"Checked only by the course's grader: {report.unverified:g} points of the total above "
                      f"({items('unverified')}): {ALONG_THE_PATH}.")
+    if report.public_cases:
+        lines.append(f"Hook cases here: {report.public_cases:g} points of the hooks are graded here on the public cases; "
+                     f"{PRIVATE_CASES}.")
     if report.unchecked:
         lines.append(f"Not checked here: {report.unchecked:g} points ({items('unchecked')}) are checked only by the "
                      f"course's grader, and are not in the total above: {report.unchecked_why}.")
@@ -207,4 +213,6 @@ def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = 
         data["unchecked"] = {"points": report.unchecked, "why": report.unchecked_why}
     if report.unverified:
         data["unverified"] = {"points": report.unverified, "why": ALONG_THE_PATH}
+    if report.public_cases:
+        data["public_cases"] = {"points": report.public_cases, "why": PRIVATE_CASES}
     return data

@@ -97,6 +97,7 @@ class Report:
     unbounded: str = ""  # what no control group kept for the workers (memory and processes, CPU shares), and why
     agent_stub: bool = False  # the agent plays for practice only (no points) and its choose_move is still the stub
     unchecked_why: str = ""  # why some checks could not run here (a student copy), when some could not
+    public_cases: float = 0.0  # in a student copy: the points of hook cases graded here on the public cases
 
     def __post_init__(self) -> None:
         """The solver's path holds a student's file names: made safe to show, once, here."""
@@ -171,7 +172,8 @@ def report_data(report: Report) -> dict[str, Any]:
     a class's submissions are graded in processes of their own)."""
     return {"solver": report.solver, "isolation": report.isolation, "partial": report.partial,
             "calls": [list(pair) for pair in report.calls], "items": [asdict(item) for item in report.items],
-            "unbounded": report.unbounded, "agent_stub": report.agent_stub, "unchecked_why": report.unchecked_why}
+            "unbounded": report.unbounded, "agent_stub": report.agent_stub, "unchecked_why": report.unchecked_why,
+            "public_cases": report.public_cases}
 
 
 def report_from_data(data: dict[str, Any]) -> Report:
@@ -185,4 +187,5 @@ def report_from_data(data: dict[str, Any]) -> Report:
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
     return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")),
-                  bool(data.get("agent_stub", False)), str(data.get("unchecked_why", "")))
+                  bool(data.get("agent_stub", False)), str(data.get("unchecked_why", "")),
+                  float(data.get("public_cases", 0.0)))

@@ -673,7 +673,8 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
                     partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
                     unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "",
                     agent_stub=wants("agent") and _practice_stub(config, agent),
-                    unchecked_why=_unchecked_why(model))
+                    unchecked_why=_unchecked_why(model),
+                    public_cases=sum(config.hook_points[spec.name] for spec in hooks) if isinstance(model, AnswerTable) else 0.0)
     for spec, outcome in zip(hooks, seen["hooks"]):
         searched = _search_calls(spec, [(p, by_problem[id(p)]) for p in problems], probes)
         report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched,
