@@ -121,7 +121,7 @@ def test_exceptions_and_illegal_moves_are_counted_apart_with_their_games() -> No
     same_play(ours, outcome.answer["result"])
     assert (f"{len(raised)} to an exception ({game_numbers(raised)}): ValueError: a three "
             "(agent_raises.py, line 11, in choose_move)") in lost, lost
-    assert f"{len(illegal)} to an illegal move ({game_numbers(illegal)}): illegal move: open of (0, 1)" in lost, lost
+    assert f"{len(illegal)} to an illegal move ({game_numbers(illegal)}): illegal move: open of r1c2" in lost, lost
     assert "ended by an error" not in item.message
 
 

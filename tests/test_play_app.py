@@ -409,7 +409,7 @@ def test_without_the_reference_agent_the_game_still_plays_and_says_why_there_is_
             assert "instructor's kit only" in screen.message
             screen.advisor = StudentAdvisor(lambda view: Move("open", next(iter(view.hidden()))))
             await pilot.press("h")
-            assert screen.message.startswith("hint: open row") and "your agent" in screen.message
+            assert screen.message.startswith("hint: open r") and "your agent" in screen.message
 
     run(scenario)
 
