@@ -10,10 +10,12 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from browser import Browser, chromium
 
 from answerkey.kit import kit_packages
 
@@ -261,7 +263,8 @@ def read_rows(path: Path) -> dict[str, dict[str, str]]:
 
 #: Names whose use makes a test slow: it starts a grading, a worker or another process.
 SLOW_NAMES = frozenset({"run_grader", "grade_json", "grade", "grades", "Kit", "kit", "subprocess", "run_test",
-                        "run_grader_in", "self_contained", "student_copy", "copy_kit", "busy_machine"})
+                        "run_grader_in", "self_contained", "student_copy", "copy_kit", "busy_machine",
+                        "browser"})
 
 
 #: Modules whose tests grade, sandbox or drive the game's screen almost all of the time.
@@ -284,3 +287,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         names = set(getattr(getattr(function, "__code__", None), "co_names", ())) | set(getattr(item, "fixturenames", ()))
         if names & SLOW_NAMES or item.path.stem in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """A headless chromium with one page, network cut (tests/browser.py); skipped, saying
+    why, on a machine without it, and a failure under CI=true."""
+    executable = chromium()
+    needed("a headless browser", None if executable else "chromium is not installed (Debian: apt-get install chromium)")
+    assert executable is not None
+    with Browser(executable) as opened:
+        yield opened
