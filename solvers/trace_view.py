@@ -170,9 +170,10 @@ def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
     return lines
 
 
-def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narrate: bool = False,
-              explain: Explainer | None = None) -> Group:
-    """One popped node in full: headline, the board after forward checking, reasons, outcome.
+def step_notes(step: Step, csp: CSP, solution_number: int = 0, narrate: bool = False,
+               explain: Explainer | None = None) -> list[Text]:
+    """What a step's view says under its board: what the hooks did (or the bound rule's
+    reasons), then the outcome. The terminal and the trace page both show these lines.
 
     `narrate`: the step is a student's: say only what its hooks did, then (given `explain`,
     as `--against reference` asks) where that departs from the bound rule, the model
@@ -181,9 +182,7 @@ def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narr
     """
     before = domains_of(step["domains"])
     after = domains_of(step["after"]) if step["after"] is not None else None
-    assigned = _assigned(step)
-    highlight = step["assignment"][-1][0] if step["assignment"] else None
-    parts: list[Any] = [_headline(step, csp), board_grid(board, csp, after or before, assigned, highlight)]
+    parts: list[Text] = []
     if narrate:
         parts += what_it_did(step, csp)
         if explain is not None and step["outcome"] != "stopped":
@@ -199,7 +198,28 @@ def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narr
     if not narrate and step.get("dead_end") == "goal-test":
         parts += dead_end_cause(step)
     parts.append(_outcome(step, csp, solution_number))
-    return Group(*parts)
+    return parts
+
+
+def shown_domains(step: Step) -> Domains:
+    """The domains a step's board shows: after forward checking, or before it when the
+    check returned None."""
+    return domains_of(step["after"]) if step["after"] is not None else domains_of(step["domains"])
+
+
+def cell_states(step: Step, csp: CSP) -> list[str]:
+    """Each variable's state (a key of SYMBOLS) on the board a step shows."""
+    domains, assigned = shown_domains(step), _assigned(step)
+    return [_state(var, domains, assigned) for var in range(len(csp.cells))]
+
+
+def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narrate: bool = False,
+              explain: Explainer | None = None) -> Group:
+    """One popped node in full: headline, the board after forward checking, then
+    `step_notes` (reasons or what the hooks did, and the outcome)."""
+    highlight = step["assignment"][-1][0] if step["assignment"] else None
+    board_text = board_grid(board, csp, shown_domains(step), _assigned(step), highlight)
+    return Group(_headline(step, csp), board_text, *step_notes(step, csp, solution_number, narrate, explain))
 
 
 def compact_line(step: Step, csp: CSP, solution_number: int = 0) -> Text:
@@ -353,23 +373,38 @@ def why_reference(kind: str, mine: Step, reference: Step, csp: CSP, explain: Exp
     return [f"your search has {kind} different from the reference's"]
 
 
+WHY_HEADLINE = "Why the model answer decides so:"
+
+
+def divergence_story(csp: CSP, mine: list[Step], reference: list[Step],
+                     explain: Explainer | None = None) -> tuple[int, list[str]] | None:
+    """The index of the first step where `mine` leaves `reference`, and the sentences the
+    terminal says about it (headline first); None when the searches never differ."""
+    found = first_difference(mine, reference)
+    if found is None:
+        return None
+    index, kind = found
+    lines = [f"First difference at step {index + 1}: {kind}"]
+    if index < len(mine) and index < len(reference) and mine[index]["outcome"] != "stopped":
+        lines += [WHY_HEADLINE, *why_reference(kind, mine[index], reference[index], csp, explain)]
+    return index, lines
+
+
 def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step], reference: list[Step],
                       explain: Explainer | None = None) -> bool:
     """Show the first step where `mine` and `reference` differ; False when they never do."""
-    found = first_difference(mine, reference)
-    if found is None:
+    story = divergence_story(csp, mine, reference, explain)
+    if story is None:
         console.print(f"[green]✓ identical to the reference for all {len(reference)} steps[/]")
         return False
-    index, kind = found
-    console.print(f"[bold]First difference at step {index + 1}: {kind}[/]")
+    index, (headline, *why) = story
+    console.print(Text(headline, style="bold"))
     panels = []
     for title, steps in (("your hooks", mine), (MODEL_ANSWER, reference)):
         body = step_view(steps[index], board, csp, narrate=title == "your hooks", explain=explain) if index < len(steps) \
             else Text("(search already ended)")
         panels.append(Panel(body, title=title))
     console.print(Columns(panels))
-    if index < len(mine) and index < len(reference) and mine[index]["outcome"] != "stopped":
-        console.print("Why the model answer decides so:", highlight=False)
-        for line in why_reference(kind, mine[index], reference[index], csp, explain):
-            console.print(line, highlight=False)
+    for line in why:
+        console.print(line, highlight=False)
     return True

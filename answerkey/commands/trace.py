@@ -17,6 +17,7 @@ def _trace(args: argparse.Namespace) -> int:
     from solvers.csp import build_csp
     from solvers.textformat import BoardFormatError, parse_board
     from solvers.trace import record, trace_options
+    from solvers.trace_page import PageInfo, write_trace_page
     from solvers.trace_view import render_trace, save_export
 
     err = stderr_console()
@@ -34,7 +35,11 @@ def _trace(args: argparse.Namespace) -> int:
     console = Console(record=bool(args.export))
     title = f"{args.file or 'board'} with {args.strategy}"
     render_trace(console, board, csp, trace.steps, trace.summary(), trace_options(args), title, explain)
-    if args.export:
+    if args.export and args.export.suffix == ".html":  # a page that plays the search
+        info = PageInfo(title, trace.complete, args.max_steps)
+        write_trace_page(args.export, board, csp, trace.steps, info, explain=explain)
+        err.print(f"wrote {args.export}", markup=False)
+    elif args.export:
         save_export(console, args.export, title)
         err.print(f"wrote {args.export}", markup=False)
     return 0

@@ -66,7 +66,8 @@ def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task:
 def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem], console: Console,
                   sandbox: Sandbox | None) -> int:
     """Trace one problem with the solver's hooks (and the reference with --against)."""
-    from solvers.trace_view import render_divergence, render_trace, save_export
+    from solvers.trace_page import PageInfo, write_trace_page
+    from solvers.trace_view import divergence_story, render_divergence, render_trace, save_export
 
     problem = _find(problems, args.trace)
     if problem is None:
@@ -84,16 +85,24 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     steps = outcome.answer.get("steps", [])
     summary = Trace(steps, outcome.answer.get("complete", True), outcome.seconds).summary()
     title = f"{problem.id} with {'the reference' if solver == 'reference' else Path(solver).name}"
+    story = None
     if args.against:
         reference = record(csp, reference_strategies().HANDOUT, max_steps=args.max_steps)
         render_divergence(out, board, csp, steps, reference.steps, reference_explainer())
+        story = divergence_story(csp, steps, reference.steps, reference_explainer())
     elif solver == "reference":  # the model answer's own search, with its reasons
         render_trace(out, board, csp, steps, summary, trace_options(args), title, reference_explainer())
     else:  # a student's search: only what its hooks did
         render_trace(out, board, csp, steps, summary, trace_options(args), title, narrate=True)
     if not outcome.ok:
         out.print(Text(f"! the search stopped: {outcome.message or outcome.status}", style="red"))
-    if args.export:
+    if args.export and args.export.suffix == ".html":  # a page that plays the search
+        info = PageInfo(title, summary["complete"], args.max_steps, story)
+        narrate = solver != "reference"
+        write_trace_page(args.export, board, csp, steps, info, narrate,
+                         reference_explainer() if args.against or not narrate else None)
+        console.print(f"wrote {args.export}")
+    elif args.export:
         save_export(out, args.export, title)
         console.print(f"wrote {args.export}")
     return 0 if outcome.ok else 1

@@ -1,0 +1,138 @@
+"""A search trace as one self-contained HTML page that plays it (`--export trace.html`).
+
+Python computes everything the page shows from the same steps the terminal renders
+(`solvers.trace_view`): each cell's state, the lines under the board, the path, the stack,
+the counts, the divergence from the reference. The page only draws them. The data goes in
+a `<script type="application/json">` block, compact (one array per field; each step's
+board as the cells that changed since the step before), and is drawn with `textContent`
+only, so no string from a student (a file name, printed output, an exception's text)
+is ever read as HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .board import Board, cell_name
+from .csp import CSP
+from .trace import Step, domains_of
+from .trace_view import SYMBOLS, Explainer, cell_states, shown_domains, step_notes
+
+#: The states in the order the page's data numbers them.
+STATES = tuple(SYMBOLS)
+#: One letter per outcome in the page's data.
+OUTCOMES = {"branch": "b", "dead-end": "d", "solution": "s", "stopped": "x"}
+#: The terminal's colour names (rich styles) as the page's colours.
+COLOURS = {"red": "#c62828", "green": "#2e7d32", "yellow": "#9a7b00", "magenta": "#9c27b0", "cyan": "#00838f"}
+_TEMPLATE = Path(__file__).with_name("trace_page.html")
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """What the page says about the trace besides its steps."""
+
+    title: str
+    complete: bool = True
+    max_steps: int | None = None
+    divergence: tuple[int, list[str]] | None = None  # (index of the step, the terminal's sentences)
+
+
+def _legend() -> list[list[str]]:
+    return [[state, symbol, meaning, COLOURS[style.split()[-1]]] for state, (symbol, style, meaning) in SYMBOLS.items()]
+
+
+def _stacks(steps: list[Step]) -> list[int]:
+    """Nodes left on the engine's stack just after each step's pop (the root starts alone;
+    a branch pushes one child per value)."""
+    stacks, pushed = [], 1
+    for index, step in enumerate(steps):
+        stacks.append(pushed - (index + 1))
+        if step["outcome"] == "branch":
+            pushed += len(step["values"])
+    return stacks
+
+
+def _parents(steps: list[Step]) -> list[int]:
+    """Each step's parent as a step number (0 for the root): the latest step whose
+    assignment is this one's minus its last."""
+    latest: dict[tuple[tuple[int, int], ...], int] = {}
+    parents = []
+    for number, step in enumerate(steps, 1):
+        path = tuple((var, value) for var, value in step["assignment"])
+        parents.append(latest.get(path[:-1], 0) if path else 0)
+        latest[path] = number
+    return parents
+
+
+def _narrowed(step: Step) -> list[int]:
+    """The variables the forward check changed at this step."""
+    if step["after"] is None:
+        return []
+    before, after = domains_of(step["domains"]), shown_domains(step)
+    return sorted(var for var in after if tuple(after[var]) != tuple(before.get(var, after[var])))
+
+
+def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False,
+              explain: Explainer | None = None) -> dict[str, Any]:
+    """Everything the page draws, as JSON-ready data."""
+    index = {state: number for number, state in enumerate(STATES)}
+    previous = ["open"] * len(csp.cells)
+    deltas, notes, just, outcomes, dead, found = [], [], [], [], [], []
+    dead_ends = solutions = 0
+    for step in steps:
+        states = cell_states(step, csp)
+        deltas.append([x for var, state in enumerate(states) if state != previous[var] for x in (var, index[state])])
+        previous = states
+        dead_ends += step["outcome"] == "dead-end"
+        solutions += step["outcome"] == "solution"
+        dead.append(dead_ends)
+        found.append(solutions)
+        notes.append([line.plain for line in step_notes(step, csp, solutions, narrate, explain)])
+        just.append(step["assignment"][-1] if step["assignment"] else None)
+        outcomes.append(OUTCOMES[step["outcome"]])
+    divergence = None
+    if info.divergence is not None:
+        divergence = {"step": info.divergence[0] + 1, "lines": info.divergence[1]}
+    return {
+        "title": info.title,
+        "rows": board.rows, "cols": board.cols,
+        "clues": [[board.clue((r, c)) for c in range(board.cols)] for r in range(board.rows)],
+        "cells": [list(cell) for cell in csp.cells],
+        "names": [cell_name(cell) for cell in csp.cells],
+        "legend": _legend(),
+        "complete": info.complete, "max_steps": info.max_steps,
+        "depth": [step["depth"] for step in steps],
+        "parent": _parents(steps),
+        "stack": _stacks(steps),
+        "just": just,
+        "outcome": "".join(outcomes),
+        "dead": dead, "found": found,
+        "delta": deltas,
+        "narrowed": [_narrowed(step) for step in steps],
+        "notes": notes,
+        "divergence": divergence,
+    }
+
+
+def script_json(data: Any) -> str:
+    """JSON safe inside a <script> element: no `<` can close it or open a comment."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace(
+        "\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def trace_page(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False,
+               explain: Explainer | None = None) -> str:
+    """The whole page as text."""
+    head, tail = _TEMPLATE.read_text(encoding="utf-8").split("{{DATA}}")
+    data = script_json(page_data(board, csp, steps, info, narrate, explain))
+    return head.replace("{{TITLE}}", html.escape(info.title)) + data + tail
+
+
+def write_trace_page(path: Path, board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False,
+                     explain: Explainer | None = None) -> None:
+    """Write the trace page to `path`."""
+    path.write_text(trace_page(board, csp, steps, info, narrate, explain), encoding="utf-8")
