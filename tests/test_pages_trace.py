@@ -1,0 +1,210 @@
+"""The trace page (`--export trace.html`) in a real browser: each step's board is the one
+the terminal draws for that step, the controls and the URL move one step, the divergence
+from the reference sits where the terminal names it, and a hostile student's strings stay
+text."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from answerkey.strategies import HANDOUT
+from grader.inputs.problemset import load_problems
+from solvers.csp import build_csp
+from solvers.trace import Step, record
+from solvers.trace_view import SYMBOLS, board_grid, shown_domains
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE = ROOT / "problems" / "course.yaml"
+STUDENTS = ROOT / "tests" / "student_files"
+#: Every board of the course file (it holds three).
+BOARDS = ("nctu-1", "nctu-1-as-printed", "nctu-2")
+PAYLOAD = 'x<img src=x onerror=window.__pwned=1>'
+BY_SYMBOL = {symbol: state for state, (symbol, _, _) in SYMBOLS.items()}
+
+
+def _grader(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env.update(PYTHONPATH=str(ROOT), COLUMNS="160")
+    return subprocess.run([sys.executable, "-m", "grader", str(COURSE), *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _problem(problem_id: str) -> Any:
+    return next(p for p in load_problems(COURSE)[0] if p.id == problem_id)
+
+
+def _terminal_board(problem_id: str, step: Step) -> list[tuple[str, str, bool]]:
+    """Each cell of the board the terminal draws for `step`: (name, what it shows, just assigned)."""
+    board = _problem(problem_id).board
+    csp = build_csp(board)
+    highlight = step["assignment"][-1][0] if step["assignment"] else None
+    text = board_grid(board, csp, shown_domains(step), dict(map(tuple, step["assignment"])), highlight).plain
+    cells = []
+    for r, line in enumerate(text.splitlines()):
+        for c in range(board.cols):
+            shown = line[c * 5:(c + 1) * 5].strip()
+            cells.append((f"r{r + 1}c{c + 1}", shown.strip("[]"), shown.startswith("[")))
+    return cells
+
+
+def _open(browser: Any, page: Path, fragment: str = "") -> None:
+    """Load `page` afresh (a new fragment on the page already open would not reload it)."""
+    browser.call("Page.navigate", {"url": "about:blank"})
+    browser.wait_for("Page.loadEventFired")
+    browser.open(page, fragment)
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, list[Step]]]:
+    """Each course board's page (written by the grader with the reference's hooks) and the
+    steps the terminal renders for it."""
+    folder = tmp_path_factory.mktemp("trace-pages")
+    made = {}
+    for problem_id in BOARDS:
+        out = folder / f"{problem_id}.html"
+        run = _grader("--trace", problem_id, "--solver", "reference", "--export", str(out))
+        assert run.returncode == 0, run.stderr
+        steps = record(build_csp(_problem(problem_id).board), HANDOUT, max_steps=200).steps
+        made[problem_id] = (out, steps)
+    return made
+
+
+def _picked(steps: list[Step]) -> list[int]:
+    """A few step numbers: the first, a middle one, the first dead end, the last."""
+    dead = [n for n, s in enumerate(steps, 1) if s["outcome"] == "dead-end"]
+    return sorted({1, (len(steps) + 1) // 2, *dead[:1], len(steps)})
+
+
+CELLS_JS = "[...document.querySelectorAll('#board .cell')].map(d => [d.dataset.cell, d.textContent, d.dataset.state, d.classList.contains('just')])"
+
+
+@pytest.mark.parametrize("problem_id", BOARDS)
+def test_each_step_shows_the_terminals_board(browser: Any, pages: dict[str, tuple[Path, list[Step]]], problem_id: str) -> None:
+    page, steps = pages[problem_id]
+    assert any(s["outcome"] == "dead-end" for s in steps), "the board's search has a dead end to show"
+    for number in _picked(steps):
+        _open(browser, page, f"step={number}")
+        assert browser.evaluate("[tracePlayer.steps, tracePlayer.step()]") == [len(steps), number]
+        shown = browser.evaluate(CELLS_JS)
+        expected = _terminal_board(problem_id, steps[number - 1])
+        assert [(name, text, just) for name, text, _, just in shown] == expected, number
+        for _, text, state, _ in shown:
+            assert state == ("clue" if text.isdigit() else BY_SYMBOL[text])
+        outcome = browser.evaluate("document.getElementById('outcome').dataset.outcome")
+        assert outcome == {"branch": "b", "dead-end": "d", "solution": "s"}[steps[number - 1]["outcome"]]
+        assert browser.evaluate("document.getElementById('depth').textContent") == str(steps[number - 1]["depth"])
+        path = browser.evaluate("[...document.querySelectorAll('#path li')].map(li => li.textContent.split(' ')[0])")
+        assignment = steps[number - 1]["assignment"]
+        assert path == ([f"r{build_csp(_problem(problem_id).board).cells[v][0] + 1}c"
+                          f"{build_csp(_problem(problem_id).board).cells[v][1] + 1}" for v, _ in assignment] or ["(the"])
+    dead = next(n for n, s in enumerate(steps, 1) if s["outcome"] == "dead-end")
+    _open(browser, page, f"step={dead}")
+    assert browser.evaluate("document.getElementById('outcome').textContent") == "✗ dead end"
+    assert browser.evaluate("document.getElementById('counts').textContent").startswith(f"{dead} nodes · 1 dead ends")
+
+
+def test_keys_buttons_slider_tree_and_hash_move_the_step(browser: Any, pages: dict[str, tuple[Path, list[Step]]]) -> None:
+    page, steps = pages["nctu-1"]
+    _open(browser, page, "step=3")
+
+    def where() -> list[Any]:
+        return browser.evaluate("[tracePlayer.step(), location.hash, document.getElementById('slider').value]")
+
+    assert where() == [3, "#step=3", "3"]
+    browser.press("ArrowRight", key_code=39)
+    assert where() == [4, "#step=4", "4"]
+    browser.press("ArrowLeft", key_code=37)
+    assert where() == [3, "#step=3", "3"]
+    browser.evaluate("document.getElementById('next').click()")
+    assert where() == [4, "#step=4", "4"]
+    browser.evaluate("document.getElementById('prev').click()")
+    browser.evaluate("document.getElementById('prev').click()")
+    assert where() == [2, "#step=2", "2"]
+    browser.press("End", key_code=35)
+    assert where()[0] == len(steps)
+    browser.press("Home", key_code=36)
+    assert where() == [1, "#step=1", "1"]
+    browser.evaluate("document.getElementById('last').click()")
+    assert where()[0] == len(steps)
+    browser.evaluate("document.getElementById('first').click()")
+    assert where()[0] == 1
+    moved = "new Promise(done => { location.hash = '#step=7'; setTimeout(() => done(tracePlayer.step()), 100); })"
+    assert browser.evaluate(moved) == 7
+    browser.press(" ", code="Space", key_code=32)  # play
+    assert browser.evaluate("new Promise(done => setTimeout(() => done(tracePlayer.step()), 900))") > 7
+    browser.press(" ", code="Space", key_code=32)  # pause
+    paused = browser.evaluate("tracePlayer.step()")
+    assert browser.evaluate("new Promise(done => setTimeout(() => done(tracePlayer.step()), 700))") == paused
+    click = ("(() => { const box = document.getElementById('tree').getBoundingClientRect(); const n = tracePlayer.steps;"
+             "document.getElementById('tree').dispatchEvent(new MouseEvent('click', {bubbles: true,"
+             " clientX: box.left + (K - 0.5) / n * box.width, clientY: box.top + 5})); return tracePlayer.step(); })()")
+    assert browser.evaluate(click.replace("K", "10")) == 10
+    slide = ("(() => { const s = document.getElementById('slider'); s.value = '12';"
+             " s.dispatchEvent(new Event('input')); return [tracePlayer.step(), location.hash]; })()")
+    assert browser.evaluate(slide) == [12, "#step=12"]
+
+
+@pytest.mark.parametrize("student", ["reversed_values.py", "small_inputs_mrv.py"])
+def test_divergence_is_marked_where_the_terminal_names_it(browser: Any, tmp_path: Path, student: str) -> None:
+    out = tmp_path / "against.html"
+    run = _grader("--trace", "nctu-2", "--against", "reference", "--solver", str(STUDENTS / student), "--export", str(out))
+    named = re.search(r"First difference at step (\d+): (.+)", run.stdout)
+    assert named, run.stdout
+    _open(browser, out)
+    mark = browser.evaluate("document.getElementById('divmark').dataset.step")
+    assert mark == named.group(1)
+    told = browser.evaluate("[...document.querySelectorAll('#divergence p')].map(p => p.textContent)")
+    assert told[0] == named.group(0).strip()
+    for line in told[1:]:  # the terminal's own sentences about it
+        assert " ".join(line.split()) in " ".join(run.stdout.split())
+    browser.evaluate("document.getElementById('divmark').click()")
+    assert browser.evaluate("tracePlayer.step()") == int(named.group(1))
+
+
+def test_the_cap_is_stated_when_hit(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "capped.html"
+    assert _grader("--trace", "nctu-1", "--solver", "reference", "--max-steps", "6", "--export", str(out)).returncode == 0
+    _open(browser, out, "step=99")
+    assert browser.evaluate("[tracePlayer.steps, tracePlayer.step()]") == [6, 6]
+    cap = browser.evaluate("document.getElementById('cap')")
+    stated = browser.evaluate("[document.getElementById('cap').dataset.hit, document.getElementById('cap').textContent]")
+    assert cap is not None and stated[0] == "1" and "--max-steps 6" in stated[1] and "stopped after 6 steps" in stated[1]
+
+
+def test_a_hostile_students_strings_stay_text(browser: Any, tmp_path: Path) -> None:
+    shutil.copy(STUDENTS / "model_answer.py", tmp_path)
+    student = tmp_path / f"{PAYLOAD}.py"
+    student.write_text(
+        "from model_answer import constraint_bounds, forward_check_once, values_ascending\n\n"
+        "forward_check = forward_check_once\norder_values = values_ascending\n\n\n"
+        "def select_variable(csp, domains, unassigned):\n"
+        "    print('<img src=x onerror=\"window.__pwned=1\">')\n"
+        "    raise ValueError('</script><img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>')\n")
+    out = tmp_path / "hostile.html"
+    run = _grader("--trace", "nctu-1", "--solver", str(student), "--export", str(out))
+    assert out.exists(), run.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "</script><img" not in text and "<img src=x" not in text
+    _open(browser, out, "step=999")
+    assert browser.evaluate("typeof window.__pwned") == "undefined"
+    assert browser.evaluate("document.querySelectorAll('img, #side script').length") == 0
+    assert PAYLOAD in browser.evaluate("document.getElementById('title').textContent")
+    assert "window.__pwned=2</script>" in browser.evaluate("document.getElementById('outcome').textContent")
+    assert PAYLOAD in browser.evaluate("document.title")
+
+
+def test_the_pages_ask_for_nothing_but_themselves(browser: Any, pages: dict[str, tuple[Path, list[Step]]]) -> None:
+    for page, _ in pages.values():
+        _open(browser, page, "step=2")
+    asked = {url.split("#")[0] for url in browser.requested()}
+    assert asked and all(url.startswith("file:") for url in asked), asked
+    assert {page.resolve().as_uri() for page, _ in pages.values()} <= asked
+    assert all(url.endswith(".html") for url in asked), asked
