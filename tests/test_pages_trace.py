@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from answerkey.strategies import HANDOUT
+from answerkey.strategies import HANDOUT, STRATEGIES
 from grader.inputs.problemset import load_problems
 from solvers.csp import build_csp
 from solvers.trace import Step, record
@@ -41,9 +41,9 @@ def _problem(problem_id: str) -> Any:
     return next(p for p in load_problems(COURSE)[0] if p.id == problem_id)
 
 
-def _terminal_board(problem_id: str, step: Step) -> list[tuple[str, str, bool]]:
+def _terminal_board(problem_id: str, step: Step, board: Any = None) -> list[tuple[str, str, bool]]:
     """Each cell of the board the terminal draws for `step`: (name, what it shows, just assigned)."""
-    board = _problem(problem_id).board
+    board = board or _problem(problem_id).board
     csp = build_csp(board)
     highlight = step["assignment"][-1][0] if step["assignment"] else None
     text = board_grid(board, csp, shown_domains(step), dict(map(tuple, step["assignment"])), highlight).plain
@@ -109,6 +109,24 @@ def test_each_step_shows_the_terminals_board(browser: Any, pages: dict[str, tupl
     _open(browser, page, f"step={dead}")
     assert browser.evaluate("document.getElementById('outcome').textContent") == "✗ dead end"
     assert browser.evaluate("document.getElementById('counts').textContent").startswith(f"{dead} nodes · 1 dead ends")
+
+
+def test_solvers_trace_exports_the_page_of_a_long_search(browser: Any, tmp_path: Path) -> None:
+    """`python -m solvers trace --export`: plain backtracking on nctu-1, past the page's
+    replay checkpoints (every 256 steps), stopped at the cap."""
+    out = tmp_path / "plain.html"
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    run = subprocess.run([sys.executable, "-m", "solvers", "trace", "problems/boards/nctu-1.txt", "--mines", "10",
+                          "--strategy", "plain", "--max-steps", "300", "--export", str(out)],
+                         cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    board = _problem("nctu-1").board
+    steps = record(build_csp(board), STRATEGIES["plain"], max_steps=300).steps
+    for number in (255, 256, 257, 300, 3, 299):  # out of order: later checkpoints are made first
+        _open(browser, out, f"step={number}")
+        shown = browser.evaluate(CELLS_JS)
+        assert [(name, text, just) for name, text, _, just in shown] == _terminal_board("", steps[number - 1], board), number
+    assert "--max-steps 300" in browser.evaluate("document.getElementById('cap').textContent")
 
 
 def test_keys_buttons_slider_tree_and_hash_move_the_step(browser: Any, pages: dict[str, tuple[Path, list[Step]]]) -> None:
