@@ -226,3 +226,21 @@ def test_the_pages_ask_for_nothing_but_themselves(browser: Any, pages: dict[str,
     assert asked and all(url.startswith("file:") for url in asked), asked
     assert {page.resolve().as_uri() for page, _ in pages.values()} <= asked
     assert all(url.endswith(".html") for url in asked), asked
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+def test_stack_and_parents_agree_with_the_engine(strategy: str) -> None:
+    """The page's stack sizes peak where the engine's own count does, and each step's
+    parent holds its assignment but the last."""
+    from solvers.engine import search
+    from solvers.trace_page import PageInfo, page_data
+
+    for problem_id in BOARDS:
+        board = _problem(problem_id).board
+        csp = build_csp(board)
+        steps = record(csp, STRATEGIES[strategy]).steps
+        data = page_data(board, csp, steps, PageInfo(problem_id))
+        assert max(data["stack"]) + 1 == search(csp, STRATEGIES[strategy], "all").stats.max_stack
+        for step, parent in zip(steps, data["parent"]):
+            expected = steps[parent - 1]["assignment"] if parent else []
+            assert step["assignment"][:-1] == expected and (parent > 0) == bool(step["assignment"])
