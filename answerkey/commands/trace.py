@@ -35,8 +35,8 @@ def _trace(args: argparse.Namespace) -> int:
     title = f"{args.file or 'board'} with {args.strategy}"
     render_trace(console, board, csp, trace.steps, trace.summary(), trace_options(args), title, explain)
     if args.export:
-        save_export(console, args.export, title)
-        err.print(f"wrote {args.export}", markup=False)
+        for line in save_export(console, args.export, title):
+            err.print(line, markup=False, highlight=False)
     return 0
 
 

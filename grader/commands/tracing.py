@@ -94,8 +94,8 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     if not outcome.ok:
         out.print(Text(f"! the search stopped: {outcome.message or outcome.status}", style="red"))
     if args.export:
-        save_export(out, args.export, title)
-        console.print(f"wrote {args.export}")
+        for line in save_export(out, args.export, title):
+            console.print(line, markup=False, highlight=False)
     return 0 if outcome.ok else 1
 
 
