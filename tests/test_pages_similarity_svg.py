@@ -124,3 +124,17 @@ def test_a_long_svg_trace_is_split_into_files_of_bounded_height(tmp_path: Path, 
     assert local_only(browser.requested()) == []
     shown = browser.evaluate("(r => [r.width, r.height])(document.documentElement.getBoundingClientRect())")
     assert shown == pytest.approx(list(svg_root(Path(written[1][0]))[:2]), abs=1)
+
+
+def test_the_matrix_of_a_large_class_keeps_the_names_of_the_most_similar_pairs() -> None:
+    """300 students: the matrix shows the 40 of the most similar pairs (said above it), and
+    the page stays within 64 KB + 8 KB per student + 2 KB per pair shown + its code."""
+    from grader.commands.similarity_html import MATRIX_NAMES, Settings, ShownPair, report
+
+    students = [f"student{n:03}" for n in range(300)]
+    shares = {(a, b): ((i * 7 + j * 13) % 100) / 100 for i, a in enumerate(students) for j, b in enumerate(students) if a != b}
+    pairs = [ShownPair(students[n], students[n + 1], 0.9, 0.8, 100, None) for n in range(0, 120, 2)]
+    page = report(students, shares, [0.5] * 44850, pairs, {}, Settings(25, 30, 0.33, "0"))
+    assert page.count("<th class='row'") == MATRIX_NAMES == 40 and f"of {len(students)}" in page
+    assert "student000" in page and "student039" in page and "<th class='row' title='student040'" not in page
+    assert len(page.encode("utf-8")) <= (64 << 10) + (8 << 10) * len(students) + (2 << 10) * len(pairs)
