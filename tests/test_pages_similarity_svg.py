@@ -22,6 +22,7 @@ from conftest import COURSE, STUDENT_FILES, needed, run_grader
 from test_similarity import planted_copy
 
 HOSTILE = "<img src=x onerror=window.__pwned=1>"
+HOSTILE_CODE = 'NOTE = "</code></pre><script>window.__pwned = 2</script><img src=x onerror=window.__pwned=3>"\n'
 
 
 def local_only(urls: list[str]) -> list[str]:
@@ -30,10 +31,11 @@ def local_only(urls: list[str]) -> list[str]:
 
 
 def small_class(folder: Path) -> None:
-    """alice (the model answer), carol, and carol's code disguised under a hostile name."""
+    """alice (the model answer), carol (whose code holds a string of HTML), and carol's code
+    disguised under a hostile name."""
     folder.mkdir()
     shutil.copyfile(STUDENT_FILES / "model_answer.py", folder / "alice.py")
-    carol = (STUDENT_FILES / "similarity_class" / "carol.py").read_text(encoding="utf-8")
+    carol = (STUDENT_FILES / "similarity_class" / "carol.py").read_text(encoding="utf-8") + HOSTILE_CODE
     (folder / "carol.py").write_text(carol, encoding="utf-8")
     (folder / f"{HOSTILE}.py").write_text(planted_copy(carol), encoding="utf-8")
 
@@ -46,7 +48,7 @@ def test_the_similarity_report_works_offline_side_by_side_with_names(tmp_path: P
     result = run_grader("similarity", tmp_path / "class", "--out", report, cwd=tmp_path, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     text = report.read_text(encoding="utf-8")
-    assert "http" not in text and "<script" not in text and HOSTILE not in text
+    assert "http" not in text and "<script" not in text and HOSTILE not in text and "<img" not in text
 
     browser.resize(1280, 900)
     browser.open(report)
@@ -71,6 +73,7 @@ def test_the_similarity_report_works_offline_side_by_side_with_names(tmp_path: P
     assert int(cells[columns.index("carol")]) >= 60 and cells[row] == "", cells
     assert browser.evaluate(f"document.querySelectorAll('.matrix tbody tr')[{row}].querySelector('a').hash") == "#pair-1"
     assert browser.evaluate("document.querySelectorAll('.highlight-red').length") > 0
+    assert "<script>window.__pwned = 2</script>" in browser.evaluate("document.querySelector('#pair-1 .sides').textContent")
     # the same at 400 pixels: the columns stack, nothing overflows the page's width
     browser.resize(400, 800)
     tops = browser.evaluate("[...document.querySelectorAll('#pair-1 .side pre')].map(e => e.getBoundingClientRect().top)")
