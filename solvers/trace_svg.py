@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import io
 import re
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.ansi import AnsiDecoder
 from rich.console import Console
 from rich.text import Text
 
@@ -79,15 +81,16 @@ def save_svg_pages(console: Console, path: Path, title: str) -> list[SvgPage]:
     if plain and plain[-1] == "":
         plain, styled = plain[:-1], styled[:-1]
     starts = page_breaks(plain)
-    pages = []
+    decoder, pages = AnsiDecoder(), []
     for number, start in enumerate(starts, start=1):
         end = starts[number] if number < len(starts) else len(plain)
         target = path if len(starts) == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
         page = Console(record=True, width=console.width, file=io.StringIO(), color_system="truecolor",
                        force_terminal=True, legacy_windows=False)
-        for line in styled[start:end]:
-            page.print(Text.from_ansi(line), overflow="ignore", crop=False, no_wrap=True, soft_wrap=False)
+        page.print(Text("\n").join(decoder.decode("\n".join(styled[start:end]))), overflow="ignore", crop=False,
+                   no_wrap=True, soft_wrap=False)
         part = title if len(starts) == 1 else f"{title} ({number} of {len(starts)})"
-        target.write_text(page.export_svg(title=part, code_format=sized_svg_format()), encoding="utf-8")
+        unique = f"trace-{zlib.adler32(chr(10).join(plain[start:end]).encode('utf-8'))}-{number}"  # rich's own is slow
+        target.write_text(page.export_svg(title=part, code_format=sized_svg_format(), unique_id=unique), encoding="utf-8")
         pages.append(SvgPage(target, *_steps(plain[start:end])))
     return pages
