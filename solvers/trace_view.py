@@ -6,7 +6,6 @@ colours by itself when output is piped or NO_COLOR is set.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -302,23 +301,19 @@ def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], su
 LOCAL_MONOSPACE = '"Fira Code", "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace'
 
 
-def local_svg_format() -> str:
-    """Rich's SVG template with local fonts only: no @font-face, no URL."""
-    from rich.console import CONSOLE_SVG_FORMAT
-
-    text = re.sub(r"@font-face\s*\{\{.*?\}\}\s*", "", CONSOLE_SVG_FORMAT, flags=re.S)
-    text = re.sub(r"font-family:\s*Fira Code,\s*monospace", f"font-family: {LOCAL_MONOSPACE}", text)
-    return re.sub(r"font-family:\s*arial;", "font-family: arial, sans-serif;", text)
-
-
-def save_export(console: Console, path: Path, title: str) -> None:
-    """Write what a recording console printed, in the format the suffix names."""
+def save_export(console: Console, path: Path, title: str) -> list[str]:
+    """Write what a recording console printed, in the format the suffix names; a line
+    for each file written (an SVG trace may take several: `solvers.trace_svg`)."""
     if path.suffix == ".svg":
-        console.save_svg(str(path), title=title, code_format=local_svg_format())
-    elif path.suffix == ".html":
-        console.save_html(str(path))
-    else:
-        console.save_text(str(path))
+        from solvers.trace_svg import PAGE_LINES, save_svg_pages
+
+        pages = save_svg_pages(console, path, title)
+        if len(pages) == 1:
+            return [f"wrote {path}"]
+        return [f"wrote {page.describe()}" for page in pages] + [
+            f"(the trace in {len(pages)} SVG files of at most {PAGE_LINES} lines each, cut between steps)"]
+    console.save_text(str(path))  # .txt (a .html export is the trace page: solvers.trace_page)
+    return [f"wrote {path}"]
 
 
 

@@ -40,8 +40,8 @@ def _trace(args: argparse.Namespace) -> int:
         write_trace_page(args.export, board, csp, trace.steps, info, explain=explain)
         err.print(f"wrote {args.export}", markup=False)
     elif args.export:
-        save_export(console, args.export, title)
-        err.print(f"wrote {args.export}", markup=False)
+        for line in save_export(console, args.export, title):
+            err.print(line, markup=False, highlight=False)
     return 0
 
 

@@ -9,7 +9,8 @@ handout's stubs (`assignment/*.py`, and any `--boilerplate` file or folder) are
 boilerplate: code every student starts from counts for nobody.
 
 The terminal shows the top pairs, ranked by the larger of the two shares (how much of
-one submission is found in the other); the HTML report (copydetect's) shows each
+one submission is found in the other); the HTML report (`similarity_html`, drawn from
+copydetect's results, self-contained) shows the matrix with the students' names and each
 flagged pair side by side with the shared code highlighted. A high share is a reason to
 look, not a verdict: read the code.
 
@@ -33,6 +34,7 @@ import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -151,8 +153,8 @@ def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | 
     """`compare`, in this process."""
     import matplotlib
 
-    matplotlib.use("Agg")  # the report's plots, drawn without a display
-    from grader.commands.similarity_html import BoundedDetector, with_flags
+    matplotlib.use("Agg")  # copydetect imports pyplot: no display needed
+    from copydetect import CopyDetector, __version__
 
     with tempfile.TemporaryDirectory(prefix="similarity-") as scratch:
         folder, used, names = Path(scratch), set[str](), {}
@@ -160,22 +162,41 @@ def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | 
             path = folder / f"{safe_name(student, used)}.py"
             path.write_text(code, encoding="utf-8")
             names[str(path)] = student
-        detector = BoundedDetector(extensions=["py"], noise_t=NOISE, guarantee_t=GUARANTEE, display_t=SHOWN,
-                                   autoopen=False, silent=True, out_file=str(out or folder / "report.html"))
-        detector.threshold = SHOWN
-        detector.shown_names = {path: Path(path).name + (" (read by hand: see the list above)"
-                                                         if names[path] in flags else "") for path in names}
+        detector = CopyDetector(extensions=["py"], noise_t=NOISE, guarantee_t=GUARANTEE, display_t=SHOWN,
+                                autoopen=False, silent=True, out_file=str(out or folder / "report.html"))
         for path_text in names:
             detector.add_file(path_text)
         for path in boilerplate:
             detector.add_file(str(path), type="boilerplate")
         detector.run()
-        pairs = _pairs(detector, names)
+        pairs = sorted(_pairs(detector, names), key=lambda p: (-p.share, -p.tokens, p.first, p.second))
         if out is not None:
-            html = detector.generate_html_report(output_mode="return") or ""
-            html = with_flags(html.replace(f"{scratch}/", "").replace(scratch, ""), flags)
-            out.write_text(html, encoding="utf-8")
-    return sorted(pairs, key=lambda p: (-p.share, -p.tokens, p.first, p.second))
+            out.write_text(_report(detector, names, pairs, flags, __version__), encoding="utf-8")
+    return pairs
+
+
+def _report(detector: Any, names: dict[str, str], pairs: list[Pair], flags: dict[str, list[str]], version: str) -> str:
+    """The HTML report of the detector's results (see `similarity_html`)."""
+    from grader.commands.similarity_html import PAIRS_WITH_CODE, Settings, ShownPair, _runs, report, shown_code
+
+    files = list(detector.test_files)
+    shares = {(names[a], names[b]): float(detector.similarity_matrix[i][j][0])
+              for i, a in enumerate(files) for j, b in enumerate(files) if i != j}
+    by_name = {student: path for path, student in names.items()}
+    shown = []
+    for rank, pair in enumerate(p for p in pairs if p.share > SHOWN):
+        first, second, a, b = ((pair.first, pair.second, pair.first_share, pair.second_share)
+                               if pair.first_share >= pair.second_share else
+                               (pair.second, pair.first, pair.second_share, pair.first_share))
+        code = None
+        if rank < PAIRS_WITH_CODE:
+            test, ref = by_name[first], by_name[second]
+            slices = detector.slice_matrix.get((test, ref)) or detector.slice_matrix[(ref, test)][::-1]
+            code = (shown_code(detector.file_data[test].raw_code, _runs(slices[0]), "highlight-red"),
+                    shown_code(detector.file_data[ref].raw_code, _runs(slices[1]), "highlight-green"))
+        shown.append(ShownPair(first, second, a, b, pair.tokens, code))
+    settings = Settings(NOISE, GUARANTEE, SHOWN, version)
+    return report([names[f] for f in files], shares, [p.share for p in pairs], shown, flags, settings)
 
 
 def _pairs(detector: object, names: dict[str, str]) -> list[Pair]:

@@ -103,8 +103,8 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
                          reference_explainer() if args.against or not narrate else None)
         console.print(f"wrote {args.export}")
     elif args.export:
-        save_export(out, args.export, title)
-        console.print(f"wrote {args.export}")
+        for line in save_export(out, args.export, title):
+            console.print(line, markup=False, highlight=False)
     return 0 if outcome.ok else 1
 
 
