@@ -146,3 +146,27 @@ def test_gradescope_shows_the_same_content_as_html_with_student_text_escaped(bro
     opened(browser, page)
     assert browser.evaluate("typeof window.__pwned") == "undefined"
     assert HOSTILE_TEXT in browser.evaluate("document.body.innerText")
+
+
+def test_a_hidden_item_shows_only_its_status_and_points() -> None:
+    from grader.reports.feedback_page import feedback_page
+    from grader.reports.results import ItemResult, Report
+
+    secret = "board (classic, 3 mines; the secret layout):\n    v0?  1  v1?"
+    report = Report("hooks.py", [
+        ItemResult("hook", "forward_check", "pass", 3, 3, "all right"),
+        ItemResult("problem", "exam-1", "fail", 0, 1, secret, file="problems/exam.yaml", nodes=77, seconds=1.5,
+                   output="the secret board", visibility="hidden"),
+    ], "bwrap")
+    page = feedback_page("ann", report, [])
+    assert "secret" not in page and "77 nodes" not in page and "1500.0 ms" not in page
+    assert "details hidden (hidden)" in page and "0/1" in page and '<details id="item-2" open>' in page
+
+
+def test_a_reason_that_is_not_a_board_stays_text() -> None:
+    from grader.reports.reason_html import reason_html
+
+    crooked = "board (x):\n    v0? <b>2</b>\n  returned: {0: (1,)} <script>\nplain"
+    fragment = reason_html(crooked)
+    assert 'class="board"' not in fragment and "<b>" not in fragment and "<script>" not in fragment
+    assert "&lt;b&gt;2&lt;/b&gt;" in fragment and "&lt;script&gt;" in fragment and 'class="answers"' not in fragment
