@@ -170,3 +170,15 @@ def test_a_reason_that_is_not_a_board_stays_text() -> None:
     fragment = reason_html(crooked)
     assert 'class="board"' not in fragment and "<b>" not in fragment and "<script>" not in fragment
     assert "&lt;b&gt;2&lt;/b&gt;" in fragment and "&lt;script&gt;" in fragment and 'class="answers"' not in fragment
+
+
+def test_a_student_with_no_report_gets_a_page_that_says_why(tmp_path: Path) -> None:
+    from grader.commands.batch import BatchRow, write_feedback
+
+    rows = [BatchRow(HOSTILE_NAME, None, problem=f"no hooks found in {HOSTILE_TEXT}"),
+            BatchRow("cal", None, not_graded="the run was interrupted")]
+    assert write_feedback(tmp_path, rows, []) == 2
+    pages = sorted(tmp_path.glob("*.html"))
+    texts = [page.read_text(encoding="utf-8") for page in pages]
+    assert any("not graded: the run was interrupted" in text for text in texts)
+    assert all('id="next-step"' in text and "<script>window" not in text and "<img" not in text for text in texts)
