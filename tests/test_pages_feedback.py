@@ -182,3 +182,23 @@ def test_a_student_with_no_report_gets_a_page_that_says_why(tmp_path: Path) -> N
     texts = [page.read_text(encoding="utf-8") for page in pages]
     assert any("not graded: the run was interrupted" in text for text in texts)
     assert all('id="next-step"' in text and "<script>window" not in text and "<img" not in text for text in texts)
+
+
+def test_every_stored_case_board_is_drawn_as_a_grid() -> None:
+    """The page reads boards from a reason's text as `describe_case` writes it: every
+    public case with a board comes out as a grid holding each variable once, with its
+    clues (the inclusive rule's cells hold both)."""
+    from grader.reports.reason_html import reason_html
+    from grader.scoring.hookcases import describe_case, load_cases
+
+    drawn = 0
+    for hook, cases in load_cases().items():
+        for number, case in enumerate(cases, start=1):
+            if "board" in case:
+                fragment = reason_html(describe_case(hook, number, case, {"value": case["expected"]}))
+                variables = sorted(int(v) for v in re.findall(r'title="variable (\d+)', fragment))
+                assert variables == list(range(len(variables))) and variables, (hook, number)
+                clues = sum(token.isdigit() for row in case["board"] for token in str(row).split())
+                assert len(re.findall(r"<strong>\d</strong>|>\d v\d+", fragment)) == clues, (hook, number)
+                drawn += 1
+    assert drawn > 20

@@ -17,10 +17,13 @@ from html import escape
 BOARD_HEAD = re.compile(r"^\s*board \(([^;)]*)[^:]*:.*$")
 #: A line "  name: value" of a case (domains, assigned, returned, expected...).
 FIELD = re.compile(r"^ {2}([a-z][a-z ]{0,30}): (.*)$")
-#: One cell of a drawn board: a clue, or vN with its state, in brackets when the call is about it.
-CELL = re.compile(r"^(\[)?(?:(\d)|v(\d+)([?◇◆✗]?))(\])?$")
+#: One cell of a drawn board: a clue, vN with its state, or both (under the inclusive rule a
+#: clue counts its own cell), in brackets when the call is about it.
+CELL = re.compile(r"^(\[)?(?:(\d)(?: |$|(?=\])))?(?:v(\d+)([?◇◆✗]?))?(\])?$")
 #: A domain in the handout's notation, in an answer: "3: (0, 1)".
 DOMAIN = re.compile(r"(\d+): \(([\d, ]*)\)")
+#: Characters per cell of a board drawn with its variables' numbers (`board_grid(numbered=True)`).
+CELL_WIDTH = 8
 #: What each state of a cell means (the terminal's symbols, kept: meaning never rests on colour).
 STATES = {"?": ("undecided", "u"), "◇": ("safe", "s"), "◆": ("a mine", "m"), "✗": ("no value left", "x"), "": ("", "u")}
 
@@ -34,23 +37,29 @@ class Board:
 
 
 def _cell(token: str) -> tuple[str, str, str, bool] | None:
+    if not token:
+        return "", "", "", False  # a cell that is neither a clue nor a variable
     match = CELL.match(token)
-    if match is None or bool(match.group(1)) != bool(match.group(5)):
+    if match is None or bool(match.group(1)) != bool(match.group(5)) or not (match.group(2) or match.group(3)):
         return None
     return match.group(2) or "", match.group(3) or "", match.group(4) or "", bool(match.group(1))
 
 
 def _board_rows(lines: list[str], start: int) -> tuple[list[list[tuple[str, str, str, bool]]], int]:
-    """The rows of a board drawn from `start` (lines indented four spaces, all as wide), and
-    the index after them; no rows when they are not a board."""
-    rows: list[list[tuple[str, str, str, bool]]] = []
+    """The rows of a board drawn from `start` (lines indented four spaces, a cell every
+    `CELL_WIDTH` characters), and the index after them; no rows when they are not a board."""
+    drawn = []
     index = start
     while index < len(lines) and lines[index].startswith("    ") and lines[index].strip():
-        cells = [_cell(token) for token in lines[index].split()]
-        if any(cell is None for cell in cells) or (rows and len(cells) != len(rows[0])):
+        drawn.append(lines[index][4:])
+        index += 1
+    width = max((len(line) for line in drawn), default=0)
+    rows = []
+    for line in drawn:
+        cells = [_cell(line[at:at + CELL_WIDTH].strip()) for at in range(0, width, CELL_WIDTH)]
+        if any(cell is None for cell in cells):
             return [], start
         rows.append([cell for cell in cells if cell is not None])
-        index += 1
     return rows, index
 
 
@@ -61,11 +70,14 @@ def board_html(board: Board) -> str:
     for row in board.rows:
         cells = []
         for clue, var, state, mark in row:
-            if clue:
+            if clue and not var:
                 cells.append(f'<td class="clue" title="clue {clue}"><strong>{clue}</strong></td>')
                 continue
+            if not var:
+                cells.append("<td></td>")
+                continue
             meaning, css = STATES.get(state, ("", "u"))
-            text = f"v{var}{state}"
+            text = (f"{clue} " if clue else "") + f"v{var}{state}"
             shown = f"<strong>[{text}]</strong>" if mark else text
             tip = f"variable {var}: {meaning}" + (" (the call is about it)" if mark else "")
             cells.append(f'<td class="{css}{" here" if mark else ""}" title="{escape(tip)}">{shown}</td>')
