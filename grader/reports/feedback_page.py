@@ -110,7 +110,8 @@ def _top(report: Report, items: list[ItemResult], errors: list[ProblemError]) ->
         parts.append(f'<p class="next" id="next-step">{len(errors)} error(s) in the problem files or config; '
                      "fix them for a full grade.</p>")
     elif report.score == report.max_score and not report.unverified:
-        parts.append('<p class="next full" id="next-step">Full marks.</p>')
+        full = "Full marks on the items graded (a partial run: --only)." if report.partial else "Full marks."
+        parts.append(f'<p class="next full" id="next-step">{full}</p>')
     groups = reason_groups(items)
     numbers = {id(item): number for number, item in enumerate(items, start=1)}
     if groups:
