@@ -157,6 +157,7 @@ def check_gradescope_spec(results: dict) -> None:
         assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
         assert 0 <= test["score"] <= test["max_score"], test
         assert test["status"] in ("passed", "failed") and test["visibility"] in GRADESCOPE_VISIBILITIES, test
+        assert test.get("output_format", "simple_format") in ("text", "html", "simple_format", "md", "ansi"), test
 
 
 # --- attackers graded by the real CLI, under `bwrap` and under `user` --------------------

@@ -30,7 +30,8 @@ def test_results_json_follows_the_spec(tmp_path: Path) -> None:
     [values] = [t for t in tests if t["name"] == "hooks/order_values"]
     assert values["status"] == "failed" and 0 < values["score"] < values["max_score"] and "expected" in values["output"]
     assert all(t["status"] == "passed" and t["score"] == t["max_score"] for t in tests if t is not values)
-    assert all(t["visibility"] == "visible" for t in tests)
+    assert all(t["visibility"] == "visible" and t["output_format"] == "html" for t in tests)
+    assert "<th>returned</th>" in values["output"] and "<th>expected</th>" in values["output"]  # a case as a table
     top = results["output"].splitlines()  # the score, the next step, then each cause once
     assert f"{results['score']:g}/" in top[0] and top[1].startswith("Next step: fix order_values")
     assert top[3].startswith("  hooks/order_values: ")

@@ -35,6 +35,7 @@ from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, 
 from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
 from grader.reports.advice import label, reason_groups
+from grader.reports.feedback_page import feedback_page, note_page
 from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report, student_view
 from grader.reports.results import Report
@@ -321,8 +322,8 @@ def lost_points(row: BatchRow, limit: int = 80) -> str:
 
 
 def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError]) -> int:
-    """One file per student, NAME.md and NAME.html, with the report as the terminal shows
-    it (hidden items masked); how many students got one. Written before the CSV: a
+    """One file per student, NAME.md with the report as the terminal shows it and NAME.html
+    as a page (hidden items masked in both); how many students got one. Written before the CSV: a
     student whose feedback the grader fails to write is not graded there either."""
     folder.mkdir(parents=True, exist_ok=True)
     written, used = 0, set[str]()
@@ -334,7 +335,7 @@ def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError
 
 
 def _feedback(path: Path, errors: list[ProblemError], row: BatchRow) -> bool:
-    """Write one student's feedback as `path`.md and `path`.html."""
+    """Write one student's feedback as `path`.md (the terminal's text) and `path`.html (a page)."""
     console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
     if row.ungraded:
         console.print(Text(f"{row.student}: not graded: {row.ungraded}; {NOT_GRADED}."))
@@ -344,7 +345,11 @@ def _feedback(path: Path, errors: list[ProblemError], row: BatchRow) -> bool:
         show_report(console, away_from_grader(row.report), errors, for_student=True)
     text = f"# Grading report: {code_span(row.student)}\n\n{fenced(console.export_text(clear=False))}"
     path.with_name(f"{path.name}.md").write_text(text, encoding="utf-8")
-    path.with_name(f"{path.name}.html").write_text(console.export_html(), encoding="utf-8")
+    if row.report is not None and not row.ungraded:
+        page = feedback_page(row.student, away_from_grader(row.report), errors)
+    else:
+        page = note_page(row.student, console.export_text(clear=False).strip())
+    path.with_name(f"{path.name}.html").write_text(page, encoding="utf-8")
     return True
 
 

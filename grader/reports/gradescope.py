@@ -4,15 +4,27 @@ Each graded item becomes a test with its own visibility; a hidden problem's test
 the problem's visibility, and the submission-wide `output` never mentions hidden details.
 No `execution_time` is given: the student's code chooses how long it runs, hidden
 problems included, so the time could carry what it saw of them.
+
+Each test's output is HTML (`"output_format": "html"`, per test; the spec above lists
+text, html, simple_format, md and ansi, simple_format the default): the reason as the feedback
+page shows it (`reason_html`), boards as grids and case answers as tables. HTML and not
+Markdown because a board is a table without a header row, which Markdown tables cannot
+draw, and because what Gradescope's HTML sanitiser keeps (tables, `strong`, `pre`) is
+what the fragment needs: it carries its meaning in text (symbols, marks), never in
+classes or styles the sanitiser may drop. Everything from student code is escaped. The
+submission-wide `output` stays plain text (the default format), as PrairieLearn's
+message reuses it.
 """
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
+from grader.reports.reason_html import reason_html
 from grader.reports.report import student_view
 from grader.reports.results import Report
 
@@ -24,14 +36,17 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
     the score, the next step and the causes of lost points, each cause once."""
     tests = []
     for number, item in enumerate(report.items, start=1):
-        output = item.message + (f"\nThe code printed:\n{item.output}" if item.output.strip() else "")
+        output = reason_html(cut(item.message))
+        if item.output.strip():
+            output += f"\n<p>The code printed:</p><pre>{escape(cut(item.output))}</pre>"
         tests.append({
             "name": label(item),
             "number": str(number),
             "score": item.score,
             "max_score": item.max_score,
             "status": "passed" if item.status == "pass" else "failed",
-            "output": cut(output),
+            "output": output,
+            "output_format": "html",
             "visibility": item.visibility,
         })
     seen = [student_view(i) for i in report.items]
