@@ -202,10 +202,10 @@ def test_a_failure_of_ours_on_one_student_stops_no_one(tmp_path: Path, monkeypat
     rows = batch.grade_batch(submissions, run, 2, Console(file=io.StringIO()))
     showing = batch.show_report
 
-    def show_report(console: Console, report: Report, errors: list) -> None:
+    def show_report(console: Console, report: Report, errors: list, **how: bool) -> None:
         if "cid" in report.solver:
             raise ValueError("odd")
-        showing(console, report, errors)
+        showing(console, report, errors, **how)
 
     monkeypatch.setattr(batch, "show_report", show_report)
     monkeypatch.setattr(batch, "lost_points", lambda row: 1 / 0 if row.student == "dan" and not row.ungraded else "")

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 
+from solvers.board import cell_name
+
 #: A board's first line in a reason: "board (classic, 4 mines; vN is variable N: ...):".
 BOARD_HEAD = re.compile(r"^\s*board \(([^;)]*)[^:]*:.*$")
 #: A line "  name: value" of a case (domains, assigned, returned, expected...).
@@ -101,7 +103,7 @@ def _cells(boards: list[Board]) -> dict[int, str]:
     """Each variable's cell (r1c1 is the top left) on the last board drawn."""
     if not boards:
         return {}
-    return {int(var): f"r{r + 1}c{c + 1}" for r, row in enumerate(boards[-1].rows)
+    return {int(var): cell_name((r, c)) for r, row in enumerate(boards[-1].rows)
             for c, (_, var, _, _) in enumerate(row) if var}
 
 
