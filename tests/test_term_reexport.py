@@ -195,3 +195,17 @@ def test_keeping_again_replaces_what_an_earlier_run_kept(tmp_path: Path) -> None
     kept = load_kept(folder)
     assert [s.student for s in kept.students] == ["new"] and kept.errors == []
     assert kept.students[0].identity["name"] == "N" and kept.students[0].cpu_seconds == 1.0
+
+
+def test_a_kept_file_gone_or_twice_is_one_line(tmp_path: Path) -> None:
+    """A file run.json lists that is gone, and a second file for one student: one line
+    each; the first file of the student is the one read."""
+    folder = tmp_path / "grades-results"
+    write_kept(folder, {}, [KeptStudent(name, {}, f"{name}.py", None, None, 1.0, 1.0) for name in ("ana", "ben", "run")])
+    (folder / "ben.json").unlink()
+    (folder / "zz.json").write_text((folder / "ana.json").read_text(encoding="utf-8"), encoding="utf-8")
+    kept = load_kept(folder)
+    assert [s.student for s in kept.students] == ["ana", "run"]  # "run" is a student, not the run
+    assert [line.split(": ", 1)[1] for line in kept.errors] == ["missing (run.json lists it)",
+                                                               "skipped: a second file for the student ana"]
+    assert kept.errors[0].startswith(str(folder / "ben.json")) and kept.errors[1].startswith(str(folder / "zz.json"))
