@@ -36,8 +36,7 @@ def said(result: subprocess.CompletedProcess[str]) -> str:
 def term(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A class of three graded once (ada and bob graded, carol with nothing to grade), with
     a roster and a Canvas gradebook: the folder of grades.csv."""
-    why = isolation_unavailable("bwrap") and isolation_unavailable("user")
-    if why:
+    if why := isolation_unavailable("bwrap") and isolation_unavailable("user"):
         pytest.skip(why)
     root = tmp_path_factory.mktemp("term")
     folder = root / "class"
@@ -209,3 +208,16 @@ def test_a_kept_file_gone_or_twice_is_one_line(tmp_path: Path) -> None:
     assert [line.split(": ", 1)[1] for line in kept.errors] == ["missing (run.json lists it)",
                                                                "skipped: a second file for the student ana"]
     assert kept.errors[0].startswith(str(folder / "ben.json")) and kept.errors[1].startswith(str(folder / "zz.json"))
+
+
+def test_results_that_cannot_be_kept_are_one_line_and_the_csv_is_written(tmp_path: Path) -> None:
+    """A file where the kept folder goes: the CSV is written, one line says why nothing was
+    kept, exit status 1."""
+    if why := isolation_unavailable("bwrap") and isolation_unavailable("user"):
+        pytest.skip(why)
+    (tmp_path / "class").mkdir()
+    (tmp_path / "grades-results").write_text("in the way", encoding="utf-8")
+    result = run_grader(COURSE, "--submissions", tmp_path / "class", "--csv", tmp_path / "grades.csv", "--only", "constraint_bounds")
+    no_traceback(result)
+    assert result.returncode == 1 and "the results could not be kept beside it" in said(result), said(result)
+    assert (tmp_path / "grades.csv").is_file() and (tmp_path / "grades-results").read_text(encoding="utf-8") == "in the way"

@@ -509,16 +509,15 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         stopped, rows = interrupted, interrupted.rows
     count = write_feedback(feedback, rows, errors)  # first: a student it fails for is not graded in the CSV either
     write_csv(args.csv, rows)
-    try:
-        kept = keep_results(args.csv, rows, run_info(grading, problems, rows))
-    except Exception as error:  # the CSV and feedback are written: keeping the results is not worth the class
-        left_out = True
-        fail(console, f"--csv {args.csv}: the results could not be kept beside it ({type(error).__name__}: {error})")
-    else:
-        left_out = False  # a graded student the gradebook does not hold (or no results kept)
-        console.print(f"kept the results in {kept}/ (python -m grader reexport {kept})", highlight=False, markup=False)
     show_summary(console, rows)
     console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
+    try:
+        kept = keep_results(args.csv, rows, run_info(grading, problems, rows))
+        console.print(f"kept the results in {kept}/ (python -m grader reexport {kept})", highlight=False, markup=False)
+    except Exception as error:  # the CSV and feedback are written: keeping the results never costs the class
+        fail(console, f"--csv {args.csv}: the results could not be kept beside it ({type(error).__name__}: {error})")
+        kept = None
+    left_out = kept is None  # a graded student the gradebook does not hold, or no results kept
     if roster is not None:
         path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
         left_out = bool(class_gradebook(console, path, rows, roster, args.gradebook, args.assignment).left_out()) or left_out
