@@ -73,7 +73,7 @@ def test_class_of_four_gives_one_row_each_and_a_summary(tmp_path: Path) -> None:
     assert "Traceback" not in result.stdout + result.stderr
     header, rows = read_csv(grades)
     items = item_columns(tmp_path)
-    assert header == ["student", "score", "max_score", *items, "note", "lost"]
+    assert header == ["student", "score", "max_score", *items, "note", "lost", "cpu_seconds", "wall_seconds"]
     assert list(rows) == ["ana", "bob", "carol", "dave"]
     full = float(rows["ana"]["max_score"])
     assert full > 0 and {row["max_score"] for row in rows.values()} == {rows["ana"]["max_score"]}
@@ -321,7 +321,7 @@ def test_rows_line_up_with_the_header_when_some_students_wrote_an_agent(tmp_path
     assert {len(row) for row in table} == {len(header)}
     items = item_columns(tmp_path)
     practice = "agent (practice, no points)"
-    assert header == ["student", "score", "max_score", *items, practice, "note", "lost"]
+    assert header == ["student", "score", "max_score", *items, practice, "note", "lost", "cpu_seconds", "wall_seconds"]
     _, rows = read_csv(grades)
     assert rows["bob"][practice] == "" and float(rows["zoe"][practice]) == 0 and float(rows["carol"][practice]) == 0
     assert rows["bob"]["lost"].startswith("hooks/forward_check: ") and rows["bob"]["note"] == ""

@@ -8,19 +8,21 @@ grader's is retried once, then reported "not graded", with no score: never a zer
 Every step for one student (taking it in, grading, its CSV row, its feedback) runs in
 that student's guard: the grader failing there makes that student "not graded" and
 every other student is graded. An interrupted run still writes the students graded so far.
+The results are kept beside the CSV (`grader.reports.kept`), for `python -m grader reexport`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 import stat
 import statistics
 import tempfile
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
@@ -30,12 +32,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from grader.commands.gradejob import Job, Runner, problem_keys
+from grader.commands.gradejob import Job, Runner, cpu_seconds, problem_keys
+from grader.inputs.config import GradingConfig
 from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
 from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
 from grader.reports.advice import label, reason_groups
 from grader.reports.feedback_page import feedback_page, note_page
+from grader.reports.gradebook import Gradebook, Graded, Student, match, show_gradebook, write_gradebook
+from grader.reports.kept import KeptStudent, file_name, results_folder, write_kept
 from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report, student_view
 from grader.reports.results import Report
@@ -51,7 +56,9 @@ class Submission:
     that file or none, never a classmate's agent.py); `scope` says which of its files
     the worker sees: the file alone, or its whole folder.
     `refused`: intake refused it (a link, a FIFO, too deep or too large...); `failed`:
-    the grader failed while taking it in (not graded, the grader's fault)."""
+    the grader failed while taking it in (not graded, the grader's fault). `entry`: the
+    class folder's entry as found (safe to show); `identity`: who the student is (name,
+    sid, email, section), when an export says so."""
 
     student: str
     hooks: Path | None
@@ -60,6 +67,8 @@ class Submission:
     refused: bool = False
     failed: str = ""
     agent: Path | None = None
+    entry: str = ""
+    identity: dict[str, str] = field(default_factory=dict)
 
 
 def find_submissions(folder: Path) -> list[Submission]:
@@ -86,9 +95,12 @@ def _student(entry: Path) -> str:
 def _taken_in(entry: Path, root: Path) -> Submission | None:
     """The submission at `entry`, or one not graded when taking it in failed."""
     try:
-        return _submission(entry, root)
+        submission = _submission(entry, root)
     except Exception as error:  # one student's intake never stops the class
-        return Submission(_student(entry), None, failed=ours("taking in this submission", error))
+        submission = Submission(_student(entry), None, failed=ours("taking in this submission", error))
+    if submission is not None:
+        submission.entry = clean_text(entry.name, NAME_LIMIT).replace("\n", " ")
+    return submission
 
 
 def _submission(entry: Path, root: Path) -> Submission | None:
@@ -134,12 +146,18 @@ def _refused(student: str, why: str) -> Submission:
 @dataclass
 class BatchRow:
     """One student's result; `not_graded` says why the grader could not grade it (no
-    score then, never a zero)."""
+    score then, never a zero); `submission` and `identity` as in its Submission; the
+    seconds its grading process spent (CPU, its workers' included) and took (wall, every
+    try), None when no process graded it."""
 
     student: str
     report: Report | None
     problem: str = ""
     not_graded: str = ""
+    submission: str = ""
+    identity: dict[str, str] = field(default_factory=dict)
+    cpu_seconds: float | None = None
+    wall_seconds: float | None = None
 
     def fail(self, why: str) -> None:
         """Not graded after all: the grader failed on this student's report (`why`)."""
@@ -193,25 +211,29 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
         def grade_one(index: int, submission: Submission) -> BatchRow:
             if submission.hooks is None:
                 return BatchRow(submission.student, None, submission.problem)
-            why = ""
+            why, start = "", time.monotonic()
             for attempt in (1, 2):  # a failure of the grader's is tried once more
-                result = runner.grade(_job(run, submission, Path(scratch) / f"{index}-{attempt}.json"))
+                job = _job(run, submission, Path(scratch) / f"{index}-{attempt}.json")
+                result = runner.grade(job)
                 if isinstance(result, Report):
                     unloadable = result.unloadable()
-                    return BatchRow(submission.student, result, unloadable.message if unloadable else "")
+                    return BatchRow(submission.student, result, unloadable.message if unloadable else "",
+                                    cpu_seconds=cpu_seconds(job), wall_seconds=time.monotonic() - start)
                 why = result
                 if runner.stopping:
                     break
-            return BatchRow(submission.student, None, not_graded=clean_text(why, 300))
+            return BatchRow(submission.student, None, not_graded=clean_text(why, 300),
+                            wall_seconds=time.monotonic() - start)
 
         def guarded(index: int, submission: Submission) -> BatchRow:
             """grade_one, in the student's guard."""
             if submission.failed:
-                return BatchRow(submission.student, None, not_graded=submission.failed)
+                return _found(submission, BatchRow(submission.student, None, not_graded=submission.failed))
             try:
-                return grade_one(index, submission)
+                return _found(submission, grade_one(index, submission))
             except Exception as error:  # one student's grading never stops the class
-                return BatchRow(submission.student, None, not_graded=ours("grading this submission", error))
+                why = ours("grading this submission", error)
+                return _found(submission, BatchRow(submission.student, None, not_graded=why))
 
         columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         rows: list[BatchRow | None] = [None] * len(submissions)
@@ -234,12 +256,20 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
 
 def _finished(submissions: list[Submission], rows: list[BatchRow | None]) -> list[BatchRow]:
     """Every student: those graded before the run was stopped, and the others not graded."""
-    return [row or BatchRow(s.student, None, not_graded="the run was interrupted") for s, row in zip(submissions, rows)]
+    return [row or _found(s, BatchRow(s.student, None, not_graded="the run was interrupted"))
+            for s, row in zip(submissions, rows)]
+
+
+def _found(submission: Submission, row: BatchRow) -> BatchRow:
+    """`row`, told which submission it grades and whose it is."""
+    row.submission, row.identity = submission.entry, dict(submission.identity)
+    return row
 
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
     """student, score, max_score, one column per graded item (every item of any row), a
-    note, and a short reason per lost item (hidden items say only that they were lost).
+    note, a short reason per lost item (hidden items say only that they were lost), and
+    the seconds of grading (cpu_seconds, wall_seconds: blank when no process graded it).
 
     A row fills its own items by name and leaves empty those its report does not have
     (the practice agent item of a student who wrote choose_move); a student who could not
@@ -256,13 +286,19 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
         if row.ungraded:  # no score at all, never a zero
             scores = {}
         return [csv_text(row.student), row.score, row.report.max_score if row.report else class_max,
-                *(scores.get(name, "") for name in columns), csv_text(note(row)), csv_text(lost_points(row))]
+                *(scores.get(name, "") for name in columns), csv_text(note(row)), csv_text(lost_points(row)),
+                _seconds(row.cpu_seconds), _seconds(row.wall_seconds)]
 
     lines = [guard(row, step, cells) or cells(row) for row in rows]  # a row it failed is written not graded
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow([csv_text(name) for name in ("student", "score", "max_score", *columns, "note", "lost")])
+        writer.writerow([csv_text(name) for name in ("student", "score", "max_score", *columns, "note", "lost",
+                                                                 "cpu_seconds", "wall_seconds")])
         writer.writerows(lines)
+
+
+def _seconds(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}"
 
 
 T = TypeVar("T")
@@ -328,7 +364,7 @@ def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError
     folder.mkdir(parents=True, exist_ok=True)
     written, used = 0, set[str]()
     for index, row in enumerate(rows):
-        write = partial(_feedback, folder / feedback_name(row.student, index, used), errors)
+        write = partial(_feedback, folder / file_name(row.student, index, used), errors)
         # a report that fails is written again, as not graded
         written += bool(guard(row, "writing its feedback", write) or guard(row, "writing its feedback", write))
     return written
@@ -351,18 +387,6 @@ def _feedback(path: Path, errors: list[ProblemError], row: BatchRow) -> bool:
         page = note_page(row.student, console.export_text(clear=False).strip())
     path.with_name(f"{path.name}.html").write_text(page, encoding="utf-8")
     return True
-
-
-def feedback_name(student: str, index: int, used: set[str]) -> str:
-    """A file name for the `index`-th student's feedback: letters, digits, `._-` only, not
-    hidden nor read as an option (no leading `.` or `-`), and none in `used` (compared
-    without case: some file systems ignore it); added to `used`."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._-") or f"student-{index + 1}"
-    name, number = safe, index + 1
-    while name.casefold() in used:  # two names alike once made safe
-        name, number = f"{safe}-{number}", number + 1
-    used.add(name.casefold())
-    return name
 
 
 def csv_text(text: str) -> str:
@@ -396,3 +420,38 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
     for row in rows:
         if note(row):
             console.print(Text.assemble(("! ", "red"), f"{row.student}: {note(row)}"))
+
+
+def keep_results(csv_path: Path, rows: list[BatchRow], run_info: dict[str, object]) -> Path:
+    """Keep every student's result and `run_info` beside the CSV at `csv_path`; the folder."""
+    folder = results_folder(csv_path)
+    write_kept(folder, run_info, [KeptStudent(row.student, row.identity, row.submission, row.report, row.not_graded or None,
+                                              row.cpu_seconds, row.wall_seconds, row.problem) for row in rows])
+    return folder
+
+
+def run_info(config: GradingConfig, problems: list[Problem], rows: list[BatchRow]) -> dict[str, object]:
+    """What a kept run says of itself: the config's points, the problems, the full marks, when."""
+    points = {"hook_points": config.hook_points, "set_points": config.set_points, "timeout": config.timeout,
+              "efficiency_points": config.efficiency.points if config.efficiency else None,
+              "agent_points": config.agent.points if config.agent else None}
+    return {"config": points, "problems": [{"id": problem.id, "file": Path(problem.file).name} for problem in problems],
+            "max_score": max((row.report.max_score for row in rows if row.report), default=0.0),
+            "graded_at": datetime.now(UTC).isoformat(timespec="seconds")}
+
+
+def class_gradebook(console: Console, path: Path, rows: list[BatchRow], roster: list[Student], form: str,
+                    assignment: str, missing: str = "blank") -> Gradebook:
+    """Write the gradebook of `rows` for `roster` to `path` (roster students with no
+    submission left out, or 0 with `missing="zero"`) and say what it leaves out."""
+    graded = [Graded(row.student, row.score, row.report.max_score if row.report else 0.0) for row in rows]
+    book = match(graded, roster)
+    zeroed = book.absent if missing == "zero" else []
+    if zeroed:
+        book.rows, book.absent = book.rows + [(student, 0.0) for student in zeroed], []
+    write_gradebook(path, book, form, assignment)
+    show_gradebook(console, path, book)
+    if zeroed:
+        names = ", ".join(clean_text(student.submission, NAME_LIMIT).replace("\n", " ") for student in zeroed)
+        console.print(Text(f"0 in {path.name} (--missing zero): roster lines with no submission ({len(zeroed)}): {names}"))
+    return book

@@ -13,6 +13,8 @@
     python -m grader gradescope-test OUT.zip SUBMISSION... [--keep DIR]
     python -m grader prairielearn OUT_DIR [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
     python -m grader similarity CLASS_DIR [--out report.html] [--boilerplate FILE_OR_DIR...]
+    python -m grader reexport RESULTS_DIR [--csv OUT.csv] [--roster CSV --gradebook canvas|generic
+                     [--assignment NAME] [--missing blank|zero]]
     python -m grader goldens
 """
 
@@ -58,6 +60,7 @@ COMMAND_HELP = """other commands (each with its own --help):
   gradescope-test ZIP SUB  run an autograder zip on submissions as Gradescope does
   prairielearn OUT_DIR     write a PrairieLearn question and grader image for the course
   similarity CLASS_DIR     rank pairs of submissions by shared code (HTML report)
+  reexport RESULTS_DIR     write a class run's CSV and gradebook again from its kept results, grading nothing
   goldens                  rebuild the hook test cases from the reference"""
 
 
@@ -132,7 +135,7 @@ def _grade(argv: list[str], console: Console) -> int:
     only, problems = _selection(args, problems)
     with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
-            return _batch(args, problems, config_path, console, sandbox, errors)
+            return _batch(args, problems, config_path, console, sandbox, errors, config)
         assert solver is not None  # _graded_solver refuses a missing one unless a class is graded
         scope: Scope = "folder" if folder else "siblings"
         if args.trace:
@@ -454,17 +457,20 @@ def _not_graded(console: Console, output: Path, why: str, platform: str = "Grade
 
 
 def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
-           sandbox: Sandbox | None, errors: list) -> int:
-    """Grade every submission of --submissions into the CSV and feedback files, then the
-    summary, all written even when interrupted. Exit status: 0, or 1 when a submission
-    was refused (a link, a FIFO, too deep or too large) or a graded one is not in the
-    gradebook, 3 when one was not graded (a failure of the grader's), 128 + N when
+           sandbox: Sandbox | None, errors: list, grading: GradingConfig) -> int:
+    """Grade every submission of --submissions into the CSV, feedback files and kept
+    results, then the summary, all written even when interrupted. Exit status: 0, or 1
+    when a submission was refused (a link, a FIFO, too deep or too large), a graded one
+    is not in the gradebook or the results could not be kept, 3 when one was not graded (a failure of the grader's), 128 + N when
     stopped by signal N."""
     from grader.commands.batch import (
         ClassRun,
         Interrupted,
+        class_gradebook,
         find_submissions,
         grade_batch,
+        keep_results,
+        run_info,
         show_summary,
         write_csv,
         write_feedback,
@@ -505,15 +511,16 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
     write_csv(args.csv, rows)
     show_summary(console, rows)
     console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
-    left_out = False  # a graded student the gradebook does not hold
+    try:
+        kept = keep_results(args.csv, rows, run_info(grading, problems, rows))
+        console.print(f"kept the results in {kept}/ (python -m grader reexport {kept})", highlight=False, markup=False)
+    except Exception as error:  # the CSV and feedback are written: keeping the results never costs the class
+        fail(console, f"--csv {args.csv}: the results could not be kept beside it ({type(error).__name__}: {error})")
+        kept = None
+    left_out = kept is None  # a graded student the gradebook does not hold, or no results kept
     if roster is not None:
-        from grader.reports.gradebook import Graded, match, show_gradebook, write_gradebook
-
-        book = match([Graded(row.student, row.score, row.report.max_score if row.report else 0.0) for row in rows], roster)
         path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
-        write_gradebook(path, book, args.gradebook, args.assignment)
-        show_gradebook(console, path, book)
-        left_out = bool(book.left_out())
+        left_out = bool(class_gradebook(console, path, rows, roster, args.gradebook, args.assignment).left_out()) or left_out
     if stopped is not None:
         fail(console, f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
                       "the others are marked not graded")
@@ -650,6 +657,12 @@ def _similarity(argv: list[str], console: Console) -> int:
     return command(argv, console)
 
 
+def _reexport(argv: list[str], console: Console) -> int:
+    from grader.commands.reexport import command
+
+    return command(argv, console)
+
+
 def _need_source_checkout(command: str) -> None:
     """UsageError unless the kit runs from a source checkout (a wheel or `pip install .`
     has no pyproject.toml, and its files are not the ones anybody publishes or commits)."""
@@ -674,7 +687,8 @@ def _goldens(argv: list[str], console: Console) -> int:
 
 
 COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, "goldens": _goldens,
-            "gradescope-test": _gradescope_test, "prairielearn": _prairielearn, "similarity": _similarity}
+            "gradescope-test": _gradescope_test, "prairielearn": _prairielearn, "similarity": _similarity,
+            "reexport": _reexport}
 
 
 def _stop_on_signal(number: int, frame: object) -> None:

@@ -9,7 +9,8 @@ submission, and an interrupted run stops every one of them at once.
 
 JOB holds the problems to grade (by file and id), the config, the isolation mode the
 parent chose, the time limit, the submission (hooks file, scope, agent file) and where
-to write the report (`grader.reports.results.report_data`). Exit status 0 when the report
+to write the report (`grader.reports.results.report_data`), and beside it (`cpu_file`) the
+CPU seconds of this process and the workers it waited for. Exit status 0 when the report
 is written; anything else is a failure of the grader's, which the parent retries. It
 stops (its workers with it) when the parent dies, however the parent dies.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -95,6 +97,21 @@ def run(job: Job) -> None:
     finally:
         sandbox.close()
     Path(job.out).write_text(json.dumps(report_data(report)), encoding="utf-8")
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    cpu_file(job).write_text(repr(sum(u.ru_utime + u.ru_stime for u in usage)), encoding="utf-8")
+
+
+def cpu_file(job: Job) -> Path:
+    """Where the grading process of `job` writes its CPU seconds."""
+    return Path(job.out).with_suffix(".cpu")
+
+
+def cpu_seconds(job: Job) -> float | None:
+    """The CPU seconds the grading process of `job` spent (its workers' included), None when unknown."""
+    try:
+        return float(cpu_file(job).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 class Runner:
