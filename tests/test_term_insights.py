@@ -15,6 +15,7 @@ from grader.reports.insights import ALMOST_ALL, Student, agent_tables, boards_ta
 from grader.reports.kept import KeptStudent, write_kept
 from grader.reports.results import ItemResult, Report
 
+COURSE = Path(__file__).resolve().parents[1] / "problems" / "course.yaml"
 HOSTILE = "<img src=x onerror=window.__pwned=1>"
 #: Students of tests/student_files graded on the hook tests alone, and the first wrong
 #: case and mistake each one's forward_check is known to show (None: it lost nothing there).
@@ -168,3 +169,34 @@ def test_a_malformed_results_folder_is_one_line(tmp_path: Path) -> None:
     assert len(lines) == 1 and "run.json" in lines[0], result.stdout
     missing = run_grader("insights", tmp_path / "nowhere")
     assert missing.returncode != 0 and len(missing.stdout.strip().splitlines()) == 1, missing.stdout
+
+
+def test_a_class_run_ends_with_the_insights_in_short(tmp_path: Path) -> None:
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    for name in ("fixpoint_loop", "bounds_skip_decided"):
+        (folder / f"{name}.py").write_text(self_contained(name), encoding="utf-8")
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--only", "forward_check", "--timeout", "5")
+    no_traceback(result)
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = " ".join(result.stdout.split())
+    assert "First wrong cases" in text and "Who needs help" in text
+    assert "stuck at forward_check's case \"one pass, not a fixpoint\" (as 1 other)" in text
+
+
+def test_the_short_insights_failing_changes_no_grade(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from grader.commands import batch, insights
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(insights, "show_short", broken)
+    rows = [batch.BatchRow("ana", report(ItemResult("hook", "order_values", "pass", 1.0, 1.0)))]
+    console = Console(record=True, width=200)
+    batch.show_summary(console, rows)
+    said = console.export_text()
+    assert "the grader failed while summing up the class's insights (RuntimeError: broken)" in said
+    assert rows[0].score == 1.0 and not rows[0].ungraded

@@ -61,7 +61,8 @@ def show_short(console: Console, students: list[Student]) -> None:
     for table in (first_wrong_table(students), help_table(students)):
         if table.rows:
             show_table(console, table, SHORT_ROWS)
-    console.print("all the tables: python -m grader insights RESULTS_DIR [--html FILE] [--csv-dir DIR]", highlight=False)
+    console.print("every table: python -m grader insights RESULTS_DIR (the results kept beside the CSV) "
+                  "[--html FILE] [--csv-dir DIR]", highlight=False, markup=False)
 
 
 def _loaded(console: Console, folder: Path) -> tuple[list[Student], bool]:
