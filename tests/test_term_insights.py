@@ -76,6 +76,14 @@ def test_first_wrong_cases_are_counted_and_who_is_stuck_is_named(kept: Path, tmp
     assert sections == {"A": 2, "B": 2}
     assert sum(int(r["students"]) for r in read(tables / "scores.csv")) == len(CLASS) + 1  # the graded ones
     assert "First wrong cases" in result.stdout
+    # hand-counted: forward_check is lost in part by every student of CLASS but one (the hostile copy too)
+    items = {r["item"]: r for r in read(tables / "items.csv")}
+    forward = items["hooks/forward_check"]
+    graded = len(CLASS) + 1
+    full = sum(known is None for known in CLASS.values())
+    assert (forward["students"], forward["full"], forward["partial"], forward["none"]) == (
+        str(graded), f"{full / graded:.0%}", f"{(graded - full) / graded:.0%}", "0%")
+    assert forward["lost the most"].startswith("lazy_upper (")  # 2 groups of 12 right: the fewest
 
 
 def report(*items: ItemResult) -> Report:
@@ -200,3 +208,11 @@ def test_the_short_insights_failing_changes_no_grade(monkeypatch: pytest.MonkeyP
     said = console.export_text()
     assert "the grader failed while summing up the class's insights (RuntimeError: broken)" in said
     assert rows[0].score == 1.0 and not rows[0].ungraded
+
+
+def test_outputs_that_cannot_be_written_are_one_line(kept: Path, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    for option, path in (("--html", tmp_path), ("--csv-dir", tmp_path / "file")):
+        result = run_grader("insights", kept, option, path)
+        no_traceback(result)
+        assert result.returncode == 2 and result.stdout.startswith("error:") and option in result.stdout, result.stdout

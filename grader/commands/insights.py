@@ -23,7 +23,7 @@ from grader.reports.insights import Student, Table, all_tables, class_max, first
 from grader.reports.insights_page import insights_page
 from grader.reports.kept import Kept, load_kept
 from grader.reports.report import fail
-from solvers.cliargs import OneLineParser, add_version
+from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem
 
 SHORT_ROWS = 5  # rows of each table the end of a class run shows
 
@@ -82,6 +82,10 @@ def command(argv: list[str], console: Console) -> int:
     parser.add_argument("--csv-dir", type=Path, metavar="DIR", help="also write one CSV file per table")
     parser.add_argument("--against", type=Path, metavar="OTHER_RESULTS_DIR", help="show what moved since these results")
     args = parser.parse_args(argv)
+    if args.html is not None and (why := output_problem(args.html)):
+        raise UsageError(f"--html {args.html}: {why}")
+    if args.csv_dir is not None and args.csv_dir.exists() and not args.csv_dir.is_dir():
+        raise UsageError(f"--csv-dir {args.csv_dir}: is a file; name a folder")
     students, clean = _loaded(console, args.results)
     if not students:
         return 1
