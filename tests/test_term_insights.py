@@ -14,6 +14,7 @@ from grader.commands.gradejob import Job, Runner
 from grader.reports.insights import ALMOST_ALL, Student, agent_tables, boards_table, help_table, items_table
 from grader.reports.kept import KeptStudent, write_kept
 from grader.reports.results import ItemResult, Report
+from grader.scoring.grading import PRACTICE
 
 COURSE = Path(__file__).resolve().parents[1] / "problems" / "course.yaml"
 HOSTILE = "<img src=x onerror=window.__pwned=1>"
@@ -23,6 +24,7 @@ CLASS = {"fixpoint_loop": ("one pass, not a fixpoint", "more than one pass"),
          "bounds_skip_decided": ("one pass, not a fixpoint", "more than one pass"),
          "lazy_upper": ("one pass, not a fixpoint", "less than one pass"),
          "docs_swapped_bounds": None}
+CRASHING_AGENT = "lazy_upper"
 
 
 def read(path: Path) -> list[dict[str, str]]:
@@ -38,9 +40,15 @@ def kept(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("class")
     runner, students = Runner(), []
     for name in CLASS:
-        source = folder / f"{name}.py"
+        source = folder / name / "hooks.py"
+        source.parent.mkdir()
         source.write_text(self_contained(name), encoding="utf-8")
-        report = runner.grade(Job([], None, mode, 10.0, str(source), "file", None, str(folder / f"{name}.json")))
+        agent = None
+        if name == CRASHING_AGENT:  # its agent plays the practice games, and loses every one to an exception
+            agent = source.with_name("agent.py")
+            agent.write_text(self_contained("agent_crash"), encoding="utf-8")
+        report = runner.grade(Job([], None, mode, 10.0, str(source), "folder", str(agent) if agent else None,
+                                  str(folder / f"{name}.json")))
         assert isinstance(report, Report), report
         students.append(KeptStudent(name, {"section": "A" if "bounds" in name else "B"}, f"{name}.py", report, None,
                                     1.0, 2.0))
@@ -84,6 +92,8 @@ def test_first_wrong_cases_are_counted_and_who_is_stuck_is_named(kept: Path, tmp
     assert (forward["students"], forward["full"], forward["partial"], forward["none"]) == (
         str(graded), f"{full / graded:.0%}", f"{(graded - full) / graded:.0%}", "0%")
     assert forward["lost the most"].startswith("lazy_upper (")  # 2 groups of 12 right: the fewest
+    assert read(tables / "agent_losses.csv") == [{"how": "to an exception", "games": str(PRACTICE.games), "students": "1"}]
+    assert [(r["students"], r["who"]) for r in read(tables / "agent_win_rates.csv")][0] == ("1", CRASHING_AGENT)
 
 
 def report(*items: ItemResult) -> Report:
