@@ -11,7 +11,15 @@ import pytest
 from conftest import isolation_unavailable, no_traceback, run_grader, self_contained
 
 from grader.commands.gradejob import Job, Runner
-from grader.reports.insights import ALMOST_ALL, Student, agent_tables, boards_table, help_table, items_table
+from grader.reports.insights import (
+    ALMOST_ALL,
+    Student,
+    agent_tables,
+    boards_table,
+    first_wrong_table,
+    help_table,
+    items_table,
+)
 from grader.reports.kept import KeptStudent, write_kept
 from grader.reports.results import ItemResult, Report
 from grader.scoring.grading import PRACTICE
@@ -137,8 +145,11 @@ def test_who_needs_help_names_zero_and_timeouts() -> None:
                 Student("slow", report(ItemResult("hook", "forward_check", "timeout", 0.0, 3.0),
                                        ItemResult("hook", "order_values", "pass", 1.0, 1.0))),
                 Student("fine", report(ItemResult("hook", "order_values", "pass", 1.0, 1.0)))]
+    students.append(Student("unloadable", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0, unloadable=True))))
     helped = dict(help_table(students).rows)
-    assert helped["zero"] == "scored 0"
+    assert helped["zero"] == "scored 0" and helped["unloadable"] == "scored 0"
+    assert first_wrong_table(students).rows == [["forward_check", "(error)", "", 1, "zero"],
+                                                ["forward_check", "(timeout)", "", 1, "slow"]]
     assert helped["slow"] == "ran out of time: hooks/forward_check"
     assert "fine" not in helped
 

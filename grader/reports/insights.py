@@ -100,8 +100,9 @@ def first_wrong_table(students: list[Student]) -> Table:
 
 
 def first_wrong(item: ItemResult) -> tuple[str, str] | None:
-    """A lost hook's first wrong case and its mistake; None when the hook lost nothing."""
-    if item.score >= item.max_score and item.status == "pass":
+    """A lost hook's first wrong case and its mistake; None when the hook lost nothing or
+    the student's file did not load (nothing about the hook to teach)."""
+    if (item.score >= item.max_score and item.status == "pass") or item.unloadable:
         return None
     if item.first_wrong:
         return item.first_wrong, item.mistake
