@@ -174,7 +174,10 @@ def test_against_shows_a_changed_score(kept: Path, tmp_path: Path) -> None:
     item = next(i for i in data["report"]["items"] if i["name"] == "constraint_bounds")
     item["score"] = 0.0
     path.write_text(json.dumps(data), encoding="utf-8")
-    (before / "nobody_graded.json").unlink()
+    (before / "nobody_graded.json").unlink()  # and out of run.json's list: a student the earlier run did not have
+    run = json.loads((before / "run.json").read_text(encoding="utf-8"))
+    run["students"].remove("nobody_graded.json")
+    (before / "run.json").write_text(json.dumps(run), encoding="utf-8")
     tables = tmp_path / "tables"
     result = run_grader("insights", kept, "--against", before, "--csv-dir", tables)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -63,7 +63,7 @@ def file_name(student: str, index: int, used: set[str]) -> str:
     some file systems ignore it); added to `used`."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._-") or f"student-{index + 1}"
     name, number = safe, index + 1
-    while name.casefold() in used or name.casefold() == Path(RUN_FILE).stem:
+    while name.casefold() in used:
         name, number = f"{safe}-{number}", number + 1
     used.add(name.casefold())
     return name
@@ -90,7 +90,7 @@ def write_kept(folder: Path, run_info: dict[str, Any], students: list[KeptStuden
     for old in folder.glob("*.json"):
         if old.is_file() and not old.is_symlink():
             old.unlink()
-    used: set[str] = set()
+    used = {Path(RUN_FILE).stem}  # no student's file is the run's
     names = []
     for index, kept in enumerate(students):
         name = f"{file_name(kept.student, index, used)}.json"
@@ -119,8 +119,12 @@ def load_kept(folder: Path) -> Kept:
         run = {}
         errors.append(f"{_shown(folder / RUN_FILE)}: {why}")
     listed = [name for name in run.get("students", []) if isinstance(name, str)]
-    files = sorted(path.name for path in folder.iterdir() if path.suffix == ".json" and path.name != RUN_FILE)
+    try:
+        files = sorted(path.name for path in folder.iterdir() if path.suffix == ".json" and path.name != RUN_FILE)
+    except OSError as error:
+        return Kept(run, [], [*errors, f"{_shown(folder)}: cannot be read ({error.strerror})"])
     order = [name for name in listed if name in files] + [name for name in files if name not in listed]
+    errors += [f"{_shown(folder / name)}: missing (run.json lists it)" for name in listed if name not in files]
     students: list[KeptStudent] = []
     seen: set[str] = set()
     for name in dict.fromkeys(order):
