@@ -13,7 +13,7 @@ from conftest import isolation_unavailable, no_traceback, run_grader, self_conta
 from grader.commands.gradejob import Job, Runner
 from grader.reports.insights import (
     ALMOST_ALL,
-    Student,
+    StudentResult,
     agent_tables,
     boards_table,
     first_wrong_table,
@@ -116,7 +116,7 @@ def board(name: str, score: float, lost_to: str = "") -> ItemResult:
 def test_boards_almost_everyone_fails_and_nobody_fails_are_flagged() -> None:
     count = 10
     failing = round(count * ALMOST_ALL)  # just at the mark
-    students = [Student(f"s{i}", report(board("hard", 0.0 if i < failing else 1.0, "forward_check"),
+    students = [StudentResult(f"s{i}", report(board("hard", 0.0 if i < failing else 1.0, "forward_check"),
                                         board("easy", 1.0), board("some", 0.0 if i < 3 else 1.0)))
                 for i in range(count)]
     rows = {r[0]: r for r in boards_table(students).rows}
@@ -133,19 +133,19 @@ def test_the_agent_games_are_counted_by_outcome_and_win_rate() -> None:
         outcomes = (("won", won), ("opened a mine", mines), ("to an exception", crashed))
         return ItemResult("agent", "agent", "fail", 0.0, 1.0, game_outcomes=tuple(p for p in outcomes if p[1]))
 
-    students = [Student("a", report(agent(18, 2, 0))), Student("b", report(agent(1, 10, 9))),
-                Student("c", report(agent(0, 0, 20)))]
+    students = [StudentResult("a", report(agent(18, 2, 0))), StudentResult("b", report(agent(1, 10, 9))),
+                StudentResult("c", report(agent(0, 0, 20)))]
     rates, causes = agent_tables(students)
     assert [r[1] for r in rates.rows] == [2, 0, 0, 0, 1]
     assert causes.rows == [["to an exception", 29, 2], ["opened a mine", 12, 2]]
 
 
 def test_who_needs_help_names_zero_and_timeouts() -> None:
-    students = [Student("zero", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0))),
-                Student("slow", report(ItemResult("hook", "forward_check", "timeout", 0.0, 3.0),
+    students = [StudentResult("zero", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0))),
+                StudentResult("slow", report(ItemResult("hook", "forward_check", "timeout", 0.0, 3.0),
                                        ItemResult("hook", "order_values", "pass", 1.0, 1.0))),
-                Student("fine", report(ItemResult("hook", "order_values", "pass", 1.0, 1.0)))]
-    students.append(Student("unloadable", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0, unloadable=True))))
+                StudentResult("fine", report(ItemResult("hook", "order_values", "pass", 1.0, 1.0)))]
+    students.append(StudentResult("unloadable", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0, unloadable=True))))
     helped = dict(help_table(students).rows)
     assert helped["zero"] == "scored 0" and helped["unloadable"] == "scored 0"
     assert first_wrong_table(students).rows == [["forward_check", "(error)", "", 1, "zero"],

@@ -36,7 +36,6 @@ from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
 from grader.reports.advice import label, reason_groups
 from grader.reports.feedback_page import feedback_page, note_page
-from grader.reports.insights import Student
 from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report, student_view
 from grader.reports.results import Report
@@ -399,7 +398,8 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
             console.print(Text.assemble(("! ", "red"), f"{row.student}: {note(row)}"))
     try:  # the insights in short: a failure there changes no grade and no exit status
         from grader.commands.insights import show_short
+        from grader.reports.insights import StudentResult
 
-        show_short(console, [Student(r.student, r.report, r.ungraded) for r in rows])
+        show_short(console, [StudentResult(r.student, r.report, r.ungraded) for r in rows])
     except Exception as error:
         console.print(Text(ours("summing up the class's insights", error)))

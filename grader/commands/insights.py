@@ -19,7 +19,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from grader.commands.batch import csv_text
-from grader.reports.insights import Student, Table, all_tables, class_max, first_wrong_table, help_table, moved
+from grader.reports.insights import StudentResult, Table, all_tables, class_max, first_wrong_table, help_table, moved
 from grader.reports.insights_page import insights_page
 from grader.reports.kept import Kept, load_kept
 from grader.reports.report import fail
@@ -28,9 +28,9 @@ from solvers.cliargs import OneLineParser, UsageError, add_version, output_probl
 SHORT_ROWS = 5  # rows of each table the end of a class run shows
 
 
-def students_of(kept: Kept) -> list[Student]:
+def students_of(kept: Kept) -> list[StudentResult]:
     """The kept students as the insights read them."""
-    return [Student(s.student, s.report, s.not_graded or "", s.identity.get("section", "")) for s in kept.students]
+    return [StudentResult(s.student, s.report, s.not_graded or "", s.identity.get("section", "")) for s in kept.students]
 
 
 def show_table(console: Console, table: Table, limit: int | None = None) -> None:
@@ -55,7 +55,7 @@ def write_tables(folder: Path, tables: list[Table]) -> None:
             writer.writerows([csv_text(cell) if isinstance(cell, str) else cell for cell in row] for row in table.rows)
 
 
-def show_short(console: Console, students: list[Student]) -> None:
+def show_short(console: Console, students: list[StudentResult]) -> None:
     """The insights in short, for the end of a class run: the commonest first wrong cases
     and who needs help."""
     for table in (first_wrong_table(students), help_table(students)):
@@ -65,7 +65,7 @@ def show_short(console: Console, students: list[Student]) -> None:
                   "[--html FILE] [--csv-dir DIR]", highlight=False, markup=False)
 
 
-def _loaded(console: Console, folder: Path) -> tuple[list[Student], bool]:
+def _loaded(console: Console, folder: Path) -> tuple[list[StudentResult], bool]:
     """The students kept in `folder`, and whether every file could be read (one line each that could not)."""
     kept = load_kept(folder)
     for error in kept.errors:

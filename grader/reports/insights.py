@@ -24,7 +24,7 @@ Cell = str | float | int
 
 
 @dataclass(frozen=True)
-class Student:
+class StudentResult:
     """One student as the insights read them: `not_graded` says why they have no grade."""
 
     student: str
@@ -57,11 +57,11 @@ def names(students: list[str]) -> str:
     return ", ".join(students[:NAMES_SHOWN]) + (f" and {more} more" if more > 0 else "")
 
 
-def graded(students: list[Student]) -> list[tuple[Student, Report]]:
+def graded(students: list[StudentResult]) -> list[tuple[StudentResult, Report]]:
     return [(s, s.report) for s in students if s.report is not None and s.score is not None]
 
 
-def items_table(students: list[Student]) -> Table:
+def items_table(students: list[StudentResult]) -> Table:
     """Per item: the shares of full, partial and no points, the mean, who lost the most."""
     table = Table("items", "Items", ["item", "students", "full", "partial", "none", "mean", "max", "lost the most"])
     by_item: dict[str, list[tuple[str, ItemResult]]] = {}
@@ -84,7 +84,7 @@ def _share(part: int, whole: int) -> str:
     return f"{part / whole:.0%}" if whole else ""
 
 
-def first_wrong_table(students: list[Student]) -> Table:
+def first_wrong_table(students: list[StudentResult]) -> Table:
     """Per hook: each first wrong case (and the mistake it looks like), with its students,
     the commonest first: what to teach again."""
     table = Table("first_wrong", "First wrong cases (what to teach again)",
@@ -111,7 +111,7 @@ def first_wrong(item: ItemResult) -> tuple[str, str] | None:
     return f"({item.status.replace('_', ' ')})", ""
 
 
-def boards_table(students: list[Student]) -> Table:
+def boards_table(students: list[StudentResult]) -> Table:
     """Per board: who failed it and the commonest reason; flagged when almost everyone
     or nobody fails it."""
     table = Table("boards", "Boards", ["board", "failed", "of", "share", "who", "commonest reason", "flag"])
@@ -139,7 +139,7 @@ def _reason(item: ItemResult) -> str:
     return f"{item.status}: {line[:80]}" if line else item.status
 
 
-def agent_tables(students: list[Student]) -> tuple[Table, Table]:
+def agent_tables(students: list[StudentResult]) -> tuple[Table, Table]:
     """The agent item: how many students won what share of their games, and how the lost
     games were lost (games and students counted)."""
     rates = Table("agent_win_rates", "Agent: win rates", ["win rate", "students", "who"])
@@ -165,7 +165,7 @@ def agent_tables(students: list[Student]) -> tuple[Table, Table]:
     return rates, causes
 
 
-def help_table(students: list[Student]) -> Table:
+def help_table(students: list[StudentResult]) -> Table:
     """Who needs help: not graded, zero, stuck at a first wrong case others share, timed out."""
     table = Table("needs_help", "Who needs help", ["student", "why"])
     shared = Counter((item.name, key) for _, report in graded(students) for item in report.items
@@ -191,7 +191,7 @@ def help_table(students: list[Student]) -> Table:
     return table
 
 
-def histogram(students: list[Student], max_score: float, bins: int = BINS) -> Table:
+def histogram(students: list[StudentResult], max_score: float, bins: int = BINS) -> Table:
     """How many students scored in each tenth of the full marks."""
     table = Table("scores", "Scores", ["range", "students"])
     top = max_score or 1.0
@@ -205,10 +205,10 @@ def histogram(students: list[Student], max_score: float, bins: int = BINS) -> Ta
     return table
 
 
-def sections_table(students: list[Student]) -> Table:
+def sections_table(students: list[StudentResult]) -> Table:
     """Scores by section, when the students have sections."""
     table = Table("sections", "Scores by section", ["section", "students", "graded", "mean", "median"])
-    by_section: dict[str, list[Student]] = {}
+    by_section: dict[str, list[StudentResult]] = {}
     for student in students:
         if student.section:
             by_section.setdefault(student.section, []).append(student)
@@ -219,18 +219,18 @@ def sections_table(students: list[Student]) -> Table:
     return table
 
 
-def class_max(students: list[Student]) -> float:
+def class_max(students: list[StudentResult]) -> float:
     return max((s.report.max_score for s in students if s.report is not None), default=0.0)
 
 
-def all_tables(students: list[Student]) -> list[Table]:
+def all_tables(students: list[StudentResult]) -> list[Table]:
     """Every table of the insights, in the page's order."""
     rates, causes = agent_tables(students)
     return [histogram(students, class_max(students)), items_table(students), first_wrong_table(students),
             boards_table(students), rates, causes, help_table(students), sections_table(students)]
 
 
-def moved(before: list[Student], after: list[Student]) -> list[Table]:
+def moved(before: list[StudentResult], after: list[StudentResult]) -> list[Table]:
     """What moved between two result sets: students' scores, item means, who came and went."""
     old = {s.student: s for s in before}
     new = {s.student: s for s in after}
@@ -254,5 +254,5 @@ def moved(before: list[Student], after: list[Student]) -> list[Table]:
     return [scores, means, people]
 
 
-def _means(students: list[Student]) -> dict[str, float]:
+def _means(students: list[StudentResult]) -> dict[str, float]:
     return {row[0]: row[5] for row in items_table(students).rows if isinstance(row[0], str) and isinstance(row[5], float)}
