@@ -420,6 +420,13 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
     for row in rows:
         if note(row):
             console.print(Text.assemble(("! ", "red"), f"{row.student}: {note(row)}"))
+    try:  # the insights in short: a failure there changes no grade and no exit status
+        from grader.commands.insights import show_short
+        from grader.reports.insights import StudentResult
+
+        show_short(console, [StudentResult(r.student, r.report, r.ungraded, r.identity.get("section", "")) for r in rows])
+    except Exception as error:
+        console.print(Text(ours("summing up the class's insights", error)))
 
 
 def keep_results(csv_path: Path, rows: list[BatchRow], run_info: dict[str, object]) -> Path:

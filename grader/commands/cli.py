@@ -13,6 +13,7 @@
     python -m grader gradescope-test OUT.zip SUBMISSION... [--keep DIR]
     python -m grader prairielearn OUT_DIR [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
     python -m grader similarity CLASS_DIR [--out report.html] [--boilerplate FILE_OR_DIR...]
+    python -m grader insights RESULTS_DIR [--html FILE] [--csv-dir DIR] [--against OTHER_RESULTS_DIR]
     python -m grader reexport RESULTS_DIR [--csv OUT.csv] [--roster CSV --gradebook canvas|generic
                      [--assignment NAME] [--missing blank|zero]]
     python -m grader goldens
@@ -60,6 +61,7 @@ COMMAND_HELP = """other commands (each with its own --help):
   gradescope-test ZIP SUB  run an autograder zip on submissions as Gradescope does
   prairielearn OUT_DIR     write a PrairieLearn question and grader image for the course
   similarity CLASS_DIR     rank pairs of submissions by shared code (HTML report)
+  insights RESULTS_DIR     what a class got wrong, from a class run's kept results (tables, CSV, HTML)
   reexport RESULTS_DIR     write a class run's CSV and gradebook again from its kept results, grading nothing
   goldens                  rebuild the hook test cases from the reference"""
 
@@ -657,6 +659,12 @@ def _similarity(argv: list[str], console: Console) -> int:
     return command(argv, console)
 
 
+def _insights(argv: list[str], console: Console) -> int:
+    from grader.commands.insights import command
+
+    return command(argv, console)
+
+
 def _reexport(argv: list[str], console: Console) -> int:
     from grader.commands.reexport import command
 
@@ -688,7 +696,7 @@ def _goldens(argv: list[str], console: Console) -> int:
 
 COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, "goldens": _goldens,
             "gradescope-test": _gradescope_test, "prairielearn": _prairielearn, "similarity": _similarity,
-            "reexport": _reexport}
+            "insights": _insights, "reexport": _reexport}
 
 
 def _stop_on_signal(number: int, frame: object) -> None:

@@ -54,7 +54,7 @@ def student_view(item: ItemResult) -> ItemResult:
     if not item.hidden:
         return item
     return replace(item, message=f"details hidden ({item.visibility})", output="", cause="", nodes=None, seconds=None,
-                   calls_timed=(), lost_to="")
+                   calls_timed=(), lost_to="", first_wrong="", mistake="", game_outcomes=())
 
 
 def away_from_grader(report: Report) -> Report:

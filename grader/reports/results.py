@@ -42,6 +42,9 @@ class ItemResult:
     # with) or in it (`unverified`: calls after the search had parted from the model answer's path, counted as right).
     unchecked: float = 0.0
     unverified: float = 0.0
+    first_wrong: str = ""  # for a hook: the name of its first wrong named case ("" when none was wrong)
+    mistake: str = ""  # for a hook: the misconception its first wrong case looks like ("" when none is recognised)
+    game_outcomes: tuple[tuple[str, int], ...] = ()  # for the agent: games counted by outcome ("won", how each was lost)
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
@@ -184,6 +187,7 @@ def report_from_data(data: dict[str, Any]) -> Report:
         values = {key: value for key, value in raw.items() if key in names}
         values["facts"] = tuple(tuple(pair) for pair in values.get("facts", ()))
         values["calls_timed"] = tuple(tuple(row) for row in values.get("calls_timed", ()))
+        values["game_outcomes"] = tuple((str(way), int(count)) for way, count in values.get("game_outcomes", ()))
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
     return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")),

@@ -12,6 +12,7 @@ games), and play goes on within that time. Every lost game keeps its cause
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -25,6 +26,7 @@ from grader.sandbox.tasks import Outcome
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from play.advisor import load_probabilities
 from play.evaluate import (
+    CAUSE_WORDS,
     AgentFailure,
     ChooseMove,
     GameResult,
@@ -160,8 +162,16 @@ def games_result(games: list[GameResult]) -> dict[str, Any]:
     return {"games": len(games), "wins": wins, "win_rate": wins / max(len(games), 1),
             "ci95": list(wilson_interval(wins, len(games))), "lost": describe_losses(games),
             "errors": sum(not game.won and game.error is not None for game in games),
+            "outcomes": sorted(Counter(_outcome(game) for game in games).items(), key=lambda pair: -pair[1]),
             "losses": [{"game": way.game, "moves": way.result.moves, "reason": way.reason, "games": way.games,
                         "at": way.at()} for way in ways]}
+
+
+def _outcome(game: GameResult) -> str:
+    """How one game ended, in a report's words: "won", "opened a mine" or its cause of loss."""
+    if game.won:
+        return "won"
+    return "opened a mine" if game.error is None else CAUSE_WORDS[game.cause or "raised"]
 
 
 def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits: Limits,

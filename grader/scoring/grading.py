@@ -29,6 +29,7 @@ from grader.scoring.hookcases import (
     describe_case,
     group_indices,
     load_cases,
+    mistake_name,
 )
 from grader.scoring.layouts import layout_problem
 from grader.scoring.modelnodes import shipped_nodes
@@ -215,14 +216,16 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
     lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines()
+    first = {}
     if wrong:
         number, case, result = wrong[0]
         counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
         lines[0:0] = case_hint(spec_name, number, case, result, private)
+        first = {"first_wrong": case.get("name", ""), "mistake": mistake_name(spec_name, case, result)}
     message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
     status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
     return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified,
-                      **measured(outcome))
+                      **first, **measured(outcome))
 
 
 def _searches_ungraded(spec_name: str, points: float, searched: Searched) -> ItemResult:
@@ -580,7 +583,9 @@ def score_agent(grading: AgentGrading, outcome: Outcome) -> ItemResult:
              ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
              *((("losses", result["lost"]),) if losses else ()),
              *((f"lost game {loss['game'] + 1}", loss["at"]) for loss in losses))
-    return ItemResult("agent", name, status, score, grading.points, message, facts=facts, **measured(outcome))
+    outcomes = tuple((str(way), int(count)) for way, count in result.get("outcomes", ()))
+    return ItemResult("agent", name, status, score, grading.points, message, facts=facts, game_outcomes=outcomes,
+                      **measured(outcome))
 
 
 #: With no agent section in the config, a student's written agent plays these games for

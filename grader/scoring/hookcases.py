@@ -21,7 +21,7 @@ import yaml
 from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, checked_bounds, checked_domains
 from grader.reference import random_board, reference_hooks, reference_strategies
 from grader.sandbox.wire import quote
-from grader.scoring.misconceptions import Answered, recognised
+from grader.scoring.misconceptions import Answered, Misconception, recognised
 from solvers.board import Board, cell_name
 from solvers.csp import CSP, Domains, build_csp
 from solvers.textformat import parse_rows
@@ -465,7 +465,18 @@ def describe_case(hook: str, number: int | None, case: Case, result: dict[str, A
 
 def _mistake(hook: str, case: Case, returned: Any) -> str:
     """What the misconceptions table recognises in this wrong answer ("" when nothing)."""
+    found = _recognised(hook, case, returned)
+    return f"{found.name} ({found.says})" if found else ""
+
+
+def _recognised(hook: str, case: Case, returned: Any) -> Misconception | None:
     seen = Answered(case, domains_of(case.get("domains", {})), csp_of(case) if "board" in case else None,
                     case["expected"], returned)
-    found = recognised(hook, seen)
-    return f"{found.name} ({found.says})" if found else ""
+    return recognised(hook, seen)
+
+
+def mistake_name(hook: str, case: Case, result: dict[str, Any]) -> str:
+    """The name of the misconception a wrong case's answer looks like ("" when it raised
+    or nothing is recognised): the typed fact a reason's "this looks like" line shows."""
+    found = None if "error" in result else _recognised(hook, case, result["value"])
+    return found.name if found else ""
