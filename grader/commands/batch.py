@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.commands.gradejob import Job, Runner, problem_keys
+from grader.inputs.exports import Export, Identity
 from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
 from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
@@ -60,16 +61,34 @@ class Submission:
     refused: bool = False
     failed: str = ""
     agent: Path | None = None
+    identity: Identity | None = None  # who it belongs to, when an export says
+    notice: str = ""  # a line for the instructor about how it was read
 
 
-def find_submissions(folder: Path) -> list[Submission]:
-    """Every submission in `folder`, sorted by student name (names made safe to show).
+def find_submissions(folder: Path, export: Export | None = None) -> list[Submission]:
+    """Every submission in `folder`, sorted by student name (names made safe to show), or
+    the students of the platform `export` (see `exports`), each with their identity.
 
     Hidden entries (a leading dot or __) are skipped, and so are plain files that are
     not `.py`; every other entry that is not a plain file or folder is refused.
     """
+    if export is not None and export.entries is not None:
+        return [_exported(entry.student, entry.folder, entry.problem, entry.identity) for entry in export.entries]
     root = folder.resolve()
     return [submission for entry in sorted(root.iterdir()) if (submission := _taken_in(entry, root))]
+
+
+def _exported(student: str, folder: Path | None, problem: str, identity: Identity) -> Submission:
+    """The submission of one student of an export: their folder, read as a class folder's sub-folder."""
+    if folder is None:
+        submission = Submission(student, None, problem)
+    else:
+        try:
+            submission = _folder_submission(student, folder.resolve(), folder.resolve().parent)
+        except Exception as error:  # one student's intake never stops the class
+            submission = Submission(student, None, failed=ours("taking in this submission", error))
+    submission.identity = identity
+    return submission
 
 
 def ours(step: str, error: Exception) -> str:
@@ -116,7 +135,12 @@ def _folder_submission(student: str, folder: Path, root: Path) -> Submission:
     if found.hooks is None:
         unread = f" ({clean_text(found.unread[0], NAME_LIMIT * 2)})" if found.unread else ""
         return Submission(student, None, f"nothing to grade{unread}: {WHAT_TO_SUBMIT}", "folder")
-    return _contained(student, found.hooks, root, "folder", found.agent)
+    submission = _contained(student, found.hooks, root, "folder", found.agent)
+    if found.rivals:
+        others = ", ".join(shown(p, root) for p in found.rivals)
+        submission.notice = (f"{shown(found.hooks, root)} graded, not {others}: it defines the most hooks "
+                             "(the first by name of those defining as many)")
+    return submission
 
 
 def _contained(student: str, hooks: Path, root: Path, scope: Scope, agent: Path | None) -> Submission:
@@ -140,6 +164,7 @@ class BatchRow:
     report: Report | None
     problem: str = ""
     not_graded: str = ""
+    identity: Identity | None = None
 
     def fail(self, why: str) -> None:
         """Not graded after all: the grader failed on this student's report (`why`)."""
@@ -229,12 +254,20 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
                 raise Interrupted(stop.args[0] if stop.args else "SIGINT", _finished(submissions, rows)) from None
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
-    return [row for row in rows if row is not None]
+    return _identified(submissions, [row for row in rows if row is not None])
+
+
+def _identified(submissions: list[Submission], rows: list[BatchRow]) -> list[BatchRow]:
+    """`rows` (in the order of `submissions`), each with its submission's identity."""
+    for submission, row in zip(submissions, rows):
+        row.identity = submission.identity
+    return rows
 
 
 def _finished(submissions: list[Submission], rows: list[BatchRow | None]) -> list[BatchRow]:
     """Every student: those graded before the run was stopped, and the others not graded."""
-    return [row or BatchRow(s.student, None, not_graded="the run was interrupted") for s, row in zip(submissions, rows)]
+    return _identified(submissions, [row or BatchRow(s.student, None, not_graded="the run was interrupted")
+                                     for s, row in zip(submissions, rows)])
 
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
@@ -259,9 +292,14 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
                 *(scores.get(name, "") for name in columns), csv_text(note(row)), csv_text(lost_points(row))]
 
     lines = [guard(row, step, cells) or cells(row) for row in rows]  # a row it failed is written not graded
+    who: tuple[str, ...] = ()
+    if any(row.identity for row in rows):  # an export named the students: their names and emails too
+        who = ("name", "email")
+        lines = [[line[0], *(csv_text(getattr(row.identity or Identity(), key)) for key in who), *line[1:]]
+                 for row, line in zip(rows, lines)]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow([csv_text(name) for name in ("student", "score", "max_score", *columns, "note", "lost")])
+        writer.writerow([csv_text(name) for name in ("student", *who, "score", "max_score", *columns, "note", "lost")])
         writer.writerows(lines)
 
 
@@ -368,6 +406,18 @@ def feedback_name(student: str, index: int, used: set[str]) -> str:
 def csv_text(text: str) -> str:
     """A text cell no spreadsheet reads as a formula (a leading =, +, -, @ gets a quote)."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def show_export(console: Console, export: Export, submissions: list[Submission]) -> bool:
+    """The layout of the submissions in one line, then one line per oddity of the export and
+    per submission read with a notice; whether an export held anything odd."""
+    console.print(Text(f"submissions: {export.layout}"))
+    lines = [*export.notes, *(f"{s.student}: {s.notice}" for s in submissions if s.notice)]
+    if export.entries is not None:
+        lines += [f"{s.student}: {s.problem}" for s in submissions if s.hooks is None and s.problem]
+    for line in lines:
+        console.print(Text.assemble(("! ", "red"), line))
+    return bool(export.notes) or (export.entries is not None and bool(lines))
 
 
 def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None:

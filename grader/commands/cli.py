@@ -76,7 +76,7 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("table", "gradescope", "prairielearn"), default="table",
                         help="table (default), gradescope or prairielearn (results.json for that platform)")
     parser.add_argument("--output", type=Path, help="with --format gradescope or prairielearn: where to write results.json")
-    parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR")
+    parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR (a folder, or a Gradescope or PrairieLearn export, zipped or not)")
     parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="with --submissions: the CSV to write")
     parser.add_argument("--roster", type=Path, metavar="CSV", help="with --submissions and --gradebook: the class roster "
                         "(columns submission, id, and optionally name, section, sis_user_id, sis_login_id)")
@@ -455,24 +455,38 @@ def _not_graded(console: Console, output: Path, why: str, platform: str = "Grade
 
 def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
            sandbox: Sandbox | None, errors: list) -> int:
-    """Grade every submission of --submissions into the CSV and feedback files, then the
-    summary, all written even when interrupted. Exit status: 0, or 1 when a submission
-    was refused (a link, a FIFO, too deep or too large) or a graded one is not in the
+    """Grade every submission of --submissions (a folder, or a platform's export, zipped or
+    not) into the CSV and feedback files, then the summary, all written even when
+    interrupted. Exit status: 0, or 1 when a submission was refused (a link, a FIFO, too
+    deep or too large), an export held something odd, or a graded one is not in the
     gradebook, 3 when one was not graded (a failure of the grader's), 128 + N when
     stopped by signal N."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="grader-export-") as scratch:
+        return _batch_in(args, problems, config, console, sandbox, errors, Path(scratch))
+
+
+def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
+              sandbox: Sandbox | None, errors: list, scratch: Path) -> int:
+    """`_batch`, an export unpacked into `scratch`."""
+    import zipfile
+
     from grader.commands.batch import (
         ClassRun,
         Interrupted,
         find_submissions,
         grade_batch,
+        show_export,
         show_summary,
         write_csv,
         write_feedback,
     )
+    from grader.inputs.exports import read_export
     from grader.reports.report import fail
 
-    if not args.submissions.is_dir():
-        return fail(console, f"--submissions {args.submissions}: not a folder")
+    if not (args.submissions.is_dir() or zipfile.is_zipfile(args.submissions)):
+        return fail(console, f"--submissions {args.submissions}: not a folder nor a zip")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     if why := _class_folders(args.csv, feedback):
         return fail(console, f"--csv {args.csv}: {why}")
@@ -486,9 +500,11 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
                      "grade a class under bwrap")
     console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
     try:
-        submissions = find_submissions(args.submissions)
-    except OSError as error:
-        return fail(console, f"--submissions {args.submissions}: cannot be read ({error.strerror})")
+        export = read_export(args.submissions, scratch)
+        submissions = find_submissions(export.folder, export)
+    except (OSError, zipfile.BadZipFile) as error:
+        return fail(console, f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})")
+    odd = show_export(console, export, submissions)
     roster = None
     if args.gradebook:
         from grader.reports.gradebook import read_roster
@@ -520,7 +536,7 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         return 128 + signal.Signals[stopped.name].value
     if any(row.ungraded for row in rows):
         return NOT_GRADED_EXIT
-    return 1 if left_out or any(s.refused for s in submissions) else 0  # each is named above
+    return 1 if left_out or odd or any(s.refused for s in submissions) else 0  # each is named above
 
 
 def _check(argv: list[str], console: Console) -> int:
