@@ -413,11 +413,10 @@ def show_export(console: Console, export: Export, submissions: list[Submission])
     per submission read with a notice; whether an export held anything odd."""
     console.print(Text(f"submissions: {export.layout}"))
     lines = [*export.notes, *(f"{s.student}: {s.notice}" for s in submissions if s.notice)]
-    if export.entries is not None:
-        lines += [f"{s.student}: {s.problem}" for s in submissions if s.hooks is None and s.problem]
     for line in lines:
         console.print(Text.assemble(("! ", "red"), line))
-    return bool(export.notes) or (export.entries is not None and bool(lines))
+    empty = any(s.hooks is None and s.problem for s in submissions)  # the summary names them
+    return bool(export.notes) or (export.entries is not None and (bool(lines) or empty))
 
 
 def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None:

@@ -76,7 +76,8 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("table", "gradescope", "prairielearn"), default="table",
                         help="table (default), gradescope or prairielearn (results.json for that platform)")
     parser.add_argument("--output", type=Path, help="with --format gradescope or prairielearn: where to write results.json")
-    parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR (a folder, or a Gradescope or PrairieLearn export, zipped or not)")
+    parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR (a folder, "
+                        "or a Gradescope or PrairieLearn export, zipped or not)")
     parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="with --submissions: the CSV to write")
     parser.add_argument("--roster", type=Path, metavar="CSV", help="with --submissions and --gradebook: the class roster "
                         "(columns submission, id, and optionally name, section, sis_user_id, sis_login_id)")

@@ -26,6 +26,7 @@ import re
 import shutil
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -115,19 +116,23 @@ def unpack(archive: Path, target: Path) -> list[str]:
         for member in members[:ZIP_MEMBERS]:
             name = shown(member.filename)
             parts = PurePosixPath(member.filename.replace("\\", "/")).parts
-            mode = member.external_attr >> 16
+            kind = stat.S_IFMT(member.external_attr >> 16)  # 0 when the zip says nothing
             if not parts or member.filename.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
                 notes.append(f"{shown(archive.name)}: {name} points outside the export: not unpacked")
-            elif stat.S_ISLNK(mode) or (mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))):
+            elif kind not in (0, stat.S_IFREG, stat.S_IFDIR):
                 notes.append(f"{shown(archive.name)}: {name} is a link or a special file: not unpacked")
             elif member.is_dir():
                 (target / Path(*parts)).mkdir(parents=True, exist_ok=True)
             elif member.file_size > SUBMISSION_BYTES or total + member.file_size > ZIP_BYTES:
                 notes.append(f"{shown(archive.name)}: {name} is too large ({member.file_size} bytes): not unpacked")
             else:
-                written = _copy_bounded(opened, member, target / Path(*parts), min(SUBMISSION_BYTES, ZIP_BYTES - total))
+                try:
+                    written = _copy_bounded(opened, member, target / Path(*parts), min(SUBMISSION_BYTES, ZIP_BYTES - total))
+                except (zipfile.BadZipFile, zlib.error, EOFError):
+                    (target / Path(*parts)).unlink(missing_ok=True)
+                    written = None
                 if written is None:
-                    notes.append(f"{shown(archive.name)}: {name} unpacks to more than it says: not unpacked")
+                    notes.append(f"{shown(archive.name)}: {name} is damaged or larger than it says: not unpacked")
                 else:
                     total += written
     return notes
