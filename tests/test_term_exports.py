@@ -177,3 +177,19 @@ def test_hostile_names_in_metadata_reach_no_page_or_terminal_raw(tmp_path: Path)
     pages = list((tmp_path / "grades-feedback").glob("*.html"))
     assert pages and all("<b>9</b>" not in page.read_text(encoding="utf-8") for page in pages)
     assert not (tmp_path / "outside").exists()
+
+
+def test_similarity_reads_an_export_and_names_a_group_once(tmp_path: Path) -> None:
+    export = gradescope_zip(tmp_path / "export.zip", {
+        "submission_1": ([person("Ada", "s1")], "2026-01-01", "lazy_upper"),
+        "submission_2": ([person("Ada", "s1")], "2026-01-02", "correct_reexport"),
+        "submission_3": ([person("Bo", "s2"), person("Cy", "s3")], "2026-01-01", "correct_reexport"),
+        "submission_4": ([person("Di", "s4")], "2026-01-01", None),
+    })
+    out = tmp_path / "similarity.html"
+    result = run_grader("similarity", export, "--out", out)
+    no_traceback(result)
+    assert "submissions: Gradescope export (4 students, 3 submissions graded)" in result.stdout
+    assert "s2+s3" in result.stdout and "s2+s3" in out.read_text(encoding="utf-8")
+    assert sum("not compared: s4: no .py file" in line for line in result.stdout.splitlines()) == 1
+    assert result.returncode == 0
