@@ -53,7 +53,7 @@ def test_a_gradescope_export_is_graded_by_student_latest_submission_and_group(tm
         "submission_170": ([person("Ed No-File", "s5")], "2026-11-01 12:00:00 +0000", None),
     })
     grades = tmp_path / "out" / "grades.csv"
-    result = run_grader(COURSE, *ONLY, "--submissions", export, "--csv", grades, "--timeout", "5")
+    result = run_grader(COURSE, *ONLY, "--submissions", export, "--csv", grades, "--timeout", "5", "--gradebook", "generic")
     no_traceback(result)
     assert "submissions: Gradescope export (5 students, 4 submissions graded)" in result.stdout
     assert result.returncode == 1, result.stdout  # the submission with no file is odd
@@ -68,6 +68,9 @@ def test_a_gradescope_export_is_graded_by_student_latest_submission_and_group(tm
     assert rows["s2"]["score"] == rows["s3"]["score"] == rows["s1"]["score"]
     assert float(rows["s5"]["score"]) == 0.0
     assert (grades.parent / "grades-feedback" / "s3.html").is_file()
+    with (grades.parent / "grades-generic.csv").open(newline="", encoding="utf-8") as handle:
+        book = {row["id"]: row["score"] for row in csv.DictReader(handle)}  # no roster: the export's sids
+    assert book["s2"] == book["s3"] and sorted(book) == ["s1", "s2", "s3", "s4", "s5"]
 
 
 def test_an_active_flag_wins_over_the_latest(tmp_path: Path) -> None:

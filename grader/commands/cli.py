@@ -113,8 +113,8 @@ def _grade(argv: list[str], console: Console) -> int:
     from grader.reports.report import show_errors
 
     _check_outputs(args)
-    if (args.roster or args.gradebook) and not (args.roster and args.gradebook and args.submissions):
-        raise UsageError("--roster and --gradebook go together, with --submissions")
+    if (args.roster or args.gradebook) and not (args.gradebook and args.submissions):
+        raise UsageError("--gradebook goes with --submissions, and --roster with --gradebook")
     if args.format != "table":
         return _grade_for_gradescope(args, console)
     missing = [path for path in args.paths if not path.exists()]
@@ -507,10 +507,17 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
         return fail(console, f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})")
     odd = show_export(console, export, submissions)
     roster = None
-    if args.gradebook:
+    if args.gradebook and args.roster:
         from grader.reports.gradebook import read_roster
 
         roster = read_roster(args.roster)  # a bad roster is told before anyone is graded
+    elif args.gradebook:
+        from grader.reports.gradebook import Student
+
+        if not any(s.identity for s in submissions):
+            return fail(console, "--gradebook: give --roster (the submissions are no export naming the students)")
+        roster = [Student(s.student, s.identity.sid or s.student, s.identity.name, s.identity.section)
+                  for s in submissions if s.identity]  # the export is the roster
     run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout,
                    sandbox.helpers() if sandbox else frozenset())
     stopped: Interrupted | None = None
