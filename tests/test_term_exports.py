@@ -196,3 +196,18 @@ def test_similarity_reads_an_export_and_names_a_group_once(tmp_path: Path) -> No
     assert "s2+s3" in result.stdout and "s2+s3" in out.read_text(encoding="utf-8")
     assert sum("not compared: s4: no .py file" in line for line in result.stdout.splitlines()) == 1
     assert result.returncode == 0
+
+
+def test_gradescope_times_are_compared_as_times(tmp_path: Path) -> None:
+    """Gradescope writes :created_at unquoted, which YAML reads as a time with its offset."""
+    folder = tmp_path / "export"
+    for key in ("submission_1", "submission_2"):
+        (folder / key).mkdir(parents=True)
+        (folder / key / "hooks.py").write_text("def constraint_bounds(*a):\n    return 0, 0\n", encoding="utf-8")
+    (folder / METADATA).write_text(
+        "submission_1:\n  :submitters:\n  - :name: Ada\n    :sid: '1'\n    :email: a@x.edu\n"
+        "  :created_at: 2026-11-02 01:00:00.000000000 +09:00\n"
+        "submission_2:\n  :submitters:\n  - :name: Ada\n    :sid: '1'\n    :email: a@x.edu\n"
+        "  :created_at: 2026-11-01 20:00:00.000000000 -00:00\n", encoding="utf-8")
+    export = read_export(folder, tmp_path / "scratch")
+    assert export.entries is not None and [e.folder.name for e in export.entries if e.folder] == ["submission_2"]

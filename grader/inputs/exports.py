@@ -28,6 +28,7 @@ import stat
 import zipfile
 import zlib
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -171,7 +172,7 @@ def _gradescope(folder: Path, notes: list[str]) -> Export:
         if not isinstance(data, dict) or not isinstance(data.get(":submitters"), list):
             notes.append(f"{METADATA}: {shown(key)} names no submitters: not graded")
             continue
-        rank = (data.get(":active") is True, str(data.get(":created_at", "")))
+        rank = (data.get(":active") is True, _when(data.get(":created_at")))
         for person in data[":submitters"]:
             identity = _person(person)
             student = identity.sid or identity.email or identity.name
@@ -188,6 +189,13 @@ def _gradescope(folder: Path, notes: list[str]) -> Export:
             entries.append(Entry(student, identity, path))
     kept = len({e.folder for e in entries})
     return Export(f"Gradescope export ({len(entries)} students, {kept} submissions graded)", folder, entries, notes)
+
+
+def _when(value: object) -> str:
+    """A submission's time, comparable with another's (YAML reads Gradescope's as a datetime)."""
+    if isinstance(value, datetime):
+        return (value.astimezone(UTC) if value.tzinfo else value).isoformat()
+    return str(value or "")
 
 
 def _person(raw: Any) -> Identity:
