@@ -55,7 +55,7 @@ def test_a_gradescope_export_is_graded_by_student_latest_submission_and_group(tm
     grades = tmp_path / "out" / "grades.csv"
     result = run_grader(COURSE, *ONLY, "--submissions", export, "--csv", grades, "--timeout", "5", "--gradebook", "generic")
     no_traceback(result)
-    assert "submissions: Gradescope export (5 students, 4 submissions graded)" in result.stdout
+    assert "submissions: Gradescope export (5 submissions, 5 students; 4 kept: each one's active or latest)" in result.stdout
     assert result.returncode == 1, result.stdout  # the submission with no file is odd
     odd = [line for line in result.stdout.splitlines() if line.startswith("! s5:")]
     assert len(odd) == 1 and "nothing to grade" in odd[0]
@@ -192,7 +192,7 @@ def test_similarity_reads_an_export_and_names_a_group_once(tmp_path: Path) -> No
     out = tmp_path / "similarity.html"
     result = run_grader("similarity", export, "--out", out)
     no_traceback(result)
-    assert "submissions: Gradescope export (4 students, 3 submissions graded)" in result.stdout
+    assert "submissions: Gradescope export (4 submissions, 4 students; 3 kept: each one's active or latest)" in result.stdout
     assert "s2+s3" in result.stdout and "s2+s3" in out.read_text(encoding="utf-8")
     assert sum("not compared: s4: no .py file" in line for line in result.stdout.splitlines()) == 1
     assert result.returncode == 0

@@ -188,7 +188,8 @@ def _gradescope(folder: Path, notes: list[str]) -> Export:
         else:
             entries.append(Entry(student, identity, path))
     kept = len({e.folder for e in entries})
-    return Export(f"Gradescope export ({len(entries)} students, {kept} submissions graded)", folder, entries, notes)
+    layout = f"Gradescope export ({len(metadata)} submissions, {len(entries)} students; {kept} kept: each one's active or latest)"
+    return Export(layout, folder, entries, notes)
 
 
 def _when(value: object) -> str:
