@@ -184,7 +184,7 @@ def _gradescope(folder: Path, notes: list[str]) -> Export:
     for student, (_, key, identity) in sorted(chosen.items()):
         path = folder / key
         if "/" in key or "\\" in key or key.startswith(".") or not path.is_dir() or path.is_symlink():
-            entries.append(Entry(student, identity, None, f"not graded: the export has no folder {shown(key)}"))
+            entries.append(Entry(student, identity, None, f"nothing to grade: the export has no folder {shown(key)}"))
         else:
             entries.append(Entry(student, identity, path))
     kept = len({e.folder for e in entries})
@@ -227,7 +227,7 @@ def _prairielearn(folder: Path, students: Path) -> list[Entry]:
         home = students / f"{index + 1}"
         home.mkdir(parents=True, exist_ok=True)
         for path, name in kept:
-            if "/" not in name and not name.startswith("."):
+            if not name.startswith(".") and path.stat().st_size <= SUBMISSION_BYTES:  # larger: nothing to grade
                 shutil.copyfile(path, home / name)
         student = shown(who)
         entries.append(Entry(student, Identity(sid=student, email=student if "@" in who else ""), home))
