@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -34,6 +34,7 @@ from rich.text import Text
 
 from grader.commands.gradejob import Job, Runner, cpu_seconds, problem_keys
 from grader.inputs.config import GradingConfig
+from grader.inputs.exports import Export, Identity
 from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
 from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
@@ -68,17 +69,34 @@ class Submission:
     failed: str = ""
     agent: Path | None = None
     entry: str = ""
-    identity: dict[str, str] = field(default_factory=dict)
+    identity: Identity | None = None  # who it belongs to, when an export says
+    notice: str = ""  # a line for the instructor about how it was read
 
 
-def find_submissions(folder: Path) -> list[Submission]:
-    """Every submission in `folder`, sorted by student name (names made safe to show).
+def find_submissions(folder: Path, export: Export | None = None) -> list[Submission]:
+    """Every submission in `folder`, sorted by student name (names made safe to show), or
+    the students of the platform `export` (see `exports`), each with their identity.
 
     Hidden entries (a leading dot or __) are skipped, and so are plain files that are
     not `.py`; every other entry that is not a plain file or folder is refused.
     """
+    if export is not None and export.entries is not None:
+        return [_exported(entry.student, entry.folder, entry.problem, entry.identity) for entry in export.entries]
     root = folder.resolve()
     return [submission for entry in sorted(root.iterdir()) if (submission := _taken_in(entry, root))]
+
+
+def _exported(student: str, folder: Path | None, problem: str, identity: Identity) -> Submission:
+    """The submission of one student of an export: their folder, read as a class folder's sub-folder."""
+    if folder is None:
+        submission = Submission(student, None, problem)
+    else:
+        try:
+            submission = _folder_submission(student, folder.resolve(), folder.resolve().parent)
+        except Exception as error:  # one student's intake never stops the class
+            submission = Submission(student, None, failed=ours("taking in this submission", error))
+    submission.identity = identity
+    return submission
 
 
 def ours(step: str, error: Exception) -> str:
@@ -128,7 +146,12 @@ def _folder_submission(student: str, folder: Path, root: Path) -> Submission:
     if found.hooks is None:
         unread = f" ({clean_text(found.unread[0], NAME_LIMIT * 2)})" if found.unread else ""
         return Submission(student, None, f"nothing to grade{unread}: {WHAT_TO_SUBMIT}", "folder")
-    return _contained(student, found.hooks, root, "folder", found.agent)
+    submission = _contained(student, found.hooks, root, "folder", found.agent)
+    if found.rivals:
+        others = ", ".join(shown(p, root) for p in found.rivals)
+        submission.notice = (f"{shown(found.hooks, root)} graded, not {others}: it defines the most hooks "
+                             "(the first by name of those defining as many)")
+    return submission
 
 
 def _contained(student: str, hooks: Path, root: Path, scope: Scope, agent: Path | None) -> Submission:
@@ -155,7 +178,7 @@ class BatchRow:
     problem: str = ""
     not_graded: str = ""
     submission: str = ""
-    identity: dict[str, str] = field(default_factory=dict)
+    identity: Identity | None = None
     cpu_seconds: float | None = None
     wall_seconds: float | None = None
 
@@ -262,7 +285,7 @@ def _finished(submissions: list[Submission], rows: list[BatchRow | None]) -> lis
 
 def _found(submission: Submission, row: BatchRow) -> BatchRow:
     """`row`, told which submission it grades and whose it is."""
-    row.submission, row.identity = submission.entry, dict(submission.identity)
+    row.submission, row.identity = submission.entry, submission.identity
     return row
 
 
@@ -290,9 +313,14 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
                 _seconds(row.cpu_seconds), _seconds(row.wall_seconds)]
 
     lines = [guard(row, step, cells) or cells(row) for row in rows]  # a row it failed is written not graded
+    who: tuple[str, ...] = ()
+    if any(row.identity for row in rows):  # an export named the students: their names and emails too
+        who = ("name", "email")
+        lines = [[line[0], *(csv_text(getattr(row.identity or Identity(), key)) for key in who), *line[1:]]
+                 for row, line in zip(rows, lines)]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow([csv_text(name) for name in ("student", "score", "max_score", *columns, "note", "lost",
+        writer.writerow([csv_text(name) for name in ("student", *who, "score", "max_score", *columns, "note", "lost",
                                                                  "cpu_seconds", "wall_seconds")])
         writer.writerows(lines)
 
@@ -394,6 +422,17 @@ def csv_text(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def show_export(console: Console, export: Export, submissions: list[Submission]) -> bool:
+    """The layout of the submissions in one line, then one line per oddity of the export and
+    per submission read with a notice; whether an export held anything odd."""
+    console.print(Text(f"submissions: {export.layout}"))
+    lines = [*export.notes, *(f"{s.student}: {s.notice}" for s in submissions if s.notice)]
+    for line in lines:
+        console.print(Text.assemble(("! ", "red"), line))
+    empty = any(s.hooks is None and s.problem for s in submissions)  # the summary names them
+    return bool(export.notes) or (export.entries is not None and (bool(lines) or empty))
+
+
 def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None:
     """Mean, median and a histogram of the scores."""
     if not rows:
@@ -424,15 +463,20 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
         from grader.commands.insights import show_short
         from grader.reports.insights import StudentResult
 
-        show_short(console, [StudentResult(r.student, r.report, r.ungraded, r.identity.get("section", "")) for r in rows])
+        show_short(console, [StudentResult(r.student, r.report, r.ungraded, r.identity.section if r.identity else "") for r in rows])
     except Exception as error:
         console.print(Text(ours("summing up the class's insights", error)))
+
+
+def _identity(row: BatchRow) -> dict[str, str]:
+    """Who the row's student is, as kept results write it (empty when no export said)."""
+    return asdict(row.identity) if row.identity else {}
 
 
 def keep_results(csv_path: Path, rows: list[BatchRow], run_info: dict[str, object]) -> Path:
     """Keep every student's result and `run_info` beside the CSV at `csv_path`; the folder."""
     folder = results_folder(csv_path)
-    write_kept(folder, run_info, [KeptStudent(row.student, row.identity, row.submission, row.report, row.not_graded or None,
+    write_kept(folder, run_info, [KeptStudent(row.student, _identity(row), row.submission, row.report, row.not_graded or None,
                                               row.cpu_seconds, row.wall_seconds, row.problem) for row in rows])
     return folder
 

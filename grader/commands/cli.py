@@ -81,7 +81,8 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("table", "gradescope", "prairielearn"), default="table",
                         help="table (default), gradescope or prairielearn (results.json for that platform)")
     parser.add_argument("--output", type=Path, help="with --format gradescope or prairielearn: where to write results.json")
-    parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR")
+    parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR (a folder, "
+                        "or a Gradescope or PrairieLearn export, zipped or not)")
     parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="with --submissions: the CSV to write")
     parser.add_argument("--roster", type=Path, metavar="CSV", help="with --submissions and --gradebook: the class roster "
                         "(columns submission, id, and optionally name, section, sis_user_id, sis_login_id)")
@@ -117,8 +118,8 @@ def _grade(argv: list[str], console: Console) -> int:
     from grader.reports.report import show_errors
 
     _check_outputs(args)
-    if (args.roster or args.gradebook) and not (args.roster and args.gradebook and args.submissions):
-        raise UsageError("--roster and --gradebook go together, with --submissions")
+    if (args.roster or args.gradebook) and not (args.gradebook and args.submissions):
+        raise UsageError("--gradebook goes with --submissions, and --roster with --gradebook")
     if args.format != "table":
         return _grade_for_gradescope(args, console)
     missing = [path for path in args.paths if not path.exists()]
@@ -460,11 +461,40 @@ def _not_graded(console: Console, output: Path, why: str, platform: str = "Grade
 
 def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
            sandbox: Sandbox | None, errors: list, grading: GradingConfig) -> int:
-    """Grade every submission of --submissions into the CSV, feedback files and kept
-    results, then the summary, all written even when interrupted. Exit status: 0, or 1
-    when a submission was refused (a link, a FIFO, too deep or too large), a graded one
-    is not in the gradebook or the results could not be kept, 3 when one was not graded (a failure of the grader's), 128 + N when
+    """Grade every submission of --submissions (a folder, or a platform's export, zipped or
+    not) into the CSV, feedback files and kept results, then the summary, all written even
+    when interrupted. Exit status: 0, or 1 when a submission was refused (a link, a FIFO,
+    too deep or too large), an export held something odd, a graded one is not in the
+    gradebook or the results could not be kept, 3 when one was not graded (a failure of
+    the grader's), 128 + N when
     stopped by signal N."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="grader-export-") as scratch:
+        return _batch_in(args, problems, config, console, sandbox, errors, grading, Path(scratch))
+
+
+def _class_roster(args: argparse.Namespace, submissions: list) -> list | None:
+    """The gradebook's roster: --roster's, else the students an export names (None when
+    neither, or no gradebook is asked for)."""
+    if not args.gradebook:
+        return None
+    if args.roster:
+        from grader.reports.gradebook import read_roster
+
+        return read_roster(args.roster)
+    from grader.reports.gradebook import Student
+
+    named = [Student(s.student, s.identity.sid or s.student, s.identity.name, s.identity.section)
+             for s in submissions if s.identity]  # the export is the roster
+    return named or None
+
+
+def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
+              sandbox: Sandbox | None, errors: list, grading: GradingConfig, scratch: Path) -> int:
+    """`_batch`, an export unpacked into `scratch`."""
+    import zipfile
+
     from grader.commands.batch import (
         ClassRun,
         Interrupted,
@@ -473,14 +503,16 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         grade_batch,
         keep_results,
         run_info,
+        show_export,
         show_summary,
         write_csv,
         write_feedback,
     )
+    from grader.inputs.exports import read_export
     from grader.reports.report import fail
 
-    if not args.submissions.is_dir():
-        return fail(console, f"--submissions {args.submissions}: not a folder")
+    if not (args.submissions.is_dir() or zipfile.is_zipfile(args.submissions)):
+        return fail(console, f"--submissions {args.submissions}: not a folder nor a zip")
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     if why := _class_folders(args.csv, feedback):
         return fail(console, f"--csv {args.csv}: {why}")
@@ -494,14 +526,14 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
                      "grade a class under bwrap")
     console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
     try:
-        submissions = find_submissions(args.submissions)
-    except OSError as error:
-        return fail(console, f"--submissions {args.submissions}: cannot be read ({error.strerror})")
-    roster = None
-    if args.gradebook:
-        from grader.reports.gradebook import read_roster
-
-        roster = read_roster(args.roster)  # a bad roster is told before anyone is graded
+        export = read_export(args.submissions, scratch)
+        submissions = find_submissions(export.folder, export)
+    except (OSError, zipfile.BadZipFile) as error:
+        return fail(console, f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})")
+    odd = show_export(console, export, submissions)
+    roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
+    if args.gradebook and roster is None:
+        return fail(console, "--gradebook: give --roster (the submissions are no export naming the students)")
     run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout,
                    sandbox.helpers() if sandbox else frozenset())
     stopped: Interrupted | None = None
@@ -529,7 +561,7 @@ def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | Non
         return 128 + signal.Signals[stopped.name].value
     if any(row.ungraded for row in rows):
         return NOT_GRADED_EXIT
-    return 1 if left_out or any(s.refused for s in submissions) else 0  # each is named above
+    return 1 if left_out or odd or any(s.refused for s in submissions) else 0  # each is named above
 
 
 def _check(argv: list[str], console: Console) -> int:

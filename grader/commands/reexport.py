@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from grader.commands.batch import BatchRow, class_gradebook, write_csv
+from grader.inputs.exports import Identity
 from grader.reports.gradebook import FORMATS, read_roster
 from grader.reports.kept import KeptStudent, load_kept
 from grader.reports.report import fail
@@ -67,5 +68,6 @@ def command(argv: list[str], console: Console) -> int:
 
 def _row(kept: KeptStudent) -> BatchRow:
     """The class run's row of a kept student, as it was."""
-    return BatchRow(kept.student, kept.report, kept.problem, kept.not_graded or "", kept.submission, kept.identity,
+    identity = Identity(**kept.identity) if any(kept.identity.values()) else None  # as an export named them
+    return BatchRow(kept.student, kept.report, kept.problem, kept.not_graded or "", kept.submission, identity,
                     kept.cpu_seconds, kept.wall_seconds)

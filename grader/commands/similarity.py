@@ -25,6 +25,7 @@ copydetect comes with the `instructor` extra: `pip install -e ".[instructor]"`.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -32,6 +33,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.commands.codeflags import read_flags
+from grader.inputs.exports import Export, read_export
 from grader.inputs.intake import NAME_LIMIT, file_refusal, scan_folder, shown
 from grader.sandbox.wire import clean_text
 
@@ -65,6 +68,29 @@ class Pair:
     @property
     def share(self) -> float:
         return max(self.first_share, self.second_share)
+
+
+def exported_files(export: Export) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+    """`submission_files` for the students of a platform's export: a group's submission is
+    compared once, named by all its members ("s1+s2")."""
+    members: dict[Path, list[str]] = {}
+    refused = []
+    for entry in export.entries or []:
+        if entry.folder is None:
+            refused.append(f"{entry.student}: {entry.problem.removeprefix('not graded: ')}")
+        else:
+            members.setdefault(entry.folder, []).append(entry.student)
+    submissions = {}
+    for folder, students in members.items():
+        root = folder.resolve().parent
+        scan = scan_folder(folder.resolve(), root)
+        files = [f for f in scan.files if f.suffix == ".py" and "__pycache__" not in f.parts]
+        name = "+".join(students)
+        if why := scan.refusal or ("" if files else "no .py file"):
+            refused.append(f"{name}: {why.removeprefix('not graded: ')}")
+        else:
+            submissions[name] = [(shown(f, root), f.read_text(encoding="utf-8", errors="replace")) for f in files]
+    return submissions, refused
 
 
 def submission_files(folder: Path) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
@@ -230,13 +256,13 @@ def pairs_table(pairs: list[Pair], top: int) -> Table:
 
 def command(argv: list[str], console: Console) -> int:
     """`python -m grader similarity CLASS_DIR`."""
-    from grader.inputs.submission import KIT_ROOT
     from solvers.cliargs import OneLineParser, add_version, output_problem, positive_int
 
     parser = OneLineParser(prog="python -m grader similarity",
                            description="Rank pairs of submissions by the code they share (copydetect), stubs excluded.")
     add_version(parser)
-    parser.add_argument("folder", type=Path, metavar="CLASS_DIR", help="the submissions, as for --submissions")
+    parser.add_argument("folder", type=Path, metavar="CLASS_DIR", help="the submissions, as for --submissions "
+                        "(a folder, or a Gradescope or PrairieLearn export, zipped or not)")
     parser.add_argument("--out", type=Path, default=Path("similarity.html"), help="the HTML report (default: similarity.html)")
     parser.add_argument("--boilerplate", type=Path, nargs="+", default=[], metavar="FILE_OR_DIR",
                         help="more code every student was given (the handout's stubs, assignment/*.py, always are)")
@@ -246,8 +272,8 @@ def command(argv: list[str], console: Console) -> int:
     from grader.reports.report import fail
 
     require_answer_key("python -m grader similarity")
-    if not args.folder.is_dir():
-        return fail(console, f"{args.folder}: not a folder")
+    if not (args.folder.is_dir() or zipfile.is_zipfile(args.folder)):
+        return fail(console, f"{args.folder}: not a folder nor a zip")
     if why := output_problem(args.out):
         return fail(console, f"--out {args.out}: {why}")
     missing = [path for path in args.boilerplate if not path.exists()]
@@ -257,7 +283,24 @@ def command(argv: list[str], console: Console) -> int:
         import copydetect  # noqa: F401
     except ImportError:
         return fail(console, f"the similarity report needs copydetect: {INSTALL}")
-    submissions, refused = submission_files(args.folder)
+    with tempfile.TemporaryDirectory(prefix="grader-export-") as scratch:
+        try:
+            export = read_export(args.folder, Path(scratch))
+        except (OSError, zipfile.BadZipFile) as error:
+            return fail(console, f"{args.folder}: cannot be read ({getattr(error, 'strerror', None) or error})")
+        console.print(Text(f"submissions: {export.layout}"))
+        for line in export.notes:
+            console.print(Text.assemble(("! ", "red"), line))
+        found = exported_files(export) if export.entries is not None else submission_files(export.folder)
+    return _compared(args, console, *found) or (1 if export.notes else 0)
+
+
+def _compared(args: argparse.Namespace, console: Console, submissions: dict[str, list[tuple[str, str]]],
+              refused: list[str]) -> int:
+    """Compare the class's `submissions` and show the pairs; an exit status (0 when all went well)."""
+    from grader.inputs.submission import KIT_ROOT
+    from grader.reports.report import fail
+
     if len(submissions) < 2:
         return fail(console, f"{args.folder}: {len(submissions)} submission(s) to compare; at least two are needed")
     flags = {student: found for student, files in submissions.items() if (found := submission_flags(files))}

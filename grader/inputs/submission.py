@@ -33,6 +33,7 @@ class Found:
     hooks: Path | None
     agent: Path | None
     unread: tuple[str, ...] = ()
+    rivals: tuple[Path, ...] = ()  # other files that define hooks too (the hooks file defines the most)
 
 
 def find_in_folder(folder: Path) -> Found:
@@ -52,7 +53,8 @@ def found_among(files: list[Path]) -> Found:
     if hooks is None and len(files) == 1:
         hooks = files[0]  # one file that defines nothing recognisable: grade it, its errors explain why
     agent = next((p for p in files if AGENT_NAME in read[p].names), None)
-    return Found(hooks, agent, tuple(f"{p.name} {read[p].unread}" for p in files if read[p].unread))
+    rivals = tuple(p for count, p in scored if count > 0 and p != hooks)
+    return Found(hooks, agent, tuple(f"{p.name} {read[p].unread}" for p in files if read[p].unread), rivals)
 
 
 def resolve_solver(name: str) -> str | None:
