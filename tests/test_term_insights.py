@@ -86,7 +86,7 @@ def test_first_wrong_cases_are_counted_and_who_is_stuck_is_named(kept: Path, tmp
     assert int(forward[0]["students"]) == 3 and forward[0]["looks like"] == "more than one pass"
     helped = {r["student"]: r["why"] for r in read(tables / "needs_help.csv")}
     assert helped["nobody_graded"] == "not graded: the grading process failed"
-    assert 'stuck at forward_check\'s case "one pass, not a fixpoint" (as 2 others)' in helped["fixpoint_loop"]
+    assert 'stuck at forward_check\'s case "one pass, not a fixpoint", looking like more than one pass (as 2 others)' in helped["fixpoint_loop"]
     assert "lazy_upper" not in helped or "stuck at forward_check" not in helped["lazy_upper"]
     sections = {r["section"]: int(r["students"]) for r in read(tables / "sections.csv")}
     assert sections == {"A": 2, "B": 2}
@@ -214,7 +214,7 @@ def test_a_class_run_ends_with_the_insights_in_short(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     text = " ".join(result.stdout.split())
     assert "First wrong cases" in text and "Who needs help" in text
-    assert "stuck at forward_check's case \"one pass, not a fixpoint\" (as 1 other)" in text
+    assert "stuck at forward_check's case \"one pass, not a fixpoint\", looking like more than one pass (as 1 other)" in text
 
 
 def test_the_short_insights_failing_changes_no_grade(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -181,7 +181,8 @@ def help_table(students: list[StudentResult]) -> Table:
                 key = first_wrong(item) if item.kind == "hook" else None
                 if key and item.first_wrong and shared[(item.name, key)] > 1:
                     others = shared[(item.name, key)] - 1
-                    reasons.append(f'stuck at {item.name}\'s case "{item.first_wrong}" (as {others} other'
+                    looks = f", looking like {item.mistake}" if item.mistake else ""
+                    reasons.append(f'stuck at {item.name}\'s case "{item.first_wrong}"{looks} (as {others} other'
                                    f'{"s" * (others != 1)})')
             timed = [label(i) for i in student.report.items if i.status == "timeout"]
             if timed:
