@@ -11,7 +11,7 @@ Game i uses seed --seed + i (classic rules, first click in the top-left corner).
 seed is played by both agents in the same worker, one after the other:
 
 - `new`: `answerkey.agent.agent.Agent` with its default guesser (`answerkey.agent.guess.Guesser()`), or with
-  the fields given by --new (KEY=VALUE,... of `Guesser`);
+  the fields given by --new (KEY=VALUE,... of `Guesser`, or of `bench.agent_experiments.ExperimentalGuesser`);
 - `baseline`: the agent before the progress guesses, `Guesser(policy="safest",
   endgame_layouts=200, endgame_budget=20_000)` (the safest cell, likeliest-0 tie-break,
   exact endgame under 200 layouts), or --baseline.
@@ -46,6 +46,7 @@ if str(ROOT) not in sys.path:  # works uninstalled too; with `pip install -e .` 
 from answerkey.agent.agent import Agent  # noqa: E402
 from answerkey.agent.benchmark import play_reference  # noqa: E402
 from answerkey.agent.guess import Guesser  # noqa: E402
+from bench.agent_experiments import ExperimentalGuesser  # noqa: E402
 from play.evaluate import Z95, GameResult, wilson_interval  # noqa: E402
 from play.levels import LEVELS, Level  # noqa: E402
 
@@ -53,10 +54,11 @@ BASELINE = Guesser(policy="safest", endgame_layouts=200, endgame_budget=20_000)
 
 
 def parse_guesser(text: str, base: Guesser) -> Guesser:
-    """`base` with the fields of KEY=VALUE,... replaced (values typed as the field's default)."""
+    """`base` with the fields of KEY=VALUE,... replaced (values typed as the field's default); an
+    `ExperimentalGuesser` when a field is one of its experiments'."""
     if not text:
         return base
-    kinds = {f.name: type(getattr(base, f.name)) for f in fields(base)}
+    kinds = {f.name: type(getattr(ExperimentalGuesser(), f.name)) for f in fields(ExperimentalGuesser)}
     changes: dict[str, Any] = {}
     for item in text.split(","):
         key, _, value = item.partition("=")
@@ -65,7 +67,8 @@ def parse_guesser(text: str, base: Guesser) -> Guesser:
             raise SystemExit(f"error: Guesser has no field {key!r} (fields: {', '.join(kinds)})")
         kind = kinds[key]
         changes[key] = value.strip().lower() in ("1", "true", "yes") if kind is bool else kind(value.strip())
-    return Guesser(**{**{f.name: getattr(base, f.name) for f in fields(base)}, **changes})
+    kind = type(base) if set(changes) <= {f.name for f in fields(base)} else ExperimentalGuesser
+    return kind(**{**{f.name: getattr(base, f.name) for f in fields(base)}, **changes})
 
 
 @dataclass(frozen=True)

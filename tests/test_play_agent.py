@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import random
+import sys
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -459,11 +463,19 @@ def test_pockets_are_independent_of_the_rest_and_searched_exactly():
     assert checked >= 5
 
 
-# --- one guess deeper ---------------------------------------------------------------------
+# --- the experiments measured and not kept (bench/agent_experiments.py) --------------------
+
+
+def experiments() -> ModuleType:
+    """bench/agent_experiments.py, imported as the bench scripts import it."""
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    return importlib.import_module("bench.agent_experiments")
 
 
 def test_a_view_with_a_cell_shown():
-    from answerkey.agent.deeper import shown
+    shown = experiments().shown
 
     view = view_from_text("1 .\n. .", mines=1)
     after = shown(view, (1, 0), 1)
@@ -475,14 +487,13 @@ def test_one_guess_deeper_with_a_one_guess_horizon_is_the_lookahead():
     the deeper value is two-move survival again: it must equal the lookahead's own value
     wherever that is exact (one group of frontier cells, so none keeps an old probability).
     Then the deeper guesser picks a cell whose value two guesses further is the highest."""
-    from answerkey.agent.deeper import deeper_value
-    from answerkey.agent.guess import Guesser
     from answerkey.agent.lookahead import Lookahead
     from answerkey.agent.probability import probabilities
 
     def safest_next(view, counted):
         return 1.0 - min(counted.mines[cell] for cell in view.hidden() if view[cell] == -1) / counted.total
 
+    deeper_value, guesser = experiments().deeper_value, experiments().ExperimentalGuesser(deeper_margin=1.0, deeper_cells=3)
     checked = deepened = 0
     for seed in range(12):
         game = Game(custom_level(5, 6, 6), "classic", seed)
@@ -499,14 +510,11 @@ def test_one_guess_deeper_with_a_one_guess_horizon_is_the_lookahead():
         for cell in cells[:8]:
             assert deeper_value(view, ahead, cell, counted.total, safest_next) == pytest.approx(ahead.value(cell, counted.total))
             checked += 1
-        found = Guesser(deeper_margin=1.0, deeper_cells=3).compare(view, counted)
+        found = guesser.compare(view, counted)
         if found.deeper:
             assert found.best is not None and found.deeper[found.best] == max(found.deeper.values())
             deepened += 1
     assert checked >= 30 and deepened >= 3
-
-
-# --- long-term risk: 50/50 formations -------------------------------------------------------
 
 
 def test_formation_shares_count_the_layouts_of_each_formation():
@@ -515,9 +523,9 @@ def test_formation_shares_count_the_layouts_of_each_formation():
     other cell touching only one of them is a mine (the largest over b), recounted here on
     every listed layout; in each such layout the mirror (a and b swapped) is a layout too,
     so the pair is a coin flip no number can settle, and no cell is left out."""
-    from answerkey.agent.longterm import formation_shares
     from answerkey.agent.probability import probabilities
 
+    formation_shares = experiments().formation_shares
     agent, checked, credited = Agent(), 0, 0
     for seed in range(30):
         game = Game(custom_level(5, 6, 7), "classic", seed)
@@ -573,15 +581,15 @@ def test_formation_credit_takes_the_cell_that_settles_a_fifty_fifty():
     agrees: opening it first wins 80 of them, the corner 78 (neither guesser searches
     the endgame here)."""
     from answerkey.agent.guess import Guesser
-    from answerkey.agent.longterm import formation_shares
     from answerkey.agent.probability import probabilities
 
+    formation_shares, experimental = experiments().formation_shares, experiments().ExperimentalGuesser
     view = view_from_text(FORMATION, mines=10)
     counted = probabilities(view)
     assert counted.total == 89
     assert formation_shares(view, counted, 1.0, limit=50)[(5, 8)] == pytest.approx(1 / 89)
     plain = Guesser(endgame_layouts=0, pockets=False).guess(view, counted)
-    credited = Guesser(endgame_layouts=0, pockets=False, formation_credit=0.9, formation_counts=50).guess(view, counted)
+    credited = experimental(endgame_layouts=0, pockets=False, formation_credit=0.9, formation_counts=50).guess(view, counted)
     assert plain.move.cell == (0, 8) and "50/50 formations" not in plain.reason
     assert credited.move.cell == (5, 8) and "50/50 formations it would settle" in credited.reason
     csp = counted.csp

@@ -44,14 +44,12 @@ both settings); `bench/README.md` has the figures and the commands.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from answerkey.agent.decision import Decision, percent, place
-from answerkey.agent.deeper import deeper_value
 from answerkey.agent.endgame import endgame_plan
 from answerkey.agent.forced import forced_pair, pseudo_cell
-from answerkey.agent.longterm import formation_shares
 from answerkey.agent.lookahead import Lookahead
 from answerkey.agent.pocket import pocket_plan
 from answerkey.agent.probability import Probabilities, neighbour_indices
@@ -65,17 +63,14 @@ Policy = Literal["safest", "lookahead"]
 @dataclass(frozen=True)
 class Comparison:
     """What `Guesser.compare` found: the safest cell's decision `first`, the `best` cell (None:
-    `first`), the two-move `values` of the cells counted, the `dead` ones, how many cells were
-    `counted`, the close calls' values one guess `deeper`, and the `credit` added to the
-    values of cells that would settle a 50/50 formation (`answerkey.agent.longterm`)."""
+    `first`), the two-move `values` of the cells counted, the `dead` ones, and how many cells were
+    `counted`."""
 
     first: Decision
     best: Cell | None
     values: dict[Cell, float]
     dead: set[Cell]
     counted: int
-    deeper: dict[Cell, float] = field(default_factory=dict)
-    credit: dict[Cell, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -93,13 +88,7 @@ class Guesser:
     tell something; how many more cells to count when all are dead), `distinct` (no
     cell that only repeats the safest one's score), `pseudo` (pseudo 50/50s first) and
     `pockets` and `pocket_layouts` (isolated pockets of at most so many layouts searched
-    exactly first), `blend` (the lookahead's weight of the second safest next guess) and
-    `deeper_margin` and `deeper_cells` (at most so many cells this close to the best
-    two-move value, the best included, are compared one guess deeper; margin 0: never),
-    `formation_credit` and `formation_counts` (that weight times the share of layouts in
-    which a cell is a mine in a 50/50 formation it would settle is added to its two-move
-    value, and such cells join the comparison, from at most so many exact counts;
-    `answerkey.agent.longterm`; weight 0: never)."""
+    exactly first). The experiments measured and not kept are `bench/agent_experiments.py`'s."""
 
     margin: float = 0.0
     endgame_layouts: int = 1000
@@ -118,11 +107,6 @@ class Guesser:
     pseudo: bool = True
     pockets: bool = True
     pocket_layouts: int = 1000
-    blend: float = 0.0
-    deeper_margin: float = 0.0
-    deeper_cells: int = 2
-    formation_credit: float = 0.0
-    formation_counts: int = 6
 
     def guess(self, view: View, counted: Probabilities) -> Decision:
         """The guess for a view on which no cell is certain."""
@@ -170,7 +154,10 @@ class Guesser:
 
     def lookahead(self, view: View, counted: Probabilities) -> Decision:
         """The best cell of `compare`, with the reason in words."""
-        found = self.compare(view, counted)
+        return self.explain(self.compare(view, counted), counted)
+
+    def explain(self, found: Comparison, counted: Probabilities) -> Decision:
+        """The decision `found` stands for: the safest cell's, or its best cell's with the reason in words."""
         first, best, values = found.first, found.best, found.values
         if best is None or best == first.move.cell:
             return first
@@ -185,73 +172,61 @@ class Guesser:
                 f"no safe cell: mine probability {percent(p)}; of {found.counted} cells looked at one move ahead, the likeliest "
                 f"to survive this guess and the next ({values[best]:.1%}, against {values[first.move.cell]:.1%} for the safest)"
             )
-        if best in found.credit:
-            reason += f"; counted with {found.credit[best]:.1%} added for the 50/50 formations it would settle"
-        if found.deeper:
-            close = f"{len(found.deeper)} cells within {self.deeper_margin:.1%} of the best"
-            reason += f"; of the {close}, the likeliest to survive two more guesses after it ({found.deeper[best]:.1%})"
         return Decision(Move("open", best), "guess", reason, p)
 
     def compare(self, view: View, counted: Probabilities) -> Comparison:
-        """Two-move survival, counted exactly (`answerkey.agent.lookahead`) for `lookahead_cells` or
-        `frontier_cells` cells: the safest cell (as `safest` picks it) and the best others by `ranking`. A cell's
-        value is the sum over the numbers it can show of P(safe and shows v) times 1 when a
-        certain move follows, else 1 - the risk of the next guess. The highest value wins;
-        ties go to the safest cell, then to the ranking's order. A cell no safer than the
-        best value so far cannot beat it and is not counted. With `deeper_margin`, the cells
-        within that margin of the best are compared one guess deeper (`answerkey.agent.deeper`)."""
+        """Two-move survival, counted exactly (`answerkey.agent.lookahead`) for the `candidates`: the
+        safest cell (as `safest` picks it) and the best others by `ranking`. A cell's value is the sum
+        over the numbers it can show of P(safe and shows v) times 1 when a certain move follows, else
+        1 - the risk of the next guess. The highest value wins (`survey`); when every cell counted is
+        dead, the first of the spare cells that can show more than one number."""
         first = self.safest(view, counted)
         risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
-        estimator = ProgressEstimator(view, risk)
-        others = [cell for cell in self.ranking(view, counted, estimator, first.move.cell) if cell != first.move.cell]
-        count = self.lookahead_cells if estimator.far(first.move.cell) is not None else self.frontier_cells
-        width = count - 1 if count else len(others)
-        cells = [first.move.cell, *others[:width]]
-        credit: dict[Cell, float] = {}
-        if self.formation_credit > 0:
-            ceiling = 1.0 - self.cutoff * (1.0 - risk[first.move.cell])
-            shares = formation_shares(view, counted, ceiling, self.formation_counts)
-            credit = {cell: self.formation_credit * share for cell, share in shares.items()}
-            cells += [cell for cell in sorted(credit, key=lambda cell: -credit[cell]) if cell not in cells]
-        spare = others[width:][: self.dead_extra] if self.avoid_dead else []
-        spare = [cell for cell in spare if cell not in cells]
+        cells, spare = self.candidates(view, counted, ProgressEstimator(view, risk), first.move.cell)
         if len(cells) + len(spare) < 2:
             return Comparison(first, None, {first.move.cell: 1.0 - risk[first.move.cell]}, set(), 1)
-        ahead = Lookahead(view, cells, risk, self.blend)
+        values, dead, best = self.survey(self.ahead(view, cells, risk), cells, counted.total)
+        if best is None and spare:  # every cell counted was dead: the next ones in the ranking
+            best = self.first_alive(self.ahead(view, spare, risk), spare, counted.total, values)
+        return Comparison(first, best, values, dead, len(cells))
+
+    def candidates(self, view: View, counted: Probabilities, estimator: ProgressEstimator, first: Cell) -> tuple[list[Cell], list[Cell]]:
+        """The cells to count, `first` (the safest) then the ranking's best: `lookahead_cells` of them
+        when `first` is far from every number, else `frontier_cells` (0: every ranked cell); and the
+        spare cells counted when all of those are dead (`dead_extra` more of the ranking)."""
+        others = [cell for cell in self.ranking(view, counted, estimator, first) if cell != first]
+        count = self.lookahead_cells if estimator.far(first) is not None else self.frontier_cells
+        width = count - 1 if count else len(others)
+        spare = others[width:][: self.dead_extra] if self.avoid_dead else []
+        return [first, *others[:width]], spare
+
+    def ahead(self, view: View, cells: list[Cell], risk: dict[Cell, float]) -> Lookahead:
+        """The what-if counter for `cells` on `view`."""
+        return Lookahead(view, cells, risk)
+
+    def survey(self, ahead: Lookahead, cells: list[Cell], total: int) -> tuple[dict[Cell, float], set[Cell], Cell | None]:
+        """(each cell's two-move value, the dead cells, the best live cell): the highest value, ties to the
+        earlier cell. A cell that cannot beat the best value so far is not counted in full."""
         values: dict[Cell, float] = {}
-        score: dict[Cell, float] = {}  # the value plus the credit, if any
         dead: set[Cell] = set()
         best: Cell | None = None
         for cell in cells:
-            extra = credit.get(cell, 0.0)
-            values[cell], shown, complete = ahead.survey(cell, counted.total, score[best] - extra if best else 0.0)
-            score[cell] = values[cell] + extra
+            values[cell], shown, complete = ahead.survey(cell, total, values[best] if best is not None else 0.0)
             if self.avoid_dead and complete and shown <= 1:
                 dead.add(cell)
-            elif best is None or score[cell] > score[best]:
+            elif best is None or values[cell] > values[best]:
                 best = cell
-        deeper: dict[Cell, float] = {}
-        if best is not None and self.deeper_margin > 0:
-            close = [cell for cell in cells if cell not in dead and cell != best and values[cell] >= values[best] - self.deeper_margin]
-            close = sorted(close, key=lambda cell: -values[cell])[: self.deeper_cells - 1]
-            if close:
-                plain = replace(self, deeper_margin=0.0)
-                deeper = {cell: deeper_value(view, ahead, cell, counted.total, plain.best_value) for cell in [best, *close]}
-                best = max(deeper, key=deeper.__getitem__)  # ties keep the lookahead's choice
-        if best is None and spare:  # every cell counted was dead: the next ones in the ranking
-            ahead = Lookahead(view, spare, risk, self.blend)
-        for cell in spare:
-            if best is not None:
-                break
-            values[cell], shown, complete = ahead.survey(cell, counted.total)
-            if shown > 1:
-                best = cell
-        return Comparison(first, best, values, dead, len(cells), deeper, {cell: x for cell, x in credit.items() if cell in values})
+        return values, dead, best
 
-    def best_value(self, view: View, counted: Probabilities) -> float:
-        """The two-move survival of the cell `compare` picks on `view`."""
-        found = self.compare(view, counted)
-        return found.values[found.best or found.first.move.cell]
+    @staticmethod
+    def first_alive(ahead: Lookahead, cells: list[Cell], total: int, values: dict[Cell, float]) -> Cell | None:
+        """The first of `cells` that can show more than one number (None: none), each cell counted
+        on the way entered in `values`."""
+        for cell in cells:
+            values[cell], shown, _ = ahead.survey(cell, total)
+            if shown > 1:
+                return cell
+        return None
 
     def ranking(self, view: View, counted: Probabilities, estimator: ProgressEstimator, first: Cell | None = None) -> list[Cell]:
         """Cells at least `cutoff` times as likely to be safe as the safest, best first by

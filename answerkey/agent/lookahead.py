@@ -57,14 +57,11 @@ class Outcome:
 class Lookahead:
     """Exact what-if counts for the candidate cells of one view (see the module docstring).
 
-    `risk`: every hidden cell's mine probability on the view (`answerkey.agent.probability`).
-    `blend`: the weight of the second safest cell in an outcome's next guess (0: the
-    safest alone): with several good options left an outcome is worth more than with one."""
+    `risk`: every hidden cell's mine probability on the view (`answerkey.agent.probability`)."""
 
-    def __init__(self, view: View, candidates: list[Cell], risk: dict[Cell, float], blend: float = 0.0) -> None:
+    def __init__(self, view: View, candidates: list[Cell], risk: dict[Cell, float]) -> None:
         self.view = view
         self.risk = risk
-        self.blend = blend
         cols = view.cols
         flat = [value for row in view.cells for value in row]
         table = neighbour_indices(view.rows, cols)
@@ -120,8 +117,12 @@ class Lookahead:
             share = outcome.layouts / total
             left -= share
             seen += 1
-            value += share * (1.0 if outcome.progress else 1.0 - (1.0 - self.blend) * outcome.next_risk - self.blend * outcome.second_risk)
+            value += share * self.worth(outcome)
         return value, seen, not stopped
+
+    def worth(self, outcome: Outcome) -> float:
+        """What an outcome is worth to two-move survival: 1 with progress, else 1 - the next guess's risk."""
+        return 1.0 if outcome.progress else 1.0 - outcome.next_risk
 
     def outcomes(self, cell: Cell, stop: Callable[[], bool] = lambda: False) -> Iterator[Outcome]:
         """Every number `cell` can show (when safe), with its exact count and what follows;
