@@ -195,17 +195,6 @@ def complete_values(csp: CSP, domains: Domains) -> tuple[int, ...] | None:
     return tuple([domains[var][0] for var in csp.variables])
 
 
-def _satisfied(csp: CSP, values: tuple[int, ...]) -> bool:
-    """`csp.satisfied_by(values)`, as plain loops: about 3x faster on the goal test's hot path."""
-    for constraint in csp.constraints:
-        total = 0
-        for var in constraint.scope:
-            total += values[var]
-        if total != constraint.total:
-            return False
-    return True
-
-
 def _push_children(stack: list[Entry], node: Node, domains: Domains, var: int, values: tuple[int, ...]) -> None:
     """One child per value, the preferred (first) value pushed last so it is popped first."""
     rest = {v: domains[v] for v in node.domains if v != var}
@@ -236,7 +225,7 @@ def search(
             continue
         complete = complete_values(csp, current)  # 3. goal test
         if complete is not None:
-            if not _satisfied(csp, complete):
+            if not csp.satisfied_by(complete):
                 run.dead_end(current, "goal-test")
                 continue
             run.solved(complete, keep=mode != "count")

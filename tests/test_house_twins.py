@@ -4,15 +4,22 @@ trace's domain codec, the levels and rule sets, and the README's JSON shape."""
 from __future__ import annotations
 
 import importlib
+import itertools
 import sys
 from dataclasses import fields
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from answerkey.agent.guess import Guesser
 from answerkey.agent.probability import probabilities
+from answerkey.strategies import PLAIN
 from play.game import Game
 from play.levels import custom_level
+from solvers import engine
+from solvers.brute import brute_force
+from solvers.csp import CSP, Constraint
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,3 +64,30 @@ def test_the_experimental_guesser_at_its_defaults_guesses_as_the_reference():
             checked += 1
             game.open(decision.move.cell)
     assert checked >= 5 and on == checked
+
+
+def test_the_engine_goal_test_is_csp_satisfied_by(monkeypatch: pytest.MonkeyPatch):
+    """The engine keeps no private copy of "is this assignment a solution": its goal test
+    is `CSP.satisfied_by`, asked of every complete assignment, and its answer decides (a goal
+    test that accepts nothing leaves no solution; the right one leaves brute force's)."""
+    csp = CSP(((0, 0), (0, 1), (0, 2)), (Constraint((0, 1), 1, (1, 0)), Constraint((1, 2), 1, (1, 1))))
+    asked: list[tuple[int, ...]] = []
+    honest = CSP.satisfied_by
+
+    def spy(self: CSP, values: tuple[int, ...]) -> bool:
+        asked.append(values)
+        return honest(self, values)
+
+    monkeypatch.setattr(CSP, "satisfied_by", spy)
+    found = engine.search(csp, PLAIN, "all")
+    assert sorted(found.solutions) == sorted(brute_force(csp, "all").solutions) == [(0, 1, 0), (1, 0, 1)]
+    assert set(found.solutions) <= set(asked)
+    monkeypatch.setattr(CSP, "satisfied_by", lambda self, values: False)
+    assert engine.search(csp, PLAIN, "all").count == 0
+
+
+def test_satisfied_by_is_every_constraint_summed():
+    """`CSP.satisfied_by` accepts exactly the assignments whose every constraint sums to its total."""
+    csp = CSP(((0, 0), (0, 1), (0, 2)), (Constraint((0, 1), 1, (1, 0)), Constraint((0, 1, 2), 2)))
+    for values in itertools.product((0, 1), repeat=3):
+        assert csp.satisfied_by(values) == (values[0] + values[1] == 1 and sum(values) == 2)
