@@ -37,7 +37,8 @@ class TraceLimit(Exception):
     """Raised by the recorder to stop a search after its last wanted step."""
 
 
-def _data(domains: Domains) -> dict[int, list[int]]:
+def domains_data(domains: Domains) -> dict[int, list[int]]:
+    """Domains as a step keeps them: plain data JSON can carry (`domains_of` reads them back)."""
     return {var: list(values) for var, values in domains.items()}
 
 
@@ -54,11 +55,11 @@ class Recorder:
                 raise TraceLimit
             node = event.node
             self.steps.append({"step": event.step, "depth": node.depth, "assignment": [list(p) for p in node.assignment],
-                               "domains": _data(node.view()), "after": None, "outcome": "dead-end"})
+                               "domains": domains_data(node.view()), "after": None, "outcome": "dead-end"})
             return
         step = self.steps[-1]
         if isinstance(event, Pruned):
-            step["after"] = _data(event.after)
+            step["after"] = domains_data(event.after)
         elif isinstance(event, Branched):
             step.update(outcome="branch", var=event.variable, values=list(event.values))
         elif isinstance(event, Solved):
@@ -109,8 +110,21 @@ def record(csp: CSP, strategy: Strategy, mode: Mode = "all", max_steps: int | No
 
 
 def domains_of(data: dict[Any, list[int]]) -> Domains:
-    """Domains from plain data (JSON makes the keys strings)."""
+    """Domains from a step's plain data (JSON makes the keys strings): every reader of a
+    step's domains goes through here, so steps compare alike however they travelled."""
     return {int(var): tuple(values) for var, values in data.items()}
+
+
+def step_domains(step: Step) -> tuple[Domains, Domains | None]:
+    """A step's domains when popped and after forward checking (None: the check returned
+    None, or never answered)."""
+    after = step["after"]
+    return domains_of(step["domains"]), domains_of(after) if after is not None else None
+
+
+def narrowed(before: Domains, after: Domains) -> list[int]:
+    """The variables whose domain in `after` differs from `before`, in order."""
+    return sorted(var for var in after if after[var] != before.get(var, after[var]))
 
 
 @dataclass(frozen=True)

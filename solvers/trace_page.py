@@ -19,8 +19,8 @@ from typing import Any
 
 from .board import Board, cell_name
 from .csp import CSP
-from .trace import Step, domains_of
-from .trace_view import SYMBOLS, Explainer, cell_states, shown_domains, step_notes
+from .trace import Step, narrowed, step_domains
+from .trace_view import SYMBOLS, Explainer, cell_states, step_notes
 
 #: The states in the order the page's data numbers them.
 STATES = tuple(SYMBOLS)
@@ -70,10 +70,8 @@ def _parents(steps: list[Step]) -> list[int]:
 
 def _narrowed(step: Step) -> list[int]:
     """The variables the forward check changed at this step."""
-    if step["after"] is None:
-        return []
-    before, after = domains_of(step["domains"]), shown_domains(step)
-    return sorted(var for var in after if tuple(after[var]) != tuple(before.get(var, after[var])))
+    before, after = step_domains(step)
+    return [] if after is None else narrowed(before, after)
 
 
 def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False,

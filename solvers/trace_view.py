@@ -19,7 +19,7 @@ from rich.tree import Tree
 
 from .board import Board, cell_name
 from .csp import CSP, Domains
-from .trace import Step, TraceOptions, domains_of
+from .trace import Step, TraceOptions, domains_of, narrowed, step_domains
 
 #: (symbol, style, meaning) for a variable's state.
 SYMBOLS = {
@@ -123,16 +123,15 @@ def what_it_did(step: Step, csp: CSP) -> list[Text]:
     """What the hooks did at a step, in their own terms and nothing more: the cells their
     forward check made safe, made mines or emptied, the dead end it returned, or the
     engine's goal test that rejected the values they left."""
-    if step["outcome"] == "stopped" and step["after"] is None:
+    before, after = step_domains(step)
+    if step["outcome"] == "stopped" and after is None:
         return []  # the forward check never answered: the outcome says why
-    if step["after"] is None:
+    if after is None:
         return [Text("your forward_check returned None: a dead end")]
-    before, after = domains_of(step["domains"]), domains_of(step["after"])
     groups: dict[str, list[str]] = {}
-    for var in sorted(after):
-        if tuple(after[var]) != tuple(before.get(var, after[var])):
-            kind = {(0,): "made safe", (1,): "made mines", (): "emptied"}.get(tuple(after[var]), "narrowed")
-            groups.setdefault(kind, []).append(cell_name(csp.cells[var]))
+    for var in narrowed(before, after):
+        kind = {(0,): "made safe", (1,): "made mines", (): "emptied"}.get(after[var], "narrowed")
+        groups.setdefault(kind, []).append(cell_name(csp.cells[var]))
     lines = [Text(f"your forward_check {kind}: {', '.join(cells)}") for kind, cells in groups.items()]
     if not groups:
         lines.append(Text("your forward_check changed nothing"))
@@ -179,8 +178,7 @@ def step_notes(step: Step, csp: CSP, solution_number: int = 0, narrate: bool = F
     answer's reasoning. Otherwise the step is the model answer's own, and `explain` gives
     its reasons.
     """
-    before = domains_of(step["domains"])
-    after = domains_of(step["after"]) if step["after"] is not None else None
+    before, after = step_domains(step)
     parts: list[Text] = []
     if narrate:
         parts += what_it_did(step, csp)
@@ -203,7 +201,8 @@ def step_notes(step: Step, csp: CSP, solution_number: int = 0, narrate: bool = F
 def shown_domains(step: Step) -> Domains:
     """The domains a step's board shows: after forward checking, or before it when the
     check returned None."""
-    return domains_of(step["after"]) if step["after"] is not None else domains_of(step["domains"])
+    before, after = step_domains(step)
+    return after if after is not None else before
 
 
 def cell_states(step: Step, csp: CSP) -> list[str]:
@@ -224,8 +223,9 @@ def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narr
 def compact_line(step: Step, csp: CSP, solution_number: int = 0) -> Text:
     """One line per node: step, depth, what was assigned, how much was pruned, the outcome."""
     text = _headline(step, csp)
-    if step["after"] is not None and step["after"] != step["domains"]:
-        pruned = sum(len(step["domains"][k]) - len(v) for k, v in step["after"].items())
+    before, after = step_domains(step)
+    if after is not None and after != before:
+        pruned = sum(len(before[var]) - len(values) for var, values in after.items())
         text.append(f" · pruned {pruned}")
     text.append(" · ")
     text.append_text(_outcome(step, csp, solution_number))
@@ -327,7 +327,7 @@ def first_difference(mine: list[Step], reference: list[Step]) -> tuple[int, str]
     for index, (a, b) in enumerate(zip(mine, reference)):
         if a["outcome"] == "stopped":
             return index, "your search stopped (a hook failed)"
-        if a["after"] != b["after"]:
+        if step_domains(a)[1] != step_domains(b)[1]:
             return index, "domains after forward checking"
         if a["outcome"] != b["outcome"]:
             return index, "outcome"
@@ -342,13 +342,11 @@ def first_difference(mine: list[Step], reference: list[Step]) -> tuple[int, str]
 
 def why_reference(kind: str, mine: Step, reference: Step, csp: CSP, explain: Explainer | None = None) -> list[str]:
     """Sentences explaining the reference's decision at a divergence."""
-    before = domains_of(reference["domains"])
+    before, after = step_domains(reference)
     if kind in ("domains after forward checking", "outcome"):
-        after = domains_of(reference["after"]) if reference["after"] is not None else None
         reasons, _ = explain(csp, before, after) if explain else ([], [])
         lines = [describe_reason(r, csp) for r in reasons] or ["the bound rule narrows nothing here"]
-        if mine["after"] is not None:
-            yours = domains_of(mine["after"])
+        if (yours := step_domains(mine)[1]) is not None:
             differing = [v for v in yours if after is None or yours[v] != after.get(v)]
             if differing:
                 lines.append("yours differs at " + ", ".join(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import json
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -14,12 +15,12 @@ import pytest
 
 from answerkey.agent.guess import Guesser
 from answerkey.agent.probability import probabilities
-from answerkey.strategies import PLAIN
+from answerkey.strategies import FC_ONCE, PLAIN
 from play.game import Game
 from play.levels import custom_level
 from solvers import engine
 from solvers.brute import brute_force
-from solvers.csp import CSP, Constraint
+from solvers.csp import CSP, Constraint, build_csp
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,3 +92,27 @@ def test_satisfied_by_is_every_constraint_summed():
     csp = CSP(((0, 0), (0, 1), (0, 2)), (Constraint((0, 1), 1, (1, 0)), Constraint((0, 1, 2), 2)))
     for values in itertools.product((0, 1), repeat=3):
         assert csp.satisfied_by(values) == (values[0] + values[1] == 1 and sum(values) == 2)
+
+
+def test_a_trace_reads_the_same_after_json():
+    """A step's domains are written by one encoder and read by one decoder: the same trace
+    after a JSON round trip (its variables become strings) has no first difference from
+    the recorded one, and every view of it (compact lines, notes, the page's data) is the same."""
+    from answerkey.explain import explain
+    from solvers.textformat import parse_board
+    from solvers.trace import record
+    from solvers.trace_page import PageInfo, page_data
+    from solvers.trace_view import compact_line, first_difference, step_notes
+
+    board = parse_board("1 ? ?\n? ? 2\n? 1 ?", "classic", None)
+    csp = build_csp(board)
+    steps = record(csp, FC_ONCE, max_steps=40).steps
+    travelled = json.loads(json.dumps(steps))
+    assert any(step["after"] not in (None, step["domains"]) for step in steps)  # something was pruned
+    assert isinstance(next(iter(travelled[0]["domains"])), str)
+    assert first_difference(travelled, steps) is None and first_difference(steps, travelled) is None
+    for mine, theirs in zip(travelled, steps):
+        assert compact_line(mine, csp).plain == compact_line(theirs, csp).plain
+        assert [t.plain for t in step_notes(mine, csp, explain=explain)] == [t.plain for t in step_notes(theirs, csp, explain=explain)]
+        assert [t.plain for t in step_notes(mine, csp, narrate=True)] == [t.plain for t in step_notes(theirs, csp, narrate=True)]
+    assert page_data(board, csp, travelled, PageInfo("t")) == page_data(board, csp, steps, PageInfo("t"))
