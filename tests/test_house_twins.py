@@ -3,6 +3,7 @@ trace's domain codec, the levels and rule sets, and the README's JSON shape."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import itertools
 import json
@@ -116,3 +117,21 @@ def test_a_trace_reads_the_same_after_json():
         assert [t.plain for t in step_notes(mine, csp, explain=explain)] == [t.plain for t in step_notes(theirs, csp, explain=explain)]
         assert [t.plain for t in step_notes(mine, csp, narrate=True)] == [t.plain for t in step_notes(theirs, csp, narrate=True)]
     assert page_data(board, csp, travelled, PageInfo("t")) == page_data(board, csp, steps, PageInfo("t"))
+
+
+def test_levels_and_rule_sets_have_one_home():
+    """The game's levels and first-click rule sets are defined once, in `play.levels` (the
+    lowest layer that knows them); the grader's config and the CLIs import them."""
+    homes: dict[str, list[str]] = {"LEVELS": [], "RULE_SETS": [], "RULES": []}
+    for package in ("solvers", "grader", "answerkey", "play", "assignment"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id in homes:
+                        homes[target.id].append(path.relative_to(ROOT).as_posix())
+    assert homes == {"LEVELS": ["play/levels.py"], "RULE_SETS": ["play/levels.py"], "RULES": ["solvers/board.py"]}
+    from grader.inputs import config
+    from play import levels
+
+    assert config.LEVELS is levels.LEVELS and config.RULE_SETS is levels.RULE_SETS

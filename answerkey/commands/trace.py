@@ -6,6 +6,7 @@ import argparse
 
 from answerkey.commands import stderr_console
 from answerkey.strategies import STRATEGIES
+from solvers.board import RULES
 from solvers.cliargs import print_error, read_text
 from solvers.trace import add_trace_arguments, export_error
 
@@ -48,7 +49,7 @@ def _trace(args: argparse.Namespace) -> int:
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("trace", help="show the engine's search on one board, step by step")
     parser.add_argument("file", nargs="?", help="a board as rows of tokens ('.' or '?' unknown); standard input without it")
-    parser.add_argument("--rule", choices=("classic", "inclusive"), default="classic")
+    parser.add_argument("--rule", choices=RULES, default="classic")
     parser.add_argument("--mines", type=int, help="the total number of mines, if known")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="fc-mrv", help="the engine's strategy (default fc-mrv)")
     add_trace_arguments(parser)

@@ -50,14 +50,13 @@ from typing import Any
 from grader.hooktable import HOOKS, SAT_ENCODING, SAT_ENCODING_POINTS
 from grader.inputs.problemset import CONFIG_FILE, ProblemError
 from grader.inputs.yamlfile import YamlRefused, read_yaml
+from play.levels import LEVELS, RULE_SETS
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_MB = 1024
 CONFIG_KEYS = {"timeout", "memory_mb", "hooks", "problem_sets", "efficiency", "hook_seed", "agent"}
 AGENT_KEYS = {"level", "games", "seed", "rules", "points", "timeout", "move_timeout", "thresholds", "between"}
 BETWEEN = ("linear", "steps")
-LEVELS = ("beginner", "intermediate", "expert")
-RULE_SETS = ("classic", "opening")
 
 
 @dataclass(frozen=True)
