@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import itertools
 import json
+import re
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -135,3 +137,36 @@ def test_levels_and_rule_sets_have_one_home():
     from play import levels
 
     assert config.LEVELS is levels.LEVELS and config.RULE_SETS is levels.RULE_SETS
+
+
+def readme_json_shape() -> list[set[str]]:
+    """The key sets README.md's "JSON shapes" gives for `--json`, in order: the top level's
+    (always, when they apply), then each item's (always, when they apply)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("JSON shapes: `python -m grader ... --json F`")
+    paragraph = text[start : text.index("`check --json F`", start)]
+    return [set(re.findall(r'"(\w+)"', span)) for span in re.findall(r"`(\{[^`]*\})`", paragraph)]
+
+
+def test_the_readme_names_exactly_the_keys_of_the_json_report():
+    """README.md's `--json` shape names exactly the keys `report_json` writes, at the top and
+    per item, those always there apart from those written only when they apply (a report
+    with every optional fact set, shown with and without hidden details)."""
+    from grader.reports.report import report_json
+    from grader.reports.results import ItemResult, Report
+
+    plain = Report("a.py", [ItemResult("hook", "constraint_bounds", "pass", 1.0, 1.0)], "none")
+    items = [
+        ItemResult("hook", "forward_check", "fail", 0.0, 2.0, "wrong", unchecked=1.0, unverified=0.5),
+        ItemResult("problem", "p1", "fail", 0.0, 1.0, "lost", file="x.yaml", visibility="hidden", cause="c", lost_to="forward_check"),
+        ItemResult("agent", "agent", "ungraded", 0.0, 4.0, "worker lost"),
+    ]
+    full = Report("a.py", items, "none", unbounded="no cgroup", unchecked_why="copy", public_cases=1.0)
+    always = set(report_json(plain, []))
+    every = set().union(*(report_json(full, [], shown) for shown in (False, True)))
+    item_always = set(plain.items[0].as_dict())
+    item_every = set().union(*(item.as_dict() for item in items))
+    assert readme_json_shape() == [always, every - always, item_always, item_every - item_always]
+    added = {name: set(re.findall(r'data\["(\w+)"\] =', inspect.getsource(writer))) for name, writer in
+             (("top", report_json), ("item", ItemResult.as_dict))}
+    assert added == {"top": every - always, "item": item_every - item_always}  # no optional key left unset above
