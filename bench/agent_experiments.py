@@ -73,7 +73,7 @@ class ExperimentalGuesser(Guesser):
         """The what-if counter, blended."""
         return BlendedLookahead(view, cells, risk, self.blend)
 
-    def compare(self, view: View, counted: Probabilities) -> Comparison:
+    def compare(self, view: View, counted: Probabilities) -> ExperimentalComparison:
         """`Guesser.compare` with the formation credit in the scores, then the close calls one guess deeper."""
         first = self.safest(view, counted)
         risk = {cell: mines / counted.total for cell, mines in counted.mines.items()}
