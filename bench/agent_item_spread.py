@@ -61,8 +61,7 @@ from handout_agent import choose_move  # noqa: E402
 
 from answerkey.agent.benchmark import play_reference  # noqa: E402
 from grader.inputs.config import AgentGrading  # noqa: E402
-from grader.scoring.agentplay import games_result, play_games  # noqa: E402
-from grader.scoring.grading import agent_seed, score_agent  # noqa: E402
+from grader.scoring.agentplay import agent_seed, games_result, play_games, score_agent  # noqa: E402  # noqa: E402
 from play.evaluate import GameResult, wilson_interval  # noqa: E402
 from play.levels import LEVELS  # noqa: E402
 from play.view import HIDDEN, Move, View  # noqa: E402

@@ -17,7 +17,7 @@ from conftest import no_traceback, run_grader
 from answerkey.agent.agent import Agent
 from grader.inputs.config import AgentGrading
 from grader.sandbox.tasks import Outcome
-from grader.scoring.grading import NO_AGENT, PUBLIC_GAMES
+from grader.scoring.agentplay import NO_AGENT, PUBLIC_GAMES
 from play.evaluate import GameResult
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,8 +120,7 @@ def test_thresholds_that_would_pay_a_weaker_agent_more_are_refused() -> None:
 
 
 def test_the_reason_says_wins_the_interval_and_how_the_points_were_computed() -> None:
-    from grader.scoring.agentplay import games_result
-    from grader.scoring.grading import score_agent
+    from grader.scoring.agentplay import games_result, score_agent
 
     games = [GameResult(seed, won=seed % 4 != 0) for seed in range(200)]  # 150 wins: 75%
     item = score_agent(AgentGrading(seed=7, games=200), Outcome("ok", {"result": games_result(games)}))
@@ -132,8 +131,7 @@ def test_the_reason_says_wins_the_interval_and_how_the_points_were_computed() ->
 
 
 def test_a_fixed_config_plays_the_same_games_and_gives_the_same_points() -> None:
-    from grader.scoring.agentplay import games_result, play_games
-    from grader.scoring.grading import agent_seed, score_agent
+    from grader.scoring.agentplay import agent_seed, games_result, play_games, score_agent
 
     agent = Agent("classic").choose_move
     private = AgentGrading(seed=48127730, games=15)
@@ -154,8 +152,7 @@ def test_an_agent_1_point_above_a_threshold_gets_nearly_the_same_points_from_any
     """The promise, without playing: with the default config, the points at the win rates
     20 private seeds would show (2.5 standard errors either side of a true rate 1 point
     above a threshold) differ by at most 10% of the item's points; the old rule's by half."""
-    from grader.scoring.agentplay import games_result
-    from grader.scoring.grading import score_agent
+    from grader.scoring.agentplay import games_result, score_agent
 
     def spread(grading: AgentGrading) -> float:
         rate = threshold + 0.01

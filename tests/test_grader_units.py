@@ -5,10 +5,12 @@ from __future__ import annotations
 import yaml
 
 from grader.inputs.problemset import Problem
+from grader.reports.results import ItemResult, Report
 from grader.sandbox.tasks import Outcome
-from grader.scoring.grading import ItemResult, Report, score_hook, score_problem
 from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, case_input, load_cases
+from grader.scoring.hookitems import score_hook
 from grader.scoring.layouts import layout_problem
+from grader.scoring.problems import score_problem
 from solvers.board import board_from_rows
 
 # A 2x3 board whose only clue, 2 at row 2, column 3, counts the cells at
@@ -234,8 +236,7 @@ def test_sat_answers_are_bounded_before_they_are_checked() -> None:
 def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
     """A private seed is hashed into the first game's seed; without one, game i is seed i."""
     from grader.inputs.config import AgentGrading
-    from grader.scoring.agentplay import games_result
-    from grader.scoring.grading import agent_seed, score_agent
+    from grader.scoring.agentplay import agent_seed, games_result, score_agent
     from play.evaluate import GameResult
 
     private = AgentGrading(seed=48127730)

@@ -39,7 +39,7 @@ def student(name: str) -> ModuleType:
 def sandboxed(name: str, grading: AgentGrading = GRADING, limits: Limits = Limits()) -> tuple[Outcome, ItemResult]:
     """The public default games of STUDENT_FILES/NAME.py played as the grader plays them
     (a bwrap worker, one question per move), and the item they make."""
-    from grader.scoring.grading import score_agent
+    from grader.scoring.agentplay import score_agent
 
     needed("--isolation bwrap", isolation_unavailable("bwrap"))
     sandbox = open_sandbox("bwrap", [], workers=1)
@@ -143,8 +143,8 @@ def test_the_student_copy_plays_a_practice_set_and_says_so(monkeypatch: pytest.M
     """In a student copy the configured games are cut to COPY_GAMES, and the report says
     how many the course's autograder plays; the handout states the same number."""
     from grader.inputs.config import GradingConfig
-    from grader.scoring import agentplay, grading
-    from grader.scoring.grading import COPY_GAMES, score_agent
+    from grader.scoring import agentplay
+    from grader.scoring.agentplay import COPY_GAMES, score_agent
 
     played: list[AgentGrading] = []
 
@@ -154,16 +154,16 @@ def test_the_student_copy_plays_a_practice_set_and_says_so(monkeypatch: pytest.M
         return Outcome("ok", {"result": agentplay.games_result(games)})
 
     monkeypatch.setattr(agentplay, "play_agent_games", fake_play)
-    monkeypatch.setattr(grading, "in_student_copy", lambda: True)
+    monkeypatch.setattr(agentplay, "in_student_copy", lambda: True)
     course = AgentGrading(games=COPY_GAMES * 10)
-    chosen, outcome = grading._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
+    chosen, outcome = agentplay._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
     assert chosen == course and played[0].games == COPY_GAMES
     assert outcome is not None
     message = score_agent(course, outcome).message
     assert f"a practice set, the first {COPY_GAMES} public default games" in message
     assert f"the course's autograder plays other games of the same kind, {COPY_GAMES * 10} of them" in message
-    monkeypatch.setattr(grading, "in_student_copy", lambda: False)
-    grading._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
+    monkeypatch.setattr(agentplay, "in_student_copy", lambda: False)
+    agentplay._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
     assert played[1].games == COPY_GAMES * 10  # the course plays every configured game
     handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
     assert f"{COPY_GAMES:,} of the public default games" in handout

@@ -18,8 +18,8 @@ from grader.reports.gradescope import gradescope_results
 from grader.reports.prairielearn import prairielearn_results
 from grader.reports.results import Report
 from grader.sandbox.tasks import Outcome
-from grader.scoring.grading import score_hook
 from grader.scoring.hookcases import build_cases, case_input, load_cases
+from grader.scoring.hookitems import score_hook
 from grader.scoring.rerun import unpack
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,8 +20,10 @@ from conftest import ROOT, Kit, attacker, entries, grade
 from grader.inputs.problemset import Problem
 from grader.reports.gradebook import Graded, RosterError, Student, match, read_roster
 from grader.sandbox.tasks import Outcome
-from grader.scoring.grading import BoundsProbes, Searched, model_answer, score_hook
+from grader.scoring.grading import model_answer
+from grader.scoring.hookitems import BoundsProbes, score_hook
 from grader.scoring.searchcheck import HookCalls
+from grader.scoring.searchshare import Searched
 from solvers.board import board_from_rows
 
 KELVIN = "\u212a"  # KELVIN SIGN: casefolds to "k", and NFC makes it "K"

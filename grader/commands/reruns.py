@@ -21,8 +21,9 @@ from rich.text import Text
 from grader.sandbox.host import Limits
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Outcome, Task
-from grader.scoring.grading import hook_task, run_solver_tasks
+from grader.scoring.grading import run_solver_tasks
 from grader.scoring.hookcases import Case, result_text
+from grader.scoring.hookitems import hook_task
 
 RANDOMNESS = ("its answers do not depend on its input alone (the time, os.urandom, the order of a set of objects, ...; "
               "`random` is seeded alike in every run): no rerun can promise the graded answer")

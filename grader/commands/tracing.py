@@ -24,8 +24,8 @@ from grader.reports.report import fail
 from grader.sandbox.host import Asker, Limits, WorkerFailure
 from grader.sandbox.isolation import Sandbox
 from grader.sandbox.tasks import Task, TaskAnswer, WorkerLost
-from grader.scoring.grading import TASK_FAILURES, run_solver_tasks
-from grader.scoring.hookcalls import Hooks
+from grader.scoring.grading import run_solver_tasks
+from grader.scoring.hookcalls import TASK_FAILURES, Hooks
 from solvers.csp import build_csp
 from solvers.engine import search
 from solvers.trace import Recorder, Trace, TraceLimit, export_error, record, stop_at_last_step, trace_options

@@ -7,19 +7,25 @@ per-move limit or printing past the output cap during one move loses that game o
 worker is replaced for the next game (starting it counts in the time allowed for all the
 games), and play goes on within that time. Every lost game keeps its cause
 (`play.evaluate.LossCause`), so the report counts each kind apart, with its games.
+
+The agent item whole: which games are played (`agent_seed`; `PRACTICE` games for no
+points without an agent section), and their score (`score_agent`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
 from grader.hooktable import AGENT_NAME
-from grader.inputs.config import AgentGrading
+from grader.inputs.config import AgentGrading, GradingConfig
 from grader.reference import reference_agent
+from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
 from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Outcome
@@ -37,6 +43,7 @@ from play.evaluate import (
 )
 from play.levels import RuleSet, parse_level
 from play.view import Move, View
+from solvers.cliargs import instructor_only
 
 
 class RemoteAgent:
@@ -187,3 +194,113 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
     if agent.ungraded is not None:
         return Outcome("ungraded", {}, f"{agent.ungraded} (tried twice)", output, seconds)
     return Outcome("ok", {"result": result}, output=output, seconds=seconds)
+
+
+NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
+            "file in with your hooks (part 3 of the handout)")
+PUBLIC_GAMES = "the public default games, which anyone can replay: set a private agent.seed in grading.yaml to grade"
+#: How many of the configured games a student copy plays: a practice set, seconds to play
+#: locally, while the course's autograder plays every configured game.
+COPY_GAMES = 500
+
+
+def in_student_copy() -> bool:
+    """Whether this kit is a student copy (no answer key, and so none of the course's seeds)."""
+    return instructor_only("the course's seeds") is not None
+
+
+def public_games(played: int, configured: int) -> str:
+    """What graded games without a private seed are: the instructor is told to add one;
+    a student copy (no answer key, and no seed by design) says what the course plays."""
+    if not in_student_copy():
+        return PUBLIC_GAMES
+    games = f"the public default games (seeds 0-{played - 1})"
+    if played < configured:
+        games = f"a practice set, the first {played} public default games (seeds 0-{played - 1})"
+    return f"{games}: the course's autograder plays other games of the same kind, {configured} of them, drawn from its private seed"
+
+
+def score_agent(grading: AgentGrading, outcome: Outcome) -> ItemResult:
+    """Points by the win rate (`AgentGrading.share`); the reason gives wins, the interval,
+    how the points were computed and any errors."""
+    name = "agent" if grading.points else "agent (practice, no points)"
+    if not outcome.ok:
+        return failed_item("agent", name, grading.points, outcome)
+    result = outcome.answer["result"]
+    share = grading.share(result["win_rate"])
+    score = round(grading.points * share, 2)
+    low, high = result["ci95"]
+    computed = grading.explain(result["win_rate"]) + (f" = {score:g} of {grading.points:g}" if grading.points else "")
+    public = grading.seed is None
+    losses = result.get("losses", [])
+    if len(losses) == 1 and losses[0]["games"] == result["games"] and result["errors"] == result["games"]:
+        # every game lost to the same error at the same move (the stub, say): that is the reason
+        message = (f"won 0/{result['games']} {grading.level} games: all lost at move {losses[0]['moves'] + 1}: "
+                   f"{losses[0]['reason']}" + (f"; 0 of {grading.points:g} points" if grading.points else ""))
+    else:
+        message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
+                   f"95% CI {low:.1%}-{high:.1%}); {computed}")
+        if losses:
+            message += f"\n  {result['lost']}; first: " + "; ".join(f"game {loss['game'] + 1} {loss['at']}" for loss in losses)
+    if public and grading.points:
+        message += f"\n  {public_games(result['games'], grading.games)}"
+    status: ItemStatus = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
+    games = f"{result['games']} {grading.level}, {grading.rules} rules"
+    if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
+        games += f", {public_games(result['games'], grading.games)}" if grading.points else ", the public default games"
+    facts = (("games", games), ("wins", str(result["wins"])),
+             ("win rate", f"{result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%})"),
+             ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
+             *((("losses", result["lost"]),) if losses else ()),
+             *((f"lost game {loss['game'] + 1}", loss["at"]) for loss in losses))
+    outcomes = tuple((str(way), int(count)) for way, count in result.get("outcomes", ()))
+    return ItemResult("agent", name, status, score, grading.points, message, facts=facts, game_outcomes=outcomes,
+                      **measured(outcome))
+
+
+#: With no agent section in the config, a student's written agent plays these games for
+#: information: how it would be graded, for no points.
+PRACTICE = AgentGrading(level="beginner", games=20, points=0.0, timeout=120.0)
+
+
+def agent_is_written(source: str) -> bool:
+    """False for the stub (choose_move only raises NotImplementedError); True for a file
+    that does not parse (its grading then says why)."""
+    if source == "reference":
+        return True
+    from grader.inputs.submission import solved_hooks
+
+    try:
+        found = solved_hooks(Path(source).parent, Path(source).name)
+    except SyntaxError:
+        return True
+    return any(name.endswith(": choose_move") for name in found)
+
+
+#: The first game's seed when the config has no private `agent.seed`: the public default
+#: games are seeds 0, 1, 2, ..., the games `evaluate_agent(choose_move, level, games, seed=0)`
+#: and `python -m play bench` play.
+PUBLIC_FIRST_SEED = 0
+
+
+def agent_seed(grading: AgentGrading) -> int:
+    """The first game's seed: derived from the config's private seed, so that no seed the
+    student could know or guess is played; without one, the public default games."""
+    if grading.seed is None:
+        return PUBLIC_FIRST_SEED
+    return int.from_bytes(hashlib.sha256(f"agent games {grading.seed}".encode()).digest()[:8], "big")
+
+
+def _practice_stub(config: GradingConfig, agent: str | None) -> bool:
+    """Whether the agent plays for practice only (no points) and is still the stub."""
+    return agent is not None and not (config.agent is not None and config.agent.points) and not agent_is_written(agent)
+
+
+def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None,
+                 scope: Scope) -> tuple[AgentGrading | None, Outcome | None]:
+    """How the agent is graded (None: it is not), and its games' outcome (None: no agent file)."""
+    grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
+    if grading is None or agent is None:
+        return grading, None
+    played = replace(grading, games=min(grading.games, COPY_GAMES)) if in_student_copy() else grading
+    return grading, play_agent_games(agent, played, agent_seed(grading), limits, sandbox, scope)

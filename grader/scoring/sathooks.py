@@ -17,6 +17,7 @@ from grader.sandbox.host import Asker, StudentRaised, WorkerFailure
 from grader.sandbox.tasks import Outcome, Task, TaskAnswer, WorkerLost
 from grader.sandbox.wire import quote
 from grader.scoring.hookcalls import HookContractError, Hooks
+from grader.scoring.hookitems import _answers
 from grader.scoring.layouts import layout_problem
 from solvers.csp import CSP, build_csp, layout_of
 
@@ -50,6 +51,15 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
                 raise HookContractError(spec.name, f"{spec.name} {reason}")
             clauses += usable
     return clauses
+
+
+def sat_hook_task(name: str, limit: float) -> Task:
+    """Ask for the clauses of every small scope (n literals 1..n, each k)."""
+    def run(asker: Asker) -> TaskAnswer:
+        hooks = Hooks(asker)
+        return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
+
+    return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 
 
 def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = False) -> Task:
