@@ -258,6 +258,14 @@ def score_agent(grading: AgentGrading, outcome: Outcome) -> ItemResult:
                       **measured(outcome))
 
 
+def agent_item(grading: AgentGrading, outcome: Outcome | None) -> ItemResult:
+    """The agent's item: its games' score (`score_agent`), or none found (`outcome` None:
+    no file of the student's defines choose_move)."""
+    if outcome is None:
+        return ItemResult("agent", "agent", "error", 0.0, grading.points, NO_AGENT)
+    return score_agent(grading, outcome)
+
+
 #: With no agent section in the config, a student's written agent plays these games for
 #: information: how it would be graded, for no points.
 PRACTICE = AgentGrading(level="beginner", games=20, points=0.0, timeout=120.0)

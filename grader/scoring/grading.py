@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.hooktable import CSP_HOOKS, SAT_ENCODING, SAT_HOOKS, HookSpec
-from grader.inputs.config import GradingConfig
+from grader.inputs.config import Efficiency, GradingConfig
 from grader.inputs.problemset import Problem
 from grader.inputs.searchanswers import Unusable, search_answers
 from grader.inputs.submission import hooks_calling_hooks
@@ -20,9 +20,9 @@ from grader.reports.results import ItemResult, Report
 from grader.sandbox.host import Limits, start_worker, stop_worker
 from grader.sandbox.isolation import Isolation, Sandbox, Scope
 from grader.sandbox.tasks import Outcome, Task, run_tasks
-from grader.scoring.agentplay import NO_AGENT, _agent_games, _practice_stub, score_agent
+from grader.scoring.agentplay import _agent_games, _practice_stub, agent_item
 from grader.scoring.hookcalls import TASK_FAILURES, LocalAsker
-from grader.scoring.hookcases import build_cases, load_cases
+from grader.scoring.hookcases import Cases, build_cases, load_cases
 from grader.scoring.hookitems import BoundsProbes, hook_task, score_hook
 from grader.scoring.problems import (
     expected_count,
@@ -67,7 +67,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     def wants(name: str) -> bool:
         return only is None or name in only
 
-    cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
+    cases = _cases(config)
     item_timeout = timeout or config.timeout
     limits = Limits(memory_mb=config.memory_mb)
     visible = [p for p in problems if not p.hidden]
@@ -80,13 +80,6 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
         outcomes = iter(run_solver_tasks(solver, [t for tasks in groups.values() for t in tasks], jobs, limits, sandbox, scope))
         return {name: [next(outcomes) for _ in tasks] for name, tasks in groups.items()}
 
-    def searches(chosen: list[Problem]) -> list[Task]:
-        return [problem_task(p, timeout or p.timeout or config.timeout, model) for p in chosen]
-
-    def sat(chosen: list[Problem], hidden_part: bool) -> list[Task]:
-        """The SAT item's part for `chosen` (none without problems)."""
-        return _sat_part(chosen, hidden_part, item_timeout) if wants(SAT_ENCODING) else []
-
     # The hook tests and the visible problems, the agent's games, and the hidden problems
     # last, in workers of their own: nothing a student sees ever comes from a process
     # that saw a hidden board.
@@ -95,28 +88,66 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     probes = BoundsProbes(visible, hidden, model if wants("constraint_bounds") else None, item_timeout)
     seen = run({"hooks": [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks],
                 "sat hooks": [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks],
-                "probes": probes.tasks(False), "problems": searches(visible), "sat": sat(visible, False)})
+                **_part(visible, False, probes, model, config, timeout, wants(SAT_ENCODING))})
     probes.take(False, seen["probes"])
     agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
-    unseen = run({"probes": probes.tasks(True), "problems": searches(hidden), "sat": sat(hidden, True)})
+    unseen = run(_part(hidden, True, probes, model, config, timeout, wants(SAT_ENCODING)))
     probes.take(True, unseen["probes"])
-    sat_outcome, sat_problems = None, visible + hidden  # the SAT item's parts: the visible problems, then the hidden
-    if wants(SAT_ENCODING):
-        parts = [(chosen, part[0]) for chosen, part in ((visible, seen["sat"]), (hidden, unseen["sat"])) if part]
-        sat_outcome = merge_sat_parts(parts) if parts else Outcome("ok", {"results": []})
     by_problem = dict(zip(map(id, visible + hidden), seen["problems"] + unseen["problems"]))
-    report = Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
-                    partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
-                    unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "",
-                    agent_stub=wants("agent") and _practice_stub(config, agent),
-                    unchecked_why=_unchecked_why(model),
-                    public_cases=sum(config.hook_points[spec.name] for spec in hooks) if isinstance(model, AnswerTable) else 0.0)
-    for spec, outcome in zip(hooks, seen["hooks"]):
-        searched = _search_calls(spec, [(p, by_problem[id(p)]) for p in problems], probes)
-        report.items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched,
-                                       private=config.hook_seed is not None))
+    report = _new_report(solver, config, sandbox, only, model, hooks, wants("agent") and _practice_stub(config, agent))
+    report.items += _hook_items(config, cases, hooks, seen["hooks"], [(p, by_problem[id(p)]) for p in problems], probes)
     for sat_spec, outcome in zip(sat_hooks, seen["sat hooks"]):
         report.items.append(score_sat_hook(sat_spec, config.hook_points[sat_spec.name], outcome))
+    problem_results = _problem_items(problems, by_problem, config, only)
+    report.items += problem_results
+    if wants(SAT_ENCODING):
+        report.items.append(_sat_item(config, [(visible, seen["sat"]), (hidden, unseen["sat"])]))
+    if wants("efficiency"):
+        report.items += _efficiency_item(config.efficiency, problems, problem_results)
+    if agent_grading is not None:
+        report.items.append(agent_item(agent_grading, agent_outcome))
+    return report
+
+
+def _cases(config: GradingConfig) -> Cases:
+    """The hook cases graded: drawn from the config's private seed, else the public ones."""
+    return build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
+
+
+def _part(chosen: list[Problem], hidden: bool, probes: BoundsProbes, model: Model | AnswerTable, config: GradingConfig,
+          timeout: float | None, sat: bool) -> dict[str, list[Task]]:
+    """The tasks about `chosen`: the probes of their searches, the searches, and with `sat`
+    the SAT item's part (none without problems)."""
+    return {"probes": probes.tasks(hidden),
+            "problems": [problem_task(p, timeout or p.timeout or config.timeout, model) for p in chosen],
+            "sat": _sat_part(chosen, hidden, timeout or config.timeout) if sat else []}
+
+
+def _hook_items(config: GradingConfig, cases: Cases, hooks: list[HookSpec], outcomes: list[Outcome],
+                searches: list[tuple[Problem, Outcome]], probes: BoundsProbes) -> list[ItemResult]:
+    """Each hook's item from its cases' outcome and its calls in the grader's searches."""
+    items = []
+    for spec, outcome in zip(hooks, outcomes):
+        searched = _search_calls(spec, searches, probes)
+        items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched,
+                                private=config.hook_seed is not None))
+    return items
+
+
+def _new_report(solver: str, config: GradingConfig, sandbox: Sandbox | None, only: frozenset[str] | None,
+                model: Model | AnswerTable, hooks: list[HookSpec], agent_stub: bool) -> Report:
+    """The report before any item: how the solver ran, and what the run could not check."""
+    return Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
+                  partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
+                  unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "",
+                  agent_stub=agent_stub,
+                  unchecked_why=_unchecked_why(model),
+                  public_cases=sum(config.hook_points[spec.name] for spec in hooks) if isinstance(model, AnswerTable) else 0.0)
+
+
+def _problem_items(problems: list[Problem], by_problem: dict[int, Outcome], config: GradingConfig,
+                   only: frozenset[str] | None) -> list[ItemResult]:
+    """Each problem's item from its search's outcome (`by_problem`, by the problem's id())."""
     problem_results = [
         score_problem(problem, by_problem[id(problem)], config.points_for(problem.file, problem.points))
         for problem in problems
@@ -124,16 +155,21 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     counts = [expected_count(p) for p in problems]
     if only is None:  # a partial run (--only) grades boards alone
         problem_results = no_credit_for_answering_nothing(problem_results, counts)
-    report.items += problem_results
-    if sat_outcome is not None:
-        report.items.append(score_sat_problems(config.hook_points[SAT_ENCODING], sat_problems,
-                                               [expected_count(p) for p in sat_problems], sat_outcome))
-    if config.efficiency is not None and wants("efficiency"):
-        report.items.append(score_efficiency(config.efficiency, problems, problem_results))
-    if agent_grading is not None:
-        report.items.append(score_agent(agent_grading, agent_outcome) if agent_outcome is not None else
-                            ItemResult("agent", "agent", "error", 0.0, agent_grading.points, NO_AGENT))
-    return report
+    return problem_results
+
+
+def _efficiency_item(efficiency: Efficiency | None, problems: list[Problem], results: list[ItemResult]) -> list[ItemResult]:
+    """The efficiency item, when the config has one."""
+    return [] if efficiency is None else [score_efficiency(efficiency, problems, results)]
+
+
+def _sat_item(config: GradingConfig, parts: list[tuple[list[Problem], list[Outcome]]]) -> ItemResult:
+    """The SAT item from its parts' outcomes: the visible problems, then the hidden."""
+    sat_problems = [p for chosen, _ in parts for p in chosen]
+    ran = [(chosen, part[0]) for chosen, part in parts if part]
+    sat_outcome = merge_sat_parts(ran) if ran else Outcome("ok", {"results": []})
+    return score_sat_problems(config.hook_points[SAT_ENCODING], sat_problems,
+                              [expected_count(p) for p in sat_problems], sat_outcome)
 
 
 def _sat_part(chosen: list[Problem], hidden: bool, item_timeout: float) -> list[Task]:
