@@ -123,7 +123,7 @@ def test_the_reason_says_wins_the_interval_and_how_the_points_were_computed() ->
     from grader.scoring.agentplay import games_result, score_agent
 
     games = [GameResult(seed, won=seed % 4 != 0) for seed in range(200)]  # 150 wins: 75%
-    item = score_agent(AgentGrading(seed=7, games=200), Outcome("ok", {"result": games_result(games)}))
+    item = score_agent(AgentGrading(seed=7, games=200), Outcome("ok", games_result(games)))
     assert item.score == pytest.approx(4 * (0.5 + 0.5 * 5 / 15), abs=0.005)
     assert item.message.startswith("won 150/200 beginner games (75.0%, 95% CI 68.6%-80.5%); 75.00% lies between 70% "
                                    "(50% of the points) and 85% (100%): 50% + 5.00/15 of the 50% between = 66.7% of the points = 2.67 of 4")
@@ -137,13 +137,13 @@ def test_a_fixed_config_plays_the_same_games_and_gives_the_same_points() -> None
     private = AgentGrading(seed=48127730, games=15)
     first = play_games(agent, private, agent_seed(private))
     assert play_games(agent, private, agent_seed(private)) == first
-    items = [score_agent(private, Outcome("ok", {"result": games_result(first)})) for _ in range(2)]
+    items = [score_agent(private, Outcome("ok", games_result(first))) for _ in range(2)]
     assert items[0] == items[1]
     public = AgentGrading(games=15)  # no seed: the public default games, not fresh ones at every run
     games = play_games(agent, public, agent_seed(public))
     assert games == play_games(agent, public, agent_seed(public)) != first
     assert [game.seed for game in games] == list(range(15))  # what evaluate_agent(..., seed=0) plays
-    item = score_agent(public, Outcome("ok", {"result": games_result(games)}))
+    item = score_agent(public, Outcome("ok", games_result(games)))
     assert PUBLIC_GAMES in item.message and ("games", f"15 beginner, classic rules, {PUBLIC_GAMES}") in item.facts
 
 
@@ -159,7 +159,7 @@ def test_an_agent_1_point_above_a_threshold_gets_nearly_the_same_points_from_any
         error = math.sqrt(rate * (1 - rate) / grading.games)
         wins = [round((rate + side * 2.5 * error) * grading.games) for side in (-1, 1)]
         results = [games_result([GameResult(seed, seed < won) for seed in range(grading.games)]) for won in wins]
-        points = [score_agent(grading, Outcome("ok", {"result": result})).score for result in results]
+        points = [score_agent(grading, Outcome("ok", result)).score for result in results]
         return (max(points) - min(points)) / grading.points
 
     assert spread(AgentGrading(seed=1)) <= 0.1

@@ -21,7 +21,7 @@ from grader.reports.results import ItemResult
 from grader.sandbox.host import Limits
 from grader.sandbox.isolation import open_sandbox
 from grader.sandbox.tasks import Outcome
-from grader.scoring.agentplay import play_agent_games, play_games
+from grader.scoring.agentplay import AgentGames, play_agent_games, play_games
 from play.evaluate import AgentFailure, GameResult, game_numbers
 
 GRADING = AgentGrading(games=12, points=4.0, thresholds=((0.5, 1.0),))
@@ -56,9 +56,9 @@ def replayed(choose_move: Any, grading: AgentGrading = GRADING) -> list[GameResu
     return play_games(choose_move, grading, 0)
 
 
-def same_play(ours: list[GameResult], result: dict[str, Any]) -> None:
+def same_play(ours: list[GameResult], result: AgentGames) -> None:
     """The sandboxed games' wins are the in-process ones."""
-    assert result["games"] == len(ours) and result["wins"] == sum(game.won for game in ours)
+    assert result.games == len(ours) and result.wins == sum(game.won for game in ours)
 
 
 def test_two_slow_moves_lose_exactly_their_two_games_and_play_goes_on(kit: Kit, tmp_path: Path) -> None:
@@ -96,16 +96,16 @@ def test_printing_every_move_loses_no_game() -> None:
     here), costs no game: the cap bounds one move, not the whole item."""
     limits = Limits(output_bytes=1 << 20)
     outcome, item = sandboxed("agent_prints", limits=limits)
-    result = outcome.answer["result"]
+    result = outcome.answered
     same_play(replayed(student("agent_naive").choose_move), result)
-    assert result["errors"] == 0 and "output cap" not in item.message, item.message
+    assert result.errors == 0 and "output cap" not in item.message, item.message
     assert outcome.output.startswith("View(rows=9")  # what it printed is kept, up to the limit
 
 
 def test_printing_past_the_cap_in_one_move_names_the_cap() -> None:
     """A move that prints without end loses that game, and the report names the cap."""
     outcome, item = sandboxed("agent_floods", AgentGrading(games=3, points=4.0), Limits(output_bytes=1 << 20))
-    assert "3 to printing over the output cap (games 1-3): printed more than 1 MiB" in outcome.answer["result"]["lost"]
+    assert "3 to printing over the output cap (games 1-3): printed more than 1 MiB" in outcome.answered.lost
     assert "printed more than 1 MiB" in item.message
 
 
@@ -117,8 +117,8 @@ def test_exceptions_and_illegal_moves_are_counted_apart_with_their_games() -> No
     illegal = [i for i, game in enumerate(ours) if game.cause == "illegal"]
     assert raised and illegal
     outcome, item = sandboxed("agent_raises")
-    lost = outcome.answer["result"]["lost"]
-    same_play(ours, outcome.answer["result"])
+    lost = outcome.answered.lost
+    same_play(ours, outcome.answered)
     assert (f"{len(raised)} to an exception ({game_numbers(raised)}): ValueError: a three "
             "(agent_raises.py, line 11, in choose_move)") in lost, lost
     assert f"{len(illegal)} to an illegal move ({game_numbers(illegal)}): illegal move: open of r1c2" in lost, lost
@@ -130,13 +130,13 @@ def test_when_the_time_for_all_games_runs_out_the_rest_are_counted_apart() -> No
     finished count as played, the rest are counted apart as not finished, with why."""
     grading = AgentGrading(games=6, points=4.0, timeout=1.0, move_timeout=0.5)
     outcome, item = sandboxed("agent_ponders", grading)
-    result = outcome.answer["result"]
+    result = outcome.answered
     match = re.search(r"(\d+) not finished: the time for all the games ran out \(games? ([\d-]+)\): "
-                      r"the 1 s allowed for all the games ran out", result["lost"])
-    assert match, result["lost"]
+                      r"the 1 s allowed for all the games ran out", result.lost)
+    assert match, result.lost
     unfinished = int(match.group(1))
     assert 0 < unfinished < grading.games and match.group(2).endswith(str(grading.games))
-    assert "opened a mine" in result["lost"]  # the games before were played out
+    assert "opened a mine" in result.lost  # the games before were played out
 
 
 def test_the_student_copy_plays_a_practice_set_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -151,7 +151,7 @@ def test_the_student_copy_plays_a_practice_set_and_says_so(monkeypatch: pytest.M
     def fake_play(source: str, chosen: AgentGrading, *rest: Any) -> Outcome:
         played.append(chosen)
         games = [GameResult(seed, seed % 2 == 0) for seed in range(chosen.games)]
-        return Outcome("ok", {"result": agentplay.games_result(games)})
+        return Outcome("ok", agentplay.games_result(games))
 
     monkeypatch.setattr(agentplay, "play_agent_games", fake_play)
     monkeypatch.setattr(agentplay, "in_student_copy", lambda: True)
@@ -222,6 +222,6 @@ def test_an_agent_whose_process_ends_loses_each_game_to_that_cause() -> None:
     """A process that ends itself at every move loses every game to that cause, named
     with how it ended; every game is still played in a fresh worker."""
     outcome, item = sandboxed("agent_exits", AgentGrading(games=3, points=4.0))
-    lost = outcome.answer["result"]["lost"]
+    lost = outcome.answered.lost
     assert lost.startswith("lost 3 of 3: 3 to the agent's process ending (games 1-3): "), lost
     assert "exit code 3" in lost and "exit code 3" in item.message

@@ -86,7 +86,7 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     first, again = run_solver_tasks(solver, [task, task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)
     if not first.ok:
         return fail(console, f"{args.case}: {first.message}")
-    case = first.answer.get("found")
+    case = first.answered.found
     if case is None:
         return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
     if "expected" not in case:

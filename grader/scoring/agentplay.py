@@ -18,9 +18,9 @@ import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from grader.hooktable import AGENT_NAME
 from grader.inputs.config import AgentGrading, GradingConfig
@@ -159,19 +159,45 @@ def play_games(agent: ChooseMove, grading: AgentGrading, first_seed: int) -> lis
 LOST_WAYS_SHOWN = 3
 
 
-def games_result(games: list[GameResult]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FirstLoss:
+    """One of the first ways the games were lost: the first game lost so (numbered from 0),
+    the moves played in it, the reason, how many games were lost that way, and where."""
+
+    game: int
+    moves: int
+    reason: str
+    games: int
+    at: str
+
+
+@dataclass(frozen=True)
+class AgentGames:
+    """The answer of the agent's games (`games_result`): wins, the win rate and its 95%
+    interval, how the games were lost (`lost`, counted; `errors`: those lost to an error),
+    how each game ended ((way, games), the most first) and the first ways they were lost."""
+
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    lost: str
+    errors: int
+    outcomes: list[tuple[str, int]]
+    losses: list[FirstLoss]
+
+
+def games_result(games: list[GameResult]) -> AgentGames:
     """Wins, the win rate and its 95% interval, how the games were lost (counted), and
     the first ways they were lost, by game number: no seed is kept, so nothing shown lets
     a student replay them. Where the answer key is at hand, an opened mine is told apart
     as a guess or a cell the agent's view proved to be a mine."""
     wins = sum(game.won for game in games)
     ways = first_lost_ways(games, LOST_WAYS_SHOWN, load_probabilities())
-    return {"games": len(games), "wins": wins, "win_rate": wins / max(len(games), 1),
-            "ci95": list(wilson_interval(wins, len(games))), "lost": describe_losses(games),
-            "errors": sum(not game.won and game.error is not None for game in games),
-            "outcomes": sorted(Counter(_outcome(game) for game in games).items(), key=lambda pair: -pair[1]),
-            "losses": [{"game": way.game, "moves": way.result.moves, "reason": way.reason, "games": way.games,
-                        "at": way.at()} for way in ways]}
+    return AgentGames(len(games), wins, wins / max(len(games), 1), wilson_interval(wins, len(games)),
+                      describe_losses(games), sum(not game.won and game.error is not None for game in games),
+                      sorted(Counter(_outcome(game) for game in games).items(), key=lambda pair: -pair[1]),
+                      [FirstLoss(way.game, way.result.moves, way.reason, way.games, way.at()) for way in ways])
 
 
 def _outcome(game: GameResult) -> str:
@@ -182,7 +208,7 @@ def _outcome(game: GameResult) -> str:
 
 
 def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits: Limits,
-                     sandbox: Sandbox | None, scope: Scope = "siblings") -> Outcome:
+                     sandbox: Sandbox | None, scope: Scope = "siblings") -> Outcome[AgentGames]:
     """Play the configured games, from `first_seed`, with the agent in `source` ("reference"
     or a file defining choose_move): their `games_result` as the answer of one task."""
     agent = RemoteAgent(source, grading.rules, limits, grading.timeout, grading.move_timeout, sandbox, scope)
@@ -192,8 +218,8 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
         agent.close()
     output, seconds = agent.printed[:limits.output_kept], agent.used
     if agent.ungraded is not None:
-        return Outcome("ungraded", {}, f"{agent.ungraded} (tried twice)", output, seconds)
-    return Outcome("ok", {"result": result}, output=output, seconds=seconds)
+        return Outcome("ungraded", None, f"{agent.ungraded} (tried twice)", output, seconds)
+    return Outcome("ok", result, output=output, seconds=seconds)
 
 
 NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
@@ -220,45 +246,45 @@ def public_games(played: int, configured: int) -> str:
     return f"{games}: the course's autograder plays other games of the same kind, {configured} of them, drawn from its private seed"
 
 
-def score_agent(grading: AgentGrading, outcome: Outcome) -> ItemResult:
+def score_agent(grading: AgentGrading, outcome: Outcome[AgentGames]) -> ItemResult:
     """Points by the win rate (`AgentGrading.share`); the reason gives wins, the interval,
     how the points were computed and any errors."""
     name = "agent" if grading.points else "agent (practice, no points)"
     if not outcome.ok:
         return failed_item("agent", name, grading.points, outcome)
-    result = outcome.answer["result"]
-    share = grading.share(result["win_rate"])
+    result = outcome.answered
+    share = grading.share(result.win_rate)
     score = round(grading.points * share, 2)
-    low, high = result["ci95"]
-    computed = grading.explain(result["win_rate"]) + (f" = {score:g} of {grading.points:g}" if grading.points else "")
+    low, high = result.ci95
+    computed = grading.explain(result.win_rate) + (f" = {score:g} of {grading.points:g}" if grading.points else "")
     public = grading.seed is None
-    losses = result.get("losses", [])
-    if len(losses) == 1 and losses[0]["games"] == result["games"] and result["errors"] == result["games"]:
+    losses = result.losses
+    if len(losses) == 1 and losses[0].games == result.games and result.errors == result.games:
         # every game lost to the same error at the same move (the stub, say): that is the reason
-        message = (f"won 0/{result['games']} {grading.level} games: all lost at move {losses[0]['moves'] + 1}: "
-                   f"{losses[0]['reason']}" + (f"; 0 of {grading.points:g} points" if grading.points else ""))
+        message = (f"won 0/{result.games} {grading.level} games: all lost at move {losses[0].moves + 1}: "
+                   f"{losses[0].reason}" + (f"; 0 of {grading.points:g} points" if grading.points else ""))
     else:
-        message = (f"won {result['wins']}/{result['games']} {grading.level} games ({result['win_rate']:.1%}, "
+        message = (f"won {result.wins}/{result.games} {grading.level} games ({result.win_rate:.1%}, "
                    f"95% CI {low:.1%}-{high:.1%}); {computed}")
         if losses:
-            message += f"\n  {result['lost']}; first: " + "; ".join(f"game {loss['game'] + 1} {loss['at']}" for loss in losses)
+            message += f"\n  {result.lost}; first: " + "; ".join(f"game {loss.game + 1} {loss.at}" for loss in losses)
     if public and grading.points:
-        message += f"\n  {public_games(result['games'], grading.games)}"
+        message += f"\n  {public_games(result.games, grading.games)}"
     status: ItemStatus = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
-    games = f"{result['games']} {grading.level}, {grading.rules} rules"
+    games = f"{result.games} {grading.level}, {grading.rules} rules"
     if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
-        games += f", {public_games(result['games'], grading.games)}" if grading.points else ", the public default games"
-    facts = (("games", games), ("wins", str(result["wins"])),
-             ("win rate", f"{result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%})"),
+        games += f", {public_games(result.games, grading.games)}" if grading.points else ", the public default games"
+    facts = (("games", games), ("wins", str(result.wins)),
+             ("win rate", f"{result.win_rate:.1%} (95% interval {low:.1%}-{high:.1%})"),
              ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
-             *((("losses", result["lost"]),) if losses else ()),
-             *((f"lost game {loss['game'] + 1}", loss["at"]) for loss in losses))
-    outcomes = tuple((str(way), int(count)) for way, count in result.get("outcomes", ()))
+             *((("losses", result.lost),) if losses else ()),
+             *((f"lost game {loss.game + 1}", loss.at) for loss in losses))
+    outcomes = tuple((str(way), int(count)) for way, count in result.outcomes)
     return ItemResult("agent", name, status, score, grading.points, message, facts=facts, game_outcomes=outcomes,
                       **measured(outcome))
 
 
-def agent_item(grading: AgentGrading, outcome: Outcome | None) -> ItemResult:
+def agent_item(grading: AgentGrading, outcome: Outcome[AgentGames] | None) -> ItemResult:
     """The agent's item: its games' score (`score_agent`), or none found (`outcome` None:
     no file of the student's defines choose_move)."""
     if outcome is None:
@@ -305,7 +331,7 @@ def _practice_stub(config: GradingConfig, agent: str | None) -> bool:
 
 
 def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None,
-                 scope: Scope) -> tuple[AgentGrading | None, Outcome | None]:
+                 scope: Scope) -> tuple[AgentGrading | None, Outcome[AgentGames] | None]:
     """How the agent is graded (None: it is not), and its games' outcome (None: no agent file)."""
     grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
     if grading is None or agent is None:

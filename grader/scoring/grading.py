@@ -9,6 +9,7 @@ SAT item in `sathooks`, the agent in `agentplay`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from grader.hooktable import CSP_HOOKS, SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.config import Efficiency, GradingConfig
@@ -23,23 +24,24 @@ from grader.sandbox.tasks import Outcome, Task, run_tasks
 from grader.scoring.agentplay import _agent_games, _practice_stub, agent_item
 from grader.scoring.hookcalls import TASK_FAILURES, LocalAsker
 from grader.scoring.hookcases import Cases, build_cases, load_cases
-from grader.scoring.hookitems import BoundsProbes, hook_task, score_hook
+from grader.scoring.hookitems import BoundsProbes, HookAnswers, hook_task, score_hook
 from grader.scoring.problems import (
+    SearchAnswer,
     expected_count,
     no_credit_for_answering_nothing,
     problem_task,
     score_efficiency,
     score_problem,
 )
-from grader.scoring.sathooks import merge_sat_parts, sat_hook_task, sat_problems_task, score_sat_hook, score_sat_problems
+from grader.scoring.sathooks import SatSolutions, merge_sat_parts, sat_hook_task, sat_problems_task, score_sat_hook, score_sat_problems
 from grader.scoring.searchcheck import AnswerTable, Model
 from grader.scoring.searchshare import Searched
 
 SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem it solves
 
 
-def run_solver_tasks(solver: str, tasks: list[Task], jobs: int, limits: Limits, sandbox: Sandbox | None,
-                     scope: Scope = "siblings") -> list[Outcome]:
+def run_solver_tasks(solver: str, tasks: list[Task[Any]], jobs: int, limits: Limits, sandbox: Sandbox | None,
+                     scope: Scope = "siblings") -> list[Outcome[Any]]:
     """Run tasks with the reference (here) or a student's file (in sandboxed workers)."""
     if not tasks:
         return []
@@ -74,7 +76,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     hidden = [p for p in problems if p.hidden]
     model = model_answer()
 
-    def run(groups: dict[str, list[Task]]) -> dict[str, list[Outcome]]:
+    def run(groups: dict[str, list[Task[Any]]]) -> dict[str, list[Outcome[Any]]]:
         """Every group's tasks, run together (the chains and their order are the whole
         run's), and their outcomes by group."""
         outcomes = iter(run_solver_tasks(solver, [t for tasks in groups.values() for t in tasks], jobs, limits, sandbox, scope))
@@ -115,7 +117,7 @@ def _cases(config: GradingConfig) -> Cases:
 
 
 def _part(chosen: list[Problem], hidden: bool, probes: BoundsProbes, model: Model | AnswerTable, config: GradingConfig,
-          timeout: float | None, sat: bool) -> dict[str, list[Task]]:
+          timeout: float | None, sat: bool) -> dict[str, list[Task[Any]]]:
     """The tasks about `chosen`: the probes of their searches, the searches, and with `sat`
     the SAT item's part (none without problems)."""
     return {"probes": probes.tasks(hidden),
@@ -123,8 +125,8 @@ def _part(chosen: list[Problem], hidden: bool, probes: BoundsProbes, model: Mode
             "sat": _sat_part(chosen, hidden, timeout or config.timeout) if sat else []}
 
 
-def _hook_items(config: GradingConfig, cases: Cases, hooks: list[HookSpec], outcomes: list[Outcome],
-                searches: list[tuple[Problem, Outcome]], probes: BoundsProbes) -> list[ItemResult]:
+def _hook_items(config: GradingConfig, cases: Cases, hooks: list[HookSpec], outcomes: list[Outcome[HookAnswers]],
+                searches: list[tuple[Problem, Outcome[SearchAnswer]]], probes: BoundsProbes) -> list[ItemResult]:
     """Each hook's item from its cases' outcome and its calls in the grader's searches."""
     items = []
     for spec, outcome in zip(hooks, outcomes):
@@ -145,7 +147,7 @@ def _new_report(solver: str, config: GradingConfig, sandbox: Sandbox | None, onl
                   public_cases=sum(config.hook_points[spec.name] for spec in hooks) if isinstance(model, AnswerTable) else 0.0)
 
 
-def _problem_items(problems: list[Problem], by_problem: dict[int, Outcome], config: GradingConfig,
+def _problem_items(problems: list[Problem], by_problem: dict[int, Outcome[SearchAnswer]], config: GradingConfig,
                    only: frozenset[str] | None) -> list[ItemResult]:
     """Each problem's item from its search's outcome (`by_problem`, by the problem's id())."""
     problem_results = [
@@ -163,28 +165,28 @@ def _efficiency_item(efficiency: Efficiency | None, problems: list[Problem], res
     return [] if efficiency is None else [score_efficiency(efficiency, problems, results)]
 
 
-def _sat_item(config: GradingConfig, parts: list[tuple[list[Problem], list[Outcome]]]) -> ItemResult:
+def _sat_item(config: GradingConfig, parts: list[tuple[list[Problem], list[Outcome[SatSolutions]]]]) -> ItemResult:
     """The SAT item from its parts' outcomes: the visible problems, then the hidden."""
     sat_problems = [p for chosen, _ in parts for p in chosen]
     ran = [(chosen, part[0]) for chosen, part in parts if part]
-    sat_outcome = merge_sat_parts(ran) if ran else Outcome("ok", {"results": []})
+    sat_outcome = merge_sat_parts(ran) if ran else Outcome("ok", SatSolutions([]))
     return score_sat_problems(config.hook_points[SAT_ENCODING], sat_problems,
                               [expected_count(p) for p in sat_problems], sat_outcome)
 
 
-def _sat_part(chosen: list[Problem], hidden: bool, item_timeout: float) -> list[Task]:
+def _sat_part(chosen: list[Problem], hidden: bool, item_timeout: float) -> list[Task[SatSolutions]]:
     """The SAT item's task for `chosen` (none without problems): one limit for the part,
     not the sum of its problems' limits."""
     return [sat_problems_task(chosen, item_timeout + SAT_SECONDS_PER_PROBLEM * len(chosen), hidden)] if chosen else []
 
 
-def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome]], probes: BoundsProbes) -> list[Searched]:
+def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome[SearchAnswer]]], probes: BoundsProbes) -> list[Searched]:
     """The hook's calls in the grader's searches, board by board (the hook the engine does
     not call is asked apart: the probes)."""
     if not hook.engine_calls:
         return probes.calls
-    return [Searched(problem, outcome.answer["calls"][hook.name], divergence=outcome.answer.get("divergence"))
-            for problem, outcome in searches if hook.name in outcome.answer.get("calls", {})]
+    return [Searched(problem, outcome.answer.calls[hook.name], divergence=outcome.answer.divergence)
+            for problem, outcome in searches if outcome.answer is not None and hook.name in outcome.answer.calls]
 
 
 NOT_CARRIED = "this copy has no model answer's answers for boards changed or added since it was made"

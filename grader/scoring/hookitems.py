@@ -6,24 +6,37 @@ its calls in the grader's searches together (`score_hook`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from grader.hooktable import BY_NAME
 from grader.inputs.problemset import Problem
 from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised
-from grader.sandbox.tasks import Outcome, Task, TaskAnswer
+from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.hookcalls import Hooks
 from grader.scoring.hookcases import Case, as_data, board_of, describe_case, mistake_name
 from grader.scoring.rerun import case_hint
 from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, bounds_probes, probe_calls, unchecked_board
 from grader.scoring.searchshare import Searched, SearchShare
 
+#: One question's answer as the scorers, the reasons and the rerun tokens read it:
+#: {"value": data} (the hook's answer as data) or {"error": why}.
+Reply = dict[str, Any]
 
-def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> TaskAnswer:
+
+@dataclass(frozen=True)
+class HookAnswers:
+    """The answer of a task that asks a hook questions (cases, probes, scopes): each
+    question's `Reply`, in order."""
+
+    results: list[Reply]
+
+
+def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
     """Each question's answer, {"value": data} or {"error": why}. A fatal failure (not
     implemented, an exit, out of memory) ends the task."""
-    results: list[dict[str, Any]] = []
+    results: list[Reply] = []
     for question in questions:
         try:
             results.append({"value": ask(question)})
@@ -33,13 +46,13 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> TaskAnswer:
             results.append({"error": raised.message})
         except TypeError as wrong:  # as_data: not what the contract allows
             results.append({"error": str(wrong)})
-    return {"results": results}
+    return HookAnswers(results)
 
 
-def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, item: str = "") -> Task:
+def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, item: str = "") -> Task[HookAnswers]:
     """Ask hook `name` every case. Only the inputs go out: the expected outputs never
     leave the grader. `hidden`: cases from hidden boards (run apart, after the rest)."""
-    def run(asker: Asker) -> TaskAnswer:
+    def run(asker: Asker) -> HookAnswers:
         hooks = Hooks(asker)
 
         def ask(case: Case) -> Any:
@@ -64,12 +77,12 @@ class BoundsProbes:
         self.limit = limit
         self.calls: list[Searched] = []
 
-    def tasks(self, hidden: bool) -> list[Task]:
+    def tasks(self, hidden: bool) -> list[Task[HookAnswers]]:
         """The part's task (none when it has no board)."""
         cases = [case for _, probes in self.parts[hidden] for case in probes or ()]
         return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
 
-    def take(self, hidden: bool, outcomes: list[Outcome]) -> None:
+    def take(self, hidden: bool, outcomes: list[Outcome[HookAnswers]]) -> None:
         """Each board's calls from the part's outcome. A task that did not run to its end
         answered for none of its boards: each is kept with that outcome (`Searched.unfinished`)."""
         unknown = [Searched(problem, unchecked_board()) for problem, probes in self.parts[hidden] if probes is None]
@@ -80,7 +93,7 @@ class BoundsProbes:
         if not outcomes[0].ok:
             self.calls += [Searched(problem, HookCalls(), outcomes[0]) for problem, _ in asked]
             return
-        results = iter(outcomes[0].answer["results"])
+        results = iter(outcomes[0].answered.results)
         for problem, probes in asked:
             self.calls.append(Searched(problem, probe_calls(probes, [next(results) for _ in probes])))
 
@@ -93,7 +106,7 @@ def _probes(problem: Problem, model: Model | AnswerTable) -> list[Case] | None:
         return None
 
 
-def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcome,
+def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcome[HookAnswers],
                searched: Sequence[Searched] = (), private: bool = False) -> ItemResult:
     """Credit by groups of cases: a group counts when every case in it is right (the groups
     are built so that no input-independent answer gets a group right). The hook's calls in
@@ -105,7 +118,7 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     ours = next((s for s in searched if s.unfinished is not None and s.unfinished.status == "ungraded"), None)
     if ours is not None:
         return _searches_ungraded(spec_name, points, ours)
-    wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome.answer["results"]), start=1)
+    wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome.answered.results), start=1)
              if "error" in result or result["value"] != case["expected"]]
     groups = {case.get("group", number) for number, case in enumerate(cases, start=1)}
     lost = {case.get("group", number) for number, case, _ in wrong}

@@ -5,7 +5,7 @@ the solver's nodes against the model answer's (`score_efficiency`).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,24 +15,42 @@ from grader.inputs.problemset import Problem
 from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_strategies
 from grader.reports.results import ItemResult, ItemStatus, measured
 from grader.sandbox.host import Asker
-from grader.sandbox.tasks import Outcome, Task, TaskAnswer
+from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.hookcalls import TASK_FAILURES, Hooks
+from grader.scoring.hookcases import Case
 from grader.scoring.layouts import layout_problem
 from grader.scoring.modelnodes import shipped_nodes
-from grader.scoring.searchcheck import AnswerTable, CallFound, Divergence, Model, Watcher
+from grader.scoring.searchcheck import AnswerTable, CallFound, Divergence, HookCalls, Model, Watcher
 from solvers.csp import build_csp, layout_of
-from solvers.engine import search
+from solvers.engine import SearchStats, search
 
 #: The hooks a search asks (forward_check calls constraint_bounds inside the student's code).
 SEARCH_HOOKS = frozenset(spec.name for spec in CSP_HOOKS if spec.engine_calls)
 
 
+@dataclass(frozen=True)
+class SearchAnswer:
+    """The answer of a search of one board (`problem_task`): every solution as a grid and
+    the search's statistics, or why the search ended early (`failed`, in the hook
+    `failed_in`); with the model answer, where the search first parted from its path
+    (`divergence`) and every hook's calls. `found`: the call the search was asked to stop
+    at, as a case (then nothing else is set)."""
+
+    solutions: list[list[list[int]]] | None = None
+    stats: SearchStats | None = None
+    failed: str | None = None
+    failed_in: str | None = None
+    divergence: Divergence | None = None
+    calls: dict[str, HookCalls] = field(default_factory=dict)
+    found: Case | None = None
+
+
 def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | None = None,
-                 stop_at: tuple[str, int] | None = None) -> Task:
+                 stop_at: tuple[str, int] | None = None) -> Task[SearchAnswer]:
     """Search every solution of the problem here, each hook call asked of the solver; with
     the `model` answer, check every answer against it (see `Watcher`). The problems of one
     file form a chain. `stop_at` (hook, n): stop at that call and return it as a case."""
-    def run(asker: Asker) -> TaskAnswer:
+    def run(asker: Asker) -> SearchAnswer:
         board = problem.board
         hooks = Hooks(asker)
         hooks.use_board(board)
@@ -43,18 +61,19 @@ def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | No
         try:
             result = search(csp, watcher.strategy() if watcher else hooks.strategy(), "all")
         except CallFound as found:
-            return {"found": found.case}
+            return SearchAnswer(found=found.case)
         except TASK_FAILURES as error:  # the failure and its hook, where the search had parted, the calls up to it
-            return {"failed": str(error), "failed_in": error.hook, **_checked(watcher)}
+            return SearchAnswer(failed=str(error), failed_in=error.hook, **_checked(watcher))
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
-        return {"solutions": grids, "stats": result.stats.as_dict(), **_checked(watcher)}
+        return SearchAnswer(solutions=grids, stats=result.stats, **_checked(watcher))
 
     return Task(run, limit, f"{Path(problem.file).stem}/{problem.id}", f"file {problem.file}", SEARCH_HOOKS, problem.hidden)
 
 
 def _checked(watcher: Watcher | None) -> dict[str, Any]:
-    """What the watcher saw: the first divergence, and every hook's calls. (A search that
-    ran out of time keeps neither: how far it got depends on the machine.)"""
+    """What the watcher saw, as `SearchAnswer` fields: the first divergence, and every
+    hook's calls. (A search that ran out of time keeps neither: how far it got depends on
+    the machine.)"""
     return {"divergence": watcher.first if watcher else None, "calls": watcher.calls if watcher else {}}
 
 
@@ -63,20 +82,20 @@ def expected_count(problem: Problem) -> int:
     return problem.expect if problem.expect is not None else count_solutions(problem.board)
 
 
-def score_problem(problem: Problem, outcome: Outcome, points: float | None = None) -> ItemResult:
+def score_problem(problem: Problem, outcome: Outcome[SearchAnswer], points: float | None = None) -> ItemResult:
     """Pass when every returned layout is valid, none repeats, and none is missing."""
-    answer = outcome.answer
-    nodes = (answer.get("stats") or {}).get("popped")
+    answer = outcome.answer or SearchAnswer()  # a search that did not run to its end: no answer
+    nodes = answer.stats.popped if answer.stats is not None else None
     points = problem.points if points is None else points
-    divergence = answer.get("divergence")
+    divergence = answer.divergence
     where = {"file": problem.file, "nodes": nodes, "visibility": problem.visibility, "calls_timed": outcome.calls_timed,
              "cause": divergence.describe(problem.id) if divergence is not None else "",
              "lost_to": _lost_to(outcome, divergence), **measured(outcome)}
-    failure = _run_failure(outcome) or _solutions_failure(problem, answer.get("solutions"))
+    failure = _run_failure(outcome) or _solutions_failure(problem, answer.solutions)
     if failure is not None:
         status, reason = failure
         return ItemResult("problem", problem.id, status, 0.0, points, reason, **where)
-    found = len(answer["solutions"])  # exactly the board's solutions: checked above
+    found = len(answer.solutions or ())  # exactly the board's solutions: checked above
     message = {0: "no solution, as expected", 1: "the one solution found"}.get(found, f"all {found} solutions found")
     model = _model_nodes(problem)
     if model is not None and nodes is not None:  # for information: not scored unless the config says so
@@ -84,21 +103,21 @@ def score_problem(problem: Problem, outcome: Outcome, points: float | None = Non
     return ItemResult("problem", problem.id, "pass", points, points, message, **where)
 
 
-def _lost_to(outcome: Outcome, divergence: Divergence | None) -> str:
+def _lost_to(outcome: Outcome[SearchAnswer], divergence: Divergence | None) -> str:
     """The hook a board is lost to, should it be lost: the one whose call raised, broke its
     contract or ran out of time; else the one where the search first parted from the model
     answer's ("" when neither is known: the student copy has no model answer)."""
     if outcome.status != "ok":
         return outcome.hook or ""
-    return str(outcome.answer.get("failed_in") or (divergence.hook if divergence is not None else ""))
+    return str(outcome.answered.failed_in or (divergence.hook if divergence is not None else ""))
 
 
-def _run_failure(outcome: Outcome) -> tuple[ItemStatus, str] | None:
+def _run_failure(outcome: Outcome[SearchAnswer]) -> tuple[ItemStatus, str] | None:
     """(status, reason) when the search did not run to its end; None when it did."""
     if outcome.status != "ok":
         return outcome.status, outcome.message
-    if "failed" in outcome.answer:
-        return "error", outcome.answer["failed"]
+    if outcome.answered.failed is not None:
+        return "error", outcome.answered.failed
     return None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from grader.inputs.problemset import Problem
 from grader.sandbox.tasks import Outcome
@@ -24,7 +24,7 @@ class Searched:
 
     problem: Problem
     calls: HookCalls
-    unfinished: Outcome | None = None
+    unfinished: Outcome[Any] | None = None
     divergence: Divergence | None = None  # where the student's search of the board first parted from the model answer's
 
 
