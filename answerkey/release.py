@@ -29,9 +29,9 @@ from grader.inputs.problemset import CONFIG_FILE, Problem, load_problem_file, pr
 from grader.inputs.searchanswers import ANSWERS_FILE, write_search_answers
 from grader.inputs.submission import solved_hooks
 from grader.inputs.yamlfile import read_yaml
-from grader.scoring.grading import expected_count, reference_nodes
 from grader.scoring.hookcases import CASES_FILE, write_cases
 from grader.scoring.modelnodes import NODES_FILE, board_key, write_model_nodes
+from grader.scoring.problems import expected_count, reference_nodes
 
 from .kit import student_packages
 from .pathanswers import path_answers

@@ -61,8 +61,8 @@ from handout_agent import choose_move  # noqa: E402
 
 from answerkey.agent.benchmark import play_reference  # noqa: E402
 from grader.inputs.config import AgentGrading  # noqa: E402
-from grader.scoring.agentplay import games_result, play_games  # noqa: E402
-from grader.scoring.grading import agent_seed, score_agent  # noqa: E402
+from grader.sandbox.tasks import Outcome  # noqa: E402
+from grader.scoring.agentplay import agent_seed, games_result, play_games, score_agent  # noqa: E402
 from play.evaluate import GameResult, wilson_interval  # noqa: E402
 from play.levels import LEVELS  # noqa: E402
 from play.view import HIDDEN, Move, View  # noqa: E402
@@ -166,7 +166,7 @@ def rows(per_seed: list[list[GameResult]], new: AgentGrading) -> list[dict[str, 
         for rule in ("steps", "linear") if games <= new.games else ():
             label = {(OLD.games, OLD.between): "old rule", (new.games, new.between): "new rule"}.get((games, rule), "")
             grading = replace(new, games=games, between=rule)
-            scores = [score_agent(grading, {"status": "ok", "result": games_result(seed_games[:games])}).score
+            scores = [score_agent(grading, Outcome("ok", games_result(seed_games[:games]))).score
                       for seed_games in per_seed]
             out.append({"games": games, "between": rule, "label": label, **spread(scores, grading.points)})
     return out
@@ -214,8 +214,8 @@ def pipe_cost(level: str, games: int) -> dict[str, Any]:
     finally:
         sandbox.close()
     wall, cpu = time.perf_counter() - started, _cpu() - before
-    result = outcome["result"]
-    return {"isolation": sandbox.mode, "games": games, "wins": result["wins"], "wall_per_game": wall / games,
+    result = outcome.answered
+    return {"isolation": sandbox.mode, "games": games, "wins": result.wins, "wall_per_game": wall / games,
             "grader_cpu_per_game": cpu / games}
 
 

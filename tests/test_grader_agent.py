@@ -17,7 +17,7 @@ from conftest import no_traceback, run_grader
 from answerkey.agent.agent import Agent
 from grader.inputs.config import AgentGrading
 from grader.sandbox.tasks import Outcome
-from grader.scoring.grading import NO_AGENT, PUBLIC_GAMES
+from grader.scoring.agentplay import NO_AGENT, PUBLIC_GAMES
 from play.evaluate import GameResult
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,11 +120,10 @@ def test_thresholds_that_would_pay_a_weaker_agent_more_are_refused() -> None:
 
 
 def test_the_reason_says_wins_the_interval_and_how_the_points_were_computed() -> None:
-    from grader.scoring.agentplay import games_result
-    from grader.scoring.grading import score_agent
+    from grader.scoring.agentplay import games_result, score_agent
 
     games = [GameResult(seed, won=seed % 4 != 0) for seed in range(200)]  # 150 wins: 75%
-    item = score_agent(AgentGrading(seed=7, games=200), Outcome("ok", {"result": games_result(games)}))
+    item = score_agent(AgentGrading(seed=7, games=200), Outcome("ok", games_result(games)))
     assert item.score == pytest.approx(4 * (0.5 + 0.5 * 5 / 15), abs=0.005)
     assert item.message.startswith("won 150/200 beginner games (75.0%, 95% CI 68.6%-80.5%); 75.00% lies between 70% "
                                    "(50% of the points) and 85% (100%): 50% + 5.00/15 of the 50% between = 66.7% of the points = 2.67 of 4")
@@ -132,20 +131,19 @@ def test_the_reason_says_wins_the_interval_and_how_the_points_were_computed() ->
 
 
 def test_a_fixed_config_plays_the_same_games_and_gives_the_same_points() -> None:
-    from grader.scoring.agentplay import games_result, play_games
-    from grader.scoring.grading import agent_seed, score_agent
+    from grader.scoring.agentplay import agent_seed, games_result, play_games, score_agent
 
     agent = Agent("classic").choose_move
     private = AgentGrading(seed=48127730, games=15)
     first = play_games(agent, private, agent_seed(private))
     assert play_games(agent, private, agent_seed(private)) == first
-    items = [score_agent(private, Outcome("ok", {"result": games_result(first)})) for _ in range(2)]
+    items = [score_agent(private, Outcome("ok", games_result(first))) for _ in range(2)]
     assert items[0] == items[1]
     public = AgentGrading(games=15)  # no seed: the public default games, not fresh ones at every run
     games = play_games(agent, public, agent_seed(public))
     assert games == play_games(agent, public, agent_seed(public)) != first
     assert [game.seed for game in games] == list(range(15))  # what evaluate_agent(..., seed=0) plays
-    item = score_agent(public, Outcome("ok", {"result": games_result(games)}))
+    item = score_agent(public, Outcome("ok", games_result(games)))
     assert PUBLIC_GAMES in item.message and ("games", f"15 beginner, classic rules, {PUBLIC_GAMES}") in item.facts
 
 
@@ -154,15 +152,14 @@ def test_an_agent_1_point_above_a_threshold_gets_nearly_the_same_points_from_any
     """The promise, without playing: with the default config, the points at the win rates
     20 private seeds would show (2.5 standard errors either side of a true rate 1 point
     above a threshold) differ by at most 10% of the item's points; the old rule's by half."""
-    from grader.scoring.agentplay import games_result
-    from grader.scoring.grading import score_agent
+    from grader.scoring.agentplay import games_result, score_agent
 
     def spread(grading: AgentGrading) -> float:
         rate = threshold + 0.01
         error = math.sqrt(rate * (1 - rate) / grading.games)
         wins = [round((rate + side * 2.5 * error) * grading.games) for side in (-1, 1)]
         results = [games_result([GameResult(seed, seed < won) for seed in range(grading.games)]) for won in wins]
-        points = [score_agent(grading, Outcome("ok", {"result": result})).score for result in results]
+        points = [score_agent(grading, Outcome("ok", result)).score for result in results]
         return (max(points) - min(points)) / grading.points
 
     assert spread(AgentGrading(seed=1)) <= 0.1

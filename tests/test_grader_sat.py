@@ -11,6 +11,7 @@ from answerkey.generate import status_grid
 from answerkey.oracle import ENGINE_LIMIT, count_method, count_solutions, has_solution
 from grader.hooktable import SAT_HOOKS
 from grader.sandbox.tasks import Outcome
+from grader.scoring.hookitems import HookAnswers
 from grader.scoring.sathooks import SCOPES, equivalence_problem, score_sat_hook
 from solvers.textformat import parse_board
 
@@ -34,7 +35,7 @@ def test_equivalence_check_finds_the_first_bad_assignment() -> None:
 def test_clauses_with_foreign_literals_are_rejected() -> None:
     at_most = next(s for s in SAT_HOOKS if s.name == "at_most_clauses")
     results = [{"value": [[9]]}] * len(SCOPES)
-    item = score_sat_hook(at_most, 2, Outcome("ok", {"results": results}))
+    item = score_sat_hook(at_most, 2, Outcome("ok", HookAnswers(results)))
     assert item.score == 0 and "literal 9" in item.message
 
 

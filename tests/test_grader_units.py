@@ -5,11 +5,14 @@ from __future__ import annotations
 import yaml
 
 from grader.inputs.problemset import Problem
+from grader.reports.results import ItemResult, Report
 from grader.sandbox.tasks import Outcome
-from grader.scoring.grading import ItemResult, Report, score_hook, score_problem
 from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, case_input, load_cases
+from grader.scoring.hookitems import HookAnswers, score_hook
 from grader.scoring.layouts import layout_problem
+from grader.scoring.problems import SearchAnswer, score_problem
 from solvers.board import board_from_rows
+from solvers.engine import SearchStats
 
 # A 2x3 board whose only clue, 2 at row 2, column 3, counts the cells at
 # (row 1, column 2), (row 1, column 3) and (row 2, column 2).
@@ -82,7 +85,7 @@ def pair(expect: int | None = 2, points: float = 2.0) -> Problem:
 
 
 def ok(*solutions: list[list[int]]) -> dict:
-    return Outcome("ok", {"solutions": list(solutions), "stats": {"popped": 5}}, seconds=0.01)
+    return Outcome("ok", SearchAnswer(list(solutions), SearchStats(popped=5)), seconds=0.01)
 
 
 def test_all_solutions_pass() -> None:
@@ -129,13 +132,13 @@ def test_no_solution_board_expects_none() -> None:
 
 def test_error_and_timeout_outcomes_pass_through() -> None:
     for status in ("error", "timeout"):
-        result = score_problem(pair(), Outcome(status, {}, "it broke", seconds=1.5))
+        result = score_problem(pair(), Outcome(status, None, "it broke", seconds=1.5))
         assert (result.status, result.score, result.max_score, result.message) == (status, 0.0, 2.0, "it broke")
         assert result.seconds == 1.5
 
 
 def test_returned_nothing_fails() -> None:
-    result = score_problem(pair(), Outcome("ok", {"solutions": None}))
+    result = score_problem(pair(), Outcome("ok", SearchAnswer(solutions=None)))
     assert result.status == "fail" and result.score == 0
 
 
@@ -149,7 +152,7 @@ def _bounds_case(name: str, expected: list[int], group: int) -> dict:
 def test_hook_credit_is_by_group_of_cases() -> None:
     cases = [_bounds_case("a", [0, 0], 1), _bounds_case("b", [1, 2], 1), _bounds_case("c", [0, 3], 2),
              _bounds_case("d", [1, 0], 2)]
-    outcome = Outcome("ok", {"results": [{"value": [0, 0]}, {"error": "TypeError: nope"}, {"value": [0, 3]}, {"value": [1, 0]}]})
+    outcome = Outcome("ok", HookAnswers([{"value": [0, 0]}, {"error": "TypeError: nope"}, {"value": [0, 3]}, {"value": [1, 0]}]))
     result = score_hook("constraint_bounds", 2, cases, outcome)
     assert (result.status, result.score, result.max_score) == ("fail", 1.0, 2)  # group 1 lost, group 2 right
     assert result.message.startswith("1/2 groups of cases right (3/4 cases); the first wrong one is case 2, \"b\": why b")
@@ -160,16 +163,16 @@ def test_hook_credit_is_by_group_of_cases() -> None:
 def test_hook_domains_are_compared_variable_by_variable() -> None:
     board = {"board": [". 1 ."], "rule": "classic", "domains": {0: [0, 1], 1: [0, 1]}, "assigned": None}
     cases = [{**board, "expected": {0: [1], 1: [0, 1]}, "group": 1}, {**board, "expected": None, "group": 2}]
-    outcome = Outcome("ok", {"results": [{"value": {0: [1], 1: [0, 1]}}, {"value": None}]})
+    outcome = Outcome("ok", HookAnswers([{"value": {0: [1], 1: [0, 1]}}, {"value": None}]))
     assert score_hook("forward_check", 3, cases, outcome).status == "pass"
-    wrong = Outcome("ok", {"results": [{"value": {0: [0, 1], 1: [0, 1]}}, {"value": None}]})
+    wrong = Outcome("ok", HookAnswers([{"value": {0: [0, 1], 1: [0, 1]}}, {"value": None}]))
     result = score_hook("forward_check", 3, cases, wrong)
     assert result.status == "fail" and result.score == 1.5
     assert "first difference: variable 0 (r1c1): yours (0, 1), expected (1,)" in result.message
 
 
 def test_hook_error_outcome_scores_zero() -> None:
-    result = score_hook("order_values", 1, [{"expected": [0, 1]}], Outcome("error", {}, "no function named order_values"))
+    result = score_hook("order_values", 1, [{"expected": [0, 1]}], Outcome("error", None, "no function named order_values"))
     assert (result.status, result.score, result.message) == ("error", 0.0, "no function named order_values")
 
 
@@ -234,8 +237,7 @@ def test_sat_answers_are_bounded_before_they_are_checked() -> None:
 def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
     """A private seed is hashed into the first game's seed; without one, game i is seed i."""
     from grader.inputs.config import AgentGrading
-    from grader.scoring.agentplay import games_result
-    from grader.scoring.grading import agent_seed, score_agent
+    from grader.scoring.agentplay import agent_seed, games_result, score_agent
     from play.evaluate import GameResult
 
     private = AgentGrading(seed=48127730)
@@ -244,7 +246,7 @@ def test_agent_games_come_from_the_private_seed_and_no_seed_is_shown() -> None:
     assert agent_seed(AgentGrading(seed=None)) == agent_seed(AgentGrading(seed=None)) == 0  # the public default games
     first = agent_seed(private)
     games = [GameResult(first, True), GameResult(first + 1, False, None, 0, "agent raised ValueError")]
-    message = score_agent(private, Outcome("ok", {"result": games_result(games)}, seconds=1.0)).message
+    message = score_agent(private, Outcome("ok", games_result(games), seconds=1.0)).message
     assert "game 2 at move 1: agent raised ValueError" in message and str(first + 1) not in message
 
 

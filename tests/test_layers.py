@@ -82,6 +82,59 @@ def test_the_layer_check_sees_an_upward_import(tmp_path: Path) -> None:
     assert _layer("grader.scoring.grading") > _layer("grader.inputs.config")
 
 
+def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """Which modules of `package` (under `root`) each of its modules imports, those inside
+    functions and under TYPE_CHECKING too; `from P import M` counts as importing P.M when
+    M is a module."""
+    files = {".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
+             for path in sorted((root / package).rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in files else node.module
+                            for alias in node.names}
+            elif isinstance(node, ast.Import):
+                targets |= {alias.name for alias in node.names}
+        graph[module] = {target for target in targets if target in files and target != module}
+    return graph
+
+
+def _a_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of the graph, its first module repeated at the end ([]: none)."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str]:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return []
+        for target in sorted(graph[module]):
+            if cycle := visit(target, path + [module]):
+                return cycle
+        done.add(module)
+        return []
+
+    return next((cycle for module in sorted(graph) if (cycle := visit(module, []))), [])
+
+
+def test_no_import_cycle_among_the_grader_modules() -> None:
+    """No module of the grader imports, through any chain of imports (lazy ones included),
+    a module that imports it back."""
+    cycle = _a_cycle(_import_graph(ROOT, "grader"))
+    assert not cycle, f"an import cycle: {' -> '.join(cycle)}"
+
+
+def test_the_cycle_check_sees_a_cycle_through_a_lazy_import(tmp_path: Path) -> None:
+    """The check above can fail: a cycle closed by an import inside a function is found."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "one.py").write_text("from pkg.two import g\n", encoding="utf-8")
+    (tmp_path / "pkg" / "two.py").write_text("import pkg.three\n", encoding="utf-8")
+    (tmp_path / "pkg" / "three.py").write_text("def f():\n    from pkg import one\n", encoding="utf-8")
+    assert _a_cycle(_import_graph(tmp_path, "pkg")) == ["pkg.one", "pkg.two", "pkg.three", "pkg.one"]
+
 def test_the_answer_key_is_reached_only_through_its_doors() -> None:
     reaches = {}
     for folder in ("grader", "play", "solvers", "assignment"):

@@ -21,7 +21,7 @@ from grader.reports.results import ItemResult
 from grader.sandbox.host import Limits
 from grader.sandbox.isolation import open_sandbox
 from grader.sandbox.tasks import Outcome
-from grader.scoring.agentplay import play_agent_games, play_games
+from grader.scoring.agentplay import AgentGames, play_agent_games, play_games
 from play.evaluate import AgentFailure, GameResult, game_numbers
 
 GRADING = AgentGrading(games=12, points=4.0, thresholds=((0.5, 1.0),))
@@ -39,7 +39,7 @@ def student(name: str) -> ModuleType:
 def sandboxed(name: str, grading: AgentGrading = GRADING, limits: Limits = Limits()) -> tuple[Outcome, ItemResult]:
     """The public default games of STUDENT_FILES/NAME.py played as the grader plays them
     (a bwrap worker, one question per move), and the item they make."""
-    from grader.scoring.grading import score_agent
+    from grader.scoring.agentplay import score_agent
 
     needed("--isolation bwrap", isolation_unavailable("bwrap"))
     sandbox = open_sandbox("bwrap", [], workers=1)
@@ -56,9 +56,9 @@ def replayed(choose_move: Any, grading: AgentGrading = GRADING) -> list[GameResu
     return play_games(choose_move, grading, 0)
 
 
-def same_play(ours: list[GameResult], result: dict[str, Any]) -> None:
+def same_play(ours: list[GameResult], result: AgentGames) -> None:
     """The sandboxed games' wins are the in-process ones."""
-    assert result["games"] == len(ours) and result["wins"] == sum(game.won for game in ours)
+    assert result.games == len(ours) and result.wins == sum(game.won for game in ours)
 
 
 def test_two_slow_moves_lose_exactly_their_two_games_and_play_goes_on(kit: Kit, tmp_path: Path) -> None:
@@ -96,16 +96,16 @@ def test_printing_every_move_loses_no_game() -> None:
     here), costs no game: the cap bounds one move, not the whole item."""
     limits = Limits(output_bytes=1 << 20)
     outcome, item = sandboxed("agent_prints", limits=limits)
-    result = outcome.answer["result"]
+    result = outcome.answered
     same_play(replayed(student("agent_naive").choose_move), result)
-    assert result["errors"] == 0 and "output cap" not in item.message, item.message
+    assert result.errors == 0 and "output cap" not in item.message, item.message
     assert outcome.output.startswith("View(rows=9")  # what it printed is kept, up to the limit
 
 
 def test_printing_past_the_cap_in_one_move_names_the_cap() -> None:
     """A move that prints without end loses that game, and the report names the cap."""
     outcome, item = sandboxed("agent_floods", AgentGrading(games=3, points=4.0), Limits(output_bytes=1 << 20))
-    assert "3 to printing over the output cap (games 1-3): printed more than 1 MiB" in outcome.answer["result"]["lost"]
+    assert "3 to printing over the output cap (games 1-3): printed more than 1 MiB" in outcome.answered.lost
     assert "printed more than 1 MiB" in item.message
 
 
@@ -117,8 +117,8 @@ def test_exceptions_and_illegal_moves_are_counted_apart_with_their_games() -> No
     illegal = [i for i, game in enumerate(ours) if game.cause == "illegal"]
     assert raised and illegal
     outcome, item = sandboxed("agent_raises")
-    lost = outcome.answer["result"]["lost"]
-    same_play(ours, outcome.answer["result"])
+    lost = outcome.answered.lost
+    same_play(ours, outcome.answered)
     assert (f"{len(raised)} to an exception ({game_numbers(raised)}): ValueError: a three "
             "(agent_raises.py, line 11, in choose_move)") in lost, lost
     assert f"{len(illegal)} to an illegal move ({game_numbers(illegal)}): illegal move: open of r1c2" in lost, lost
@@ -130,40 +130,40 @@ def test_when_the_time_for_all_games_runs_out_the_rest_are_counted_apart() -> No
     finished count as played, the rest are counted apart as not finished, with why."""
     grading = AgentGrading(games=6, points=4.0, timeout=1.0, move_timeout=0.5)
     outcome, item = sandboxed("agent_ponders", grading)
-    result = outcome.answer["result"]
+    result = outcome.answered
     match = re.search(r"(\d+) not finished: the time for all the games ran out \(games? ([\d-]+)\): "
-                      r"the 1 s allowed for all the games ran out", result["lost"])
-    assert match, result["lost"]
+                      r"the 1 s allowed for all the games ran out", result.lost)
+    assert match, result.lost
     unfinished = int(match.group(1))
     assert 0 < unfinished < grading.games and match.group(2).endswith(str(grading.games))
-    assert "opened a mine" in result["lost"]  # the games before were played out
+    assert "opened a mine" in result.lost  # the games before were played out
 
 
 def test_the_student_copy_plays_a_practice_set_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a student copy the configured games are cut to COPY_GAMES, and the report says
     how many the course's autograder plays; the handout states the same number."""
     from grader.inputs.config import GradingConfig
-    from grader.scoring import agentplay, grading
-    from grader.scoring.grading import COPY_GAMES, score_agent
+    from grader.scoring import agentplay
+    from grader.scoring.agentplay import COPY_GAMES, score_agent
 
     played: list[AgentGrading] = []
 
     def fake_play(source: str, chosen: AgentGrading, *rest: Any) -> Outcome:
         played.append(chosen)
         games = [GameResult(seed, seed % 2 == 0) for seed in range(chosen.games)]
-        return Outcome("ok", {"result": agentplay.games_result(games)})
+        return Outcome("ok", agentplay.games_result(games))
 
     monkeypatch.setattr(agentplay, "play_agent_games", fake_play)
-    monkeypatch.setattr(grading, "in_student_copy", lambda: True)
+    monkeypatch.setattr(agentplay, "in_student_copy", lambda: True)
     course = AgentGrading(games=COPY_GAMES * 10)
-    chosen, outcome = grading._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
+    chosen, outcome = agentplay._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
     assert chosen == course and played[0].games == COPY_GAMES
     assert outcome is not None
     message = score_agent(course, outcome).message
     assert f"a practice set, the first {COPY_GAMES} public default games" in message
     assert f"the course's autograder plays other games of the same kind, {COPY_GAMES * 10} of them" in message
-    monkeypatch.setattr(grading, "in_student_copy", lambda: False)
-    grading._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
+    monkeypatch.setattr(agentplay, "in_student_copy", lambda: False)
+    agentplay._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
     assert played[1].games == COPY_GAMES * 10  # the course plays every configured game
     handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
     assert f"{COPY_GAMES:,} of the public default games" in handout
@@ -222,6 +222,6 @@ def test_an_agent_whose_process_ends_loses_each_game_to_that_cause() -> None:
     """A process that ends itself at every move loses every game to that cause, named
     with how it ended; every game is still played in a fresh worker."""
     outcome, item = sandboxed("agent_exits", AgentGrading(games=3, points=4.0))
-    lost = outcome.answer["result"]["lost"]
+    lost = outcome.answered.lost
     assert lost.startswith("lost 3 of 3: 3 to the agent's process ending (games 1-3): "), lost
     assert "exit code 3" in lost and "exit code 3" in item.message

@@ -18,8 +18,8 @@ from grader.reports.gradescope import gradescope_results
 from grader.reports.prairielearn import prairielearn_results
 from grader.reports.results import Report
 from grader.sandbox.tasks import Outcome
-from grader.scoring.grading import score_hook
 from grader.scoring.hookcases import build_cases, case_input, load_cases
+from grader.scoring.hookitems import HookAnswers, score_hook
 from grader.scoring.rerun import unpack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,7 +144,7 @@ def test_every_writer_shows_a_private_case_whole() -> None:
     makes it: the case, packed, unpacks to the case graded."""
     cases = build_cases(PRIVATE_SEED)[HOOK][:2]
     answers = [{"value": case["expected"]} for case in cases[:1]] + [{"value": -1}]
-    item = score_hook(HOOK, 2, cases, Outcome("ok", {"results": answers}), private=True)
+    item = score_hook(HOOK, 2, cases, Outcome("ok", HookAnswers(answers)), private=True)
     report = Report("ann.py", items=[item])
     for results in (gradescope_results(report, []), prairielearn_results(report)):
         tokens = PACKED.findall(html.unescape(json.dumps(results, ensure_ascii=False)))  # Gradescope's is HTML
@@ -153,7 +153,7 @@ def test_every_writer_shows_a_private_case_whole() -> None:
 
 def test_a_damaged_case_says_so_in_one_line() -> None:
     """A token cut short or edited is refused with a reason, never run as some other case."""
-    item = score_hook(HOOK, 2, build_cases(PRIVATE_SEED)[HOOK][:1], Outcome("ok", {"results": [{"value": -1}]}),
+    item = score_hook(HOOK, 2, build_cases(PRIVATE_SEED)[HOOK][:1], Outcome("ok", HookAnswers([{"value": -1}])),
                       private=True)
     token = PACKED.search(item.message).group(1).split(":", 1)[1]  # type: ignore[union-attr]
     assert unpack(token[:40] + "\n  " + token[40:])[0] == HOOK  # a wrapped token is still whole

@@ -24,7 +24,8 @@ from grader.reports.gradescope import gradescope_results
 from grader.reports.report import away_from_grader
 from grader.reports.results import MESSAGE_LIMIT, ItemResult, Report
 from grader.sandbox.tasks import HUNG_AFTER
-from grader.scoring.grading import NOTHING_FOUND, model_answer, no_credit_for_answering_nothing
+from grader.scoring.grading import model_answer
+from grader.scoring.problems import NOTHING_FOUND, no_credit_for_answering_nothing
 from grader.scoring.searchcheck import bounds_probes
 from solvers.board import board_from_rows
 from solvers.csp import build_csp

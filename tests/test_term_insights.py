@@ -22,7 +22,7 @@ from grader.reports.insights import (
 )
 from grader.reports.kept import KeptStudent, write_kept
 from grader.reports.results import ItemResult, Report
-from grader.scoring.grading import PRACTICE
+from grader.scoring.agentplay import PRACTICE
 
 COURSE = Path(__file__).resolve().parents[1] / "problems" / "course.yaml"
 HOSTILE = "<img src=x onerror=window.__pwned=1>"

@@ -23,8 +23,9 @@ from grader.sandbox import budget
 from grader.sandbox.host import Limits, start_worker, stop_worker
 from grader.sandbox.isolation import open_sandbox
 from grader.sandbox.tasks import run_tasks
-from grader.scoring.grading import TASK_FAILURES, hook_task
+from grader.scoring.hookcalls import TASK_FAILURES
 from grader.scoring.hookcases import load_cases
+from grader.scoring.hookitems import hook_task
 
 EFFICIENCY = "efficiency:\n  points: 4\n  thresholds: [[1.5, 1.0], [3.0, 0.5]]\n"
 AGENT = "agent:\n  level: beginner\n  games: 2\n  points: 2\n"

@@ -20,8 +20,10 @@ from conftest import ROOT, Kit, attacker, entries, grade
 from grader.inputs.problemset import Problem
 from grader.reports.gradebook import Graded, RosterError, Student, match, read_roster
 from grader.sandbox.tasks import Outcome
-from grader.scoring.grading import BoundsProbes, Searched, model_answer, score_hook
+from grader.scoring.grading import model_answer
+from grader.scoring.hookitems import BoundsProbes, HookAnswers, score_hook
 from grader.scoring.searchcheck import HookCalls
+from grader.scoring.searchshare import Searched
 from solvers.board import board_from_rows
 
 KELVIN = "\u212a"  # KELVIN SIGN: casefolds to "k", and NFC makes it "K"
@@ -60,9 +62,9 @@ def test_an_unfinished_probe_task_leaves_every_board_of_its_part_unanswered() ->
     kept with that outcome, none left out."""
     visible, hidden = [_problem("v1"), _problem("v2")], [_problem("h1", "hidden")]
     probes = BoundsProbes(visible, hidden, model_answer(), 3.0)
-    stopped = Outcome("error", {}, "the worker died (signal 11)")
+    stopped = Outcome("error", None, "the worker died (signal 11)")
     probes.take(False, [stopped])
-    probes.take(True, [Outcome("not_run", {}, "not run: constraint_bounds ran out of time on hooks/constraint_bounds")])
+    probes.take(True, [Outcome("not_run", None, "not run: constraint_bounds ran out of time on hooks/constraint_bounds")])
     assert [(s.problem.id, s.unfinished.status if s.unfinished else None) for s in probes.calls] == [
         ("v1", "error"), ("v2", "error"), ("h1", "not_run")]
 
@@ -71,9 +73,9 @@ def test_unfinished_hidden_probes_cost_the_hook_and_tell_nothing_of_the_board() 
     """Right named cases and a right visible board; the hidden part did not finish: the hook
     loses the hidden board's group, and its reason reads as for a hidden board answered
     wrong (neither the failure's text nor its kind, nor that it did not finish)."""
-    answered = Outcome("ok", {"results": [{"value": [1, 2]}]})
+    answered = Outcome("ok", HookAnswers([{"value": [1, 2]}]))
     searched = [Searched(_problem("v1"), HookCalls(calls=3)),
-                Searched(_problem("h1", "hidden"), HookCalls(), Outcome("timeout", {}, "ran out of time: SECRET"))]
+                Searched(_problem("h1", "hidden"), HookCalls(), Outcome("timeout", None, "ran out of time: SECRET"))]
     result = score_hook("constraint_bounds", 2, _bounds_cases(), answered, searched)
     assert result.status == "fail" and result.score < 2, result
     assert "1/1 visible boards right" in result.message
@@ -84,8 +86,8 @@ def test_unfinished_hidden_probes_cost_the_hook_and_tell_nothing_of_the_board() 
 def test_probes_that_failed_by_our_fault_leave_the_hook_not_graded() -> None:
     """A probe task that failed twice by the grader's or the machine's failure is ours: the
     item is ungraded (so is the submission), never a wrong board and never a pass."""
-    answered = Outcome("ok", {"results": [{"value": [1, 2]}]})
-    ours = Outcome("ungraded", {}, "the worker could not start (tried twice)")
+    answered = Outcome("ok", HookAnswers([{"value": [1, 2]}]))
+    ours = Outcome("ungraded", None, "the worker could not start (tried twice)")
     result = score_hook("constraint_bounds", 2, _bounds_cases(), answered, [Searched(_problem("v1"), HookCalls(), ours)])
     assert (result.status, result.score) == ("ungraded", 0.0), result
     assert "could not be asked: the worker could not start (tried twice)" in result.message

@@ -34,8 +34,9 @@ from grader.sandbox.host import Limits, start_worker, stop_worker
 from grader.sandbox.isolation import open_sandbox
 from grader.sandbox.tasks import Outcome, run_tasks
 from grader.sandbox.usage import scheduled
-from grader.scoring.grading import TASK_FAILURES, hook_task
+from grader.scoring.hookcalls import TASK_FAILURES
 from grader.scoring.hookcases import load_cases
+from grader.scoring.hookitems import hook_task
 
 BACKSTOP = 6.0  # the wall-clock backstop in the in-process tests (the item's limit left at 30 s)
 QUOTA = 0.25  # the share of one core a "busy machine" leaves a worker

@@ -40,7 +40,7 @@ from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
 from grader.reports.advice import label, reason_groups
 from grader.reports.feedback_page import feedback_page, note_page
-from grader.reports.gradebook import Gradebook, Graded, Student, match, show_gradebook, write_gradebook
+from grader.reports.gradebook import Gradebook, Graded, Student, csv_text, match, show_gradebook, write_gradebook
 from grader.reports.kept import KeptStudent, file_name, results_folder, write_kept
 from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report, student_view
@@ -415,11 +415,6 @@ def _feedback(path: Path, errors: list[ProblemError], row: BatchRow) -> bool:
         page = note_page(row.student, console.export_text(clear=False).strip())
     path.with_name(f"{path.name}.html").write_text(page, encoding="utf-8")
     return True
-
-
-def csv_text(text: str) -> str:
-    """A text cell no spreadsheet reads as a formula (a leading =, +, -, @ gets a quote)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def show_export(console: Console, export: Export, submissions: list[Submission]) -> bool:

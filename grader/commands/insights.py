@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from grader.commands.batch import csv_text
+from grader.reports.gradebook import csv_text
 from grader.reports.insights import StudentResult, Table, all_tables, class_max, first_wrong_table, help_table, moved
 from grader.reports.insights_page import insights_page
 from grader.reports.kept import Kept, load_kept

@@ -228,13 +228,13 @@ def command(argv: list[str], console: Console) -> int:
     parser.add_argument("--unseeded-agent-games", action="store_true",
                         help="build even though the agent section of grading.yaml has no seed (see gradescope-bundle --help)")
     args = parser.parse_args(argv)
-    from grader.commands.cli import _need_source_checkout
+    from grader.commands.common import need_source_checkout
     from grader.reference import instructor_tool
     from grader.reports.report import fail
 
     bundle = instructor_tool("bundle", "python -m grader prairielearn")
 
-    _need_source_checkout("prairielearn")
+    need_source_checkout("prairielearn")
     if not args.problems.is_dir():
         return fail(console, f"--problems {args.problems}: not a folder")
     if not 1 <= args.job_timeout <= MAX_TIMEOUT:

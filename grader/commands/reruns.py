@@ -21,8 +21,10 @@ from rich.text import Text
 from grader.sandbox.host import Limits
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Outcome, Task
-from grader.scoring.grading import hook_task, run_solver_tasks
+from grader.scoring.grading import run_solver_tasks
 from grader.scoring.hookcases import Case, result_text
+from grader.scoring.hookitems import HookAnswers, hook_task
+from grader.scoring.problems import SearchAnswer
 
 RANDOMNESS = ("its answers do not depend on its input alone (the time, os.urandom, the order of a set of objects, ...; "
               "`random` is seeded alike in every run): no rerun can promise the graded answer")
@@ -35,14 +37,16 @@ class Rerun:
     """The calls of a rerun: `outcome` of asking them in the graded order, `again` of
     asking them once more, `alone` of asking the last of them alone (None: not asked)."""
 
-    outcome: Outcome
-    again: Outcome
-    alone: Outcome | None = None
+    outcome: Outcome[HookAnswers] | Outcome[SearchAnswer]
+    again: Outcome[HookAnswers] | Outcome[SearchAnswer]
+    alone: Outcome[HookAnswers] | None = None
 
     @property
     def answer(self) -> Any:
         """The asked case's answer, in the graded order (the task must have ended)."""
-        return self.outcome.answer["results"][-1]
+        answer = self.outcome.answered
+        assert isinstance(answer, HookAnswers), "a search's call is read from its case"
+        return answer.results[-1]
 
     def unsteady(self, labels: Sequence[str]) -> str | None:
         """The first call whose answer changed when the same calls were asked again (None:
@@ -55,12 +59,15 @@ class Rerun:
 
     def alone_answer(self) -> Any:
         """The asked case's answer alone, or None when it was not asked or did not end."""
-        return self.alone.answer["results"][0] if self.alone is not None and self.alone.ok else None
+        return self.alone.answered.results[0] if self.alone is not None and self.alone.ok else None
 
 
-def _calls(outcome: Outcome) -> list[Any]:
+def _calls(outcome: Outcome[HookAnswers] | Outcome[SearchAnswer]) -> list[Any]:
     """The answers of a run: each case's, or the one call a search stopped at."""
-    return outcome.answer["results"] if "results" in outcome.answer else [outcome.answer.get("found")]
+    answer = outcome.answer
+    if isinstance(answer, HookAnswers):
+        return list(answer.results)
+    return [answer.found if answer is not None else None]
 
 
 def ask_in_order(solver: str, hook: str, cases: list[Case], limit: float, memory_mb: int, sandbox: Sandbox | None,
@@ -68,7 +75,7 @@ def ask_in_order(solver: str, hook: str, cases: list[Case], limit: float, memory
     """Ask `cases` of `hook` in order (the last is the one asked about) as one graded item
     does, twice; and the last alone when others come before it. One worker, a fresh
     process for each."""
-    tasks: list[Task] = [hook_task(hook, cases, limit), hook_task(hook, cases, limit)]
+    tasks: list[Task[HookAnswers]] = [hook_task(hook, cases, limit), hook_task(hook, cases, limit)]
     if len(cases) > 1:
         tasks.append(hook_task(hook, cases[-1:], limit))
     outcomes = run_solver_tasks(solver, tasks, 1, Limits(memory_mb=memory_mb), sandbox, scope)

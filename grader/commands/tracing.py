@@ -11,7 +11,7 @@ rule) appears with `--against reference`, or in the reference's own trace. Rende
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rich.console import Console
@@ -23,12 +23,12 @@ from grader.reference import reference_explainer, reference_strategies
 from grader.reports.report import fail
 from grader.sandbox.host import Asker, Limits, WorkerFailure
 from grader.sandbox.isolation import Sandbox
-from grader.sandbox.tasks import Task, TaskAnswer, WorkerLost
-from grader.scoring.grading import TASK_FAILURES, run_solver_tasks
-from grader.scoring.hookcalls import Hooks
+from grader.sandbox.tasks import Task, WorkerLost
+from grader.scoring.grading import run_solver_tasks
+from grader.scoring.hookcalls import TASK_FAILURES, Hooks
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.trace import Recorder, Trace, TraceLimit, export_error, record, stop_at_last_step, trace_options
+from solvers.trace import Recorder, Step, Trace, TraceLimit, export_error, record, stop_at_last_step, trace_options
 
 COMPARED = ("plain", "fc-once", "fc-fixpoint", "fc-mrv")
 
@@ -37,27 +37,37 @@ def _find(problems: list[Problem], wanted: str) -> Problem | None:
     return next((p for p in problems if p.id == wanted), None)
 
 
-def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task:
+@dataclass
+class TraceAnswer:
+    """The answer of a trace task: the steps recorded, whether the search ended within
+    max_steps (`complete`), and the failure that stopped it (`error`)."""
+
+    steps: list[Step] = field(default_factory=list)
+    complete: bool = True
+    error: str | None = None
+
+
+def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task[TraceAnswer]:
     """Record the search of one problem, step by step (up to max_steps), asking the hooks."""
-    def run(asker: Asker) -> TaskAnswer | WorkerLost:
+    def run(asker: Asker) -> TraceAnswer | WorkerLost[TraceAnswer]:
         recorder = Recorder(max_steps)
         hooks = Hooks(asker)
-        result: TaskAnswer = {"complete": True}
+        result = TraceAnswer()
         lost = False
         try:
             hooks.use_board(problem.board)
             search(build_csp(problem.board), hooks.strategy(), "all", recorder)
         except TraceLimit:
-            result["complete"] = False
+            result.complete = False
         except TASK_FAILURES as error:
-            result["error"] = str(error)
+            result.error = str(error)
         except WorkerFailure as failure:
             if failure.ours:
                 raise
-            result["error"], lost = failure.message, True
-        if "error" in result:
-            stop_at_last_step(recorder.steps, result["error"])
-        result["steps"] = recorder.steps
+            result.error, lost = failure.message, True
+        if result.error is not None:
+            stop_at_last_step(recorder.steps, result.error)
+        result.steps = recorder.steps
         return WorkerLost(result) if lost else result
 
     return Task(run, limit, problem.id)
@@ -80,10 +90,11 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     board, csp = problem.board, build_csp(problem.board)
     task = trace_task(problem, args.max_steps, args.timeout or 30.0)
     outcome = run_solver_tasks(solver, [task], 1, Limits(), sandbox)[0]
-    if outcome.ok and "error" in outcome.answer:
-        outcome = replace(outcome, status="error", message=outcome.answer["error"])
-    steps = outcome.answer.get("steps", [])
-    summary = Trace(steps, outcome.answer.get("complete", True), outcome.seconds).summary()
+    answer = outcome.answer or TraceAnswer()  # a search that did not run to its end: no steps
+    if outcome.ok and answer.error is not None:
+        outcome = replace(outcome, status="error", message=answer.error)
+    steps = answer.steps
+    summary = Trace(steps, answer.complete, outcome.seconds).summary()
     title = f"{problem.id} with {'the reference' if solver == 'reference' else Path(solver).name}"
     story = None
     if args.against:

@@ -153,8 +153,8 @@ def match(graded: list[Graded], students: list[Student]) -> Gradebook:
     return Gradebook(rows, max((g.max_score for g in graded), default=0.0), unmatched, absent, ungraded, shared)
 
 
-def _cell(text: str) -> str:
-    """A text cell no spreadsheet reads as a formula."""
+def csv_text(text: str) -> str:
+    """A text cell no spreadsheet reads as a formula (a leading =, +, -, @ gets a quote)."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
@@ -167,15 +167,15 @@ def write_gradebook(path: Path, book: Gradebook, form: str, assignment: str) -> 
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         if form == "canvas":
-            writer.writerow([*CANVAS_HEADER, _cell(assignment)])
+            writer.writerow([*CANVAS_HEADER, csv_text(assignment)])
             writer.writerow(["    Points Possible", "", "", "", "", _number(book.max_score)])
             for student, score in book.rows:
-                writer.writerow([_cell(student.name), _cell(student.id), _cell(student.sis_user_id),
-                                 _cell(student.sis_login_id), _cell(student.section), _number(score)])
+                writer.writerow([csv_text(student.name), csv_text(student.id), csv_text(student.sis_user_id),
+                                 csv_text(student.sis_login_id), csv_text(student.section), _number(score)])
         else:
             writer.writerow(["id", "score"])
             for student, score in book.rows:
-                writer.writerow([_cell(student.id), _number(score)])
+                writer.writerow([csv_text(student.id), _number(score)])
 
 
 def _who(student: Student) -> str:

@@ -75,13 +75,13 @@ class ItemResult:
         return data
 
 
-def measured(outcome: Outcome) -> dict[str, Any]:
+def measured(outcome: Outcome[Any]) -> dict[str, Any]:
     """What an item's result takes from its task's outcome, whatever its grade: the seconds
     it used, what it printed, and whether the file did not load."""
     return {"seconds": outcome.seconds, "output": outcome.output, "unloadable": outcome.unloadable}
 
 
-def failed_item(kind: ItemKind, name: str, max_score: float, outcome: Outcome, **where: Any) -> ItemResult:
+def failed_item(kind: ItemKind, name: str, max_score: float, outcome: Outcome[Any], **where: Any) -> ItemResult:
     """The result of an item whose task did not run to its end: no points, the failure's
     reason (`where`: more fields of the result, a problem's file say)."""
     assert outcome.status != "ok", "an item that ran is graded by its scorer"

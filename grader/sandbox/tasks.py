@@ -3,7 +3,9 @@ when a failure is the grader's own.
 
 An item is a `Task`: grader work that asks a solver's hooks questions (`run(asker)`),
 with a time limit (seconds of CPU, see `Budget`), the hooks it needs, the chain it
-belongs to and whether it touches hidden data.
+belongs to and whether it touches hidden data. Each kind of task answers with a record of
+its own (the type `A` of `Task[A]` and `Outcome[A]`), made here on the host from what the
+worker's checked replies said, and read by its scorer by attribute.
 
 - **Chains.** The caller puts each task in a named chain. A chain runs its tasks in
   order with one worker, every task in a fresh fork of it; chains run `jobs` at a time.
@@ -28,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from grader.sandbox.host import Asker, WorkerFailure, become_subreaper, interrupt
 
@@ -37,28 +39,28 @@ HUNG_AFTER = 2  # tasks of one chain that ran out of time in a hook before the r
 #: not_run: never started (its hook ran out of time before); ungraded: the grader's failure or the machine's, twice
 Failure = Literal["error", "timeout", "not_run", "ungraded"]
 Status = Literal["ok"] | Failure
-TaskAnswer = dict[str, Any]
-"""What a task's run returned: its own fields (results, solutions, ...), read by its scorer."""
+A = TypeVar("A")
+"""What a kind of task answers: a record of its own (the hooks' answers, a search's, ...)."""
 
 
 @dataclass(frozen=True)
-class WorkerLost:
+class WorkerLost(Generic[A]):
     """A task's answer when its worker died on the way and the task finished without it
     (the chain drops that worker and starts a fresh one for its next task)."""
 
-    answer: TaskAnswer
+    answer: A
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Generic[A]):
     """What became of one task: `status` "ok" when its run ended (`answer`: what it
     returned), else how it failed and why (`message`; `hook`: the call it failed in;
-    `unloadable`: the student's file did not load). `seconds` of the item's time it used,
-    what the student's code printed (`output`) and its hook calls timed, (hook, calls,
-    seconds) the slowest first, either way."""
+    `unloadable`: the student's file did not load; no `answer`). `seconds` of the item's
+    time it used, what the student's code printed (`output`) and its hook calls timed,
+    (hook, calls, seconds) the slowest first, either way."""
 
     status: Status
-    answer: TaskAnswer
+    answer: A | None
     message: str = ""
     output: str = ""
     seconds: float = 0.0
@@ -70,16 +72,23 @@ class Outcome:
     def ok(self) -> bool:
         return self.status == "ok"
 
+    @property
+    def answered(self) -> A:
+        """The answer of a task that ran to its end (every "ok" outcome has one)."""
+        if self.answer is None:
+            raise ValueError(f"a task that ended with {self.status} has no answer")
+        return self.answer
+
 
 @dataclass(frozen=True)
-class Task:
+class Task(Generic[A]):
     """Grader work that asks hooks questions: `run(asker)` within `limit` seconds.
 
     `name` says which item it is in reasons; `needs` are the hooks it asks; tasks with the
     same `chain` run in order in one worker; `hidden` tasks touch hidden problems.
     """
 
-    run: Callable[[Asker], TaskAnswer | WorkerLost]
+    run: Callable[[Asker], A | WorkerLost[A]]
     limit: float
     name: str = ""
     chain: str = "main"
@@ -91,16 +100,16 @@ class Ours(Exception):
     """A failure of the grader's or the machine's, with the reason to report."""
 
 
-def failed(status: Failure, message: str, output: str = "", seconds: float = 0.0, hook: str | None = None) -> Outcome:
+def failed(status: Failure, message: str, output: str = "", seconds: float = 0.0, hook: str | None = None) -> Outcome[Any]:
     """The outcome of a task that did not run to its end."""
-    return Outcome(status, {}, message, output, seconds, hook)
+    return Outcome(status, None, message, output, seconds, hook)
 
 
 def outcome_of(failure: WorkerFailure, output: str = "", seconds: float = 0.0,
-               calls: tuple[tuple[str, int, float], ...] = ()) -> Outcome:
+               calls: tuple[tuple[str, int, float], ...] = ()) -> Outcome[Any]:
     """The outcome of a task its worker failed (a failure of the student's), kind kept."""
     status: Failure = "timeout" if failure.kind == "timeout" else "error"
-    return Outcome(status, {}, failure.message, output, seconds, failure.hook, calls, failure.kind == "unloadable")
+    return Outcome(status, None, failure.message, output, seconds, failure.hook, calls, failure.kind == "unloadable")
 
 
 class Chain:
@@ -113,13 +122,13 @@ class Chain:
         self.load_error: WorkerFailure | None = None  # the student's file does not load: every task fails alike
         self.timed_out: dict[str, list[str]] = {}  # hook -> the items that ran out of time in it
 
-    def run(self, tasks: list[Task]) -> list[Outcome]:
+    def run(self, tasks: list[Task[Any]]) -> list[Outcome[Any]]:
         try:
             return [self._outcome(task) for task in tasks]
         finally:
             self._drop()
 
-    def _outcome(self, task: Task) -> Outcome:
+    def _outcome(self, task: Task[Any]) -> Outcome[Any]:
         if self.load_error is not None:
             return outcome_of(self.load_error)
         hung = next((hook for hook in sorted(task.needs) if len(self.timed_out.get(hook, ())) >= HUNG_AFTER), None)
@@ -137,14 +146,14 @@ class Chain:
             self.timed_out.setdefault(outcome.hook, []).append(task.name or "an item")
         return outcome
 
-    def _attempt(self, task: Task) -> Outcome:
+    def _attempt(self, task: Task[Any]) -> Outcome[Any]:
         """One try at the task; Ours when the failure is not the student's."""
         asker: Asker | None = None
         try:
             asker = self._asker(task)
             asker.begin(task.limit)
             try:
-                ran: TaskAnswer | WorkerLost | str = task.run(asker)
+                ran: object = task.run(asker)
             except self.failures as error:  # costs this task only
                 ran = str(error)
         except WorkerFailure as failure:
@@ -165,10 +174,10 @@ class Chain:
             output = asker.take_output()
             self._end(asker)
         if isinstance(ran, str):
-            return Outcome("error", {}, ran, output, seconds, calls_timed=calls)
+            return Outcome("error", None, ran, output, seconds, calls_timed=calls)
         return Outcome("ok", ran.answer if isinstance(ran, WorkerLost) else ran, output=output, seconds=seconds, calls_timed=calls)
 
-    def _asker(self, task: Task) -> Asker:
+    def _asker(self, task: Task[Any]) -> Asker:
         if self.asker is None:
             try:
                 self.asker = self.start(task.limit)
@@ -194,8 +203,8 @@ class Chain:
             self.asker = None
 
 
-def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task], jobs: int = 1,
-              failures: tuple[type[Exception], ...] = ()) -> list[Outcome]:
+def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task[Any]], jobs: int = 1,
+              failures: tuple[type[Exception], ...] = ()) -> list[Outcome[Any]]:
     """Every task's outcome, in order.
 
     `start(limit)` gives a ready asker, `stop` ends one; `failures` are the exceptions a
@@ -203,7 +212,7 @@ def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], ta
     first, then hidden ones, `jobs` at a time.
     """
     become_subreaper()
-    outcomes: list[Outcome | None] = [None] * len(tasks)
+    outcomes: list[Outcome[Any] | None] = [None] * len(tasks)
     for hidden in (False, True):
         chains: dict[str, list[int]] = {}
         for index, task in enumerate(tasks):
@@ -216,9 +225,9 @@ def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], ta
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-def _run_chains(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task],
-                chains: list[list[int]], jobs: int, failures: tuple[type[Exception], ...]) -> list[list[Outcome]]:
-    def run(indices: list[int]) -> list[Outcome]:
+def _run_chains(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task[Any]],
+                chains: list[list[int]], jobs: int, failures: tuple[type[Exception], ...]) -> list[list[Outcome[Any]]]:
+    def run(indices: list[int]) -> list[Outcome[Any]]:
         return Chain(start, stop, failures).run([tasks[index] for index in indices])
 
     if jobs <= 1 or len(chains) <= 1:

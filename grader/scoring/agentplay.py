@@ -7,19 +7,25 @@ per-move limit or printing past the output cap during one move loses that game o
 worker is replaced for the next game (starting it counts in the time allowed for all the
 games), and play goes on within that time. Every lost game keeps its cause
 (`play.evaluate.LossCause`), so the report counts each kind apart, with its games.
+
+The agent item whole: which games are played (`agent_seed`; `PRACTICE` games for no
+points without an agent section), and their score (`score_agent`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from grader.hooktable import AGENT_NAME
-from grader.inputs.config import AgentGrading
+from grader.inputs.config import AgentGrading, GradingConfig
 from grader.reference import reference_agent
+from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
 from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Outcome
@@ -37,6 +43,7 @@ from play.evaluate import (
 )
 from play.levels import RuleSet, parse_level
 from play.view import Move, View
+from solvers.cliargs import instructor_only
 
 
 class RemoteAgent:
@@ -152,19 +159,45 @@ def play_games(agent: ChooseMove, grading: AgentGrading, first_seed: int) -> lis
 LOST_WAYS_SHOWN = 3
 
 
-def games_result(games: list[GameResult]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FirstLoss:
+    """One of the first ways the games were lost: the first game lost so (numbered from 0),
+    the moves played in it, the reason, how many games were lost that way, and where."""
+
+    game: int
+    moves: int
+    reason: str
+    games: int
+    at: str
+
+
+@dataclass(frozen=True)
+class AgentGames:
+    """The answer of the agent's games (`games_result`): wins, the win rate and its 95%
+    interval, how the games were lost (`lost`, counted; `errors`: those lost to an error),
+    how each game ended ((way, games), the most first) and the first ways they were lost."""
+
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    lost: str
+    errors: int
+    outcomes: list[tuple[str, int]]
+    losses: list[FirstLoss]
+
+
+def games_result(games: list[GameResult]) -> AgentGames:
     """Wins, the win rate and its 95% interval, how the games were lost (counted), and
     the first ways they were lost, by game number: no seed is kept, so nothing shown lets
     a student replay them. Where the answer key is at hand, an opened mine is told apart
     as a guess or a cell the agent's view proved to be a mine."""
     wins = sum(game.won for game in games)
     ways = first_lost_ways(games, LOST_WAYS_SHOWN, load_probabilities())
-    return {"games": len(games), "wins": wins, "win_rate": wins / max(len(games), 1),
-            "ci95": list(wilson_interval(wins, len(games))), "lost": describe_losses(games),
-            "errors": sum(not game.won and game.error is not None for game in games),
-            "outcomes": sorted(Counter(_outcome(game) for game in games).items(), key=lambda pair: -pair[1]),
-            "losses": [{"game": way.game, "moves": way.result.moves, "reason": way.reason, "games": way.games,
-                        "at": way.at()} for way in ways]}
+    return AgentGames(len(games), wins, wins / max(len(games), 1), wilson_interval(wins, len(games)),
+                      describe_losses(games), sum(not game.won and game.error is not None for game in games),
+                      sorted(Counter(_outcome(game) for game in games).items(), key=lambda pair: -pair[1]),
+                      [FirstLoss(way.game, way.result.moves, way.reason, way.games, way.at()) for way in ways])
 
 
 def _outcome(game: GameResult) -> str:
@@ -175,7 +208,7 @@ def _outcome(game: GameResult) -> str:
 
 
 def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits: Limits,
-                     sandbox: Sandbox | None, scope: Scope = "siblings") -> Outcome:
+                     sandbox: Sandbox | None, scope: Scope = "siblings") -> Outcome[AgentGames]:
     """Play the configured games, from `first_seed`, with the agent in `source` ("reference"
     or a file defining choose_move): their `games_result` as the answer of one task."""
     agent = RemoteAgent(source, grading.rules, limits, grading.timeout, grading.move_timeout, sandbox, scope)
@@ -185,5 +218,123 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
         agent.close()
     output, seconds = agent.printed[:limits.output_kept], agent.used
     if agent.ungraded is not None:
-        return Outcome("ungraded", {}, f"{agent.ungraded} (tried twice)", output, seconds)
-    return Outcome("ok", {"result": result}, output=output, seconds=seconds)
+        return Outcome("ungraded", None, f"{agent.ungraded} (tried twice)", output, seconds)
+    return Outcome("ok", result, output=output, seconds=seconds)
+
+
+NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
+            "file in with your hooks (part 3 of the handout)")
+PUBLIC_GAMES = "the public default games, which anyone can replay: set a private agent.seed in grading.yaml to grade"
+#: How many of the configured games a student copy plays: a practice set, seconds to play
+#: locally, while the course's autograder plays every configured game.
+COPY_GAMES = 500
+
+
+def in_student_copy() -> bool:
+    """Whether this kit is a student copy (no answer key, and so none of the course's seeds)."""
+    return instructor_only("the course's seeds") is not None
+
+
+def public_games(played: int, configured: int) -> str:
+    """What graded games without a private seed are: the instructor is told to add one;
+    a student copy (no answer key, and no seed by design) says what the course plays."""
+    if not in_student_copy():
+        return PUBLIC_GAMES
+    games = f"the public default games (seeds 0-{played - 1})"
+    if played < configured:
+        games = f"a practice set, the first {played} public default games (seeds 0-{played - 1})"
+    return f"{games}: the course's autograder plays other games of the same kind, {configured} of them, drawn from its private seed"
+
+
+def score_agent(grading: AgentGrading, outcome: Outcome[AgentGames]) -> ItemResult:
+    """Points by the win rate (`AgentGrading.share`); the reason gives wins, the interval,
+    how the points were computed and any errors."""
+    name = "agent" if grading.points else "agent (practice, no points)"
+    if not outcome.ok:
+        return failed_item("agent", name, grading.points, outcome)
+    result = outcome.answered
+    share = grading.share(result.win_rate)
+    score = round(grading.points * share, 2)
+    low, high = result.ci95
+    computed = grading.explain(result.win_rate) + (f" = {score:g} of {grading.points:g}" if grading.points else "")
+    public = grading.seed is None
+    losses = result.losses
+    if len(losses) == 1 and losses[0].games == result.games and result.errors == result.games:
+        # every game lost to the same error at the same move (the stub, say): that is the reason
+        message = (f"won 0/{result.games} {grading.level} games: all lost at move {losses[0].moves + 1}: "
+                   f"{losses[0].reason}" + (f"; 0 of {grading.points:g} points" if grading.points else ""))
+    else:
+        message = (f"won {result.wins}/{result.games} {grading.level} games ({result.win_rate:.1%}, "
+                   f"95% CI {low:.1%}-{high:.1%}); {computed}")
+        if losses:
+            message += f"\n  {result.lost}; first: " + "; ".join(f"game {loss.game + 1} {loss.at}" for loss in losses)
+    if public and grading.points:
+        message += f"\n  {public_games(result.games, grading.games)}"
+    status: ItemStatus = "pass" if share == 1 or not grading.points else "fail"  # practice games are for information
+    games = f"{result.games} {grading.level}, {grading.rules} rules"
+    if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
+        games += f", {public_games(result.games, grading.games)}" if grading.points else ", the public default games"
+    facts = (("games", games), ("wins", str(result.wins)),
+             ("win rate", f"{result.win_rate:.1%} (95% interval {low:.1%}-{high:.1%})"),
+             ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
+             *((("losses", result.lost),) if losses else ()),
+             *((f"lost game {loss.game + 1}", loss.at) for loss in losses))
+    outcomes = tuple((str(way), int(count)) for way, count in result.outcomes)
+    return ItemResult("agent", name, status, score, grading.points, message, facts=facts, game_outcomes=outcomes,
+                      **measured(outcome))
+
+
+def agent_item(grading: AgentGrading, outcome: Outcome[AgentGames] | None) -> ItemResult:
+    """The agent's item: its games' score (`score_agent`), or none found (`outcome` None:
+    no file of the student's defines choose_move)."""
+    if outcome is None:
+        return ItemResult("agent", "agent", "error", 0.0, grading.points, NO_AGENT)
+    return score_agent(grading, outcome)
+
+
+#: With no agent section in the config, a student's written agent plays these games for
+#: information: how it would be graded, for no points.
+PRACTICE = AgentGrading(level="beginner", games=20, points=0.0, timeout=120.0)
+
+
+def agent_is_written(source: str) -> bool:
+    """False for the stub (choose_move only raises NotImplementedError); True for a file
+    that does not parse (its grading then says why)."""
+    if source == "reference":
+        return True
+    from grader.inputs.submission import solved_hooks
+
+    try:
+        found = solved_hooks(Path(source).parent, Path(source).name)
+    except SyntaxError:
+        return True
+    return any(name.endswith(": choose_move") for name in found)
+
+
+#: The first game's seed when the config has no private `agent.seed`: the public default
+#: games are seeds 0, 1, 2, ..., the games `evaluate_agent(choose_move, level, games, seed=0)`
+#: and `python -m play bench` play.
+PUBLIC_FIRST_SEED = 0
+
+
+def agent_seed(grading: AgentGrading) -> int:
+    """The first game's seed: derived from the config's private seed, so that no seed the
+    student could know or guess is played; without one, the public default games."""
+    if grading.seed is None:
+        return PUBLIC_FIRST_SEED
+    return int.from_bytes(hashlib.sha256(f"agent games {grading.seed}".encode()).digest()[:8], "big")
+
+
+def _practice_stub(config: GradingConfig, agent: str | None) -> bool:
+    """Whether the agent plays for practice only (no points) and is still the stub."""
+    return agent is not None and not (config.agent is not None and config.agent.points) and not agent_is_written(agent)
+
+
+def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None,
+                 scope: Scope) -> tuple[AgentGrading | None, Outcome[AgentGames] | None]:
+    """How the agent is graded (None: it is not), and its games' outcome (None: no agent file)."""
+    grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
+    if grading is None or agent is None:
+        return grading, None
+    played = replace(grading, games=min(grading.games, COPY_GAMES)) if in_student_copy() else grading
+    return grading, play_agent_games(agent, played, agent_seed(grading), limits, sandbox, scope)

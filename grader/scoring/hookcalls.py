@@ -35,6 +35,10 @@ class HookContractError(Exception):
         self.hook = hook
 
 
+#: What a task may raise that costs that task only.
+TASK_FAILURES = (HookContractError, StudentRaised)
+
+
 class LocalAsker:
     """Hook functions of our own (the reference), asked like a worker but in this process
     (no time limit: the model answer is trusted)."""

@@ -7,6 +7,7 @@ every problem is solved through the student's clauses with Glucose 4.1.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
@@ -14,9 +15,10 @@ from grader.hooktable import SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.problemset import Problem
 from grader.reports.results import ItemResult, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised, WorkerFailure
-from grader.sandbox.tasks import Outcome, Task, TaskAnswer, WorkerLost
+from grader.sandbox.tasks import Outcome, Task, WorkerLost
 from grader.sandbox.wire import quote
 from grader.scoring.hookcalls import HookContractError, Hooks
+from grader.scoring.hookitems import HookAnswers, _answers
 from grader.scoring.layouts import layout_problem
 from solvers.csp import CSP, build_csp, layout_of
 
@@ -25,6 +27,22 @@ MAX_SCOPE = 6
 
 SCOPES = [(n, k) for n in range(MAX_SCOPE + 1) for k in range(-1, n + 2)]
 SAT_SOLUTION_LIMIT = 2000  # more models than this means the clauses allow far too much
+
+
+@dataclass(frozen=True)
+class SatSolved:
+    """One problem solved through the student's clauses: every solution as a grid, or why
+    there are none to check (`error`)."""
+
+    solutions: list[list[list[int]]] | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class SatSolutions:
+    """The answer of the SAT item's task (`sat_problems_task`): each problem's, in order."""
+
+    results: list[SatSolved]
 
 
 def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
@@ -52,12 +70,21 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
     return clauses
 
 
-def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = False) -> Task:
+def sat_hook_task(name: str, limit: float) -> Task[HookAnswers]:
+    """Ask for the clauses of every small scope (n literals 1..n, each k)."""
+    def run(asker: Asker) -> HookAnswers:
+        hooks = Hooks(asker)
+        return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
+
+    return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
+
+
+def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = False) -> Task[SatSolutions]:
     """Solve `problems` here with Glucose 4.1 through the student's clauses: all
     solutions, as grids. The whole task has one time limit: a hook that hangs costs the
     problems not reached yet, and nothing more. Hidden problems get a task of their own."""
-    def run(asker: Asker) -> TaskAnswer | WorkerLost:
-        hooks, results = Hooks(asker), list[dict[str, Any]]()
+    def run(asker: Asker) -> SatSolutions | WorkerLost[SatSolutions]:
+        hooks, results = Hooks(asker), list[SatSolved]()
         for number, problem in enumerate(problems):
             board = problem.board
             csp = build_csp(board)
@@ -66,35 +93,35 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
             except StudentRaised as raised:
                 if raised.fatal:
                     raise
-                results.append({"error": raised.message})
+                results.append(SatSolved(error=raised.message))
                 continue
             except HookContractError as error:
-                results.append({"error": str(error)})
+                results.append(SatSolved(error=str(error)))
                 continue
             except WorkerFailure as failure:
                 if failure.ours:
                     raise
-                results += [{"error": failure.message}] * (len(problems) - number)
-                return WorkerLost({"results": results})
+                results += [SatSolved(error=failure.message)] * (len(problems) - number)
+                return WorkerLost(SatSolutions(results))
             from solvers.glucose import solve_clauses
 
             found = solve_clauses(cnf, len(csp.cells), "all", limit=SAT_SOLUTION_LIMIT + 1)
             if found.count > SAT_SOLUTION_LIMIT:
-                results.append({"error": f"more than {SAT_SOLUTION_LIMIT} layouts satisfy your clauses"})
+                results.append(SatSolved(error=f"more than {SAT_SOLUTION_LIMIT} layouts satisfy your clauses"))
                 continue
-            results.append({"solutions": [layout_of(csp, values, board.rows, board.cols) for values in found.solutions]})
-        return {"results": results}
+            results.append(SatSolved([layout_of(csp, values, board.rows, board.cols) for values in found.solutions]))
+        return SatSolutions(results)
 
     return Task(run, limit, SAT_ENCODING + (" (hidden problems)" if hidden else ""), "hidden sat" if hidden else "sat",
                 frozenset(spec.name for spec in SAT_HOOKS), hidden)
 
 
-def merge_sat_parts(parts: list[tuple[list[Problem], Outcome]]) -> Outcome:
+def merge_sat_parts(parts: list[tuple[list[Problem], Outcome[SatSolutions]]]) -> Outcome[SatSolutions]:
     """One outcome for the SAT item from its parts (the visible problems', the hidden
     ones'), each a task outcome: a part that failed fails each of its problems with its
     reason. Nothing of a hidden part (its reason, its output, its time) reaches the
     outcome but its problems' results, which the scorer masks."""
-    def shown(problems: list[Problem], outcome: Outcome) -> str:
+    def shown(problems: list[Problem], outcome: Outcome[SatSolutions]) -> str:
         hidden = any(p.hidden for p in problems)
         return "the hidden problems' part could not be graded" if hidden else outcome.message or outcome.status
 
@@ -105,14 +132,14 @@ def merge_sat_parts(parts: list[tuple[list[Problem], Outcome]]) -> Outcome:
     if broken is None and not any(o.ok for _, o in parts):  # nothing ran: the first part says why
         broken = parts[0]
     if broken is not None:
-        return Outcome(broken[1].status, {}, shown(*broken), output, seconds, unloadable=broken[1].unloadable)
-    results: list[dict[str, Any]] = []
+        return Outcome(broken[1].status, None, shown(*broken), output, seconds, unloadable=broken[1].unloadable)
+    results: list[SatSolved] = []
     for problems, outcome in parts:
         if outcome.ok:
-            results += outcome.answer["results"]
+            results += outcome.answered.results
         else:
-            results += [{"error": shown(problems, outcome)}] * len(problems)
-    return Outcome("ok", {"results": results}, output=output, seconds=seconds)
+            results += [SatSolved(error=shown(problems, outcome))] * len(problems)
+    return Outcome("ok", SatSolutions(results), output=output, seconds=seconds)
 
 
 def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str | None]:
@@ -147,12 +174,12 @@ def equivalence_problem(spec: HookSpec, clauses: list[list[int]], n: int, k: int
     return None
 
 
-def score_sat_hook(spec: HookSpec, points: float, outcome: Outcome) -> ItemResult:
+def score_sat_hook(spec: HookSpec, points: float, outcome: Outcome[HookAnswers]) -> ItemResult:
     """Partial credit: the share of (n, k) scopes where the clauses mean exactly the constraint."""
     if not outcome.ok:
         return failed_item("hook", spec.name, points, outcome)
     wrong = []
-    for (n, k), result in zip(SCOPES, outcome.answer["results"]):
+    for (n, k), result in zip(SCOPES, outcome.answered.results):
         if "error" in result:
             wrong.append(f"n={n}, k={k}: {result['error']}")
             continue
@@ -166,15 +193,15 @@ def score_sat_hook(spec: HookSpec, points: float, outcome: Outcome) -> ItemResul
     return ItemResult("hook", spec.name, "fail" if wrong else "pass", score, points, message, **measured(outcome))
 
 
-def score_sat_problems(points: float, problems: list[Problem], counts: list[int], outcome: Outcome) -> ItemResult:
+def score_sat_problems(points: float, problems: list[Problem], counts: list[int], outcome: Outcome[SatSolutions]) -> ItemResult:
     """Every problem solved through the student's clauses: all solutions, each recounted on the board."""
     if not outcome.ok:
         return failed_item("sat", SAT_ENCODING, points, outcome)
     failures = []
-    for problem, expected, result in zip(problems, counts, outcome.answer["results"]):
-        reason = result.get("error")
+    for problem, expected, result in zip(problems, counts, outcome.answered.results):
+        reason = result.error
         if reason is None:
-            grids = result["solutions"]
+            grids = result.solutions or []
             reason = next((f"solution {i} {why}" for i, grid in enumerate(grids, 1) if (why := layout_problem(problem.board, grid))), None)
             if reason is None and len({repr(g) for g in grids}) != expected:
                 reason = f"found {len({repr(g) for g in grids})} of the {expected} solutions"

@@ -1,0 +1,135 @@
+"""`python -m grader PATH... --submissions DIR`: grade a class into its CSV, feedback files,
+kept results and gradebook (the grading of each submission is `grader.commands.batch`)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from grader.commands.common import NOT_GRADED_EXIT
+from grader.sandbox.isolation import Isolation
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from grader.inputs.config import GradingConfig
+    from grader.inputs.problemset import Problem
+    from grader.sandbox.isolation import Sandbox
+
+
+def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
+           sandbox: Sandbox | None, errors: list, grading: GradingConfig) -> int:
+    """Grade every submission of --submissions (a folder, or a platform's export, zipped or
+    not) into the CSV, feedback files and kept results, then the summary, all written even
+    when interrupted. Exit status: 0, or 1 when a submission was refused (a link, a FIFO,
+    too deep or too large), an export held something odd, a graded one is not in the
+    gradebook or the results could not be kept, 3 when one was not graded (a failure of
+    the grader's), 128 + N when
+    stopped by signal N."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="grader-export-") as scratch:
+        return _batch_in(args, problems, config, console, sandbox, errors, grading, Path(scratch))
+
+
+def _class_roster(args: argparse.Namespace, submissions: list) -> list | None:
+    """The gradebook's roster: --roster's, else the students an export names (None when
+    neither, or no gradebook is asked for)."""
+    if not args.gradebook:
+        return None
+    if args.roster:
+        from grader.reports.gradebook import read_roster
+
+        return read_roster(args.roster)
+    from grader.reports.gradebook import Student
+
+    named = [Student(s.student, s.identity.sid or s.student, s.identity.name, s.identity.section)
+             for s in submissions if s.identity]  # the export is the roster
+    return named or None
+
+
+def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
+              sandbox: Sandbox | None, errors: list, grading: GradingConfig, scratch: Path) -> int:
+    """`_batch`, an export unpacked into `scratch`."""
+    import zipfile
+
+    from grader.commands.batch import (
+        ClassRun,
+        Interrupted,
+        class_gradebook,
+        find_submissions,
+        grade_batch,
+        keep_results,
+        run_info,
+        show_export,
+        show_summary,
+        write_csv,
+        write_feedback,
+    )
+    from grader.inputs.exports import read_export
+    from grader.reports.report import fail
+
+    if not (args.submissions.is_dir() or zipfile.is_zipfile(args.submissions)):
+        return fail(console, f"--submissions {args.submissions}: not a folder nor a zip")
+    feedback = args.csv.with_name(args.csv.stem + "-feedback")
+    if why := _class_folders(args.csv, feedback):
+        return fail(console, f"--csv {args.csv}: {why}")
+    mode = sandbox.mode if sandbox else Isolation.NONE
+    notes = [sandbox.unbounded] if sandbox and sandbox.unbounded else []
+    jobs = args.jobs
+    if mode is Isolation.USER:  # no private /tmp, /dev/shm or file system: students graded at once could meet there
+        jobs = 1
+        notes.append("one student at a time (under user, students graded at once would share /tmp and /dev/shm); "
+                     "a student graded earlier can still pass data to a later one through the machine's file caches: "
+                     "grade a class under bwrap")
+    console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
+    try:
+        export = read_export(args.submissions, scratch)
+        submissions = find_submissions(export.folder, export)
+    except (OSError, zipfile.BadZipFile) as error:
+        return fail(console, f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})")
+    odd = show_export(console, export, submissions)
+    roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
+    if args.gradebook and roster is None:
+        return fail(console, "--gradebook: give --roster (the submissions are no export naming the students)")
+    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout,
+                   sandbox.helpers() if sandbox else frozenset())
+    stopped: Interrupted | None = None
+    try:
+        rows = grade_batch(submissions, run, jobs, console)
+    except Interrupted as interrupted:
+        stopped, rows = interrupted, interrupted.rows
+    count = write_feedback(feedback, rows, errors)  # first: a student it fails for is not graded in the CSV either
+    write_csv(args.csv, rows)
+    show_summary(console, rows)
+    console.print(f"wrote {args.csv} and {count} feedback files (Markdown and HTML) in {feedback}/", highlight=False)
+    try:
+        kept = keep_results(args.csv, rows, run_info(grading, problems, rows))
+        console.print(f"kept the results in {kept}/ (python -m grader reexport {kept})", highlight=False, markup=False)
+    except Exception as error:  # the CSV and feedback are written: keeping the results never costs the class
+        fail(console, f"--csv {args.csv}: the results could not be kept beside it ({type(error).__name__}: {error})")
+        kept = None
+    left_out = kept is None  # a graded student the gradebook does not hold, or no results kept
+    if roster is not None:
+        path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
+        left_out = bool(class_gradebook(console, path, rows, roster, args.gradebook, args.assignment).left_out()) or left_out
+    if stopped is not None:
+        fail(console, f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
+                      "the others are marked not graded")
+        return 128 + signal.Signals[stopped.name].value
+    if any(row.ungraded for row in rows):
+        return NOT_GRADED_EXIT
+    return 1 if left_out or odd or any(s.refused for s in submissions) else 0  # each is named above
+
+
+def _class_folders(csv: Path, feedback: Path) -> str | None:
+    """Make the folder of the class's CSV and the feedback folder beside it; why one
+    cannot be made, or None."""
+    for folder in (csv.parent, feedback):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            return f"cannot make the folder {folder} ({error.strerror or error})"
+    return None

@@ -1,0 +1,151 @@
+"""`python -m grader PATH... --case HOOK:N` (or `HOOK@BOARD:N`): ask one hook case, or one
+call of a search, again as grading asked it, and show it in full (see
+`grader.commands.reruns` for what a rerun can promise)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from grader.inputs.problemset import Problem
+    from grader.sandbox.isolation import Sandbox, Scope
+    from grader.scoring.searchcheck import Divergence
+
+
+def _one_case(args: argparse.Namespace, solver: str, config, console: Console, sandbox: Sandbox | None, scope) -> int:
+    """`--case HOOK:N`: ask hook cases 1 to N in order, as grading did, and show case N in
+    full; `--case='HOOK:TOKEN'`: a private case a reason carried (see `grader.scoring.rerun`)."""
+    from rich.text import Text
+
+    from grader.commands.reruns import ask_in_order, earlier_cases, private_note, rerun_notes, verdict
+    from grader.reports.report import fail
+    from grader.scoring.hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
+    from grader.scoring.rerun import unpack
+
+    hook, _, number = args.case.partition(":")
+    cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
+    if hook in HOOK_NAMES and number and not number.isdigit():
+        try:
+            hook, course_number, case, graded = unpack(number)
+        except ValueError as damaged:
+            return fail(console, f"--case {hook}:...: {damaged}")
+        asked, labels = [case], [f"the course's case {course_number}"]
+    elif hook not in HOOK_NAMES or not number.isdigit() or not 1 <= int(number) <= len(cases[hook]):
+        known = ", ".join(f"{name}:1-{len(cases[name])}" for name in HOOK_NAMES)
+        return fail(console, f"--case {args.case}: expected HOOK:N, one of {known}")
+    else:
+        course_number, asked, graded = int(number), cases[hook][:int(number)], None
+        labels = [f'case {n} ("{c.get("name", "")}")' for n, c in enumerate(asked, start=1)]
+    case = asked[-1]
+    shown_number, shown = (course_number, case) if graded is None else (  # a private case is no case of the copy's
+        None, {**case, "name": f'the course\'s private case {course_number}, "{case.get("name", "")}"'})
+    rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
+    if not rerun.outcome.ok:
+        return fail(console, f"{hook} case {course_number}: {rerun.outcome.message}")
+    console.print(Text(describe_case(hook, shown_number, shown, rerun.answer)), highlight=False)
+    if rerun.outcome.output.strip():
+        console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
+    steady = rerun.unsteady(labels) is None
+    notes = private_note(hook, course_number, graded, rerun.answer) if graded is not None and steady else []
+    for line in rerun_notes(hook, rerun, labels, case["expected"], earlier_cases(asked)) + notes:
+        console.print(Text(line), highlight=False)
+    return verdict(console, rerun, labels, rerun.answer, case["expected"])
+
+
+def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Problem], config, console: Console,
+                     sandbox: Sandbox | None, scope: Scope) -> int:
+    """`--case HOOK@BOARD:N`: search BOARD with the solver's hooks up to the N-th call of
+    HOOK, and show that call as a case (a reason names it so)."""
+    from rich.text import Text
+
+    from grader.commands.reruns import Rerun, rerun_notes, verdict
+    from grader.hooktable import BY_NAME
+    from grader.reports.report import fail
+    from grader.sandbox.host import Limits
+    from grader.scoring.grading import model_answer, run_solver_tasks
+    from grader.scoring.hookcases import HOOK_NAMES, describe_case
+    from grader.scoring.problems import problem_task
+    from grader.scoring.searchcheck import AnswerTable
+
+    hook, _, rest = args.case.partition("@")
+    board, _, number = rest.rpartition(":")
+    problem = next((p for p in problems if p.id == board and not p.hidden), None)
+    if hook not in HOOK_NAMES or problem is None or not number.isdigit() or int(number) < 1:
+        why = f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given"
+        return fail(console, f"--case {args.case}: {why}")
+    model = model_answer()
+    if isinstance(model, AnswerTable) and model.missing:
+        return fail(console, f"--case {args.case}: cannot show the model answer's answers: {model.missing}")
+    limit = args.timeout or problem.timeout or config.timeout
+    if not BY_NAME[hook].engine_calls:  # asked apart, about the model answer's searches (see bounds_probes)
+        return _one_probe(args, solver, problems, problem, int(number), config, console, sandbox, scope)
+    task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
+    first, again = run_solver_tasks(solver, [task, task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)
+    if not first.ok:
+        return fail(console, f"{args.case}: {first.message}")
+    case = first.answered.found
+    if case is None:
+        return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
+    if "expected" not in case:
+        return fail(console, f"{args.case}: {_off_path(case.get('after'), board)}")
+    case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
+    console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
+    rerun, labels = Rerun(first, again), [f"call {number}"]
+    for line in rerun_notes(hook, rerun, labels, case["expected"]):
+        console.print(Text(line), highlight=False)
+    return verdict(console, rerun, labels, case["returned"], case["expected"])
+
+
+def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], problem: Problem, number: int, config,
+               console: Console, sandbox: Sandbox | None, scope: Scope) -> int:
+    """`--case constraint_bounds@BOARD:N`: ask the questions about the searches of the
+    visible boards in order, as grading did (every board before BOARD, then BOARD's up to
+    its N-th), and show the last in full."""
+    from rich.text import Text
+
+    from grader.commands.reruns import ask_in_order, rerun_notes, verdict
+    from grader.reports.report import fail
+    from grader.scoring.grading import model_answer
+    from grader.scoring.hookcases import describe_case
+    from grader.scoring.searchcheck import OffPath, bounds_probes
+
+    hook, model = "constraint_bounds", model_answer()
+    assert model is not None  # the caller checked
+    asked: list[dict] = []
+    labels: list[str] = []
+    before: list[str] = []
+    for shown in (p for p in problems if not p.hidden):
+        try:
+            probes = bounds_probes(shown.board, model)
+        except OffPath:
+            return fail(console, f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
+                        "(a board changed since the copy was made), so only the course's grader can ask this call")
+        if shown is problem and number > len(probes):
+            return fail(console, f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}")
+        count = number if shown is problem else len(probes)
+        asked += probes[:count]
+        labels += [f"call {n} on {shown.id}" for n in range(1, count + 1)]
+        last = count - 1 if shown is problem else count
+        if last:
+            before.append(f"call 1 on {shown.id}" if last == 1 else f"calls 1-{last} on {shown.id}")
+        if shown is problem:
+            break
+    rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
+    if not rerun.outcome.ok:
+        return fail(console, f"{args.case}: {rerun.outcome.message}")
+    case = {**asked[-1], "name": f"call {number} of {hook} in the search of {problem.id}"}
+    console.print(Text(describe_case(hook, None, case, rerun.answer)), highlight=False)
+    for line in rerun_notes(hook, rerun, labels, case["expected"], ", ".join(before)):
+        console.print(Text(line), highlight=False)
+    return verdict(console, rerun, labels, rerun.answer, case["expected"])
+
+
+def _off_path(divergence: Divergence | None, board: str) -> str:
+    """Why a call of a search cannot be shown with the model answer's answer in a student copy."""
+    where = (f"after your search had left the model answer's path ({divergence.describe(board)})"
+             if divergence is not None else "on a board this copy does not carry as it is now")
+    return (f"this call came {where}; this copy knows the model answer's answers only along its own searches of the "
+            "public boards, so only the course's grader can check this call (fix the first wrong call first)")

@@ -1,0 +1,152 @@
+"""The hook items: each hook asked its cases (`hook_task`), constraint_bounds asked about
+the constraints of real searches (`BoundsProbes`), and each hook's credit, its cases and
+its calls in the grader's searches together (`score_hook`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from grader.hooktable import BY_NAME
+from grader.inputs.problemset import Problem
+from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
+from grader.sandbox.host import Asker, StudentRaised
+from grader.sandbox.tasks import Outcome, Task
+from grader.scoring.hookcalls import Hooks
+from grader.scoring.hookcases import Case, as_data, board_of, describe_case, mistake_name
+from grader.scoring.rerun import case_hint
+from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, bounds_probes, probe_calls, unchecked_board
+from grader.scoring.searchshare import Searched, SearchShare
+
+#: One question's answer as the scorers, the reasons and the rerun tokens read it:
+#: {"value": data} (the hook's answer as data) or {"error": why}.
+Reply = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class HookAnswers:
+    """The answer of a task that asks a hook questions (cases, probes, scopes): each
+    question's `Reply`, in order."""
+
+    results: list[Reply]
+
+
+def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
+    """Each question's answer, {"value": data} or {"error": why}. A fatal failure (not
+    implemented, an exit, out of memory) ends the task."""
+    results: list[Reply] = []
+    for question in questions:
+        try:
+            results.append({"value": ask(question)})
+        except StudentRaised as raised:
+            if raised.fatal:
+                raise
+            results.append({"error": raised.message})
+        except TypeError as wrong:  # as_data: not what the contract allows
+            results.append({"error": str(wrong)})
+    return HookAnswers(results)
+
+
+def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, item: str = "") -> Task[HookAnswers]:
+    """Ask hook `name` every case. Only the inputs go out: the expected outputs never
+    leave the grader. `hidden`: cases from hidden boards (run apart, after the rest)."""
+    def run(asker: Asker) -> HookAnswers:
+        hooks = Hooks(asker)
+
+        def ask(case: Case) -> Any:
+            if "board" in case:
+                hooks.use_board(board_of(case))
+            return as_data(name, hooks.call(name, **BY_NAME[name].wire_arguments(case)))
+
+        return _answers(cases, ask)
+
+    return Task(run, limit, item or f"hooks/{name}", "hooks", frozenset({name}), hidden)
+
+
+class BoundsProbes:
+    """constraint_bounds asked about the constraints of real searches (`bounds_probes`):
+    one task for the visible boards, one for the hidden boards (run with the hidden part)."""
+
+    def __init__(self, visible: list[Problem], hidden: list[Problem], model: Model | AnswerTable | None, limit: float):
+        """No model answer: nothing is asked. A board whose probes the student copy does
+        not carry (None) is a board it cannot check."""
+        self.parts = {part: [(p, _probes(p, model)) for p in problems] if model is not None else []
+                      for part, problems in ((False, visible), (True, hidden))}
+        self.limit = limit
+        self.calls: list[Searched] = []
+
+    def tasks(self, hidden: bool) -> list[Task[HookAnswers]]:
+        """The part's task (none when it has no board)."""
+        cases = [case for _, probes in self.parts[hidden] for case in probes or ()]
+        return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
+
+    def take(self, hidden: bool, outcomes: list[Outcome[HookAnswers]]) -> None:
+        """Each board's calls from the part's outcome. A task that did not run to its end
+        answered for none of its boards: each is kept with that outcome (`Searched.unfinished`)."""
+        unknown = [Searched(problem, unchecked_board()) for problem, probes in self.parts[hidden] if probes is None]
+        asked = [(problem, probes) for problem, probes in self.parts[hidden] if probes is not None]
+        self.calls += unknown
+        if not outcomes:
+            return
+        if not outcomes[0].ok:
+            self.calls += [Searched(problem, HookCalls(), outcomes[0]) for problem, _ in asked]
+            return
+        results = iter(outcomes[0].answered.results)
+        for problem, probes in asked:
+            self.calls.append(Searched(problem, probe_calls(probes, [next(results) for _ in probes])))
+
+
+def _probes(problem: Problem, model: Model | AnswerTable) -> list[Case] | None:
+    """The board's probes, or None when the student copy does not carry them."""
+    try:
+        return bounds_probes(problem.board, model)
+    except OffPath:
+        return None
+
+
+def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcome[HookAnswers],
+               searched: Sequence[Searched] = (), private: bool = False) -> ItemResult:
+    """Credit by groups of cases: a group counts when every case in it is right (the groups
+    are built so that no input-independent answer gets a group right). The hook's calls in
+    the grader's searches (`searched`) are graded alike, a board a case: the hook earns the
+    smaller of the two shares, so right answers on the named cases alone earn nothing.
+    `private`: the cases come from the course's private seed (see `case_hint`)."""
+    if not outcome.ok:
+        return failed_item("hook", spec_name, points, outcome)
+    ours = next((s for s in searched if s.unfinished is not None and s.unfinished.status == "ungraded"), None)
+    if ours is not None:
+        return _searches_ungraded(spec_name, points, ours)
+    wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome.answered.results), start=1)
+             if "error" in result or result["value"] != case["expected"]]
+    groups = {case.get("group", number) for number, case in enumerate(cases, start=1)}
+    lost = {case.get("group", number) for number, case, _ in wrong}
+    passed = len(groups) - len(lost)
+    in_searches = SearchShare(searched)
+    cases_share = passed / len(groups)
+    score = round(points * min(cases_share, in_searches.share), 2)
+    unverified = round(score - round(points * min(cases_share, in_searches.lower), 2), 2)
+    unchecked = round(round(points * min(cases_share, in_searches.upper), 2) - score, 2)
+    counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
+    counts += f"; {in_searches.summary()}" if in_searches.boards else ""
+    lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines()
+    first = {}
+    if wrong:
+        number, case, result = wrong[0]
+        counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
+        lines[0:0] = case_hint(spec_name, number, case, result, private)
+        first = {"first_wrong": case.get("name", ""), "mistake": mistake_name(spec_name, case, result)}
+    message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
+    status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
+    return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified,
+                      **first, **measured(outcome))
+
+
+def _searches_ungraded(spec_name: str, points: float, searched: Searched) -> ItemResult:
+    """The hook's item when the grader's questions about a search failed by a failure of
+    the grader's or the machine's (of a hidden board, only that)."""
+    assert searched.unfinished is not None
+    why = "on a hidden board" if searched.problem.hidden else searched.unfinished.message
+    return ItemResult("hook", spec_name, "ungraded", 0.0, points,
+                      f"its calls in the grader's searches could not be asked: {why}")
