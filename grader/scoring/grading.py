@@ -42,6 +42,7 @@ from grader.scoring.sathooks import (
     score_sat_problems,
 )
 from grader.scoring.searchcheck import (
+    PROBED,
     AnswerTable,
     CallFound,
     Divergence,
@@ -49,7 +50,7 @@ from grader.scoring.searchcheck import (
     Model,
     OffPath,
     Watcher,
-    bounds_probes,
+    board_probes,
     probe_calls,
     unchecked_board,
 )
@@ -136,14 +137,14 @@ def _checked(watcher: Watcher | None) -> dict[str, Any]:
     return {"divergence": watcher.first if watcher else None, "calls": watcher.calls if watcher else {}}
 
 
-class BoundsProbes:
-    """constraint_bounds asked about the constraints of real searches (`bounds_probes`):
+class Probes:
+    """A probed hook (`HookSpec.probe`) asked about the grader's searches (`board_probes`):
     one task for the visible boards, one for the hidden boards (run with the hidden part)."""
 
-    def __init__(self, visible: list[Problem], hidden: list[Problem], model: Model | AnswerTable | None, limit: float):
-        """No model answer: nothing is asked. A board whose probes the student copy does
-        not carry (None) is a board it cannot check."""
-        self.parts = {part: [(p, _probes(p, model)) for p in problems] if model is not None else []
+    def __init__(self, hook: str, visible: list[Problem], hidden: list[Problem], model: Model | AnswerTable, limit: float):
+        """A board whose probes the student copy does not carry (None) is a board it cannot check."""
+        self.hook = hook
+        self.parts = {part: [(p, _probes(hook, p, model)) for p in problems]
                       for part, problems in ((False, visible), (True, hidden))}
         self.limit = limit
         self.calls: list[Searched] = []
@@ -151,7 +152,7 @@ class BoundsProbes:
     def tasks(self, hidden: bool) -> list[Task]:
         """The part's task (none when it has no board)."""
         cases = [case for _, probes in self.parts[hidden] for case in probes or ()]
-        return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
+        return [hook_task(self.hook, cases, self.limit, hidden, f"hooks/{self.hook} in searches")] if cases else []
 
     def take(self, hidden: bool, outcomes: list[Outcome]) -> None:
         """Each board's calls from the part's outcome. A task that did not run to its end
@@ -166,13 +167,13 @@ class BoundsProbes:
             return
         results = iter(outcomes[0].answer["results"])
         for problem, probes in asked:
-            self.calls.append(Searched(problem, probe_calls(probes, [next(results) for _ in probes])))
+            self.calls.append(Searched(problem, probe_calls(self.hook, probes, [next(results) for _ in probes])))
 
 
-def _probes(problem: Problem, model: Model | AnswerTable) -> list[Case] | None:
+def _probes(hook: str, problem: Problem, model: Model | AnswerTable) -> list[Case] | None:
     """The board's probes, or None when the student copy does not carry them."""
     try:
-        return bounds_probes(problem.board, model)
+        return board_probes(hook, problem.board, model)
     except OffPath:
         return None
 
@@ -661,14 +662,16 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     # that saw a hidden board.
     hooks = [spec for spec in CSP_HOOKS if wants(spec.name)]
     sat_hooks = [spec for spec in SAT_HOOKS if wants(spec.name)]
-    probes = BoundsProbes(visible, hidden, model if wants("constraint_bounds") else None, item_timeout)
+    probes = {spec.name: Probes(spec.name, visible, hidden, model, item_timeout) for spec in hooks if spec.probe}
     seen = run({"hooks": [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks],
                 "sat hooks": [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks],
-                "probes": probes.tasks(False), "problems": searches(visible), "sat": sat(visible, False)})
-    probes.take(False, seen["probes"])
+                "probes": [t for p in probes.values() for t in p.tasks(False)], "problems": searches(visible),
+                "sat": sat(visible, False)})
+    _take(probes, False, seen["probes"])
     agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
-    unseen = run({"probes": probes.tasks(True), "problems": searches(hidden), "sat": sat(hidden, True)})
-    probes.take(True, unseen["probes"])
+    unseen = run({"probes": [t for p in probes.values() for t in p.tasks(True)], "problems": searches(hidden),
+                  "sat": sat(hidden, True)})
+    _take(probes, True, unseen["probes"])
     sat_outcome, sat_problems = None, visible + hidden  # the SAT item's parts: the visible problems, then the hidden
     if wants(SAT_ENCODING):
         parts = [(chosen, part[0]) for chosen, part in ((visible, seen["sat"]), (hidden, unseen["sat"])) if part]
@@ -711,11 +714,21 @@ def _sat_part(chosen: list[Problem], hidden: bool, item_timeout: float) -> list[
     return [sat_problems_task(chosen, item_timeout + SAT_SECONDS_PER_PROBLEM * len(chosen), hidden)] if chosen else []
 
 
-def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome]], probes: BoundsProbes) -> list[Searched]:
-    """The hook's calls in the grader's searches, board by board (the hook the engine does
-    not call is asked apart: the probes)."""
-    if not hook.engine_calls:
-        return probes.calls
+def _take(probes: dict[str, Probes], hidden: bool, outcomes: list[Outcome]) -> None:
+    """Hand each probed hook the outcome of its part's task (a hook with no board has none)."""
+    answered = iter(outcomes)
+    for asked in probes.values():
+        asked.take(hidden, [next(answered) for _ in asked.tasks(hidden)])
+
+
+def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome]],
+                  probes: dict[str, Probes]) -> list[Searched]:
+    """The hook's calls in the grader's searches, board by board, as its table entry says
+    (`HookSpec.in_searches`): its calls there, its probes' answers, or none at all."""
+    if hook.in_searches == "probes":
+        return probes[hook.name].calls
+    if hook.in_searches == "":
+        return []
     return [Searched(problem, outcome.answer["calls"][hook.name], divergence=outcome.answer.get("divergence"))
             for problem, outcome in searches if hook.name in outcome.answer.get("calls", {})]
 
@@ -756,7 +769,7 @@ def model_answer() -> Model | AnswerTable:
     except ReferenceUnavailable:
         answers = search_answers()
         return AnswerTable({}, answers.why) if isinstance(answers, Unusable) else AnswerTable(answers)
-    return Model(strategies.HANDOUT, strategies.constraint_bounds)
+    return Model(strategies.HANDOUT, {hook: reference_hooks()[hook] for hook in PROBED})
 
 
 def _mode(sandbox: Sandbox | None) -> str:
