@@ -5,7 +5,9 @@ each travels to the worker, what it must return, what a case of it shows, its po
 and the answers that ignore their input (the trivial probes no group of cases may reward).
 The worker, the case generator, the checker, the search watcher and the reports all read
 this table; adding a hook is its entry here, its stub in `assignment/hooks.py`, its model
-answer and its cases (`MAINTAINING.md`).
+answer and its cases (`MAINTAINING.md`). Its entry also says how the grader's own
+searches grade it: its calls there (a hook the engine calls), questions built from them
+(`probe`), or not at all (`in_searches`).
 
 Standard library only: the worker imports it inside the sandbox.
 """
@@ -121,6 +123,10 @@ class HookSpec:
     trivial: tuple[tuple[str, Callable[..., Any]], ...] = ()  # answers that ignore the input
     holds: Callable[[int, int], bool] | None = None  # SAT: does a count of true literals meet k?
     probe: Probe = ""  # a hook the engine does not call, asked about its searches all the same ("": never)
+
+    def __post_init__(self) -> None:
+        if self.probe and (self.part != "csp" or self.engine_calls):
+            raise ValueError(f"{self.name}: a probe is for a CSP hook the engine does not call (its calls are checked one by one)")
 
     @property
     def engine_calls(self) -> bool:
