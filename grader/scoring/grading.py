@@ -769,7 +769,8 @@ def model_answer() -> Model | AnswerTable:
     except ReferenceUnavailable:
         answers = search_answers()
         return AnswerTable({}, answers.why) if isinstance(answers, Unusable) else AnswerTable(answers)
-    return Model(strategies.HANDOUT, {hook: reference_hooks()[hook] for hook in PROBED})
+    hooks = reference_hooks()
+    return Model(strategies.HANDOUT, {hook: hooks[hook] for hook in PROBED})
 
 
 def _mode(sandbox: Sandbox | None) -> str:
