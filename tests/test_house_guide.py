@@ -19,6 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "MAINTAINING.md"
+ONLY_THE_COPY = ROOT / "tests" / "student_files" / "only_this_copy"  # hides the editable install
 #: Where a block goes, from its first line: `# PATH: before|after|instead of `TEXT`` (the
 #: one line holding TEXT), `# PATH: at the end`, `# PATH: a new file` (`<!-- ... -->` in Markdown).
 PLACE = re.compile(r"^(?:# |<!-- )(?P<path>\S+): (?:(?P<where>before|after|instead of) `(?P<anchor>.+)`"
@@ -116,9 +117,11 @@ def paste(kit: Path, block: Block) -> None:
     target.write_text("".join(lines), encoding="utf-8")
 
 
-def run(kit: Path, *argv: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    """A command run in the scratch kit (its own `grader` first on the path)."""
-    env = {**os.environ, "PYTHONPATH": str(kit), "COLUMNS": "200"}
+def run(kit: Path, *argv: str, ok: bool = True, copy: bool = False) -> subprocess.CompletedProcess[str]:
+    """A command run in the scratch kit (its own `grader` first on the path); `copy`: in a
+    student copy, which sees nothing of the kit that made it."""
+    path = [str(ONLY_THE_COPY), str(kit)] if copy else [str(kit)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "COLUMNS": "200"}
     done = subprocess.run([sys.executable, *argv], cwd=kit, env=env, capture_output=True, text=True, timeout=900)
     if ok:
         assert done.returncode == 0, f"{' '.join(argv)}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
@@ -168,11 +171,11 @@ def scratch_kit(tmp_path: Path) -> Path:
     return kit
 
 
-def graded(kit: Path, solver: Path, only: list[str]) -> dict[str, dict]:
+def graded(kit: Path, solver: Path, only: list[str], copy: bool = False) -> dict[str, dict]:
     """Each item of a grading run of `solver` on the course boards, by id."""
-    out = solver.with_suffix(".json")
+    out = solver.with_name(f"{solver.stem}{'-copy' * copy}.json")
     run(kit, "-m", "grader", "problems/course.yaml", "--solver", str(solver), "--only", ",".join([*only, "course"]),
-        "--json", str(out), ok=False)
+        "--json", str(out), ok=False, copy=copy)
     report = json.loads(out.read_text(encoding="utf-8"))
     return {item["id"]: item for item in report["hooks"]}
 
@@ -182,7 +185,8 @@ def test_the_guide_adds_a_toy_hook_of_each_kind_and_grades_it(tmp_path: Path) ->
     rewritten and the handout's row added; the kit's own checks of a hook pass; then a
     right file gets each toy hook's full points and a wrong one less, its reason quoting
     that hook's own answer (not another hook's); a hook graded on its cases alone has no
-    search share and no `--case HOOK@BOARD:N`. Prints the diff stat of each kind."""
+    search share and no `--case HOOK@BOARD:N`; a student copy released from the kit grades
+    both files alike. Prints the diff stat of each kind."""
     kinds = guide_kinds()
     assert [kind.hook for kind in kinds] == list(WRONG), "the worked example's toy hooks"
     kit = scratch_kit(tmp_path)
@@ -222,6 +226,11 @@ def test_the_guide_adds_a_toy_hook_of_each_kind_and_grades_it(tmp_path: Path) ->
     alone = next(kind.hook for kind in kinds if kind.title == "A hook graded on its cases alone")
     asked = run(kit, "-m", "grader", "problems/course.yaml", "--solver", str(right), "--case", f"{alone}@nctu-1:1", ok=False)
     assert asked.returncode != 0 and "its cases are all it is graded on" in asked.stdout + asked.stderr
+
+    run(kit, "-m", "grader", "release", str(tmp_path / "copy"))  # "Cutting a release": the student copy
+    for solver, course in ((right, good), (wrong, bad)):
+        there = graded(tmp_path / "copy", solver, hooks, copy=True)
+        assert {hook: there[hook]["score"] for hook in hooks} == {hook: course[hook]["score"] for hook in hooks}
 
 
 def test_the_guide_adds_a_problem_set(tmp_path: Path) -> None:
