@@ -27,12 +27,16 @@ PLACE = re.compile(r"^(?:# |<!-- )(?P<path>\S+): (?:(?P<where>before|after|inste
 #: A row of the handout's scoring table (section 5), as tests/test_house.py reads it.
 TABLE_ROW = re.compile(r"^(\s*)\| `\w+` \| \d+ \| \d+ \| \d+ \| \d+ \|$")
 #: A wrong version of each toy hook (appended to the right file, so it replaces the right
-#: one), and what the reason must quote of that hook's own answer.
+#: one), and every answer its reason may quote: that hook's own.
 WRONG = {
-    "goal_test": ("def goal_test(csp, domains):\n    return False\n", "returned: False"),
-    "count_decided": ("def count_decided(scope, domains):\n    return 1000 + len(scope)\n", "returned: 10"),
-    "count_undecided": ("def count_undecided(domains):\n    return 2000 + len(domains)\n", "returned: 20"),
+    "goal_test": ("def goal_test(csp, domains):\n    return False\n", r"False"),
+    "count_decided": ("def count_decided(scope, domains):\n    return 1000 + len(scope)\n", r"10\d\d"),
+    "count_undecided": ("def count_undecided(domains):\n    return 2000 + len(domains)\n", r"20\d\d"),
 }
+#: The wrong file's constraint_bounds is wrong too (it forgets the decided variables): a toy
+#: hook is graded on its own answers, never on constraint_bounds' (asked in the same run).
+WRONG_BOUNDS = ("def constraint_bounds(scope, domains):\n    undecided = [domains[v] for v in scope if len(domains[v]) > 1]\n"
+                "    return sum(min(d) for d in undecided), sum(max(d) for d in undecided)\n")
 
 pytestmark = pytest.mark.slow
 
@@ -210,18 +214,18 @@ def test_the_guide_adds_a_toy_hook_of_each_kind_and_grades_it(tmp_path: Path) ->
     shutil.copy(kit / "tests" / "student_files" / "model_answer.py", right)
     wrong = tmp_path / "wrong" / "hooks.py"
     wrong.parent.mkdir()
-    wrong.write_text(right.read_text(encoding="utf-8") + "".join(f"\n\n{code}" for code, _ in WRONG.values()),
-                     encoding="utf-8")
-    hooks = list(WRONG)
+    wrong.write_text(right.read_text(encoding="utf-8") + "".join(f"\n\n{code}" for code, _ in WRONG.values())
+                     + f"\n\n{WRONG_BOUNDS}", encoding="utf-8")
+    hooks = ["constraint_bounds", *WRONG]
     good, bad = graded(kit, right, hooks), graded(kit, wrong, hooks)
-    for hook, (_, quoted) in WRONG.items():
+    for hook, (_, own) in WRONG.items():
         print(f"{hook}: right {good[hook]['score']:g}/{good[hook]['max_score']:g}, wrong {bad[hook]['score']:g}: "
               f"{bad[hook]['message'].splitlines()[0]}")
         assert good[hook]["score"] == good[hook]["max_score"] > 0, good[hook]
         assert bad[hook]["score"] < bad[hook]["max_score"], bad[hook]
-        assert quoted in bad[hook]["message"], bad[hook]["message"]
-        assert "returned: (" not in bad[hook]["message"], bad[hook]["message"]  # no constraint_bounds answer
-    searched = {hook: "in the grader's searches" in good[hook]["message"] for hook in hooks}
+        quoted = re.findall(r"^\s*returned: (.*)$", bad[hook]["message"], re.M)
+        assert quoted and all(re.fullmatch(own, answer) for answer in quoted), bad[hook]["message"]
+    searched = {hook: "in the grader's searches" in good[hook]["message"] for hook in WRONG}
     assert searched == {kind.hook: kind.title != "A hook graded on its cases alone" for kind in kinds}
     alone = next(kind.hook for kind in kinds if kind.title == "A hook graded on its cases alone")
     asked = run(kit, "-m", "grader", "problems/course.yaml", "--solver", str(right), "--case", f"{alone}@nctu-1:1", ok=False)
