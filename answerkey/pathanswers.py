@@ -2,8 +2,8 @@
 copy (`grader/inputs/searchanswers.py` says what it is and how the copy reads it).
 
 Every call the model answer's search of a board makes (all solutions, as the grader asks)
-is recorded with its answer, and so is every constraint_bounds question the grader asks
-about that search (`bounds_probes`). Nothing else: no hidden board, no hook case.
+is recorded with its answer, and so is every question the grader asks a probed hook about
+that search (`board_probes`). Nothing else: no hidden board, no hook case.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from grader.inputs.searchanswers import call_key
 from grader.scoring.grading import model_answer
 from grader.scoring.hookcases import as_data
 from grader.scoring.searchcheck import (
+    PROBED,
     AnswerTable,
     Model,
-    bounds_probes,
+    board_probes,
     call_arguments,
     restored_answer,
     stored_answer,
@@ -40,12 +41,12 @@ def _recording(model: Model, board: Board, entries: dict[str, Any]) -> Model:
             return value
         return call
 
-    strategy, bounds = model.strategy, model.constraint_bounds
+    strategy = model.strategy
     assert strategy.forward_check is not None
     recorded = Strategy("model answer (recorded)", record("select_variable", strategy.select_variable),
                         record("order_values", strategy.order_values),
                         forward_check=record("forward_check", strategy.forward_check))
-    return Model(recorded, record("constraint_bounds", bounds, takes_csp=False))
+    return Model(recorded, {hook: record(hook, answer, takes_csp=False) for hook, answer in model.probed.items()})
 
 
 def path_answers(boards: Iterable[Board]) -> dict[str, Any]:
@@ -58,7 +59,8 @@ def path_answers(boards: Iterable[Board]) -> dict[str, Any]:
     for board in boards:
         recorded = _recording(model, board, entries)
         search(build_csp(board), recorded.strategy, "all")
-        probes = bounds_probes(board, recorded)
         replayed = AnswerTable(entries)
-        assert bounds_probes(board, replayed) == probes, f"the stored answers do not replay {board.rows_text()}"
+        for hook in PROBED:
+            probes = board_probes(hook, board, recorded)
+            assert board_probes(hook, board, replayed) == probes, f"the stored answers do not replay {board.rows_text()}"
     return entries

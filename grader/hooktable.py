@@ -5,7 +5,9 @@ each travels to the worker, what it must return, what a case of it shows, its po
 and the answers that ignore their input (the trivial probes no group of cases may reward).
 The worker, the case generator, the checker, the search watcher and the reports all read
 this table; adding a hook is its entry here, its stub in `assignment/hooks.py`, its model
-answer and its cases (`MAINTAINING.md`).
+answer and its cases (`MAINTAINING.md`). Its entry also says how the grader's own
+searches grade it: its calls there (a hook the engine calls), questions built from them
+(`probe`), or not at all (`in_searches`).
 
 Standard library only: the worker imports it inside the sandbox.
 """
@@ -18,6 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Part = Literal["csp", "sat", "agent"]  # part 1 (the CSP hooks), part 2 (SAT), part 3 (the agent)
+#: How a CSP hook the engine does not call is still asked about the grader's searches: the
+#: name of its probe builder (`PROBE_BUILDERS` in grader/scoring/searchcheck.py), or none.
+#: "constraints": one constraint of each of the model answer's first nodes, with that node's domains.
+Probe = Literal["", "constraints"]
 
 
 @dataclass(frozen=True)
@@ -116,11 +122,22 @@ class HookSpec:
     returns: Callable[[Any], Any] = _identity  # its answer as plain data, or TypeError("must return ...")
     trivial: tuple[tuple[str, Callable[..., Any]], ...] = ()  # answers that ignore the input
     holds: Callable[[int, int], bool] | None = None  # SAT: does a count of true literals meet k?
+    probe: Probe = ""  # a hook the engine does not call, asked about its searches all the same ("": never)
+
+    def __post_init__(self) -> None:
+        if self.probe and (self.part != "csp" or self.engine_calls):
+            raise ValueError(f"{self.name}: a probe is for a CSP hook the engine does not call (its calls are checked one by one)")
 
     @property
     def engine_calls(self) -> bool:
         """Whether the engine calls it in a search (such a hook takes the CSP first)."""
         return self.part == "csp" and not self.params[0].codec.sent
+
+    @property
+    def in_searches(self) -> Literal["calls", "probes", ""]:
+        """How the grader's searches grade it: its calls there ("calls", the engine's hooks),
+        questions built from them ("probes", see `probe`), or not at all (its cases alone)."""
+        return "calls" if self.engine_calls else "probes" if self.probe else ""
 
     def wire_arguments(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The sent arguments as wire data, from Python values or a case's data."""
@@ -137,7 +154,7 @@ HOOKS: tuple[HookSpec, ...] = (
     HookSpec("constraint_bounds", "csp", (Param("scope", SCOPE), Param("domains", DOMAINS)),
              "the smallest and largest sum a constraint can reach", 2, "strategies.constraint_bounds", checked_bounds,
              (("(0, 0)", lambda scope, domains: (0, 0)), ("(1, 0)", lambda scope, domains: (1, 0)),
-              ("(0, len(scope))", lambda scope, domains: (0, len(scope))))),
+              ("(0, len(scope))", lambda scope, domains: (0, len(scope)))), probe="constraints"),
     HookSpec("forward_check", "csp", (Param("csp", CSP_FROM_BOARD), Param("domains", DOMAINS), Param("assigned", NUMBER)),
              "one pass of the bound rule over the constraints", 3, "strategies.forward_check_once", checked_domains,
              (("None", lambda csp, domains, assigned: None),

@@ -26,7 +26,7 @@ from grader.reports.results import MESSAGE_LIMIT, ItemResult, Report
 from grader.sandbox.tasks import HUNG_AFTER
 from grader.scoring.grading import model_answer
 from grader.scoring.problems import NOTHING_FOUND, no_credit_for_answering_nothing
-from grader.scoring.searchcheck import bounds_probes
+from grader.scoring.searchcheck import board_probes
 from solvers.board import board_from_rows
 from solvers.csp import build_csp
 
@@ -216,7 +216,7 @@ def test_the_handout_says_the_last_constraint_of_a_board_without_a_mine_count_is
     csp = build_csp(board)
     model = model_answer()
     assert model is not None and board.mines is None
-    first = bounds_probes(board, model)[0]
+    first = board_probes("constraint_bounds", board, model)[0]
     assert first["scope"] == list(csp.constraints[-1].scope) and csp.constraints[-1].cell is not None
     assert "on a board without a mine count it is a hint" in grading_section()
 

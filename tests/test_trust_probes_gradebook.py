@@ -21,7 +21,7 @@ from grader.inputs.problemset import Problem
 from grader.reports.gradebook import Graded, RosterError, Student, match, read_roster
 from grader.sandbox.tasks import Outcome
 from grader.scoring.grading import model_answer
-from grader.scoring.hookitems import BoundsProbes, HookAnswers, score_hook
+from grader.scoring.hookitems import HookAnswers, Probes, score_hook
 from grader.scoring.searchcheck import HookCalls
 from grader.scoring.searchshare import Searched
 from solvers.board import board_from_rows
@@ -61,7 +61,7 @@ def test_an_unfinished_probe_task_leaves_every_board_of_its_part_unanswered() ->
     """Whatever stopped it (a timeout, a crash, a chain's "not run"), the part's boards are
     kept with that outcome, none left out."""
     visible, hidden = [_problem("v1"), _problem("v2")], [_problem("h1", "hidden")]
-    probes = BoundsProbes(visible, hidden, model_answer(), 3.0)
+    probes = Probes("constraint_bounds", visible, hidden, model_answer(), 3.0)
     stopped = Outcome("error", None, "the worker died (signal 11)")
     probes.take(False, [stopped])
     probes.take(True, [Outcome("not_run", None, "not run: constraint_bounds ran out of time on hooks/constraint_bounds")])

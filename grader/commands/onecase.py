@@ -80,8 +80,10 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     if isinstance(model, AnswerTable) and model.missing:
         return fail(console, f"--case {args.case}: cannot show the model answer's answers: {model.missing}")
     limit = args.timeout or problem.timeout or config.timeout
-    if not BY_NAME[hook].engine_calls:  # asked apart, about the model answer's searches (see bounds_probes)
+    if BY_NAME[hook].in_searches == "probes":  # asked apart, about the model answer's searches (see board_probes)
         return _one_probe(args, solver, problems, problem, int(number), config, console, sandbox, scope)
+    if BY_NAME[hook].in_searches == "":
+        return fail(console, f"--case {args.case}: the grader's searches do not ask {hook}: its cases are all it is graded on")
     task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
     first, again = run_solver_tasks(solver, [task, task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)
     if not first.ok:
@@ -101,25 +103,25 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
 
 def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], problem: Problem, number: int, config,
                console: Console, sandbox: Sandbox | None, scope: Scope) -> int:
-    """`--case constraint_bounds@BOARD:N`: ask the questions about the searches of the
-    visible boards in order, as grading did (every board before BOARD, then BOARD's up to
-    its N-th), and show the last in full."""
+    """`--case HOOK@BOARD:N` for a probed hook (`HookSpec.probe`): ask the questions about
+    the searches of the visible boards in order, as grading did (every board before BOARD,
+    then BOARD's up to its N-th), and show the last in full."""
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, rerun_notes, verdict
     from grader.reports.report import fail
     from grader.scoring.grading import model_answer
     from grader.scoring.hookcases import describe_case
-    from grader.scoring.searchcheck import OffPath, bounds_probes
+    from grader.scoring.searchcheck import OffPath, board_probes
 
-    hook, model = "constraint_bounds", model_answer()
+    hook, model = args.case.partition("@")[0], model_answer()
     assert model is not None  # the caller checked
     asked: list[dict] = []
     labels: list[str] = []
     before: list[str] = []
     for shown in (p for p in problems if not p.hidden):
         try:
-            probes = bounds_probes(shown.board, model)
+            probes = board_probes(hook, shown.board, model)
         except OffPath:
             return fail(console, f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
                         "(a board changed since the copy was made), so only the course's grader can ask this call")

@@ -2,8 +2,8 @@
 student copy.
 
 The student copy has no answer key, so `python -m grader release` writes, for every hook
-call the model answer makes while it searches a public board (and every constraint_bounds
-question the grader asks about those searches), the model answer's answer, keyed by a
+call the model answer makes while it searches a public board (and every question the
+grader asks a probed hook, such as constraint_bounds, about those searches), the model answer's answer, keyed by a
 digest of the call's input (`call_key`). A student's search makes exactly those calls
 until its first answer that differs from the model answer's, so the copy finds every
 first wrong call; a call whose input is not here came after the search had left the model

@@ -24,7 +24,7 @@ from grader.sandbox.tasks import Outcome, Task, run_tasks
 from grader.scoring.agentplay import _agent_games, _practice_stub, agent_item
 from grader.scoring.hookcalls import TASK_FAILURES, LocalAsker
 from grader.scoring.hookcases import Cases, build_cases, load_cases
-from grader.scoring.hookitems import BoundsProbes, HookAnswers, hook_task, score_hook
+from grader.scoring.hookitems import HookAnswers, Probes, hook_task, score_hook
 from grader.scoring.problems import (
     SearchAnswer,
     expected_count,
@@ -34,7 +34,7 @@ from grader.scoring.problems import (
     score_problem,
 )
 from grader.scoring.sathooks import SatSolutions, merge_sat_parts, sat_hook_task, sat_problems_task, score_sat_hook, score_sat_problems
-from grader.scoring.searchcheck import AnswerTable, Model
+from grader.scoring.searchcheck import PROBED, AnswerTable, Model
 from grader.scoring.searchshare import Searched
 
 SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem it solves
@@ -87,14 +87,14 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     # that saw a hidden board.
     hooks = [spec for spec in CSP_HOOKS if wants(spec.name)]
     sat_hooks = [spec for spec in SAT_HOOKS if wants(spec.name)]
-    probes = BoundsProbes(visible, hidden, model if wants("constraint_bounds") else None, item_timeout)
+    probes = {spec.name: Probes(spec.name, visible, hidden, model, item_timeout) for spec in hooks if spec.probe}
     seen = run({"hooks": [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks],
                 "sat hooks": [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks],
                 **_part(visible, False, probes, model, config, timeout, wants(SAT_ENCODING))})
-    probes.take(False, seen["probes"])
+    _take(probes, False, seen["probes"])
     agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
     unseen = run(_part(hidden, True, probes, model, config, timeout, wants(SAT_ENCODING)))
-    probes.take(True, unseen["probes"])
+    _take(probes, True, unseen["probes"])
     by_problem = dict(zip(map(id, visible + hidden), seen["problems"] + unseen["problems"]))
     report = _new_report(solver, config, sandbox, only, model, hooks, wants("agent") and _practice_stub(config, agent))
     report.items += _hook_items(config, cases, hooks, seen["hooks"], [(p, by_problem[id(p)]) for p in problems], probes)
@@ -116,17 +116,17 @@ def _cases(config: GradingConfig) -> Cases:
     return build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
 
 
-def _part(chosen: list[Problem], hidden: bool, probes: BoundsProbes, model: Model | AnswerTable, config: GradingConfig,
+def _part(chosen: list[Problem], hidden: bool, probes: dict[str, Probes], model: Model | AnswerTable, config: GradingConfig,
           timeout: float | None, sat: bool) -> dict[str, list[Task[Any]]]:
     """The tasks about `chosen`: the probes of their searches, the searches, and with `sat`
     the SAT item's part (none without problems)."""
-    return {"probes": probes.tasks(hidden),
+    return {"probes": [task for asked in probes.values() for task in asked.tasks(hidden)],
             "problems": [problem_task(p, timeout or p.timeout or config.timeout, model) for p in chosen],
             "sat": _sat_part(chosen, hidden, timeout or config.timeout) if sat else []}
 
 
 def _hook_items(config: GradingConfig, cases: Cases, hooks: list[HookSpec], outcomes: list[Outcome[HookAnswers]],
-                searches: list[tuple[Problem, Outcome[SearchAnswer]]], probes: BoundsProbes) -> list[ItemResult]:
+                searches: list[tuple[Problem, Outcome[SearchAnswer]]], probes: dict[str, Probes]) -> list[ItemResult]:
     """Each hook's item from its cases' outcome and its calls in the grader's searches."""
     items = []
     for spec, outcome in zip(hooks, outcomes):
@@ -180,11 +180,21 @@ def _sat_part(chosen: list[Problem], hidden: bool, item_timeout: float) -> list[
     return [sat_problems_task(chosen, item_timeout + SAT_SECONDS_PER_PROBLEM * len(chosen), hidden)] if chosen else []
 
 
-def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome[SearchAnswer]]], probes: BoundsProbes) -> list[Searched]:
-    """The hook's calls in the grader's searches, board by board (the hook the engine does
-    not call is asked apart: the probes)."""
-    if not hook.engine_calls:
-        return probes.calls
+def _take(probes: dict[str, Probes], hidden: bool, outcomes: list[Outcome[HookAnswers]]) -> None:
+    """Hand each probed hook the outcome of its part's task (a hook with no board has none)."""
+    answered = iter(outcomes)
+    for asked in probes.values():
+        asked.take(hidden, [next(answered) for _ in asked.tasks(hidden)])
+
+
+def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome[SearchAnswer]]],
+                  probes: dict[str, Probes]) -> list[Searched]:
+    """The hook's calls in the grader's searches, board by board, as its table entry says
+    (`HookSpec.in_searches`): its calls there, its probes' answers, or none at all."""
+    if hook.in_searches == "probes":
+        return probes[hook.name].calls
+    if hook.in_searches == "":
+        return []
     return [Searched(problem, outcome.answer.calls[hook.name], divergence=outcome.answer.divergence)
             for problem, outcome in searches if outcome.answer is not None and hook.name in outcome.answer.calls]
 
@@ -208,7 +218,8 @@ def model_answer() -> Model | AnswerTable:
     except ReferenceUnavailable:
         answers = search_answers()
         return AnswerTable({}, answers.why) if isinstance(answers, Unusable) else AnswerTable(answers)
-    return Model(strategies.HANDOUT, strategies.constraint_bounds)
+    hooks = reference_hooks()
+    return Model(strategies.HANDOUT, {hook: hooks[hook] for hook in PROBED})
 
 
 def _mode(sandbox: Sandbox | None) -> str:

@@ -1,6 +1,6 @@
-"""The hook items: each hook asked its cases (`hook_task`), constraint_bounds asked about
-the constraints of real searches (`BoundsProbes`), and each hook's credit, its cases and
-its calls in the grader's searches together (`score_hook`).
+"""The hook items: each hook asked its cases (`hook_task`), a probed hook asked about the
+grader's searches (`Probes`, as `HookSpec.probe` says), and each hook's credit, its cases
+and its calls in the grader's searches together (`score_hook`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.hookcalls import Hooks
 from grader.scoring.hookcases import Case, as_data, board_of, describe_case, mistake_name
 from grader.scoring.rerun import case_hint
-from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, bounds_probes, probe_calls, unchecked_board
+from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, board_probes, probe_calls, unchecked_board
 from grader.scoring.searchshare import Searched, SearchShare
 
 #: One question's answer as the scorers, the reasons and the rerun tokens read it:
@@ -65,14 +65,14 @@ def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, 
     return Task(run, limit, item or f"hooks/{name}", "hooks", frozenset({name}), hidden)
 
 
-class BoundsProbes:
-    """constraint_bounds asked about the constraints of real searches (`bounds_probes`):
+class Probes:
+    """A probed hook (`HookSpec.probe`) asked about the grader's searches (`board_probes`):
     one task for the visible boards, one for the hidden boards (run with the hidden part)."""
 
-    def __init__(self, visible: list[Problem], hidden: list[Problem], model: Model | AnswerTable | None, limit: float):
-        """No model answer: nothing is asked. A board whose probes the student copy does
-        not carry (None) is a board it cannot check."""
-        self.parts = {part: [(p, _probes(p, model)) for p in problems] if model is not None else []
+    def __init__(self, hook: str, visible: list[Problem], hidden: list[Problem], model: Model | AnswerTable, limit: float):
+        """A board whose probes the student copy does not carry (None) is a board it cannot check."""
+        self.hook = hook
+        self.parts = {part: [(p, _probes(hook, p, model)) for p in problems]
                       for part, problems in ((False, visible), (True, hidden))}
         self.limit = limit
         self.calls: list[Searched] = []
@@ -80,7 +80,7 @@ class BoundsProbes:
     def tasks(self, hidden: bool) -> list[Task[HookAnswers]]:
         """The part's task (none when it has no board)."""
         cases = [case for _, probes in self.parts[hidden] for case in probes or ()]
-        return [hook_task("constraint_bounds", cases, self.limit, hidden, "hooks/constraint_bounds in searches")] if cases else []
+        return [hook_task(self.hook, cases, self.limit, hidden, f"hooks/{self.hook} in searches")] if cases else []
 
     def take(self, hidden: bool, outcomes: list[Outcome[HookAnswers]]) -> None:
         """Each board's calls from the part's outcome. A task that did not run to its end
@@ -95,13 +95,13 @@ class BoundsProbes:
             return
         results = iter(outcomes[0].answered.results)
         for problem, probes in asked:
-            self.calls.append(Searched(problem, probe_calls(probes, [next(results) for _ in probes])))
+            self.calls.append(Searched(problem, probe_calls(self.hook, probes, [next(results) for _ in probes])))
 
 
-def _probes(problem: Problem, model: Model | AnswerTable) -> list[Case] | None:
+def _probes(hook: str, problem: Problem, model: Model | AnswerTable) -> list[Case] | None:
     """The board's probes, or None when the student copy does not carry them."""
     try:
-        return bounds_probes(problem.board, model)
+        return board_probes(hook, problem.board, model)
     except OffPath:
         return None
 

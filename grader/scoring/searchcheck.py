@@ -8,9 +8,10 @@ first) gives on the very same input. Two things come of it:
   board is lost, it names the hook to look at, and where;
 - for each hook, the calls it got wrong (`HookCalls`): a hook is graded on what it does in
   real searches, not only on the named cases, so answering the named cases' inputs right
-  and the boards' otherwise earns nothing. The student's forward_check need not call
-  constraint_bounds, so it is asked apart, about the constraints of the model answer's
-  first nodes on each board (`bounds_probes`).
+  and the boards' otherwise earns nothing. A CSP hook the engine does not call (the
+  student's forward_check need not call constraint_bounds) is asked apart when its table
+  entry names a probe builder (`HookSpec.probe`, `PROBE_BUILDERS`): for "constraints",
+  about the constraints of the model answer's first nodes on each board (`constraint_probes`).
 
 The model answer's own work is not charged to the student's time (`Uncharged`).
 
@@ -22,24 +23,26 @@ came after the search had left the model answer's path: it is counted as not che
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from grader.hooktable import BY_NAME
+from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, Probe
 from grader.inputs.searchanswers import call_key
 from grader.sandbox.host import StudentRaised
 from grader.scoring.hookcalls import HookContractError
-from grader.scoring.hookcases import HOOK_NAMES, Case, as_data, handout_domain
+from grader.scoring.hookcases import HOOK_NAMES, Case, as_data, domains_of, handout_domain
 from solvers.board import Board
 from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
 
-#: constraint_bounds calls asked per board: one constraint at each of the model answer's
-#: first nodes, the mine count first (the largest scope), then the clues from the last.
+#: Questions a "constraints" probe asks per board: one constraint at each of the model
+#: answer's first nodes, the mine count first (the largest scope), then the clues from the last.
 PROBES = 24
+#: The hooks the engine does not call that are asked about its searches all the same.
+PROBED = tuple(spec.name for spec in CSP_HOOKS if spec.probe)
 #: A context in which the grader's work is not charged to the student's item.
 Uncharged = Callable[[], AbstractContextManager[object]]
 #: What a hook's call may raise that ends the search of one board: a broken contract, an exception of the student's.
@@ -49,10 +52,11 @@ HookFailure = HookContractError | StudentRaised
 
 @dataclass(frozen=True)
 class Model:
-    """The model answer of the hooks: its search strategy and its constraint_bounds."""
+    """The model answer of the hooks: its search strategy, and its answer of each probed
+    hook (`PROBED`), by name."""
 
     strategy: Strategy
-    constraint_bounds: Callable[[Sequence[int], Domains], tuple[int, int]]
+    probed: Mapping[str, Callable[..., Any]]
 
     def on(self, board: Board) -> Model:
         """The model answer on `board` (the same everywhere)."""
@@ -115,7 +119,7 @@ class AnswerTable:
 
         strategy = Strategy("model answer (stored)", ask("select_variable"), ask("order_values"),
                             forward_check=ask("forward_check"))
-        return Model(strategy, partial(self.answer, "constraint_bounds", board))
+        return Model(strategy, {hook: partial(self.answer, hook, board) for hook in PROBED})
 
 
 @dataclass(frozen=True)
@@ -305,12 +309,12 @@ class Watcher:
         return Strategy(self.student.name, self.select_variable, self.order_values, forward_check=self.forward_check)
 
 
-def bounds_probes(board: Board, model: Model | AnswerTable) -> list[Case]:
-    """constraint_bounds cases from the model answer's search of `board`: at each of its
-    first PROBES nodes, one constraint (the mine count first, then the clues from the last)
-    with that node's domains, and the model's answer. The student's forward_check need not
-    call constraint_bounds, so these are asked of it apart, as hook cases. (OffPath in a
-    student copy that does not carry this board.)"""
+def constraint_probes(hook: str, board: Board, model: Model | AnswerTable) -> list[Case]:
+    """Cases of `hook` (which takes a scope and domains) from the model answer's search of
+    `board`: at each of its first PROBES nodes, one constraint (the mine count first, then
+    the clues from the last) with that node's domains, and the model's answer. The
+    student's forward_check need not call such a hook, so these are asked of it apart, as
+    hook cases. (OffPath in a student copy that does not carry this board.)"""
     from solvers.csp import build_csp
     from solvers.engine import search
 
@@ -328,7 +332,7 @@ def bounds_probes(board: Board, model: Model | AnswerTable) -> list[Case]:
                       "domains": {var: list(values) for var, values in domains.items()}}
             if board.mines is not None:
                 fields["mines"] = board.mines
-            cases.append({**fields, "expected": as_data("constraint_bounds", model.constraint_bounds(scope, domains))})
+            cases.append({**fields, "expected": as_data(hook, model.probed[hook](scope, domains))})
         return model_check(csp, domains, assigned)
 
     search(build_csp(board), Strategy("probes", model.strategy.select_variable, model.strategy.order_values,
@@ -336,10 +340,23 @@ def bounds_probes(board: Board, model: Model | AnswerTable) -> list[Case]:
     return cases
 
 
-def probe_calls(cases: list[Case], results: list[dict[str, Any]]) -> HookCalls:
-    """The student's answers to one board's `bounds_probes`, as that board's calls."""
+#: How a board's questions for a probed hook are built, by `HookSpec.probe`.
+PROBE_BUILDERS: dict[Probe, Callable[[str, Board, Model | AnswerTable], list[Case]]] = {
+    "constraints": constraint_probes,
+}
+
+
+def board_probes(hook: str, board: Board, model: Model | AnswerTable) -> list[Case]:
+    """The questions the grader asks `hook` about its searches of `board`, built as the
+    hook's table entry says (`HookSpec.probe`)."""
+    return PROBE_BUILDERS[BY_NAME[hook].probe](hook, board, model)
+
+
+def probe_calls(hook: str, cases: list[Case], results: list[dict[str, Any]]) -> HookCalls:
+    """The student's answers to one board's `board_probes`, as that board's calls."""
+    spec = BY_NAME[hook]
     calls = HookCalls()
     for case, result in zip(cases, results):
-        args = (case["scope"], {var: tuple(values) for var, values in case["domains"].items()})
-        calls.note(partial(dict, case), result, case["expected"], _trivial("constraint_bounds", args))
+        args = tuple(case[p.name] if p.codec is not DOMAINS else domains_of(case[p.name]) for p in spec.params)
+        calls.note(partial(dict, case), result, case["expected"], _trivial(hook, args))
     return calls

@@ -1,0 +1,64 @@
+"""How the grader's searches grade each hook, as its table entry says (`HookSpec.probe`,
+`HookSpec.in_searches`): its calls, its probes' answers, or nothing at all."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+import pytest
+
+from grader.hooktable import CSP_FROM_BOARD, DOMAINS, HOOKS, SCOPE, HookSpec, Param, Probe
+from grader.inputs.problemset import Problem
+from grader.sandbox.tasks import Outcome
+from grader.scoring.grading import _search_calls, model_answer
+from grader.scoring.hookitems import Probes
+from grader.scoring.problems import SearchAnswer
+from grader.scoring.searchcheck import PROBE_BUILDERS, PROBED, HookCalls
+from grader.scoring.searchshare import Searched
+from solvers.board import board_from_rows
+
+ENGINE = HookSpec("toy_engine", "csp", (Param("csp", CSP_FROM_BOARD), Param("domains", DOMAINS)), "toy")
+PROBED_TOY = HookSpec("toy_probed", "csp", (Param("scope", SCOPE), Param("domains", DOMAINS)), "toy", probe="constraints")
+ALONE = HookSpec("toy_alone", "csp", (Param("domains", DOMAINS),), "toy")
+
+
+def test_every_probe_of_the_table_names_a_builder_and_every_builder_a_probe() -> None:
+    """The table's data and the grader's builders agree, both ways."""
+    assert {spec.probe for spec in HOOKS if spec.probe} <= set(PROBE_BUILDERS)
+    assert set(get_args(Probe)) - {""} == set(PROBE_BUILDERS)
+    assert PROBED == tuple(spec.name for spec in HOOKS if spec.in_searches == "probes")
+
+
+def test_each_kind_is_read_from_the_entry() -> None:
+    """A hook whose first parameter is the CSP is checked call by call; one with a probe is
+    probed; one with neither is graded on its cases alone."""
+    assert (ENGINE.in_searches, PROBED_TOY.in_searches, ALONE.in_searches) == ("calls", "probes", "")
+    for spec in HOOKS:
+        assert spec.in_searches == ("calls" if spec.engine_calls else "probes" if spec.probe else "")
+
+
+@pytest.mark.parametrize("part, params", [("csp", ENGINE.params), ("sat", ALONE.params)])
+def test_a_probe_on_a_hook_the_engine_calls_or_outside_the_csp_part_is_refused(part: str, params: tuple) -> None:
+    """Contradictory entries fail where they are written, not as wrong grades."""
+    with pytest.raises(ValueError, match="a probe is for a CSP hook the engine does not call"):
+        HookSpec("toy", part, params, "toy", probe="constraints")  # type: ignore[arg-type]
+
+
+def _probes_answered(hook: str, problem: Problem, calls: int) -> Probes:
+    """A Probes of `hook` that asked `calls` questions about `problem`, all answered."""
+    probes = Probes(hook, [], [], model_answer(), 1.0)
+    probes.calls = [Searched(problem, HookCalls(calls=calls))]
+    return probes
+
+
+def test_a_hook_is_graded_on_its_own_answers_in_searches_or_on_none() -> None:
+    """A probed hook gets its own probes' answers, never another probed hook's; a hook of
+    neither kind gets no board at all (before, every hook the engine does not call got
+    constraint_bounds' probes); a hook the engine calls gets its calls in the searches."""
+    problem = Problem("sets/toy.yaml", "b1", board_from_rows([[None, 1, None]], mines=1))
+    probes = {"constraint_bounds": _probes_answered("constraint_bounds", problem, 24),
+              PROBED_TOY.name: _probes_answered(PROBED_TOY.name, problem, 5)}
+    searched = [(problem, Outcome("ok", SearchAnswer(calls={ENGINE.name: HookCalls(calls=7)})))]
+    assert [s.calls.calls for s in _search_calls(PROBED_TOY, searched, probes)] == [5]
+    assert _search_calls(ALONE, searched, probes) == []
+    assert [s.calls.calls for s in _search_calls(ENGINE, searched, probes)] == [7]
