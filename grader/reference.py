@@ -7,6 +7,10 @@ ImportError. A student copy never needs to: its problem files carry every `expec
 `grader/scoring/hook_cases.yaml` carries the expected output of every hook case, and
 `grader/inputs/search_answers.json` the model answer's answers along its own searches of
 the public boards (`grader.scoring.searchcheck.AnswerTable`).
+
+The instructor's commands (`answerkey/instructor/`) are reached through `InstructorTools`,
+whose methods have the full signatures of what they call, so that mypy checks every call
+from `grader/commands` into them.
 """
 
 from __future__ import annotations
