@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from answerkey.commands import stderr_console
+from answerkey.instructor.solving import stderr_console
 from answerkey.strategies import STRATEGIES
 from solvers.cliargs import print_error, read_text
 from solvers.trace import add_trace_arguments, export_error
