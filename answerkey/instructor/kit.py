@@ -1,5 +1,5 @@
-"""The kit's parts, read from its own `pyproject.toml`: the packages it installs, and the
-one among them that stays with the instructor."""
+"""The kit's parts, read from its own `pyproject.toml`: the packages it installs, the one
+among them that stays with the instructor, its version and its dependencies."""
 
 from __future__ import annotations
 
@@ -20,3 +20,17 @@ def kit_packages(source: Path) -> list[str]:
 def student_packages(source: Path) -> list[str]:
     """The packages of the student copy: every one but the answer key."""
     return [name for name in kit_packages(source) if name != ANSWER_KEY]
+
+
+def kit_version(source: Path) -> str:
+    """The version of the kit at `source`."""
+    with open(source / "pyproject.toml", "rb") as file:
+        return str(tomllib.load(file)["project"]["version"])
+
+
+def kit_requirements(source: Path) -> str:
+    """The dependencies of the kit at `source` as its pyproject gives them (ranges), one a
+    line: what the PrairieLearn image installs, pinned by constraints.txt."""
+    with open(source / "pyproject.toml", "rb") as file:
+        dependencies = tomllib.load(file)["project"]["dependencies"]
+    return "".join(f"{line}\n" for line in dependencies)

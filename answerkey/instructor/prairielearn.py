@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import tomllib
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 from .bundle import INSTALL_FILES
-from .kit import kit_packages
+from .kit import kit_packages, kit_requirements, kit_version
 from .scripts import script
 
 QUESTION = "minesweeper-csp"
@@ -107,19 +106,6 @@ class Course:
     course_files: str = f"serverFilesCourse/{FILES}"
 
 
-def kit_version(source: Path) -> str:
-    with open(source / "pyproject.toml", "rb") as file:
-        return str(tomllib.load(file)["project"]["version"])
-
-
-def requirements(source: Path) -> str:
-    """The kit's dependencies as pyproject gives them (ranges): what the image installs,
-    pinned by constraints.txt."""
-    with open(source / "pyproject.toml", "rb") as file:
-        dependencies = tomllib.load(file)["project"]["dependencies"]
-    return "".join(f"{line}\n" for line in dependencies)
-
-
 def write_course(source: Path, problems: Path, out: Path, image: str | None, timeout: int, question_uuid: str | None) -> Course:
     """Write the question, the course files and the image definition for the kit at
     `source` with the problem folder `problems` into the new folder `out` (the image
@@ -152,7 +138,7 @@ def write_course(source: Path, problems: Path, out: Path, image: str | None, tim
     image_dir = out / "image"
     image_dir.mkdir()
     (image_dir / "Dockerfile").write_text(DOCKERFILE % names, encoding="utf-8")
-    (image_dir / "requirements.txt").write_text(requirements(source), encoding="utf-8")
+    (image_dir / "requirements.txt").write_text(kit_requirements(source), encoding="utf-8")
     shutil.copyfile(source / "constraints.txt", image_dir / "constraints.txt")
     (out / "README.md").write_text(README % names, encoding="utf-8")
     count = sum(1 for path in out.rglob("*") if path.is_file())
