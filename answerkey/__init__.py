@@ -3,8 +3,9 @@
 The reference hooks (`strategies`) and the engine's fast path for the fixpoint ones
 (`fastsearch`), the reference agent (`agent`), the SAT encodings (`sat`) and every tool
 built on them: the component solver and counter (`components`), the board generator, the
-explanations shown in traces, the expected counts of problems (`oracle`) and the
-subcommands of `python -m solvers`.
+explanations shown in traces and the expected counts of problems (`oracle`). Beside
+them, the instructor's commands (`instructor`): the student copy, the autograders, the
+problem check, and the subcommands of `python -m solvers`.
 
 The student copy of the kit (`python -m grader release`) is the kit without this
 package, and the Gradescope bundle makes it unreadable to student code. Nothing in

@@ -65,7 +65,7 @@ print(search(build_csp(parse_board(open(sys.argv[1]).read(), "classic", 10)), RE
 """
 GLUCOSE_PEER = """
 import sys
-from answerkey.commands.sat import read_seed_board
+from answerkey.instructor.solving.sat import read_seed_board
 from solvers.csp import build_csp
 from answerkey.sat import sat_solve
 print(sat_solve(build_csp(read_seed_board(open(sys.argv[1]).read())), "count").count)

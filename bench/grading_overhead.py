@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # works uninstalled too
     sys.path.insert(0, str(ROOT))
 
-from answerkey.kit import kit_packages  # noqa: E402
+from answerkey.instructor.kit import kit_packages  # noqa: E402
 
 STUDENT = ROOT / "tests" / "student_files" / "model_answer.py"
 KIT_PARTS = (*kit_packages(ROOT), "problems", "pyproject.toml")

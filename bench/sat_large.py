@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:  # works uninstalled too
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from answerkey.commands.sat import read_seed_board  # noqa: E402
+from answerkey.instructor.solving.sat import read_seed_board  # noqa: E402
 from answerkey.sat import ENCODINGS, encode_csp, sat_solve, solve_encoded  # noqa: E402
 from answerkey.strategies import REFERENCE  # noqa: E402
 from solvers.board import Board, clues_for_layout  # noqa: E402

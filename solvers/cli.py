@@ -1,6 +1,6 @@
 """`python -m solvers`: one-off solving and generating from the command line.
 
-Each subcommand lives in its own module under `answerkey/commands/`: they solve with the
+Each subcommand lives in its own module under `answerkey/instructor/solving/`: they solve with the
 reference strategies, so they belong to the instructor's kit, and a student copy (the
 kit without its answer key) says so in one line.
 """
@@ -12,7 +12,7 @@ import importlib
 
 from .cliargs import OneLineParser, UsageError, add_version, instructor_only, print_error
 
-#: The modules of `answerkey.commands`, one per subcommand (a test checks the list is complete).
+#: The modules of `answerkey.instructor.solving`, one per subcommand (a test checks the list is complete).
 COMMANDS = ("generate", "grid", "sat", "trace")
 
 
@@ -21,7 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_version(parser)
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for name in COMMANDS:
-        importlib.import_module(f"answerkey.commands.{name}").register(subparsers)
+        importlib.import_module(f"answerkey.instructor.solving.{name}").register(subparsers)
     for command in subparsers.choices.values():
         add_version(command)
     return parser

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from browser import Browser, chromium
 
-from answerkey.kit import kit_packages
+from answerkey.instructor.kit import kit_packages
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENT_FILES = Path(__file__).resolve().parent / "student_files"

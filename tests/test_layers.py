@@ -27,7 +27,7 @@ LAYERS = (
 DOORS = {
     "grader/reference.py": "the grader's door: a student copy says in one line what needs the answer key",
     "play/advisor.py": "the game's door: the reference agent's hints and exact probabilities",
-    "solvers/cli.py": "`python -m solvers` registers its subcommands, each a module of answerkey/commands",
+    "solvers/cli.py": "`python -m solvers` registers its subcommands, each a module of answerkey/instructor/solving",
 }
 
 

@@ -179,7 +179,7 @@ def test_export_warns_when_the_agent_item_cannot_finish_within_the_platform_limi
     """The configured budget and the reference's time for the configured games are
     checked against each platform's job limit: too much of either is one warning line
     with the figure; the defaults fit."""
-    from answerkey.agentcost import GRADESCOPE, agent_time_warnings, prairielearn
+    from answerkey.instructor.agentcost import GRADESCOPE, agent_time_warnings, prairielearn
 
     fits = write_config(tmp_path / "fits", "  games: 20\n")
     assert agent_time_warnings(fits, prairielearn(600)) == [] and agent_time_warnings(fits, GRADESCOPE) == []
@@ -208,12 +208,12 @@ def test_prairielearn_export_prints_the_warning(tmp_path: Path) -> None:
 def test_every_place_says_what_a_missing_agent_seed_means() -> None:
     """No document or message promises fresh random games: without a seed the grader
     plays the public default games, the same at every run."""
-    from answerkey.seeds import AGENT_SEED, WITHOUT
+    from answerkey.instructor.seeds import AGENT_SEED, WITHOUT
 
     assert "public default games" in WITHOUT[AGENT_SEED] and "same at every run" in WITHOUT[AGENT_SEED]
     help_text = " ".join(run_grader("gradescope-bundle", "--help").stdout.split())
     assert "fresh random" not in help_text and "public default games" in help_text
-    for document in ("README.md", "problems/README.md", "assignment/HANDOUT.md", "answerkey/seeds.py",
+    for document in ("README.md", "problems/README.md", "assignment/HANDOUT.md", "answerkey/instructor/seeds.py",
                      "grader/commands/cli.py"):
         assert "fresh random" not in (ROOT / document).read_text(encoding="utf-8"), document
 

@@ -148,7 +148,7 @@ def test_the_stored_answers_are_the_public_boards_alone_small_and_the_same_every
     public boards' searches (none of a hidden board: not even its first call), under 16 kB
     for course.yaml and the hidden set's public boards, byte for byte what the answer key
     gives again."""
-    from answerkey.pathanswers import path_answers
+    from answerkey.instructor.pathanswers import path_answers
     from grader.inputs.problemset import load_problem_file
     from grader.inputs.searchanswers import call_key, write_search_answers
     from grader.scoring.searchcheck import call_arguments
@@ -187,7 +187,7 @@ def public_boards() -> list[Board]:
 @pytest.fixture(scope="module")
 def public_table(public_boards: list[Board]) -> AnswerTable:
     """The stored answers of every public board of problems/, as a release writes them."""
-    from answerkey.pathanswers import path_answers
+    from answerkey.instructor.pathanswers import path_answers
 
     return AnswerTable(path_answers(public_boards))
 

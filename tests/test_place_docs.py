@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from conftest import COURSE, STUDENT_FILES, grade_json, grader_env
 
-from answerkey.kit import student_packages
-from answerkey.release import STUDENT_PROBLEMS_README, STUDENT_README
+from answerkey.instructor.kit import student_packages
+from answerkey.instructor.release import STUDENT_PROBLEMS_README, STUDENT_README
 from grader.scoring.hookcases import GOLDEN_SEED, HOOK_NAMES, Case, build_cases, csp_of, describe_case, load_cases
 from grader.scoring.misconceptions import MISCONCEPTIONS, Answered, recognised
 from play.evaluate import play_agent

@@ -15,7 +15,8 @@ from conftest import ROOT, run_grader
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from answerkey.bundle import SETUP_SH, write_bundle
+from answerkey.instructor.bundle import write_bundle
+from answerkey.instructor.scripts import script
 
 
 def pyproject() -> dict:
@@ -66,7 +67,7 @@ def test_every_install_of_the_kit_uses_the_constraints(tmp_path: Path) -> None:
     setups = [line for line in readme.splitlines() if line.startswith("python3 -m venv .venv")]
     assert len(setups) == 2 and all("pip install -e" in s and "-c constraints.txt" in s for s in setups)  # what CI runs
     assert "pip freeze --exclude minesweeper-csp-kit > constraints.txt" in readme  # how to refresh them
-    assert '-c "$root/source/kit/constraints.txt"' in SETUP_SH
+    assert '-c "$root/source/kit/constraints.txt"' in script("setup.sh")
     problems = tmp_path / "problems"
     problems.mkdir()
     (problems / "course.yaml").write_bytes((ROOT / "problems" / "course.yaml").read_bytes())

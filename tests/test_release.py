@@ -18,8 +18,8 @@ import pytest
 import yaml
 from conftest import STUDENT_FILES, copy_kit, grade_json, grader_env, json_report, no_traceback, run_grader, student_copy
 
-from answerkey.kit import student_packages
-from answerkey.seeds import SEED_BITS, SeedError, write_seeds
+from answerkey.instructor.kit import student_packages
+from answerkey.instructor.seeds import SEED_BITS, SeedError, write_seeds
 from grader.inputs.config import load_config
 from grader.inputs.searchanswers import ANSWERS_FILE
 from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES

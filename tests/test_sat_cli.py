@@ -1,4 +1,4 @@
-"""`python -m solvers sat` (answerkey/commands/sat.py), run as a user runs it.
+"""`python -m solvers sat` (answerkey/instructor/solving/sat.py), run as a user runs it.
 
 The five instances of the reference SAT solver's write-up, DIMACS output, and unreadable input.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pysat.formula import CNF
 
-from answerkey.commands.sat import read_seed_board
+from answerkey.instructor.solving.sat import read_seed_board
 from answerkey.methods import solve
 from solvers.board import clues_for_layout
 from solvers.csp import build_csp

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import answerkey.commands
+import answerkey.instructor.solving
 from solvers.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +32,7 @@ def imported_after(code: str, tmp_path: Path, board: str = BOARD) -> set[str]:
 
 
 def test_every_command_module_is_registered() -> None:
-    assert sorted(COMMANDS) == sorted(m.name for m in pkgutil.iter_modules(answerkey.commands.__path__))
+    assert sorted(COMMANDS) == sorted(m.name for m in pkgutil.iter_modules(answerkey.instructor.solving.__path__))
 
 
 def test_the_parser_imports_neither_pysat_nor_rich(tmp_path: Path) -> None:

@@ -43,9 +43,9 @@ def _check(argv: list[str], console: Console) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
     args = parser.parse_args(argv)
-    from grader.reference import instructor_tool
+    from grader.reference import instructor_tools
 
-    checking = instructor_tool("checking", "python -m grader check")  # it counts with the answer key's counter
+    checking = instructor_tools("python -m grader check")  # it counts with the answer key's counter
     from grader.inputs.config import find_config
     from grader.inputs.problemset import load_problems
     from grader.reports.report import fail, show_errors, write_json
@@ -70,18 +70,17 @@ def _release(argv: list[str], console: Console) -> int:
     parser.add_argument("--allow-solutions", action="store_true",
                         help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
-    from grader.reference import instructor_tool
+    from grader.reference import ReleaseRefused, instructor_tools
     from grader.reports.report import fail
 
-    releasing = instructor_tool("release", "python -m grader release")
-    seeds = instructor_tool("seeds", "python -m grader release")
+    releasing = instructor_tools("python -m grader release")
     need_source_checkout("release")
     try:
         release = releasing.write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
-    except releasing.ReleaseError as error:
+    except ReleaseRefused as error:
         return fail(console, str(error))
     if release.seeds:
-        console.print(seeds.written(release.seeds, release.config), markup=False, highlight=False, soft_wrap=True)
+        console.print(releasing.seeds_written(release.seeds, release.config), markup=False, highlight=False, soft_wrap=True)
     console.print(f"wrote the student copy to {args.out} with {release.problems} public problems", markup=False, highlight=False)
     return 0
 
@@ -107,7 +106,7 @@ def _bundle(argv: list[str], console: Console) -> int:
                              "SUBMISSION: a .py file or a folder) and show every results.json in a table")
     parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
     args = parser.parse_args(argv)
-    from grader.reference import instructor_tool
+    from grader.reference import instructor_tools
     from grader.reports.report import fail
 
     if args.keep is not None and not args.test:
@@ -115,7 +114,7 @@ def _bundle(argv: list[str], console: Console) -> int:
     if args.keep is not None and args.keep.exists() and not args.keep.is_dir():
         return fail(console, f"--keep {args.keep}: not a folder")
 
-    bundle = instructor_tool("bundle", "python -m grader gradescope-bundle")
+    bundle = instructor_tools("python -m grader gradescope-bundle")
     need_source_checkout("gradescope-bundle")
     if not args.problems.is_dir():
         return fail(console, f"--problems {args.problems}: not a folder")
@@ -124,12 +123,11 @@ def _bundle(argv: list[str], console: Console) -> int:
         return fail(console, refusal)
     if not args.out.resolve().parent.is_dir():
         return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
-    count = bundle.write_bundle(KIT_ROOT, args.problems, args.out)
+    count = bundle.write_gradescope_bundle(KIT_ROOT, args.problems, args.out)
     console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
     from rich.text import Text
 
-    cost = instructor_tool("agentcost", "python -m grader gradescope-bundle")
-    for warning in cost.agent_time_warnings(args.problems, cost.GRADESCOPE):
+    for warning in bundle.gradescope_time_warnings(args.problems):
         console.print(Text(f"warning: {warning}", style="yellow"))
     if args.test:
         from grader.commands.bundletest import check_bundle

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from answerkey.commands import stderr_console
+from answerkey.instructor.solving import stderr_console
 from solvers.cliargs import output_problem, positive_int, print_error
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from answerkey.commands import stderr_console
+from answerkey.instructor.solving import stderr_console
 from answerkey.strategies import STRATEGIES
 from solvers.board import RULES
 from solvers.cliargs import print_error, read_text

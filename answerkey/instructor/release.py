@@ -10,7 +10,7 @@ its README installs with).
 Hidden problems stay behind.
 
 The public hook cases are for practice: the instructor's grading.yaml is first given the
-private seeds it lacks (answerkey/seeds.py), so that the graded cases and games are
+private seeds it lacks (answerkey/instructor/seeds.py), so that the graded cases and games are
 none a student has seen. The copy gets that grading.yaml's public part (points, limits,
 the efficiency and agent rules) without its seeds, so that `python -m grader problems/`
 there grades out of the same points, by the same rules, as the course's autograder.

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from answerkey.commands import decimal
+from answerkey.instructor.solving import decimal
 from answerkey.sat import DEFAULT_ENCODING, ENCODINGS
 from solvers.cliargs import print_error
 from solvers.textformat import BoardFormatError, check_mine_count, parse_token

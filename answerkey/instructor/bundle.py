@@ -1,8 +1,8 @@
 """`python -m grader gradescope-bundle OUT.zip`: the Gradescope autograder archive.
 
-The zip holds `setup.sh` and `run_autograder` at its root and this kit under `kit/`
-(its packages, its pyproject, and the problem folder with hidden problems and the
-grading config). On Gradescope the zip is unpacked to /autograder/source and:
+The zip holds `setup.sh` and `run_autograder` at its root (written from `templates/`) and
+this kit under `kit/` (its packages, its pyproject, and the problem folder with hidden
+problems and the grading config). On Gradescope the zip is unpacked to /autograder/source and:
 
 - `setup.sh` (once, as root) finds Python 3.11 or later (installing it with apt-get if it
   must), installs the kit, not editable, in /autograder/venv with the exact dependency
@@ -10,12 +10,12 @@ grading config). On Gradescope the zip is unpacked to /autograder/source and:
   can, and closes the source and the venv to every other user, so that student code,
   run as an unprivileged user, can read none of the grading data and write none of it;
 - `run_autograder` (for each submission, as root) grades /autograder/submission into
-  /autograder/results/results.json. Only the grader writes that file; if the grader dies,
-  the script writes a zero with the reason itself and exits non-zero.
+  /autograder/results/results.json. Only the grader writes that file; when the grader
+  cannot grade, there is none and the script fails, so that no score is recorded.
 
 It is built only when the grading config holds its private seeds (`hook_seed`, and
-`agent.seed` with an agent section: answerkey/seeds.py), unless the instructor accepts
-grading without them (`--public-hook-cases`, `--unseeded-agent-games`).
+`agent.seed` with an agent section: `seeds`), unless the instructor accepts grading
+without them (`--public-hook-cases`, `--unseeded-agent-games`).
 
 AUTOGRADER_ROOT overrides /autograder (for testing the scripts outside Gradescope);
 GRADER_ISOLATION chooses the isolation (default auto: bubblewrap where Gradescope's
@@ -31,67 +31,11 @@ from grader.inputs.config import load_config
 from grader.inputs.problemset import CONFIG_FILE
 
 from .kit import kit_packages
+from .scripts import script
 from .seeds import AGENT_SEED, HOOK_SEED, WITHOUT, missing_seeds
 
 #: The command-line flag that accepts building without each seed.
 FLAGS = {HOOK_SEED: "public-hook-cases", AGENT_SEED: "unseeded-agent-games"}
-
-SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once, as root, while it builds the autograder image.
-set -euo pipefail
-root="${AUTOGRADER_ROOT:-/autograder}"
-find_python() {
-  for name in python3.13 python3.12 python3.11 python3; do
-    if command -v "$name" >/dev/null 2>&1 && "$name" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-      command -v "$name"
-      return 0
-    fi
-  done
-  return 1
-}
-python="$(find_python || true)"
-if { [ -z "$python" ] || ! command -v bwrap >/dev/null 2>&1; } && command -v apt-get >/dev/null 2>&1; then
-  apt-get update -qq || true
-  [ -n "$python" ] || apt-get install -y -qq python3.11 python3.11-venv >/dev/null || true
-  apt-get install -y -qq bubblewrap >/dev/null || true
-  python="$(find_python || true)"
-fi
-if [ -z "$python" ]; then
-  echo "setup.sh: this autograder needs Python 3.11 or later with venv; choose the Ubuntu 24.04 base image" >&2
-  exit 1
-fi
-"$python" -m venv "$root/venv"
-# The exact versions the kit was tested with (constraints.txt): a release of a dependency
-# during the term changes no grade.
-"$root/venv/bin/python" -m pip install --quiet --disable-pip-version-check -c "$root/source/kit/constraints.txt" "$root/source/kit"
-# Student code runs as an unprivileged user: it must read and write none of this.
-chmod -R go-rwx "$root/source" "$root/venv"
-mkdir -p "$root/results"
-chmod 755 "$root/results"
-version="$("$root/venv/bin/python" -c 'from importlib.metadata import version; print(version("minesweeper-csp-kit"))')"
-echo "setup.sh: installed the kit with $("$python" --version) in $root/venv (kit $version, dependencies pinned by" \
-  "constraints.txt); bubblewrap: $(command -v bwrap || echo absent)"
-"""
-
-RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Gradescope runs this for every submission. Only the grader writes results.json. When it
-# cannot grade a submission (its own failure, or the machine's), it writes none and this
-# script fails: Gradescope then records no score, never a zero, and shows the reason here.
-set -uo pipefail
-root="${AUTOGRADER_ROOT:-/autograder}"
-results="$root/results/results.json"
-mkdir -p "$root/results"
-rm -f "$results"
-"$root/venv/bin/python" -P -m grader "$root/source/kit/problems/" --solver "$root/submission" \\
-  --isolation "${GRADER_ISOLATION:-auto}" --format gradescope --output "$results"
-status=$?
-if [ ! -s "$results" ]; then
-  rm -f "$results"
-  echo "run_autograder: this submission was not graded (exit status $status): no score is recorded; rerun the autograder" >&2
-  [ "$status" -ne 0 ] || status=1
-fi
-exit "$status"
-"""
 
 #: The files beside the kit's packages that go into the bundle: how to install them.
 INSTALL_FILES = ("pyproject.toml", "README.md", "constraints.txt")
@@ -119,7 +63,7 @@ def write_bundle(source: Path, problems: Path, out: Path) -> int:
     `problems`; how many files it holds."""
     count = 0
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in (("setup.sh", SETUP_SH), ("run_autograder", RUN_AUTOGRADER)):
+        for name, text in (("setup.sh", script("setup.sh")), ("run_autograder", script("run_autograder.sh"))):
             info = zipfile.ZipInfo(name)
             info.external_attr = 0o755 << 16
             archive.writestr(info, text)

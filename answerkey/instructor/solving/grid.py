@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from answerkey.commands import decimal, stderr_console
+from answerkey.instructor.solving import decimal, stderr_console
 from solvers.cliargs import print_error, read_text
 
 if TYPE_CHECKING:
