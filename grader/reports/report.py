@@ -176,7 +176,7 @@ def show_causes(console: Console, items: list[ItemResult], against: bool) -> Non
     groups: dict[str, list[ItemResult]] = {}
     for item in items:
         if item.kind == "problem" and item.cause and item.score < item.max_score:
-            groups.setdefault(item.cause.split(" ", 1)[0], []).append(item)
+            groups.setdefault(item.parted_in, []).append(item)
     if groups:
         console.print("[bold]Where the search first went wrong:[/]")
     for _hook, members in sorted(groups.items(), key=lambda group: -len(group[1])):

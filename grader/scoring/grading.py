@@ -123,7 +123,7 @@ def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | No
         except CallFound as found:
             return {"found": found.case}
         except TASK_FAILURES as error:  # the failure and its hook, where the search had parted, the calls up to it
-            return {"failed": str(error), "failed_in": error.hook, **_checked(watcher)}
+            return {"failed": str(error), "failed_in": error.hook, "failed_as": error.kind, **_checked(watcher)}
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
         return {"solutions": grids, "stats": result.stats.as_dict(), **_checked(watcher)}
 
@@ -396,7 +396,9 @@ def score_problem(problem: Problem, outcome: Outcome, points: float | None = Non
     divergence = answer.get("divergence")
     where = {"file": problem.file, "nodes": nodes, "visibility": problem.visibility, "calls_timed": outcome.calls_timed,
              "cause": divergence.describe(problem.id) if divergence is not None else "",
-             "lost_to": _lost_to(outcome, divergence), **measured(outcome)}
+             "parted_in": divergence.hook if divergence is not None else "",
+             "lost_to": _lost_to(outcome, divergence), **measured(outcome),
+             "error_kind": outcome.error_kind or answer.get("failed_as")}
     failure = _run_failure(outcome) or _solutions_failure(problem, answer.get("solutions"))
     if failure is not None:
         status, reason = failure
