@@ -41,6 +41,7 @@ from solvers.cliargs import (
     positive_int,
     seconds,
 )
+from solvers.errortext import describe_exception
 
 if TYPE_CHECKING:  # the commands import what they use when they run: --help and --version stay fast
     from rich.console import Console
@@ -248,9 +249,9 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, earlier_cases, private_note, rerun_notes, verdict
-    from grader.reports.report import fail
     from grader.scoring.hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
     from grader.scoring.rerun import unpack
+    from solvers.cliargs import print_error
 
     hook, _, number = args.case.partition(":")
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
@@ -258,11 +259,11 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         try:
             hook, course_number, case, graded = unpack(number)
         except ValueError as damaged:
-            return fail(console, f"--case {hook}:...: {damaged}")
+            return print_error(f"--case {hook}:...: {damaged}", console)
         asked, labels = [case], [f"the course's case {course_number}"]
     elif hook not in HOOK_NAMES or not number.isdigit() or not 1 <= int(number) <= len(cases[hook]):
         known = ", ".join(f"{name}:1-{len(cases[name])}" for name in HOOK_NAMES)
-        return fail(console, f"--case {args.case}: expected HOOK:N, one of {known}")
+        return print_error(f"--case {args.case}: expected HOOK:N, one of {known}", console)
     else:
         course_number, asked, graded = int(number), cases[hook][:int(number)], None
         labels = [f'case {n} ("{c.get("name", "")}")' for n, c in enumerate(asked, start=1)]
@@ -271,7 +272,7 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         None, {**case, "name": f'the course\'s private case {course_number}, "{case.get("name", "")}"'})
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
-        return fail(console, f"{hook} case {course_number}: {rerun.outcome.message}")
+        return print_error(f"{hook} case {course_number}: {rerun.outcome.message}", console)
     console.print(Text(describe_case(hook, shown_number, shown, rerun.answer)), highlight=False)
     if rerun.outcome.output.strip():
         console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
@@ -290,33 +291,33 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
 
     from grader.commands.reruns import Rerun, rerun_notes, verdict
     from grader.hooktable import BY_NAME
-    from grader.reports.report import fail
     from grader.sandbox.host import Limits
     from grader.scoring.grading import model_answer, problem_task, run_solver_tasks
     from grader.scoring.hookcases import HOOK_NAMES, describe_case
     from grader.scoring.searchcheck import AnswerTable
+    from solvers.cliargs import print_error
 
     hook, _, rest = args.case.partition("@")
     board, _, number = rest.rpartition(":")
     problem = next((p for p in problems if p.id == board and not p.hidden), None)
     if hook not in HOOK_NAMES or problem is None or not number.isdigit() or int(number) < 1:
         why = f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given"
-        return fail(console, f"--case {args.case}: {why}")
+        return print_error(f"--case {args.case}: {why}", console)
     model = model_answer()
     if isinstance(model, AnswerTable) and model.missing:
-        return fail(console, f"--case {args.case}: cannot show the model answer's answers: {model.missing}")
+        return print_error(f"--case {args.case}: cannot show the model answer's answers: {model.missing}", console)
     limit = args.timeout or problem.timeout or config.timeout
     if not BY_NAME[hook].engine_calls:  # asked apart, about the model answer's searches (see bounds_probes)
         return _one_probe(args, solver, problems, problem, int(number), config, console, sandbox, scope)
     task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
     first, again = run_solver_tasks(solver, [task, task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)
     if not first.ok:
-        return fail(console, f"{args.case}: {first.message}")
+        return print_error(f"{args.case}: {first.message}", console)
     case = first.answer.get("found")
     if case is None:
-        return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
+        return print_error(f"{args.case}: the search of {board} made fewer than {number} calls of {hook}", console)
     if "expected" not in case:
-        return fail(console, f"{args.case}: {_off_path(case.get('after'), board)}")
+        return print_error(f"{args.case}: {_off_path(case.get('after'), board)}", console)
     case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
     console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
     rerun, labels = Rerun(first, again), [f"call {number}"]
@@ -333,10 +334,10 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, rerun_notes, verdict
-    from grader.reports.report import fail
     from grader.scoring.grading import model_answer
     from grader.scoring.hookcases import describe_case
     from grader.scoring.searchcheck import OffPath, bounds_probes
+    from solvers.cliargs import print_error
 
     hook, model = "constraint_bounds", model_answer()
     assert model is not None  # the caller checked
@@ -347,10 +348,10 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
         try:
             probes = bounds_probes(shown.board, model)
         except OffPath:
-            return fail(console, f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
-                        "(a board changed since the copy was made), so only the course's grader can ask this call")
+            return print_error(f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
+                        "(a board changed since the copy was made), so only the course's grader can ask this call", console)
         if shown is problem and number > len(probes):
-            return fail(console, f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}")
+            return print_error(f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}", console)
         count = number if shown is problem else len(probes)
         asked += probes[:count]
         labels += [f"call {n} on {shown.id}" for n in range(1, count + 1)]
@@ -361,7 +362,7 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
             break
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
-        return fail(console, f"{args.case}: {rerun.outcome.message}")
+        return print_error(f"{args.case}: {rerun.outcome.message}", console)
     case = {**asked[-1], "name": f"call {number} of {hook} in the search of {problem.id}"}
     console.print(Text(describe_case(hook, None, case, rerun.answer)), highlight=False)
     for line in rerun_notes(hook, rerun, labels, case["expected"], ", ".join(before)):
@@ -441,7 +442,7 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
             report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
                            sandbox, "folder" if folder else "siblings")
     except Exception as error:  # the grader's failure: no grade at all, never a zero
-        return _not_graded(console, output, f"{type(error).__name__}: {error}", platform)
+        return _not_graded(console, output, describe_exception(error), platform)
     if report.ungraded:
         return _not_graded(console, output, report.ungraded, platform)
     results = results_for(report)
@@ -509,13 +510,13 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
         write_feedback,
     )
     from grader.inputs.exports import read_export
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     if not (args.submissions.is_dir() or zipfile.is_zipfile(args.submissions)):
-        return fail(console, f"--submissions {args.submissions}: not a folder nor a zip")
+        return print_error(f"--submissions {args.submissions}: not a folder nor a zip", console)
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     if why := _class_folders(args.csv, feedback):
-        return fail(console, f"--csv {args.csv}: {why}")
+        return print_error(f"--csv {args.csv}: {why}", console)
     mode = sandbox.mode if sandbox else Isolation.NONE
     notes = [sandbox.unbounded] if sandbox and sandbox.unbounded else []
     jobs = args.jobs
@@ -529,11 +530,11 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
         export = read_export(args.submissions, scratch)
         submissions = find_submissions(export.folder, export)
     except (OSError, zipfile.BadZipFile) as error:
-        return fail(console, f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})")
+        return print_error(f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})", console)
     odd = show_export(console, export, submissions)
     roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
     if args.gradebook and roster is None:
-        return fail(console, "--gradebook: give --roster (the submissions are no export naming the students)")
+        return print_error("--gradebook: give --roster (the submissions are no export naming the students)", console)
     run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout,
                    sandbox.helpers() if sandbox else frozenset())
     stopped: Interrupted | None = None
@@ -549,15 +550,15 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
         kept = keep_results(args.csv, rows, run_info(grading, problems, rows))
         console.print(f"kept the results in {kept}/ (python -m grader reexport {kept})", highlight=False, markup=False)
     except Exception as error:  # the CSV and feedback are written: keeping the results never costs the class
-        fail(console, f"--csv {args.csv}: the results could not be kept beside it ({type(error).__name__}: {error})")
+        print_error(f"--csv {args.csv}: the results could not be kept beside it ({describe_exception(error)})", console)
         kept = None
     left_out = kept is None  # a graded student the gradebook does not hold, or no results kept
     if roster is not None:
         path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
         left_out = bool(class_gradebook(console, path, rows, roster, args.gradebook, args.assignment).left_out()) or left_out
     if stopped is not None:
-        fail(console, f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
-                      "the others are marked not graded")
+        print_error(f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
+                      "the others are marked not graded", console)
         return 128 + signal.Signals[stopped.name].value
     if any(row.ungraded for row in rows):
         return NOT_GRADED_EXIT
@@ -576,10 +577,11 @@ def _check(argv: list[str], console: Console) -> int:
     checking = instructor_tool("checking", "python -m grader check")  # it counts with the answer key's counter
     from grader.inputs.config import find_config
     from grader.inputs.problemset import load_problems
-    from grader.reports.report import fail, show_errors, write_json
+    from grader.reports.report import show_errors, write_json
+    from solvers.cliargs import print_error
 
     if args.json is not None and (why := output_problem(args.json)):
-        return fail(console, f"--json {args.json}: {why}")
+        return print_error(f"--json {args.json}: {why}", console)
     problems, errors = load_problems(*args.paths)
     errors += checking.config_errors(find_config(args.paths[0], args.config), problems)
     show_errors(console, errors)
@@ -599,7 +601,7 @@ def _release(argv: list[str], console: Console) -> int:
                         help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
     from grader.reference import instructor_tool
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     releasing = instructor_tool("release", "python -m grader release")
     seeds = instructor_tool("seeds", "python -m grader release")
@@ -607,7 +609,7 @@ def _release(argv: list[str], console: Console) -> int:
     try:
         release = releasing.write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
     except releasing.ReleaseError as error:
-        return fail(console, str(error))
+        return print_error(str(error), console)
     if release.seeds:
         console.print(seeds.written(release.seeds, release.config), markup=False, highlight=False, soft_wrap=True)
     console.print(f"wrote the student copy to {args.out} with {release.problems} public problems", markup=False, highlight=False)
@@ -636,22 +638,22 @@ def _bundle(argv: list[str], console: Console) -> int:
     parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
     args = parser.parse_args(argv)
     from grader.reference import instructor_tool
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     if args.keep is not None and not args.test:
-        return fail(console, "--keep DIR needs --test SUBMISSION...: it keeps the results.json of those runs")
+        return print_error("--keep DIR needs --test SUBMISSION...: it keeps the results.json of those runs", console)
     if args.keep is not None and args.keep.exists() and not args.keep.is_dir():
-        return fail(console, f"--keep {args.keep}: not a folder")
+        return print_error(f"--keep {args.keep}: not a folder", console)
 
     bundle = instructor_tool("bundle", "python -m grader gradescope-bundle")
     _need_source_checkout("gradescope-bundle")
     if not args.problems.is_dir():
-        return fail(console, f"--problems {args.problems}: not a folder")
+        return print_error(f"--problems {args.problems}: not a folder", console)
     refusal = bundle.seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
     if refusal:
-        return fail(console, refusal)
+        return print_error(refusal, console)
     if not args.out.resolve().parent.is_dir():
-        return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
+        return print_error(f"{args.out}: the folder {args.out.resolve().parent} does not exist", console)
     count = bundle.write_bundle(KIT_ROOT, args.problems, args.out)
     console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
     from rich.text import Text
@@ -750,14 +752,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
     except (UserError, UsageError) as error:
-        from grader.reports.report import fail
+        from solvers.cliargs import print_error
 
-        return fail(console, str(error))
+        return print_error(str(error), console)
     except KeyboardInterrupt as stop:
-        from grader.reports.report import fail
         from grader.sandbox.host import interrupt
+        from solvers.cliargs import print_error
 
         interrupt()
         name = stop.args[0] if stop.args and isinstance(stop.args[0], str) else "SIGINT"
-        fail(console, f"interrupted ({name}): the workers were stopped and nothing was written")
+        print_error(f"interrupted ({name}): the workers were stopped and nothing was written", console)
         return 128 + signal.Signals[name].value

@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from grader.errors import ErrorKind, HookError
 from grader.sandbox.host import Asker, WorkerFailure, become_subreaper, interrupt
+from solvers.errortext import describe_exception
 
 HUNG_AFTER = 2  # tasks of one chain that ran out of time in a hook before the rest needing it are not run
 
@@ -163,7 +164,7 @@ class Chain:
             return outcome_of(failure, output, seconds, calls)
         except Exception as error:  # a bug of the grader's: never the student's zero
             self._drop()
-            raise Ours(f"the grader failed: {type(error).__name__}: {error}") from None
+            raise Ours(f"the grader failed: {describe_exception(error)}") from None
         seconds, calls = asker.used(), tuple(asker.calls.rows())
         if isinstance(ran, WorkerLost):  # the task finished without it
             output = self._output()
