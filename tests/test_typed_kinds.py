@@ -77,6 +77,24 @@ def test_one_error_printer_prints_user_text_as_it_is_on_the_console_given() -> N
     assert lines[1].startswith("error: sets/a.yaml") and "no board" in lines[1] and len(lines) == 2
 
 
+ROOT = Path(__file__).resolve().parents[1]
+#: Where an error line is printed or an exception worded apart from the two functions, and why.
+APART = {"grader/inputs/pyfacts.py": "it runs alone under `python -I`: the standard library only"}
+
+
+def test_no_other_error_printer_or_exception_wording_in_the_kit() -> None:
+    """No module but solvers/cliargs.py writes "error: " lines, and none words an exception
+    as "Type: message" itself (a twin of describe_exception), but those in APART."""
+    twins = []
+    for folder in ("grader", "solvers", "play", "answerkey"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name, text = str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
+            printer = '"error: ' in text and name != "solvers/cliargs.py"
+            if (printer or "__name__}: {" in text) and name not in APART:
+                twins.append(name)
+    assert not twins, twins
+
+
 # --- the worker's kind: what it saw raised ------------------------------------------------
 
 def _asker(**functions: object) -> Hooks:
