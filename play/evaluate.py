@@ -124,7 +124,7 @@ def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet 
         except AgentFailure as failure:
             return GameResult(seed, False, None, game.moves, str(failure), cause=failure.cause)
         except Exception as error:  # the agent's own bug: a loss, with the reason
-            return GameResult(seed, False, None, game.moves, f"agent raised {describe_exception(error, '/')}", cause="raised")
+            return GameResult(seed, False, None, game.moves, f"agent raised {describe_exception(error, '')}", cause="raised")
         problem = game.illegal(move)
         if problem is not None:
             return GameResult(seed, False, None, game.moves, f"illegal move: {problem}", cause="illegal")

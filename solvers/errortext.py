@@ -17,7 +17,7 @@ def describe_exception(error: BaseException, folder: str | None = None, limit: i
     """`Type: message` on one line (the message's first line, the whole cut to `limit`
     characters; the type alone when the message cannot be had); with
     `folder`, where it was raised: the deepest frame in a file under that folder, as
-    " (FILE, line N, in FUNCTION)" ("/" names the deepest frame of all)."""
+    " (FILE, line N, in FUNCTION)" ("" names the deepest frame of all)."""
     name = type(error).__name__
     try:
         lines = f"{name}: {error}".strip().splitlines()
@@ -26,7 +26,7 @@ def describe_exception(error: BaseException, folder: str | None = None, limit: i
     text = (lines[0] if lines else name)[:limit]
     if folder is None:
         return text
-    inside = os.path.join(folder, "")
+    inside = os.path.join(folder, "") if folder else ""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename.startswith(inside)]
     if not frames:
         return text

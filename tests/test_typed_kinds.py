@@ -62,6 +62,7 @@ def test_an_exception_is_one_line_with_where_it_was_raised_in_a_folder() -> None
     line = _raise.__code__.co_firstlineno + 1
     assert describe_exception(error, here) == f"ValueError: first line (test_typed_kinds.py, line {line}, in _raise)"
     assert describe_exception(error, here + "/elsewhere") == "ValueError: first line"
+    assert describe_exception(error, "").endswith(f"(test_typed_kinds.py, line {line}, in _raise)")
     assert describe_exception(_caught(Unprintable())) == "Unprintable"
     assert describe_exception(KeyError("x" * 500), limit=20) == "KeyError: 'xxxxxxxxx"
 
