@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import COURSE, STUDENT_FILES, grade_json, isolation_unavailable, needed
@@ -20,7 +21,7 @@ from grader.inputs.problemset import Problem, ProblemError
 from grader.reports.report import show_causes, show_errors
 from grader.reports.results import ItemResult, Report, report_data, report_from_data
 from grader.sandbox.host import StudentRaised
-from grader.sandbox.tasks import Outcome, Task, run_tasks
+from grader.sandbox.tasks import Chain, Outcome, Task
 from grader.sandbox.wire import Raised, encode, read_reply, reply_message
 from grader.scoring.grading import TASK_FAILURES, hook_task, score_hook, score_problem
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
@@ -114,13 +115,13 @@ def test_a_stub_is_told_by_what_it_raised_never_by_its_words() -> None:
         imitator.ask("constraint_bounds", [0], {0: (0, 1)})
     assert raised.value.kind == "raised" and not raised.value.fatal and OURS in raised.value.message
     for kind in ("raised", "not_implemented"):
-        record = Raised("x", True, None, kind)  # type: ignore[arg-type]
+        record = Raised("x", True, None, kind)
         assert read_reply(encode(reply_message(record))) == record
 
 
 def _stub_after(calls: int) -> object:
     """A constraint_bounds right for `calls` calls, then raising NotImplementedError."""
-    answered = []
+    answered: list[list[int]] = []
 
     def constraint_bounds(scope: list[int], domains: dict[int, tuple[int, ...]]) -> tuple[int, int]:
         if len(answered) >= calls:
@@ -135,8 +136,9 @@ def _stub_after(calls: int) -> object:
 
 def _graded(hook: object) -> ItemResult:
     cases = load_cases()["constraint_bounds"]
-    outcome, = run_tasks(lambda limit: LocalAsker({"constraint_bounds": hook}), lambda asker: None,  # type: ignore[dict-item]
-                         [hook_task("constraint_bounds", cases, 10.0)], 1, TASK_FAILURES)
+    chain = Chain(lambda limit: LocalAsker({"constraint_bounds": hook}), lambda asker: None,  # type: ignore[dict-item]
+                  TASK_FAILURES)
+    outcome, = chain.run([hook_task("constraint_bounds", cases, 10.0)])
     points = next(spec.points for spec in CSP_HOOKS if spec.name == "constraint_bounds")
     return score_hook("constraint_bounds", points, cases, outcome)
 
@@ -158,7 +160,7 @@ def test_a_broken_contract_and_an_exception_in_our_words_are_no_stub() -> None:
     def broken(asker: object) -> dict[str, object]:
         raise HookContractError("select_variable", f"select_variable {OURS}")
 
-    outcome, = run_tasks(lambda limit: LocalAsker({}), lambda asker: None, [Task(broken, 10.0, "t")], 1, TASK_FAILURES)
+    outcome, = Chain(lambda limit: LocalAsker({}), lambda asker: None, TASK_FAILURES).run([Task(broken, 10.0, "t")])
     assert (outcome.status, outcome.error_kind) == ("error", "contract") and not outcome.unloadable
     item = _graded(lambda scope, domains: _raise(ValueError(f"constraint_bounds {OURS}")))
     assert item.status == "fail" and item.error_kind is None and OURS in item.message
@@ -198,7 +200,7 @@ def test_results_kept_before_the_kinds_are_read_with_what_they_held() -> None:
     """An item kept as `"unloadable": true` failed as unloadable; a lost board kept with
     its cause parted in the hook that cause names; a kind the grader never writes is
     refused; a report round-trips its kinds."""
-    old = {"solver": "hooks.py", "isolation": "bwrap", "partial": False, "items": [
+    old: dict[str, Any] = {"solver": "hooks.py", "isolation": "bwrap", "partial": False, "items": [
         {"kind": "hook", "name": "forward_check", "status": "error", "score": 0.0, "max_score": 3.0,
          "message": "cannot load hooks.py: SyntaxError", "unloadable": True},
         {"kind": "problem", "name": "b1", "status": "fail", "score": 0.0, "max_score": 1.0, "message": "m",
