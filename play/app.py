@@ -39,6 +39,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from solvers.board import Cell, cell_name
+from solvers.errortext import describe_exception
 
 from .advisor import Advice, load_advisor, load_probabilities
 from .game import Game
@@ -345,7 +346,7 @@ class GameScreen(Screen):
         try:
             return self.advisor.advise(self.game.view())
         except Exception as error:  # the student's agent may fail: say so, keep the game
-            self.message = f"your agent failed: {type(error).__name__}: {error}"[:200]
+            self.message = f"your agent failed: {describe_exception(error)}"[:200]
             self.stop_auto()
             return None
 

@@ -38,6 +38,7 @@ from solvers.cliargs import (
     add_version,
     output_problem,
     positive_int,
+    print_error,
     whole,
 )
 
@@ -218,8 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"unknown command {argv[0]!r}: run 'python -m play' for the game or 'python -m play bench --help'")
         return game_main(argv)
     except (UsageError, OSError) as error:
-        Console(stderr=True).print(f"error: {error}", style="red", markup=False, highlight=False, soft_wrap=True)
-        return 2
+        return print_error(str(error))
     except KeyboardInterrupt:
         Console(stderr=True).print("interrupted", style="red")
         return 130

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 import time
-import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from solvers.board import Cell, cell_name
+from solvers.errortext import describe_exception
 
 from .game import Game
 from .levels import Level, RuleSet, parse_level
@@ -101,13 +101,6 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
 # --- one game ---------------------------------------------------------------------------
 
 
-def describe_crash(error: BaseException) -> str:
-    """`Type: message (file:line)` of the innermost frame, for a crashed agent."""
-    frames = traceback.extract_tb(error.__traceback__)
-    where = f" ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})" if frames else ""
-    return f"{type(error).__name__}: {error}{where}"
-
-
 class AgentFailure(Exception):
     """An agent that could not give a move (raised by agents run elsewhere, with the reason
     and its `cause`)."""
@@ -131,7 +124,7 @@ def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet 
         except AgentFailure as failure:
             return GameResult(seed, False, None, game.moves, str(failure), cause=failure.cause)
         except Exception as error:  # the agent's own bug: a loss, with the reason
-            return GameResult(seed, False, None, game.moves, f"agent raised {describe_crash(error)}", cause="raised")
+            return GameResult(seed, False, None, game.moves, f"agent raised {describe_exception(error, '')}", cause="raised")
         problem = game.illegal(move)
         if problem is not None:
             return GameResult(seed, False, None, game.moves, f"illegal move: {problem}", cause="illegal")

@@ -10,7 +10,10 @@ import argparse
 import math
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class UsageError(Exception):
@@ -95,9 +98,12 @@ def read_text(path: str | None) -> str:
     return sys.stdin.read()
 
 
-def print_error(message: str) -> int:
-    """'error: MESSAGE' on standard error, user text never read as markup; exit status 2."""
-    from rich.console import Console
+def print_error(message: str, console: Console | None = None) -> int:
+    """'error: MESSAGE' in red on one line (user text never read as markup), on `console`
+    (the grader's, which reports on standard output) or standard error; exit status 2."""
+    if console is None:
+        from rich.console import Console
 
-    Console(stderr=True).print(f"error: {message}", style="red", markup=False, highlight=False, soft_wrap=True)
+        console = Console(stderr=True)
+    console.print(f"error: {message}", style="red", markup=False, highlight=False, soft_wrap=True)
     return 2

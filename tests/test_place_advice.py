@@ -23,6 +23,7 @@ import pytest
 from conftest import COURSE, ROOT, STUDENT_FILES, grade_json, isolation_unavailable, needed, run_grader, self_contained
 from rich.console import Console
 
+from grader.errors import ErrorKind
 from grader.hooktable import BY_NAME, HOOKS
 from grader.reports.advice import next_step
 from grader.reports.report import show_report
@@ -95,9 +96,9 @@ def test_a_select_variable_that_breaks_its_contract_loses_its_boards_and_stays_f
 
 # --- the order of the steps, and full marks ------------------------------------------------------
 
-def hook_item(name: str, lost: float, message: str = "some cases wrong") -> ItemResult:
+def hook_item(name: str, lost: float, message: str = "some cases wrong", error_kind: ErrorKind | None = None) -> ItemResult:
     points = BY_NAME[name].points
-    return ItemResult("hook", name, "pass" if lost == 0 else "fail", points - lost, points, message)
+    return ItemResult("hook", name, "pass" if lost == 0 else "fail", points - lost, points, message, error_kind=error_kind)
 
 
 def all_right() -> list[ItemResult]:
@@ -118,7 +119,8 @@ def test_part_one_comes_before_part_two_whatever_part_two_loses() -> None:
 
 def test_part_one_comes_before_an_unwritten_part_two() -> None:
     """A part-2 hook not written yet waits until part 1 loses nothing."""
-    todo = hook_item("at_most_clauses", BY_NAME["at_most_clauses"].points, "at_most_clauses is not implemented yet (it raises NotImplementedError)")
+    todo = hook_item("at_most_clauses", BY_NAME["at_most_clauses"].points, "at_most_clauses is not implemented yet (it raises NotImplementedError)",
+                     "not_implemented")
     items = with_loss(all_right(), hook_item("order_values", 0.33), todo)
     step = next_step(Report("hooks.py", items), items)
     assert step is not None and step.text.startswith("fix order_values"), step

@@ -157,9 +157,9 @@ def test_a_malformed_missing_module_is_a_bad_message(missing: object) -> None:
     with pytest.raises(BadMessage):
         read_ready(json.dumps({"ready": False, "why": "x", "missing": missing}).encode())
     with pytest.raises(BadMessage):
-        read_reply(json.dumps({"raised": "x", "fatal": False, "missing": missing}).encode())
+        read_reply(json.dumps({"raised": "x", "fatal": False, "kind": "raised", "missing": missing}).encode())
     assert read_ready(b'{"ready": false, "why": "x", "missing": ["numpy", "hooks.py", 3]}').missing == Missing("numpy", "hooks.py", 3)
-    downloaded = json.dumps({"raised": "x", "fatal": False, "missing": ["numpé.linalg", "hooks (1)\u202e.py", 3]}).encode()
+    downloaded = json.dumps({"raised": "x", "fatal": False, "kind": "raised", "missing": ["numpé.linalg", "hooks (1)\u202e.py", 3]}).encode()
     assert read_reply(downloaded) == Raised("x", False, Missing("numpé.linalg", "hooks (1).py", 3))  # without the override
 
 

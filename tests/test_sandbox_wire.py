@@ -17,7 +17,9 @@ from grader.sandbox.wire import Answer, BadMessage, Raised, Ready, WireSet, clea
     (b'{"value": "' + b"x" * (1 << 20) + b'"}', "over 1048576 bytes"),
     (b'{"value": {"evil": 1}}', "not a tagged value"),
     (b'{"ready": true}', "unknown kind"),
-    (b'{"raised": 3, "fatal": true}', "malformed reply"),
+    (b'{"raised": 3, "fatal": true, "kind": "raised"}', "malformed reply"),
+    (b'{"raised": "x", "fatal": true, "kind": "unloadable"}', "malformed reply"),
+    (b'{"raised": "x", "fatal": true}', "unknown kind"),
     (b'[1, 2]', "unknown kind"),
     (b'\xff\xfe', "not JSON"),
 ])
@@ -30,7 +32,9 @@ def test_replies_become_typed_records() -> None:
     assert read_ready(encode({"ready": True})) == Ready(True)
     assert read_ready(encode({"ready": False, "why": "no"})) == Ready(False, "no")
     assert read_reply(encode({"value": [1, {"set": [0, 1]}]})) == Answer([1, {"set": [0, 1]}])
-    assert read_reply(encode({"raised": "boom", "fatal": False})) == Raised("boom", False)
+    assert read_reply(encode({"raised": "boom", "fatal": False, "kind": "raised"})) == Raised("boom", False)
+    assert read_reply(encode({"raised": "todo", "fatal": True, "kind": "not_implemented"})) == Raised("todo", True, None,
+                                                                                                    "not_implemented")
     with pytest.raises(BadMessage):
         read_ready(encode({"ready": "yes"}))
 

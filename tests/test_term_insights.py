@@ -145,7 +145,7 @@ def test_who_needs_help_names_zero_and_timeouts() -> None:
                 StudentResult("slow", report(ItemResult("hook", "forward_check", "timeout", 0.0, 3.0),
                                        ItemResult("hook", "order_values", "pass", 1.0, 1.0))),
                 StudentResult("fine", report(ItemResult("hook", "order_values", "pass", 1.0, 1.0)))]
-    students.append(StudentResult("unloadable", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0, unloadable=True))))
+    students.append(StudentResult("unloadable", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0, error_kind="unloadable"))))
     helped = dict(help_table(students).rows)
     assert helped["zero"] == "scored 0" and helped["unloadable"] == "scored 0"
     assert first_wrong_table(students).rows == [["forward_check", "(error)", "", 1, "zero"],

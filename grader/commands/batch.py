@@ -48,6 +48,7 @@ from grader.reports.results import Report
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Scope
 from grader.sandbox.wire import clean_text
+from solvers.errortext import describe_exception
 
 
 @dataclass
@@ -101,7 +102,7 @@ def _exported(student: str, folder: Path | None, problem: str, identity: Identit
 
 def ours(step: str, error: Exception) -> str:
     """One line: the grader failed at `step` of one student's work, and this is no fault of theirs."""
-    said = clean_text(f"{type(error).__name__}: {error}", 200).replace("\n", " ")
+    said = clean_text(describe_exception(error, limit=200))
     return f"the grader failed while {step} ({said}): a fault of the grader's, not of the submission"
 
 

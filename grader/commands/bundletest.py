@@ -32,6 +32,7 @@ from rich.text import Text
 
 from grader.inputs.intake import scan_folder
 from grader.sandbox.wire import clean_text
+from solvers.cliargs import print_error
 
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 SETUP_SECONDS = 1800  # setup.sh: a venv and a pip install (apt-get too, on a bare image)
@@ -217,21 +218,18 @@ def check_bundle(archive: Path, submissions: list[Path], console: Console, keep:
     run's results.json is kept (see `kept_names`)."""
     missing = [s for s in (archive, *submissions) if not s.exists()]
     if missing:
-        console.print(Text(f"error: {missing[0]}: does not exist; nothing was run", style="red"))
-        return 2
+        return print_error(f"{missing[0]}: does not exist; nothing was run", console)
     if keep is not None:
         try:
             keep.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            console.print(Text(f"error: --keep {keep}: {error.strerror or error}; nothing was run", style="red"))
-            return 2
+            return print_error(f"--keep {keep}: {error.strerror or error}; nothing was run", console)
     root = Path(tempfile.mkdtemp(prefix="autograder-test-"))
     try:
         try:
             unpack(archive, root)
         except (OSError, ValueError, zipfile.BadZipFile) as error:
-            console.print(Text(f"error: {archive}: {error}", style="red"))
-            return 2
+            return print_error(f"{archive}: {error}", console)
         console.print(Text(f"testing {archive} as Gradescope runs it, in {root}: setup.sh on the system's python3..."))
         try:
             setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source", env=bare_env(root),

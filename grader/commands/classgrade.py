@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from grader.commands.common import NOT_GRADED_EXIT
 from grader.sandbox.isolation import Isolation
+from solvers.errortext import describe_exception
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -69,13 +70,13 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
         write_feedback,
     )
     from grader.inputs.exports import read_export
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     if not (args.submissions.is_dir() or zipfile.is_zipfile(args.submissions)):
-        return fail(console, f"--submissions {args.submissions}: not a folder nor a zip")
+        return print_error(f"--submissions {args.submissions}: not a folder nor a zip", console)
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
     if why := _class_folders(args.csv, feedback):
-        return fail(console, f"--csv {args.csv}: {why}")
+        return print_error(f"--csv {args.csv}: {why}", console)
     mode = sandbox.mode if sandbox else Isolation.NONE
     notes = [sandbox.unbounded] if sandbox and sandbox.unbounded else []
     jobs = args.jobs
@@ -89,11 +90,11 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
         export = read_export(args.submissions, scratch)
         submissions = find_submissions(export.folder, export)
     except (OSError, zipfile.BadZipFile) as error:
-        return fail(console, f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})")
+        return print_error(f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})", console)
     odd = show_export(console, export, submissions)
     roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
     if args.gradebook and roster is None:
-        return fail(console, "--gradebook: give --roster (the submissions are no export naming the students)")
+        return print_error("--gradebook: give --roster (the submissions are no export naming the students)", console)
     run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout,
                    sandbox.helpers() if sandbox else frozenset())
     stopped: Interrupted | None = None
@@ -109,15 +110,15 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
         kept = keep_results(args.csv, rows, run_info(grading, problems, rows))
         console.print(f"kept the results in {kept}/ (python -m grader reexport {kept})", highlight=False, markup=False)
     except Exception as error:  # the CSV and feedback are written: keeping the results never costs the class
-        fail(console, f"--csv {args.csv}: the results could not be kept beside it ({type(error).__name__}: {error})")
+        print_error(f"--csv {args.csv}: the results could not be kept beside it ({describe_exception(error)})", console)
         kept = None
     left_out = kept is None  # a graded student the gradebook does not hold, or no results kept
     if roster is not None:
         path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
         left_out = bool(class_gradebook(console, path, rows, roster, args.gradebook, args.assignment).left_out()) or left_out
     if stopped is not None:
-        fail(console, f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
-                      "the others are marked not graded")
+        print_error(f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
+                      "the others are marked not graded", console)
         return 128 + signal.Signals[stopped.name].value
     if any(row.ungraded for row in rows):
         return NOT_GRADED_EXIT

@@ -48,10 +48,11 @@ def _check(argv: list[str], console: Console) -> int:
     checking = instructor_tools("python -m grader check")  # it counts with the answer key's counter
     from grader.inputs.config import find_config
     from grader.inputs.problemset import load_problems
-    from grader.reports.report import fail, show_errors, write_json
+    from grader.reports.report import show_errors, write_json
+    from solvers.cliargs import print_error
 
     if args.json is not None and (why := output_problem(args.json)):
-        return fail(console, f"--json {args.json}: {why}")
+        return print_error(f"--json {args.json}: {why}", console)
     problems, errors = load_problems(*args.paths)
     errors += checking.config_errors(find_config(args.paths[0], args.config), problems)
     show_errors(console, errors)
@@ -71,14 +72,14 @@ def _release(argv: list[str], console: Console) -> int:
                         help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
     from grader.reference import ReleaseRefused, instructor_tools
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     releasing = instructor_tools("python -m grader release")
     need_source_checkout("release")
     try:
         release = releasing.write_release(KIT_ROOT, args.problems, args.out, args.allow_solutions)
     except ReleaseRefused as error:
-        return fail(console, str(error))
+        return print_error(str(error), console)
     if release.seeds:
         console.print(releasing.seeds_written(release.seeds, release.config), markup=False, highlight=False, soft_wrap=True)
     console.print(f"wrote the student copy to {args.out} with {release.problems} public problems", markup=False, highlight=False)
@@ -107,22 +108,22 @@ def _bundle(argv: list[str], console: Console) -> int:
     parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
     args = parser.parse_args(argv)
     from grader.reference import instructor_tools
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     if args.keep is not None and not args.test:
-        return fail(console, "--keep DIR needs --test SUBMISSION...: it keeps the results.json of those runs")
+        return print_error("--keep DIR needs --test SUBMISSION...: it keeps the results.json of those runs", console)
     if args.keep is not None and args.keep.exists() and not args.keep.is_dir():
-        return fail(console, f"--keep {args.keep}: not a folder")
+        return print_error(f"--keep {args.keep}: not a folder", console)
 
     bundle = instructor_tools("python -m grader gradescope-bundle")
     need_source_checkout("gradescope-bundle")
     if not args.problems.is_dir():
-        return fail(console, f"--problems {args.problems}: not a folder")
+        return print_error(f"--problems {args.problems}: not a folder", console)
     refusal = bundle.seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
     if refusal:
-        return fail(console, refusal)
+        return print_error(refusal, console)
     if not args.out.resolve().parent.is_dir():
-        return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
+        return print_error(f"{args.out}: the folder {args.out.resolve().parent} does not exist", console)
     count = bundle.write_gradescope_bundle(KIT_ROOT, args.problems, args.out)
     console.print(f"wrote {args.out} ({count} files): upload it as the Gradescope autograder")
     from rich.text import Text
@@ -213,14 +214,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
     except (UserError, UsageError) as error:
-        from grader.reports.report import fail
+        from solvers.cliargs import print_error
 
-        return fail(console, str(error))
+        return print_error(str(error), console)
     except KeyboardInterrupt as stop:
-        from grader.reports.report import fail
+        from solvers.cliargs import print_error
         from grader.sandbox.host import interrupt
 
         interrupt()
         name = stop.args[0] if stop.args and isinstance(stop.args[0], str) else "SIGINT"
-        fail(console, f"interrupted ({name}): the workers were stopped and nothing was written")
+        print_error(f"interrupted ({name}): the workers were stopped and nothing was written", console)
         return 128 + signal.Signals[name].value

@@ -16,6 +16,7 @@ from grader.commands.common import NOT_GRADED_EXIT
 from grader.commands.onecase import _one_case, _one_search_call
 from grader.inputs.submission import WHAT_TO_SUBMIT, resolve_agent, resolve_solver
 from grader.sandbox.isolation import MODES, Isolation
+from solvers.errortext import describe_exception
 from solvers.cliargs import (
     OneLineParser,
     UsageError,
@@ -275,7 +276,7 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
             report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
                            sandbox, "folder" if folder else "siblings")
     except Exception as error:  # the grader's failure: no grade at all, never a zero
-        return _not_graded(console, output, f"{type(error).__name__}: {error}", platform)
+        return _not_graded(console, output, describe_exception(error), platform)
     if report.ungraded:
         return _not_graded(console, output, report.ungraded, platform)
     results = results_for(report)

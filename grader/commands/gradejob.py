@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from grader.inputs.problemset import Problem
 from grader.sandbox.host import describe_exit, kill_orphans
 from grader.sandbox.isolation import Scope
+from solvers.errortext import describe_exception
 
 if TYPE_CHECKING:
     from grader.reports.results import Report
@@ -200,7 +201,7 @@ def main() -> int:
     except KeyboardInterrupt:
         return 128 + signal.SIGTERM
     except Exception as error:  # the parent retries, then reports this line
-        print(f"{type(error).__name__}: {error}"[:300], file=sys.stderr)
+        print(describe_exception(error), file=sys.stderr)
         return 1
     return 0
 

@@ -22,8 +22,7 @@ from grader.reports.gradebook import csv_text
 from grader.reports.insights import StudentResult, Table, all_tables, class_max, first_wrong_table, help_table, moved
 from grader.reports.insights_page import insights_page
 from grader.reports.kept import Kept, load_kept
-from grader.reports.report import fail
-from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem
+from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem, print_error
 
 SHORT_ROWS = 5  # rows of each table the end of a class run shows
 
@@ -69,7 +68,7 @@ def _loaded(console: Console, folder: Path) -> tuple[list[StudentResult], bool]:
     """The students kept in `folder`, and whether every file could be read (one line each that could not)."""
     kept = load_kept(folder)
     for error in kept.errors:
-        fail(console, error)
+        print_error(error, console)
     return students_of(kept), not kept.errors
 
 

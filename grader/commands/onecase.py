@@ -21,7 +21,7 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, earlier_cases, private_note, rerun_notes, verdict
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
     from grader.scoring.hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
     from grader.scoring.rerun import unpack
 
@@ -31,11 +31,11 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         try:
             hook, course_number, case, graded = unpack(number)
         except ValueError as damaged:
-            return fail(console, f"--case {hook}:...: {damaged}")
+            return print_error(f"--case {hook}:...: {damaged}", console)
         asked, labels = [case], [f"the course's case {course_number}"]
     elif hook not in HOOK_NAMES or not number.isdigit() or not 1 <= int(number) <= len(cases[hook]):
         known = ", ".join(f"{name}:1-{len(cases[name])}" for name in HOOK_NAMES)
-        return fail(console, f"--case {args.case}: expected HOOK:N, one of {known}")
+        return print_error(f"--case {args.case}: expected HOOK:N, one of {known}", console)
     else:
         course_number, asked, graded = int(number), cases[hook][:int(number)], None
         labels = [f'case {n} ("{c.get("name", "")}")' for n, c in enumerate(asked, start=1)]
@@ -44,7 +44,7 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         None, {**case, "name": f'the course\'s private case {course_number}, "{case.get("name", "")}"'})
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
-        return fail(console, f"{hook} case {course_number}: {rerun.outcome.message}")
+        return print_error(f"{hook} case {course_number}: {rerun.outcome.message}", console)
     console.print(Text(describe_case(hook, shown_number, shown, rerun.answer)), highlight=False)
     if rerun.outcome.output.strip():
         console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
@@ -63,7 +63,7 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
 
     from grader.commands.reruns import Rerun, rerun_notes, verdict
     from grader.hooktable import BY_NAME
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
     from grader.sandbox.host import Limits
     from grader.scoring.grading import model_answer, run_solver_tasks
     from grader.scoring.hookcases import HOOK_NAMES, describe_case
@@ -75,24 +75,24 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     problem = next((p for p in problems if p.id == board and not p.hidden), None)
     if hook not in HOOK_NAMES or problem is None or not number.isdigit() or int(number) < 1:
         why = f"expected HOOK@BOARD:N, a hook of {', '.join(HOOK_NAMES)} and a visible board of the files given"
-        return fail(console, f"--case {args.case}: {why}")
+        return print_error(f"--case {args.case}: {why}", console)
     model = model_answer()
     if isinstance(model, AnswerTable) and model.missing:
-        return fail(console, f"--case {args.case}: cannot show the model answer's answers: {model.missing}")
+        return print_error(f"--case {args.case}: cannot show the model answer's answers: {model.missing}", console)
     limit = args.timeout or problem.timeout or config.timeout
     if BY_NAME[hook].in_searches == "probes":  # asked apart, about the model answer's searches (see board_probes)
         return _one_probe(args, solver, problems, problem, int(number), config, console, sandbox, scope)
     if BY_NAME[hook].in_searches == "":
-        return fail(console, f"--case {args.case}: the grader's searches do not ask {hook}: its cases are all it is graded on")
+        return print_error(f"--case {args.case}: the grader's searches do not ask {hook}: its cases are all it is graded on", console)
     task = problem_task(problem, limit, model, stop_at=(hook, int(number)))
     first, again = run_solver_tasks(solver, [task, task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)
     if not first.ok:
-        return fail(console, f"{args.case}: {first.message}")
+        return print_error(f"{args.case}: {first.message}", console)
     case = first.answered.found
     if case is None:
-        return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
+        return print_error(f"{args.case}: the search of {board} made fewer than {number} calls of {hook}", console)
     if "expected" not in case:
-        return fail(console, f"{args.case}: {_off_path(case.get('after'), board)}")
+        return print_error(f"{args.case}: {_off_path(case.get('after'), board)}", console)
     case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
     console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
     rerun, labels = Rerun(first, again), [f"call {number}"]
@@ -109,7 +109,7 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, rerun_notes, verdict
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
     from grader.scoring.grading import model_answer
     from grader.scoring.hookcases import describe_case
     from grader.scoring.searchcheck import OffPath, board_probes
@@ -123,10 +123,10 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
         try:
             probes = board_probes(hook, shown.board, model)
         except OffPath:
-            return fail(console, f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
-                        "(a board changed since the copy was made), so only the course's grader can ask this call")
+            return print_error(f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
+                        "(a board changed since the copy was made), so only the course's grader can ask this call", console)
         if shown is problem and number > len(probes):
-            return fail(console, f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}")
+            return print_error(f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}", console)
         count = number if shown is problem else len(probes)
         asked += probes[:count]
         labels += [f"call {n} on {shown.id}" for n in range(1, count + 1)]
@@ -137,7 +137,7 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
             break
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
-        return fail(console, f"{args.case}: {rerun.outcome.message}")
+        return print_error(f"{args.case}: {rerun.outcome.message}", console)
     case = {**asked[-1], "name": f"call {number} of {hook} in the search of {problem.id}"}
     console.print(Text(describe_case(hook, None, case, rerun.answer)), highlight=False)
     for line in rerun_notes(hook, rerun, labels, case["expected"], ", ".join(before)):

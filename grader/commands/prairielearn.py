@@ -61,27 +61,27 @@ def command(argv: list[str], console: Console) -> int:
     args = parser.parse_args(argv)
     from grader.commands.common import need_source_checkout
     from grader.reference import instructor_tools
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     tools = instructor_tools("python -m grader prairielearn")
 
     need_source_checkout("prairielearn")
     if not args.problems.is_dir():
-        return fail(console, f"--problems {args.problems}: not a folder")
+        return print_error(f"--problems {args.problems}: not a folder", console)
     if not 1 <= args.job_timeout <= MAX_TIMEOUT:
-        return fail(console, f"--job-timeout {args.job_timeout}: PrairieLearn allows 1 to {MAX_TIMEOUT} seconds")
+        return print_error(f"--job-timeout {args.job_timeout}: PrairieLearn allows 1 to {MAX_TIMEOUT} seconds", console)
     if args.uuid is not None:
         try:
             args.uuid = str(uuid.UUID(args.uuid))
         except ValueError:
-            return fail(console, f"--uuid {args.uuid}: not a uuid")
+            return print_error(f"--uuid {args.uuid}: not a uuid", console)
     refusal = tools.seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
     if refusal:
-        return fail(console, refusal)
+        return print_error(refusal, console)
     if args.out.exists() and (not args.out.is_dir() or any(args.out.iterdir())):
-        return fail(console, f"{args.out}: exists and is not an empty folder; choose a new one")
+        return print_error(f"{args.out}: exists and is not an empty folder; choose a new one", console)
     if not args.out.resolve().parent.is_dir():
-        return fail(console, f"{args.out}: the folder {args.out.resolve().parent} does not exist")
+        return print_error(f"{args.out}: the folder {args.out.resolve().parent} does not exist", console)
     course = tools.write_prairielearn_course(KIT_ROOT, args.problems, args.out, args.image, args.job_timeout, args.uuid)
     console.print(Text(f"wrote {args.out} ({course.files} files): {course.question}, {course.course_files} and "
                        f"image/ (Docker image {course.image}); {args.out / 'README.md'} says how to add them to a course"))

@@ -20,8 +20,7 @@ from grader.commands.batch import BatchRow, class_gradebook, write_csv
 from grader.inputs.exports import Identity
 from grader.reports.gradebook import FORMATS, read_roster
 from grader.reports.kept import KeptStudent, load_kept
-from grader.reports.report import fail
-from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem
+from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem, print_error
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,7 +53,7 @@ def command(argv: list[str], console: Console) -> int:
     for error in kept.errors:
         console.print(Text.assemble(("! ", "yellow"), error))
     if not kept.run and not kept.students:
-        return fail(console, f"{args.results}: no kept results to export")
+        return print_error(f"{args.results}: no kept results to export", console)
     rows = [_row(student) for student in kept.students]
     write_csv(out, rows)
     console.print(Text(f"wrote {out} from {len(rows)} kept results (nothing graded again)"))

@@ -269,25 +269,25 @@ def command(argv: list[str], console: Console) -> int:
     parser.add_argument("--top", type=positive_int, default=10, help="pairs shown in the terminal (default 10)")
     args = parser.parse_args(argv)
     from grader.reference import require_answer_key
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     require_answer_key("python -m grader similarity")
     if not (args.folder.is_dir() or zipfile.is_zipfile(args.folder)):
-        return fail(console, f"{args.folder}: not a folder nor a zip")
+        return print_error(f"{args.folder}: not a folder nor a zip", console)
     if why := output_problem(args.out):
-        return fail(console, f"--out {args.out}: {why}")
+        return print_error(f"--out {args.out}: {why}", console)
     missing = [path for path in args.boilerplate if not path.exists()]
     if missing:
-        return fail(console, f"--boilerplate {missing[0]}: does not exist")
+        return print_error(f"--boilerplate {missing[0]}: does not exist", console)
     try:
         import copydetect  # noqa: F401
     except ImportError:
-        return fail(console, f"the similarity report needs copydetect: {INSTALL}")
+        return print_error(f"the similarity report needs copydetect: {INSTALL}", console)
     with tempfile.TemporaryDirectory(prefix="grader-export-") as scratch:
         try:
             export = read_export(args.folder, Path(scratch))
         except (OSError, zipfile.BadZipFile) as error:
-            return fail(console, f"{args.folder}: cannot be read ({getattr(error, 'strerror', None) or error})")
+            return print_error(f"{args.folder}: cannot be read ({getattr(error, 'strerror', None) or error})", console)
         console.print(Text(f"submissions: {export.layout}"))
         for line in export.notes:
             console.print(Text.assemble(("! ", "red"), line))
@@ -299,16 +299,16 @@ def _compared(args: argparse.Namespace, console: Console, submissions: dict[str,
               refused: list[str]) -> int:
     """Compare the class's `submissions` and show the pairs; an exit status (0 when all went well)."""
     from grader.inputs.submission import KIT_ROOT
-    from grader.reports.report import fail
+    from solvers.cliargs import print_error
 
     if len(submissions) < 2:
-        return fail(console, f"{args.folder}: {len(submissions)} submission(s) to compare; at least two are needed")
+        return print_error(f"{args.folder}: {len(submissions)} submission(s) to compare; at least two are needed", console)
     flags = {student: found for student, files in submissions.items() if (found := submission_flags(files))}
     sources = {student: "\n\n".join(text for _, text in files) for student, files in submissions.items()}
     try:
         pairs = compare(sources, boilerplate_files([KIT_ROOT / "assignment", *args.boilerplate]), args.out, flags)
     except RuntimeError as error:
-        return fail(console, str(error))
+        return print_error(str(error), console)
     console.print(pairs_table(pairs, args.top))
     flagged = sum(pair.share > SHOWN for pair in pairs)
     console.print(Text(f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "

@@ -20,12 +20,12 @@ from rich.text import Text
 
 from grader.inputs.problemset import Problem
 from grader.reference import reference_explainer, reference_strategies
-from grader.reports.report import fail
 from grader.sandbox.host import Asker, Limits, WorkerFailure
 from grader.sandbox.isolation import Sandbox
 from grader.sandbox.tasks import Task, WorkerLost
 from grader.scoring.grading import run_solver_tasks
 from grader.scoring.hookcalls import TASK_FAILURES, Hooks
+from solvers.cliargs import print_error
 from solvers.csp import build_csp
 from solvers.engine import search
 from solvers.trace import Recorder, Step, Trace, TraceLimit, export_error, record, stop_at_last_step, trace_options
@@ -81,11 +81,11 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
 
     problem = _find(problems, args.trace)
     if problem is None:
-        return fail(console, f"--trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}")
+        return print_error(f"--trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}", console)
     if (why := export_error(args.export)) is not None:
-        return fail(console, why)
+        return print_error(why, console)
     if problem.hidden and not args.show_hidden:
-        return fail(console, f"problem {problem.id!r} is hidden; instructors can add --show-hidden")
+        return print_error(f"problem {problem.id!r} is hidden; instructors can add --show-hidden", console)
     out = Console(record=True) if args.export else console
     board, csp = problem.board, build_csp(problem.board)
     task = trace_task(problem, args.max_steps, args.timeout or 30.0)
@@ -124,7 +124,7 @@ def compare_command(args: argparse.Namespace, problems: list[Problem], console: 
     strategies = reference_strategies().STRATEGIES
     chosen = [p for p in problems if (args.trace is None or p.id == args.trace) and (args.show_hidden or not p.hidden)]
     if not chosen:
-        return fail(console, "no problem to compare")
+        return print_error("no problem to compare", console)
     table = Table(title="strategy comparison: nodes · dead ends · time", title_justify="left")
     table.add_column("problem", overflow="fold")
     for name in COMPARED:

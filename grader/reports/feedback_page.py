@@ -133,7 +133,7 @@ def _causes(items: list[ItemResult]) -> str:
     groups: dict[str, list[ItemResult]] = {}
     for item in items:
         if item.kind == "problem" and item.cause and item.score < item.max_score:
-            groups.setdefault(item.cause.split(" ", 1)[0], []).append(item)
+            groups.setdefault(item.parted_in, []).append(item)
     entries = []
     for members in sorted(groups.values(), key=lambda group: -len(group)):
         first = members[0]

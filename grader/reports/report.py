@@ -16,7 +16,7 @@ from rich.text import Text
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
 from grader.reports.results import ItemResult, Report
-from solvers.cliargs import instructor_only
+from solvers.cliargs import instructor_only, print_error
 
 #: Status words always carry a symbol, so meaning never rests on colour alone.
 STATUS_STYLE = {
@@ -36,16 +36,10 @@ def _status(status: str) -> str:
     return f"[{style}]{text}[/]"
 
 
-def fail(console: Console, message: str) -> int:
-    """Print one error line (user text is never read as markup); the exit code for it."""
-    console.print(f"error: {message}", style="red", markup=False, highlight=False, soft_wrap=True)
-    return 2
-
-
 def show_errors(console: Console, errors: list[ProblemError]) -> None:
     """One line per problem-file mistake."""
     for error in errors:
-        console.print(f"[red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+        print_error(str(error), console)
 
 
 def student_view(item: ItemResult) -> ItemResult:
@@ -176,7 +170,7 @@ def show_causes(console: Console, items: list[ItemResult], against: bool) -> Non
     groups: dict[str, list[ItemResult]] = {}
     for item in items:
         if item.kind == "problem" and item.cause and item.score < item.max_score:
-            groups.setdefault(item.cause.split(" ", 1)[0], []).append(item)
+            groups.setdefault(item.parted_in, []).append(item)
     if groups:
         console.print("[bold]Where the search first went wrong:[/]")
     for _hook, members in sorted(groups.items(), key=lambda group: -len(group[1])):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
+from grader.errors import ErrorKind
 from grader.sandbox.tasks import Outcome
 from grader.sandbox.wire import clean_text
 
@@ -36,8 +37,9 @@ class ItemResult:
     cause: str = ""  # for a lost board: where the student's search first parted from the model answer's
     facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
     calls_timed: tuple[tuple[str, int, float], ...] = ()  # (hook, calls, seconds waiting for them), the slowest first
-    unloadable: bool = False  # lost because the student's file did not load (a typed fact of the worker's load)
+    error_kind: ErrorKind | None = None  # how the student's code failed, as the grader saw it (None: it did not)
     lost_to: str = ""  # for a board: the hook it is lost to if lost (its call failed, else the search parted there)
+    parted_in: str = ""  # for a board: the hook where its search first parted from the model answer's (`cause`)
     # In a student copy: points only the course's grader can check, not in the score (no answers to check them
     # with) or in it (`unverified`: calls after the search had parted from the model answer's path, counted as right).
     unchecked: float = 0.0
@@ -56,6 +58,11 @@ class ItemResult:
     @property
     def hidden(self) -> bool:
         return self.visibility != "visible"
+
+    @property
+    def unloadable(self) -> bool:
+        """Lost because the student's file did not load (a typed fact of the worker's load)."""
+        return self.error_kind == "unloadable"
 
     def as_dict(self) -> dict[str, Any]:
         data = {"kind": self.kind, "id": self.name, "status": self.status, "score": self.score,
@@ -77,8 +84,8 @@ class ItemResult:
 
 def measured(outcome: Outcome[Any]) -> dict[str, Any]:
     """What an item's result takes from its task's outcome, whatever its grade: the seconds
-    it used, what it printed, and whether the file did not load."""
-    return {"seconds": outcome.seconds, "output": outcome.output, "unloadable": outcome.unloadable}
+    it used, what it printed, and how the student's code failed, if it did."""
+    return {"seconds": outcome.seconds, "output": outcome.output, "error_kind": outcome.error_kind}
 
 
 def failed_item(kind: ItemKind, name: str, max_score: float, outcome: Outcome[Any], **where: Any) -> ItemResult:
@@ -151,9 +158,10 @@ class Report:
         return next((i for i in asking if not i.hidden), asking[0])
 
     def next_hook_to_implement(self, hooks: tuple[str, ...] | None = None) -> str | None:
-        """The first hook (in handout order; of `hooks` only, if given) still raising NotImplementedError."""
+        """The first hook (in handout order; of `hooks` only, if given) still raising
+        NotImplementedError: the typed kind of its item's failure, whatever its reason says."""
         for item in self.items:
-            if item.kind == "hook" and (hooks is None or item.name in hooks) and "is not implemented yet" in item.message:
+            if item.kind == "hook" and (hooks is None or item.name in hooks) and item.error_kind == "not_implemented":
                 return item.name
         return None
 
@@ -180,11 +188,13 @@ def report_data(report: Report) -> dict[str, Any]:
 
 
 def report_from_data(data: dict[str, Any]) -> Report:
-    """The report `report_data` wrote."""
+    """The report `report_data` wrote (ValueError for a field it cannot hold)."""
     names = {f.name for f in fields(ItemResult)}
     items = []
     for raw in data["items"]:
-        values = {key: value for key, value in raw.items() if key in names}
+        values = {key: value for key, value in raw.items() if key in names} | _before_kinds(raw)
+        if values.get("error_kind") not in (None, *get_args(ErrorKind)):
+            raise ValueError("an unknown kind of error")
         values["facts"] = tuple(tuple(pair) for pair in values.get("facts", ()))
         values["calls_timed"] = tuple(tuple(row) for row in values.get("calls_timed", ()))
         values["game_outcomes"] = tuple((str(way), int(count)) for way, count in values.get("game_outcomes", ()))
@@ -193,3 +203,15 @@ def report_from_data(data: dict[str, Any]) -> Report:
     return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")),
                   bool(data.get("agent_stub", False)), str(data.get("unchecked_why", "")),
                   float(data.get("public_cases", 0.0)))
+
+
+def _before_kinds(raw: dict[str, Any]) -> dict[str, Any]:
+    """The typed fields of an item kept before they existed, from what it held then: a
+    file that did not load was `"unloadable": true`, and a lost board's `cause` began with
+    the hook where its search parted (`Divergence.describe`, the grader's own words)."""
+    old: dict[str, Any] = {}
+    if "error_kind" not in raw and raw.get("unloadable") is True:
+        old["error_kind"] = "unloadable"
+    if "parted_in" not in raw and isinstance(raw.get("cause"), str) and raw["cause"]:
+        old["parted_in"] = raw["cause"].split(" ", 1)[0]
+    return old

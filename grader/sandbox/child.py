@@ -40,7 +40,18 @@ from typing import Any, BinaryIO
 
 from grader.hooktable import AGENT_NAME, BY_NAME
 from grader.sandbox.confine import can_confine, confine
-from grader.sandbox.wire import Answer, Missing, Raised, Ready, encode, ready_message, reply_message, to_data
+from grader.sandbox.wire import (
+    Answer,
+    Missing,
+    Raised,
+    RaisedKind,
+    Ready,
+    encode,
+    ready_message,
+    reply_message,
+    to_data,
+)
+from solvers.errortext import describe_exception
 
 #: Student code that draws random numbers draws the same ones at every grading.
 RANDOM_SEED = 0
@@ -146,9 +157,11 @@ def import_source(path: Path) -> ModuleType:
     return module
 
 
-def describe_exception(error: BaseException, source: Path, asked: str = "a hook") -> str:
-    """One line: the exception and the deepest frame in the student's own files (`asked`:
-    the function the grader called, named when a bare NotImplementedError names none)."""
+def student_reason(error: BaseException, source: Path, asked: str = "a hook") -> str:
+    """One line for an exception of the student's code: the grader's words for an exit,
+    memory run out and a stub (`asked`: the function the grader called, named when a bare
+    NotImplementedError names none); else the exception and the deepest frame in the
+    student's own files."""
     if isinstance(error, SystemExit):
         return f"called sys.exit({error.code!r})"
     if isinstance(error, MemoryError):
@@ -159,14 +172,13 @@ def describe_exception(error: BaseException, source: Path, asked: str = "a hook"
             return (f"your agent's choose_move in {source.name} is still the stub (it raises NotImplementedError): "
                     "write it there (part 3 of the handout)")
         return f"{hook} is not implemented yet (it raises NotImplementedError)"
-    folder = str(source.parent)
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.startswith(folder + os.sep)]
-    where = f" ({Path(frames[-1].filename).name}, line {frames[-1].lineno}, in {frames[-1].name})" if frames else ""
-    try:
-        text = f"{type(error).__name__}: {error}".strip().splitlines()
-    except Exception:  # a student's __str__ may raise
-        text = [type(error).__name__]
-    return (text[0] if text else type(error).__name__)[:300] + where
+    return describe_exception(error, str(source.parent))
+
+
+def raised_kind(error: BaseException) -> RaisedKind:
+    """What the worker saw raised, by the exception's type: a hook that raises
+    NotImplementedError is one not written yet, whatever its words."""
+    return "not_implemented" if isinstance(error, NotImplementedError) else "raised"
 
 
 class Answerer:
@@ -201,8 +213,8 @@ class Answerer:
                 return Answer({"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]})
             return Answer(to_data(value))
         except BaseException as error:  # the student's failure is an answer, not our crash
-            return Raised(describe_exception(error, self.source, hook), isinstance(error, FATAL),
-                          missing_module(error, self.source))
+            return Raised(student_reason(error, self.source, hook), isinstance(error, FATAL),
+                          missing_module(error, self.source), raised_kind(error))
 
 
 def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
@@ -271,7 +283,7 @@ def load(source: Path, quiet: bool) -> Answerer:
         module = import_source(source)
         defines = any(callable(getattr(module, name, None)) for name in BY_NAME)
     except BaseException as error:  # a broken file is reported, never a crash
-        return Answerer(None, source, f"cannot load {source.name}: {describe_exception(error, source)}",
+        return Answerer(None, source, f"cannot load {source.name}: {student_reason(error, source)}",
                         missing_module(error, source))
     finally:
         for fd, saved in zip((1, 2), kept):

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from grader.errors import HookError
 from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
 from grader.sandbox.importrule import outside_rule
@@ -50,6 +51,7 @@ from grader.sandbox.wire import (
     BadMessage,
     Ended,
     Raised,
+    RaisedKind,
     Ready,
     Reply,
     clean_text,
@@ -86,10 +88,11 @@ class Limits:
     tasks: int = 128  # processes and threads at once, kept by the kernel (a control group's pids limit)
 
 
-FailureKind = Literal["error", "timeout", "unloadable", "output"]
-"""How a worker failed: "unloadable" when the student's file did not load (the worker's
-load report said so, or the load ran out of time or died); "output" when it printed past
-`Limits.output_bytes`; a typed fact, never text read back from a reason."""
+FailureKind = Literal["crashed", "timeout", "unloadable", "output"]
+"""How a worker failed (`ErrorKind`'s words): "unloadable" when the student's file did not
+load (the worker's load report said so, or the load ran out of time or died); "output"
+when it printed past `Limits.output_bytes`; "crashed" when its process ended, went over a
+limit or sent a bad message; a typed fact, never text read back from a reason."""
 
 
 class WorkerFailure(Exception):
@@ -102,12 +105,13 @@ class WorkerFailure(Exception):
         self.kind, self.message, self.hook, self.ours = kind, message, hook, ours
 
 
-class StudentRaised(Exception):
-    """The student's function `hook` raised; `fatal` ones (not implemented, exit, memory) end the task."""
+class StudentRaised(HookError):
+    """The student's function `hook` raised (`kind`: NotImplementedError or another, as the
+    worker saw it); `fatal` ones (not implemented, exit, memory) end the task."""
 
-    def __init__(self, message: str, fatal: bool, hook: str = ""):
-        super().__init__(message)
-        self.message, self.fatal, self.hook = message, fatal, hook
+    def __init__(self, message: str, fatal: bool, hook: str = "", kind: RaisedKind = "raised"):
+        super().__init__(message, hook, kind)
+        self.fatal = fatal
 
 
 def interrupt() -> None:
@@ -173,7 +177,7 @@ class Worker:
 
     def __init__(self, sandbox: Sandbox, hooks: Path, limits: Limits):
         if _stopping.is_set():
-            raise WorkerFailure("error", "grading was interrupted", ours=True)
+            raise WorkerFailure("crashed", "grading was interrupted", ours=True)
         self.sandbox, self.limits = sandbox, limits
         self.name = hooks.name  # the student's file, as its reasons name it
         self.printed: list[str] = []
@@ -215,7 +219,7 @@ class Worker:
             sandbox.release_uid(self.uid)
             if self.group is not None:
                 self.group.remove()
-            raise WorkerFailure("error", f"the worker could not start ({error.strerror or error})", ours=True) from None
+            raise WorkerFailure("crashed", f"the worker could not start ({error.strerror or error})", ours=True) from None
         os.close(reply_write)
         os.close(output_write)
         self.replies, self.output = reply_read, output_read
@@ -248,7 +252,7 @@ class Worker:
         try:
             self._next(read_started)
         except WorkerFailure as failure:  # no student code has run yet: this failure is ours
-            raise WorkerFailure("error", f"the worker could not start ({failure.message})", ours=True) from None
+            raise WorkerFailure("crashed", f"the worker could not start ({failure.message})", ours=True) from None
         self.student_ran = True
         self.budget = Budget(max(self.limits.min_load_seconds, limit), self._usage().cpu)
         try:
@@ -279,7 +283,7 @@ class Worker:
         self.send({"op": "task"})
         began = self._next(read_began)
         if isinstance(began, Ended):
-            raise WorkerFailure("error", f"the process for this item ended at once ({began.how})")
+            raise WorkerFailure("crashed", f"the process for this item ended at once ({began.how})")
 
     def end(self) -> None:
         """The item is done: its process exits. WorkerFailure if it does not (stop the worker then)."""
@@ -320,7 +324,7 @@ class Worker:
         except BlockingIOError:
             pass
         except OSError:
-            raise WorkerFailure("error", self._ended(), self.pending) from None
+            raise WorkerFailure("crashed", self._ended(), self.pending) from None
         if not data:
             return
         with selectors.DefaultSelector() as selector:
@@ -335,13 +339,13 @@ class Worker:
                 except BlockingIOError:
                     continue
                 except OSError:
-                    raise WorkerFailure("error", self._ended(), self.pending) from None
+                    raise WorkerFailure("crashed", self._ended(), self.pending) from None
 
     def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
         """The student's answer to one hook call (data, see `wire`), or StudentRaised; with
         `limit`, this call alone may take at most that many seconds of the item's time."""
         if _stopping.is_set():
-            raise WorkerFailure("error", "grading was interrupted", hook, ours=True)
+            raise WorkerFailure("crashed", "grading was interrupted", hook, ours=True)
         self.pending = hook
         self.call_limit = (self.budget.spent(), limit) if self.budget is not None and limit is not None else None
         started = time.monotonic()
@@ -352,10 +356,10 @@ class Worker:
             self.pending, self.call_limit = None, None
             self.calls.add(hook, time.monotonic() - started)
         if isinstance(reply, Ended):
-            raise WorkerFailure("error", f"the process running it ended ({reply.how})", hook)
+            raise WorkerFailure("crashed", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
             raise StudentRaised((outside_rule(reply.missing) if reply.missing else None)
-                                or clean_text(reply.message, 400), reply.fatal, hook)
+                                or clean_text(reply.message, 400), reply.fatal, hook, reply.kind)
         assert isinstance(reply, Answer)
         return reply.value
 
@@ -369,14 +373,14 @@ class Worker:
             selector.register(self.output, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
                 if len(self.buffer) > 1 << 20:
-                    raise WorkerFailure("error", "sent an answer over 1048576 bytes", self.pending)
+                    raise WorkerFailure("crashed", "sent an answer over 1048576 bytes", self.pending)
                 self._check(waiting_since)
                 self.late.listening()
                 events = selector.select(POLL_SECONDS)
                 self.late.woke()
                 if not events:  # the worker may be gone while what it started holds its pipes
                     if self.process.poll() is not None:
-                        raise WorkerFailure("error", self._ended(), self.pending)
+                        raise WorkerFailure("crashed", self._ended(), self.pending)
                     continue
                 for key, _ in events:
                     chunk = os.read(key.fd, PIPE_BYTES)
@@ -385,7 +389,7 @@ class Worker:
                     if key.fd == self.output:
                         self._printed(chunk, selector)
                     elif not chunk:
-                        raise WorkerFailure("error", self._ended(), self.pending)
+                        raise WorkerFailure("crashed", self._ended(), self.pending)
                     else:
                         self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
@@ -393,9 +397,9 @@ class Worker:
         try:
             message = read(line)
         except BadMessage as error:
-            raise WorkerFailure("error", f"the worker sent {error}", self.pending) from None
+            raise WorkerFailure("crashed", f"the worker sent {error}", self.pending) from None
         if isinstance(message, Ended) and self._out_of_memory():  # the kernel killed it for its memory
-            raise WorkerFailure("error", self._memory_text(), self.pending)
+            raise WorkerFailure("crashed", self._memory_text(), self.pending)
         return message
 
     def _check(self, waiting_since: float) -> None:
@@ -406,7 +410,7 @@ class Worker:
         it); else it is the student's (a worker that sleeps, stops itself or keeps writing
         to us is never charged more than the grader really lost)."""
         if _stopping.is_set():
-            raise WorkerFailure("error", "grading was interrupted", self.pending, ours=True)
+            raise WorkerFailure("crashed", "grading was interrupted", self.pending, ours=True)
         now = time.monotonic()
         budget = self.budget
         if budget is None:
@@ -456,7 +460,7 @@ class Worker:
         started = time.thread_time()
         try:
             if self._out_of_memory():
-                raise WorkerFailure("error", self._memory_text(), self.pending)
+                raise WorkerFailure("crashed", self._memory_text(), self.pending)
             if self.group is None:
                 self._count_resources(reading)
         finally:
@@ -475,15 +479,15 @@ class Worker:
         """Where no control group keeps the limits: the worker's resident memory, under
         `user` with its own files in RAM-backed folders, and its processes, as we read them."""
         if reading.memory > self.limits.memory_mb << 20:
-            raise WorkerFailure("error", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
+            raise WorkerFailure("crashed", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
                                          "together), so it was stopped", self.pending)
         ram_files = self.sandbox.ram_folders
         if ram_files and self.uid is not None and \
                 reading.memory + files_in_memory(self.uid, ram_files) > self.limits.memory_mb << 20:
-            raise WorkerFailure("error", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
+            raise WorkerFailure("crashed", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
                                          f"and its files in {', '.join(ram_files)} together), so it was stopped", self.pending)
         if reading.processes > self.limits.processes:
-            raise WorkerFailure("error", f"ran more than {self.limits.processes} processes at once, so it was stopped",
+            raise WorkerFailure("crashed", f"ran more than {self.limits.processes} processes at once, so it was stopped",
                                 self.pending)
 
     def _usage(self) -> Usage:

@@ -55,9 +55,10 @@ class Isolation(StrEnum):
 MODES = tuple(mode.value for mode in Isolation)  # as `--isolation` spells them
 KIT_ROOT = Path(__file__).resolve().parents[2]
 #: What student code may import from the kit: the model (board, CSP, engine), the game's
-#: view and moves, and the child side of the sandbox. No reference answer is among them.
+#: view and moves, and the child side of the sandbox (with how it words an exception). No
+#: reference answer is among them.
 STUDENT_API = ("solvers/__init__.py", "solvers/board.py", "solvers/csp.py", "solvers/textformat.py",
-               "solvers/engine.py", "play/__init__.py", "play/view.py",
+               "solvers/engine.py", "solvers/errortext.py", "play/__init__.py", "play/view.py",
                "grader/__init__.py", "grader/hooktable.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/confine.py",
                "grader/sandbox/wire.py")
 BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child import main; main(sys.argv[1:])"

@@ -16,8 +16,9 @@ worker's checked replies said, and read by its scorer by attribute.
   fails again, the outcome is "ungraded", never a score. Everything after the student's
   code started is the student's (`grader.sandbox.host`).
 - **Unloadable.** When the worker's load report says the student's file does not load,
-  every task of the chain fails with that reason and `unloadable` set: a typed fact the
-  reports read, never a reason's text.
+  every task of the chain fails with that reason and the kind "unloadable". Every failed
+  task's `error_kind` (`grader.errors.ErrorKind`) is such a typed fact, set where the
+  failure was seen, which the reports read, never a reason's text.
 - **Hung hooks.** Once `HUNG_AFTER` tasks of a chain ran out of time in the same hook,
   the chain's later tasks that need that hook are not run: they fail at once, saying why,
   with the status "not_run" (they did not run out of time themselves).
@@ -32,7 +33,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
+from grader.errors import ErrorKind, HookError
 from grader.sandbox.host import Asker, WorkerFailure, become_subreaper, interrupt
+from solvers.errortext import describe_exception
 
 HUNG_AFTER = 2  # tasks of one chain that ran out of time in a hook before the rest needing it are not run
 
@@ -55,9 +58,9 @@ class WorkerLost(Generic[A]):
 class Outcome(Generic[A]):
     """What became of one task: `status` "ok" when its run ended (`answer`: what it
     returned), else how it failed and why (`message`; `hook`: the call it failed in;
-    `unloadable`: the student's file did not load; no `answer`). `seconds` of the item's
-    time it used, what the student's code printed (`output`) and its hook calls timed,
-    (hook, calls, seconds) the slowest first, either way."""
+    `error_kind`: how the student's code failed, None for a failure that is none of its
+    doing). `seconds` of the item's time it used, what the student's code printed
+    (`output`) and its hook calls timed, (hook, calls, seconds) the slowest first, either way."""
 
     status: Status
     answer: A | None
@@ -66,7 +69,7 @@ class Outcome(Generic[A]):
     seconds: float = 0.0
     hook: str | None = None
     calls_timed: tuple[tuple[str, int, float], ...] = ()
-    unloadable: bool = False
+    error_kind: ErrorKind | None = None
 
     @property
     def ok(self) -> bool:
@@ -78,6 +81,11 @@ class Outcome(Generic[A]):
         if self.answer is None:
             raise ValueError(f"a task that ended with {self.status} has no answer")
         return self.answer
+
+    @property
+    def unloadable(self) -> bool:
+        """The student's file did not load."""
+        return self.error_kind == "unloadable"
 
 
 @dataclass(frozen=True)
@@ -109,14 +117,14 @@ def outcome_of(failure: WorkerFailure, output: str = "", seconds: float = 0.0,
                calls: tuple[tuple[str, int, float], ...] = ()) -> Outcome[Any]:
     """The outcome of a task its worker failed (a failure of the student's), kind kept."""
     status: Failure = "timeout" if failure.kind == "timeout" else "error"
-    return Outcome(status, None, failure.message, output, seconds, failure.hook, calls, failure.kind == "unloadable")
+    return Outcome(status, None, failure.message, output, seconds, failure.hook, calls, failure.kind)
 
 
 class Chain:
     """One chain's tasks, run in order with one asker at a time."""
 
     def __init__(self, start: Callable[[float], Asker], stop: Callable[[Asker], None],
-                 failures: tuple[type[Exception], ...]):
+                 failures: tuple[type[HookError], ...]):
         self.start, self.stop, self.failures = start, stop, failures
         self.asker: Asker | None = None
         self.load_error: WorkerFailure | None = None  # the student's file does not load: every task fails alike
@@ -155,7 +163,7 @@ class Chain:
             try:
                 ran: object = task.run(asker)
             except self.failures as error:  # costs this task only
-                ran = str(error)
+                ran = error
         except WorkerFailure as failure:
             seconds, output = (asker.used() if asker is not None else 0.0), self._output()
             calls = tuple(asker.calls.rows()) if asker is not None else ()
@@ -165,7 +173,7 @@ class Chain:
             return outcome_of(failure, output, seconds, calls)
         except Exception as error:  # a bug of the grader's: never the student's zero
             self._drop()
-            raise Ours(f"the grader failed: {type(error).__name__}: {error}") from None
+            raise Ours(f"the grader failed: {describe_exception(error)}") from None
         seconds, calls = asker.used(), tuple(asker.calls.rows())
         if isinstance(ran, WorkerLost):  # the task finished without it
             output = self._output()
@@ -173,8 +181,8 @@ class Chain:
         else:
             output = asker.take_output()
             self._end(asker)
-        if isinstance(ran, str):
-            return Outcome("error", None, ran, output, seconds, calls_timed=calls)
+        if isinstance(ran, HookError):
+            return Outcome("error", None, str(ran), output, seconds, calls_timed=calls, error_kind=ran.kind)
         return Outcome("ok", ran.answer if isinstance(ran, WorkerLost) else ran, output=output, seconds=seconds, calls_timed=calls)
 
     def _asker(self, task: Task[Any]) -> Asker:
@@ -204,7 +212,7 @@ class Chain:
 
 
 def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task[Any]], jobs: int = 1,
-              failures: tuple[type[Exception], ...] = ()) -> list[Outcome[Any]]:
+              failures: tuple[type[HookError], ...] = ()) -> list[Outcome[Any]]:
     """Every task's outcome, in order.
 
     `start(limit)` gives a ready asker, `stop` ends one; `failures` are the exceptions a
@@ -226,7 +234,7 @@ def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], ta
 
 
 def _run_chains(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task[Any]],
-                chains: list[list[int]], jobs: int, failures: tuple[type[Exception], ...]) -> list[list[Outcome[Any]]]:
+                chains: list[list[int]], jobs: int, failures: tuple[type[HookError], ...]) -> list[list[Outcome[Any]]]:
     def run(indices: list[int]) -> list[Outcome[Any]]:
         return Chain(start, stop, failures).run([tasks[index] for index in indices])
 

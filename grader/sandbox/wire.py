@@ -17,11 +17,14 @@ typed records:
     {"ready": true} | {"ready": false, "why": TEXT}     # Ready, once: a first fork loaded the file, or not
     {"ended": TEXT}                                     # Ended: that fork is gone (after Ready, or instead)
     {"began": true}                                     # Began: the item's process runs
-    {"value": VALUE} | {"raised": TEXT, "fatal": BOOL}  # Answer | Raised, once per call
+    {"value": VALUE} | {"raised": TEXT, "fatal": BOOL, "kind": KIND}  # Answer | Raised, once per call
     {"ended": TEXT}                                     # Ended: the item's process is gone, and how
 
 A "ready": false or "raised" message may add "missing": [MODULE, FILE, LINE] when an
-import found no module (`Missing`): the grader words that reason itself.
+import found no module (`Missing`): the grader words that reason itself. A "raised"
+message's KIND (`RaisedKind`: "raised" or "not_implemented") is what the worker saw raised, by the
+exception's type; like everything the worker sends, the student can forge it, so it
+decides nothing a student could not get by raising that exception honestly.
 
 "started" comes before any student code has run, so a worker that never sends it failed
 for a reason of the grader's or the machine's, never the student's.
@@ -38,7 +41,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 MAX_MESSAGE_BYTES = 1 << 20  # one line from a worker
 MAX_DEPTH = 16  # nesting of arrays and objects
@@ -47,6 +50,8 @@ MAX_INT_DIGITS = 18  # |n| < 10**18: every count, variable and literal fits
 MAX_TEXT = 4000  # characters of one string
 
 TAGS = ("set", "dict", "move", "other")
+#: What a hook raised, as the worker saw it: NotImplementedError (a stub) or anything else.
+RaisedKind = Literal["raised", "not_implemented"]
 
 
 class BadMessage(ValueError):
@@ -180,11 +185,12 @@ class Answer:
 @dataclass(frozen=True)
 class Raised:
     """The hook raised; `fatal` ones (not implemented, exit, memory) end the task;
-    `missing`: it raised because an import found no module."""
+    `missing`: it raised because an import found no module; `kind`: what it raised."""
 
     message: str
     fatal: bool
     missing: Missing | None = None
+    kind: RaisedKind = "raised"
 
 
 @dataclass(frozen=True)
@@ -216,7 +222,8 @@ def ready_message(record: Ready) -> dict[str, Any]:
 def reply_message(record: Answer | Raised) -> dict[str, Any]:
     if isinstance(record, Answer):
         return {"value": record.value}
-    return {"raised": record.message, "fatal": record.fatal} | ({"missing": record.missing.data()} if record.missing else {})
+    return ({"raised": record.message, "fatal": record.fatal, "kind": record.kind}
+            | ({"missing": record.missing.data()} if record.missing else {}))
 
 
 def _missing(message: dict[str, Any]) -> Missing | None:
@@ -276,14 +283,15 @@ def read_ready(line: bytes) -> Ready | Ended:
 
 def read_reply(line: bytes) -> Answer | Raised | Ended:
     """A worker's reply to a call, checked (Ended: the item's process died instead)."""
-    message = read_message(line, (frozenset({"value"}), frozenset({"raised", "fatal"}),
-                                  frozenset({"raised", "fatal", "missing"}), frozenset({"ended"})))
+    message = read_message(line, (frozenset({"value"}), frozenset({"raised", "fatal", "kind"}),
+                                  frozenset({"raised", "fatal", "kind", "missing"}), frozenset({"ended"})))
     if "ended" in message:
         return _ended(message)
     if "value" in message:
         return Answer(message["value"])
-    if isinstance(message["raised"], str) and isinstance(message["fatal"], bool):
-        return Raised(message["raised"], message["fatal"], _missing(message))
+    if (isinstance(message["raised"], str) and isinstance(message["fatal"], bool)
+            and message["kind"] in get_args(RaisedKind)):
+        return Raised(message["raised"], message["fatal"], _missing(message), message["kind"])
     raise BadMessage("a malformed reply")
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from grader.errors import HookError
 from grader.hooktable import AGENT_NAME, BY_NAME, is_int
 from grader.sandbox.budget import CallTimes
 from grader.sandbox.child import Answerer
@@ -27,12 +28,11 @@ from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
 
 
-class HookContractError(Exception):
+class HookContractError(HookError):
     """Hook `hook` returned something its contract does not allow."""
 
     def __init__(self, hook: str, message: str):
-        super().__init__(message)
-        self.hook = hook
+        super().__init__(message, hook, "contract")
 
 
 #: What a task may raise that costs that task only.
@@ -61,7 +61,7 @@ class LocalAsker:
         reply = self.answerer.answer(hook, args)
         self.calls.add(hook, time.monotonic() - started)
         if isinstance(reply, Raised):
-            raise StudentRaised(reply.message, reply.fatal, hook)
+            raise StudentRaised(reply.message, reply.fatal, hook, reply.kind)
         return reply.value
 
     def end(self) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from grader.errors import ErrorKind
 from grader.hooktable import CSP_HOOKS
 from grader.inputs.config import Efficiency
 from grader.inputs.problemset import Problem
@@ -32,7 +33,7 @@ SEARCH_HOOKS = frozenset(spec.name for spec in CSP_HOOKS if spec.engine_calls)
 class SearchAnswer:
     """The answer of a search of one board (`problem_task`): every solution as a grid and
     the search's statistics, or why the search ended early (`failed`, in the hook
-    `failed_in`); with the model answer, where the search first parted from its path
+    `failed_in`, as `failed_as`); with the model answer, where the search first parted from its path
     (`divergence`) and every hook's calls. `found`: the call the search was asked to stop
     at, as a case (then nothing else is set)."""
 
@@ -40,6 +41,7 @@ class SearchAnswer:
     stats: SearchStats | None = None
     failed: str | None = None
     failed_in: str | None = None
+    failed_as: ErrorKind | None = None
     divergence: Divergence | None = None
     calls: dict[str, HookCalls] = field(default_factory=dict)
     found: Case | None = None
@@ -63,7 +65,7 @@ def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | No
         except CallFound as found:
             return SearchAnswer(found=found.case)
         except TASK_FAILURES as error:  # the failure and its hook, where the search had parted, the calls up to it
-            return SearchAnswer(failed=str(error), failed_in=error.hook, **_checked(watcher))
+            return SearchAnswer(failed=str(error), failed_in=error.hook, failed_as=error.kind, **_checked(watcher))
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
         return SearchAnswer(solutions=grids, stats=result.stats, **_checked(watcher))
 
@@ -90,7 +92,9 @@ def score_problem(problem: Problem, outcome: Outcome[SearchAnswer], points: floa
     divergence = answer.divergence
     where = {"file": problem.file, "nodes": nodes, "visibility": problem.visibility, "calls_timed": outcome.calls_timed,
              "cause": divergence.describe(problem.id) if divergence is not None else "",
-             "lost_to": _lost_to(outcome, divergence), **measured(outcome)}
+             "parted_in": divergence.hook if divergence is not None else "",
+             "lost_to": _lost_to(outcome, divergence), **measured(outcome),
+             "error_kind": outcome.error_kind or answer.failed_as}
     failure = _run_failure(outcome) or _solutions_failure(problem, answer.solutions)
     if failure is not None:
         status, reason = failure

@@ -19,6 +19,7 @@ from typing import Any
 
 from grader.hooktable import BY_NAME
 from grader.scoring.hookcases import HOOK_NAMES, Case, board_of, describe_case
+from solvers.errortext import describe_exception
 
 PACKED_LIMIT = 1 << 20  # bytes a token may unpack to: a real case is a few hundred
 #: What a packed case keeps of a case (its group is the course's business, not the student's).
@@ -81,5 +82,5 @@ def _check_case(hook: str, number: int, case: dict[str, Any], graded: dict[str, 
         BY_NAME[hook].wire_arguments(case)
         describe_case(hook, number, case, graded)
     except Exception as wrong:  # any part of an edited case: one clear line, never a traceback
-        raise ValueError(f"this case of {hook} is incomplete ({type(wrong).__name__}: {wrong}): "
+        raise ValueError(f"this case of {hook} is incomplete ({describe_exception(wrong)}): "
                          "copy it again, whole, from the reason") from None

@@ -42,10 +42,6 @@ def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
     return 0
 
 
-def _fail(message: str) -> int:
-    return print_error(message)
-
-
 def _output_error(args: argparse.Namespace) -> str | None:
     """Why --output cannot be written (checked before any board is made), or None."""
     why = output_problem(Path(args.output)) if args.output else None
@@ -54,13 +50,13 @@ def _output_error(args: argparse.Namespace) -> str | None:
 
 def _hints(args: argparse.Namespace) -> int:
     if why := _output_error(args):
-        return _fail(why)
+        return print_error(why)
     if args.unique_only and args.unsolvable_only:
-        return _fail("--unique-only and --unsolvable-only exclude each other")
+        return print_error("--unique-only and --unsolvable-only exclude each other")
     unique = args.count if args.unique_only else args.unique
     unsolvable = args.count if args.unsolvable_only else args.unsolvable
     if (args.unique_only and args.unsolvable) or (args.unsolvable_only and args.unique):
-        return _fail("--unique/--unsolvable counts cannot be combined with --unique-only/--unsolvable-only")
+        return print_error("--unique/--unsolvable counts cannot be combined with --unique-only/--unsolvable-only")
     import random
 
     from answerkey.generate import hint_problem_set
@@ -78,17 +74,17 @@ def _hints(args: argparse.Namespace) -> int:
             args.min_nodes,
         )
     except (ValueError, RuntimeError) as error:
-        return _fail(str(error))
+        return print_error(str(error))
     return _write(args, boards)
 
 
 def _status(args: argparse.Namespace) -> int:
     if why := _output_error(args):
-        return _fail(why)
+        return print_error(why)
     if args.rows < 1 or args.cols < 1 or args.count < 1:
-        return _fail("--rows, --cols and --count must be at least 1")
+        return print_error("--rows, --cols and --count must be at least 1")
     if not 0 <= args.percent <= 100:
-        return _fail("--percent must be between 0 and 100")
+        return print_error("--percent must be between 0 and 100")
     import random
 
     from answerkey.generate import status_problem_set
@@ -98,7 +94,7 @@ def _status(args: argparse.Namespace) -> int:
             random.Random(args.seed), args.count, args.rows, args.cols, args.percent, args.unique_only
         )
     except RuntimeError as error:
-        return _fail(str(error))
+        return print_error(str(error))
     return _write(args, boards)
 
 

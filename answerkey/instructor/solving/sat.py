@@ -200,11 +200,11 @@ def _sat(args: argparse.Namespace) -> int:
             Path(args.dimacs).write_text(encode_csp(csp, args.encoding).dimacs(), encoding="utf-8")
         result = None if args.count else _solve(csp, args)
     except OSError as error:
-        return _fail(f"{error.filename or where}: {error.strerror or error}")
+        return print_error(f"{error.filename or where}: {error.strerror or error}")
     except UnicodeDecodeError:
-        return _fail(f"{where}: not UTF-8 text")
+        return print_error(f"{where}: not UTF-8 text")
     except (BoardFormatError, EncodingError) as error:
-        return _fail(f"{where}: {error}")
+        return print_error(f"{where}: {error}")
     if result is None:
         from answerkey.components.count import solution_counts
 
@@ -222,11 +222,6 @@ def _show(lines: list[str], table: Callable[[], RenderableType], stats: bool) ->
         sys.stdout.flush()
         Console().print(table())
     return 0
-
-
-def _fail(message: str) -> int:
-    """One line on standard error; the exit code for unreadable input."""
-    return print_error(message)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
