@@ -23,9 +23,10 @@ from grader.reports.results import ItemResult, Report, report_data, report_from_
 from grader.sandbox.host import StudentRaised
 from grader.sandbox.tasks import Chain, Outcome, Task
 from grader.sandbox.wire import Raised, encode, read_reply, reply_message
-from grader.scoring.grading import TASK_FAILURES, hook_task, score_hook, score_problem
-from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
+from grader.scoring.hookcalls import TASK_FAILURES, HookContractError, Hooks, LocalAsker
 from grader.scoring.hookcases import load_cases
+from grader.scoring.hookitems import hook_task, score_hook
+from grader.scoring.problems import SearchAnswer, score_problem
 from grader.scoring.searchcheck import Divergence
 from solvers.board import board_from_rows
 from solvers.cliargs import print_error
@@ -174,8 +175,7 @@ PAIR = board_from_rows([[None, 1, None]])
 
 def _lost_board(name: str, parted: str, failed_in: str, kind: str) -> ItemResult:
     divergence = Divergence(parted, 2, "answered otherwise")
-    answer = {"failed": f"{failed_in} {OURS}", "failed_in": failed_in, "failed_as": kind, "divergence": divergence,
-              "calls": {}}
+    answer = SearchAnswer(failed=f"{failed_in} {OURS}", failed_in=failed_in, failed_as=kind, divergence=divergence)
     return score_problem(Problem("sets/pair.yaml", name, PAIR, 2, 1.0), Outcome("ok", answer))
 
 

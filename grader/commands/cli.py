@@ -218,8 +218,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return print_error(str(error), console)
     except KeyboardInterrupt as stop:
-        from solvers.cliargs import print_error
         from grader.sandbox.host import interrupt
+        from solvers.cliargs import print_error
 
         interrupt()
         name = stop.args[0] if stop.args and isinstance(stop.args[0], str) else "SIGINT"

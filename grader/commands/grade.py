@@ -16,7 +16,6 @@ from grader.commands.common import NOT_GRADED_EXIT
 from grader.commands.onecase import _one_case, _one_search_call
 from grader.inputs.submission import WHAT_TO_SUBMIT, resolve_agent, resolve_solver
 from grader.sandbox.isolation import MODES, Isolation
-from solvers.errortext import describe_exception
 from solvers.cliargs import (
     OneLineParser,
     UsageError,
@@ -25,6 +24,7 @@ from solvers.cliargs import (
     positive_int,
     seconds,
 )
+from solvers.errortext import describe_exception
 
 if TYPE_CHECKING:  # the commands import what they use when they run: --help and --version stay fast
     from rich.console import Console

@@ -21,9 +21,9 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, earlier_cases, private_note, rerun_notes, verdict
-    from solvers.cliargs import print_error
     from grader.scoring.hookcases import HOOK_NAMES, build_cases, describe_case, load_cases
     from grader.scoring.rerun import unpack
+    from solvers.cliargs import print_error
 
     hook, _, number = args.case.partition(":")
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
@@ -63,12 +63,12 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
 
     from grader.commands.reruns import Rerun, rerun_notes, verdict
     from grader.hooktable import BY_NAME
-    from solvers.cliargs import print_error
     from grader.sandbox.host import Limits
     from grader.scoring.grading import model_answer, run_solver_tasks
     from grader.scoring.hookcases import HOOK_NAMES, describe_case
     from grader.scoring.problems import problem_task
     from grader.scoring.searchcheck import AnswerTable
+    from solvers.cliargs import print_error
 
     hook, _, rest = args.case.partition("@")
     board, _, number = rest.rpartition(":")
@@ -109,10 +109,10 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, rerun_notes, verdict
-    from solvers.cliargs import print_error
     from grader.scoring.grading import model_answer
     from grader.scoring.hookcases import describe_case
     from grader.scoring.searchcheck import OffPath, board_probes
+    from solvers.cliargs import print_error
 
     hook, model = args.case.partition("@")[0], model_answer()
     assert model is not None  # the caller checked
