@@ -194,11 +194,11 @@ def test_every_stored_case_board_is_drawn_as_a_grid() -> None:
     drawn = 0
     for hook, cases in load_cases().items():
         for number, case in enumerate(cases, start=1):
-            if "board" in case:
-                fragment = reason_html(describe_case(hook, number, case, {"value": case["expected"]}))
+            if case.board is not None:
+                fragment = reason_html(describe_case(hook, number, case, {"value": case.expected}))
                 variables = sorted(int(v) for v in re.findall(r'title="variable (\d+)', fragment))
                 assert variables == list(range(len(variables))) and variables, (hook, number)
-                clues = sum(token.isdigit() for row in case["board"] for token in str(row).split())
+                clues = sum(token.isdigit() for row in case.board for token in str(row).split())
                 assert len(re.findall(r"<strong>\d</strong>|>\d v\d+", fragment)) == clues, (hook, number)
                 drawn += 1
     assert drawn > 20

@@ -78,7 +78,7 @@ def scan(kit: Path, tmp_path: Path) -> str:
     found.write_text("", encoding="utf-8")
     scratch = tmp_path / f"scratch-{kit.name}"  # whatever the functions write lands here
     scratch.mkdir()
-    cases = json.dumps(load_cases(), default=list)
+    cases = json.dumps({hook: [case.data() for case in mine] for hook, mine in load_cases().items()}, default=list)
     run = subprocess.run([sys.executable, str(Path(__file__).with_name("scan_for_hooks.py")), str(kit), str(found)],
                          input=cases, cwd=scratch, capture_output=True, text=True, timeout=900,
                          env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kit), "COLUMNS": "80"})

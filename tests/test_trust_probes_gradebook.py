@@ -20,6 +20,7 @@ from conftest import ROOT, Kit, attacker, entries, grade
 from grader.inputs.problemset import Problem
 from grader.reports.gradebook import Graded, RosterError, Student, match, read_roster
 from grader.sandbox.tasks import Outcome
+from grader.scoring.case import Case
 from grader.scoring.grading import BoundsProbes, Searched, model_answer, score_hook
 from grader.scoring.searchcheck import HookCalls
 from solvers.board import board_from_rows
@@ -46,8 +47,8 @@ def test_a_constraint_bounds_that_sleeps_when_probed_loses_its_searches_share(ki
     assert honest["score"] == honest["max_score"] > 0, honest
 
 
-def _bounds_cases() -> list[dict]:
-    return [{"name": "a", "why": "a", "scope": [0, 1], "domains": {0: [0, 1], 1: [1]}, "expected": [1, 2], "group": 1}]
+def _bounds_cases() -> list[Case]:
+    return [Case("a", "a", {"scope": [0, 1], "domains": {0: [0, 1], 1: [1]}}, expected=[1, 2], group=1)]
 
 
 def _problem(name: str, visibility: str = "visible") -> Problem:

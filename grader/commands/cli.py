@@ -245,6 +245,8 @@ def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], li
 def _one_case(args: argparse.Namespace, solver: str, config, console: Console, sandbox: Sandbox | None, scope) -> int:
     """`--case HOOK:N`: ask hook cases 1 to N in order, as grading did, and show case N in
     full; `--case='HOOK:TOKEN'`: a private case a reason carried (see `grader.scoring.rerun`)."""
+    from dataclasses import replace
+
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, earlier_cases, private_note, rerun_notes, verdict
@@ -265,10 +267,10 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         return fail(console, f"--case {args.case}: expected HOOK:N, one of {known}")
     else:
         course_number, asked, graded = int(number), cases[hook][:int(number)], None
-        labels = [f'case {n} ("{c.get("name", "")}")' for n, c in enumerate(asked, start=1)]
+        labels = [f'case {n} ("{c.name}")' for n, c in enumerate(asked, start=1)]
     case = asked[-1]
     shown_number, shown = (course_number, case) if graded is None else (  # a private case is no case of the copy's
-        None, {**case, "name": f'the course\'s private case {course_number}, "{case.get("name", "")}"'})
+        None, replace(case, name=f'the course\'s private case {course_number}, "{case.name}"'))
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
         return fail(console, f"{hook} case {course_number}: {rerun.outcome.message}")
@@ -277,15 +279,17 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
     steady = rerun.unsteady(labels) is None
     notes = private_note(hook, course_number, graded, rerun.answer) if graded is not None and steady else []
-    for line in rerun_notes(hook, rerun, labels, case["expected"], earlier_cases(asked)) + notes:
+    for line in rerun_notes(hook, rerun, labels, case.expected, earlier_cases(asked)) + notes:
         console.print(Text(line), highlight=False)
-    return verdict(console, rerun, labels, rerun.answer, case["expected"])
+    return verdict(console, rerun, labels, rerun.answer, case.expected)
 
 
 def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Problem], config, console: Console,
                      sandbox: Sandbox | None, scope: Scope) -> int:
     """`--case HOOK@BOARD:N`: search BOARD with the solver's hooks up to the N-th call of
     HOOK, and show that call as a case (a reason names it so)."""
+    from dataclasses import replace
+
     from rich.text import Text
 
     from grader.commands.reruns import Rerun, rerun_notes, verdict
@@ -312,17 +316,17 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     first, again = run_solver_tasks(solver, [task, task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)
     if not first.ok:
         return fail(console, f"{args.case}: {first.message}")
-    case = first.answer.get("found")
-    if case is None:
+    call = first.answer.get("found")
+    if call is None:
         return fail(console, f"{args.case}: the search of {board} made fewer than {number} calls of {hook}")
-    if "expected" not in case:
-        return fail(console, f"{args.case}: {_off_path(case.get('after'), board)}")
-    case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
-    console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
+    if not call.known:
+        return fail(console, f"{args.case}: {_off_path(call.after, board)}")
+    case = replace(call.case, name=f"call {number} of {hook} in the search of {board}")
+    console.print(Text(describe_case(hook, None, case, call.returned)), highlight=False)
     rerun, labels = Rerun(first, again), [f"call {number}"]
-    for line in rerun_notes(hook, rerun, labels, case["expected"]):
+    for line in rerun_notes(hook, rerun, labels, case.expected):
         console.print(Text(line), highlight=False)
-    return verdict(console, rerun, labels, case["returned"], case["expected"])
+    return verdict(console, rerun, labels, call.returned, case.expected)
 
 
 def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], problem: Problem, number: int, config,
@@ -330,17 +334,20 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     """`--case constraint_bounds@BOARD:N`: ask the questions about the searches of the
     visible boards in order, as grading did (every board before BOARD, then BOARD's up to
     its N-th), and show the last in full."""
+    from dataclasses import replace
+
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, rerun_notes, verdict
     from grader.reports.report import fail
+    from grader.scoring.case import Case
     from grader.scoring.grading import model_answer
     from grader.scoring.hookcases import describe_case
     from grader.scoring.searchcheck import OffPath, bounds_probes
 
     hook, model = "constraint_bounds", model_answer()
     assert model is not None  # the caller checked
-    asked: list[dict] = []
+    asked: list[Case] = []
     labels: list[str] = []
     before: list[str] = []
     for shown in (p for p in problems if not p.hidden):
@@ -362,11 +369,11 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
         return fail(console, f"{args.case}: {rerun.outcome.message}")
-    case = {**asked[-1], "name": f"call {number} of {hook} in the search of {problem.id}"}
+    case = replace(asked[-1], name=f"call {number} of {hook} in the search of {problem.id}")
     console.print(Text(describe_case(hook, None, case, rerun.answer)), highlight=False)
-    for line in rerun_notes(hook, rerun, labels, case["expected"], ", ".join(before)):
+    for line in rerun_notes(hook, rerun, labels, case.expected, ", ".join(before)):
         console.print(Text(line), highlight=False)
-    return verdict(console, rerun, labels, rerun.answer, case["expected"])
+    return verdict(console, rerun, labels, rerun.answer, case.expected)
 
 
 def _off_path(divergence: Divergence | None, board: str) -> str:

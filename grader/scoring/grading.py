@@ -20,9 +20,9 @@ from grader.reports.results import ItemResult, ItemStatus, Report, failed_item, 
 from grader.sandbox.host import Asker, Limits, StudentRaised, start_worker, stop_worker
 from grader.sandbox.isolation import Isolation, Sandbox, Scope
 from grader.sandbox.tasks import Outcome, Task, TaskAnswer, run_tasks
+from grader.scoring.case import Case
 from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
 from grader.scoring.hookcases import (
-    Case,
     as_data,
     board_of,
     build_cases,
@@ -87,9 +87,9 @@ def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, 
         hooks = Hooks(asker)
 
         def ask(case: Case) -> Any:
-            if "board" in case:
+            if case.board is not None:
                 hooks.use_board(board_of(case))
-            return as_data(name, hooks.call(name, **BY_NAME[name].wire_arguments(case)))
+            return as_data(name, hooks.call(name, **BY_NAME[name].wire_arguments(case.args)))
 
         return _answers(cases, ask)
 
@@ -121,7 +121,7 @@ def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | No
         try:
             result = search(csp, watcher.strategy() if watcher else hooks.strategy(), "all")
         except CallFound as found:
-            return {"found": found.case}
+            return {"found": found.call}
         except TASK_FAILURES as error:  # the failure and its hook, where the search had parted, the calls up to it
             return {"failed": str(error), "failed_in": error.hook, **_checked(watcher)}
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
@@ -204,9 +204,9 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     if ours is not None:
         return _searches_ungraded(spec_name, points, ours)
     wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome.answer["results"]), start=1)
-             if "error" in result or result["value"] != case["expected"]]
-    groups = {case.get("group", number) for number, case in enumerate(cases, start=1)}
-    lost = {case.get("group", number) for number, case, _ in wrong}
+             if "error" in result or result["value"] != case.expected]
+    groups = {number if case.group is None else case.group for number, case in enumerate(cases, start=1)}
+    lost = {number if case.group is None else case.group for number, case, _ in wrong}
     passed = len(groups) - len(lost)
     in_searches = SearchShare(searched)
     cases_share = passed / len(groups)
@@ -216,12 +216,12 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
     lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines()
-    first = {}
+    first: dict[str, Any] = {}
     if wrong:
         number, case, result = wrong[0]
         counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
         lines[0:0] = case_hint(spec_name, number, case, result, private)
-        first = {"first_wrong": case.get("name", ""), "mistake": mistake_name(spec_name, case, result)}
+        first = {"first_wrong": case.name, "mistake": mistake_name(spec_name, case, result)}
     message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
     status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
     return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified,
@@ -345,12 +345,12 @@ class SearchShare:
         if shown is None:  # a hidden board left unanswered reads as one answered wrong: nothing tells them apart
             hidden = any(s.problem.hidden for s in self.wrong + self.unfinished)
             return ["  the wrong calls in searches were on hidden boards (details hidden)"] if hidden else []
-        case = shown.calls.first_wrong
-        assert case is not None
+        call = shown.calls.first_wrong
+        assert call is not None
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
-        case = {**case, "name": f"call {case['call']} of {hook} in the search of {where}"}
-        return [f"  the first wrong call in a search is {describe_case(hook, None, case, case['returned'])}",
-                search_call_hint(hook, shown.problem.id, case["call"])]
+        case = replace(call.case, name=f"call {call.call} of {hook} in the search of {where}")
+        return [f"  the first wrong call in a search is {describe_case(hook, None, case, call.returned)}",
+                search_call_hint(hook, shown.problem.id, call.call)]
 
     def unchecked_lines(self, unverified: float, unchecked: float) -> list[str]:
         """What the student copy could not check, and the points that rest on it: counted
