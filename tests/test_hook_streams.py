@@ -88,9 +88,10 @@ def test_stored_cases_read_back_as_written(tmp_path: Path) -> None:
     assert "&id" not in copy.read_text(encoding="utf-8")  # no YAML anchors: every case whole
 
 
-def test_a_token_of_an_engine_hook_without_its_board_is_refused() -> None:
-    """Hostile: an edited token whose forward_check case lost its board is refused in one
-    line (it used to be accepted, and asked with no board)."""
+def test_a_token_of_an_engine_hook_without_its_board_or_with_no_rule_is_refused() -> None:
+    """Hostile: an edited token whose forward_check case lost its board (it used to be
+    accepted, and asked with no board), or names a rule there is none of, is refused in one
+    line."""
     case = next(c for c in load_cases()["forward_check"] if c.board is not None)
     token = pack("forward_check", 1, case, {"value": case.expected})
     sent = Case.from_data(json.loads(json.dumps(case.data())))  # a token's keys are text
@@ -98,3 +99,5 @@ def test_a_token_of_an_engine_hook_without_its_board_is_refused() -> None:
     boardless = Case(case.name, case.why, case.args, expected=case.expected, group=case.group)
     with pytest.raises(ValueError, match="copy it again"):
         unpack(pack("forward_check", 1, boardless, {"value": case.expected}))
+    with pytest.raises(ValueError, match="no rule is called 'hexagonal'"):
+        unpack(pack("forward_check", 1, replace(case, rule="hexagonal"), {"value": case.expected}))  # type: ignore[arg-type]

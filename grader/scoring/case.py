@@ -13,9 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import yaml
+
+from solvers.board import Rule
 
 #: A case's fields that are not its hook's arguments, in the order a stored case shows them.
 BOARD_FIELDS = ("board", "rule", "mines")
@@ -34,7 +36,7 @@ class Case:
     why: str
     args: Mapping[str, Any]
     board: tuple[str, ...] | None = None
-    rule: str = "classic"
+    rule: Rule = "classic"
     mines: int | None = None
     expected: Any = None
     group: int | None = None
@@ -43,10 +45,12 @@ class Case:
     def from_data(cls, data: Mapping[str, Any]) -> Case:
         """A case from its data (a stored case, or a token's: TypeError or ValueError when
         a field is not what a case holds)."""
-        board = data.get("board")
+        board, rule = data.get("board"), data.get("rule", "classic")
+        if rule not in get_args(Rule):
+            raise ValueError(f"no rule is called {rule!r}")
         return cls(str(data.get("name", "")), str(data.get("why", "")),
                    {key: value for key, value in data.items() if key not in NOTES + BOARD_FIELDS},
-                   None if board is None else tuple(str(row) for row in board), str(data.get("rule", "classic")),
+                   None if board is None else tuple(str(row) for row in board), rule,
                    data.get("mines"), data.get("expected"), data.get("group"))
 
     def data(self) -> dict[str, Any]:

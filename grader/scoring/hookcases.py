@@ -47,7 +47,7 @@ def board_of(case: Case) -> Board:
     """The case's board (ValueError: it has none)."""
     if case.board is None:
         raise ValueError("the case has no board")
-    board = parse_rows(list(case.board), case.rule)  # type: ignore[arg-type]  # parse_rows checks the rule
+    board = parse_rows(list(case.board), case.rule)
     return Board(board.clues, board.rule, case.mines)
 
 
