@@ -13,9 +13,10 @@ import pytest
 
 from grader import hooktable
 from grader.hooktable import DOMAINS, SCOPE, HookSpec, Param, checked_variable
+from grader.inputs.config import GradingConfig
 from grader.scoring import hookcases
 from grader.scoring.case import Case, read_file, write_file
-from grader.scoring.hookcases import GOLDEN_SEED, HOOKS_WITH_CASES, build_cases, load_cases
+from grader.scoring.hookcases import GOLDEN_SEED, HOOKS_WITH_CASES, arguments, build_cases, load_cases
 from grader.scoring.rerun import pack, unpack
 
 SEEDS = (GOLDEN_SEED, 7, 2**40 + 3)  # the shipped cases' seed and two a course might choose
@@ -101,3 +102,20 @@ def test_a_token_of_an_engine_hook_without_its_board_or_with_no_rule_is_refused(
         unpack(pack("forward_check", 1, boardless, {"value": case.expected}))
     with pytest.raises(ValueError, match="no rule is called 'hexagonal'"):
         unpack(pack("forward_check", 1, replace(case, rule="hexagonal"), {"value": case.expected}))  # type: ignore[arg-type]
+
+
+def test_the_handouts_tie_break_example_counts_the_shipped_cases() -> None:
+    """Section 5's worked example (MRV with ties broken by the lowest number) states what
+    the stored select_variable cases give it: cases right, and groups right."""
+    def by_number(csp: Any, domains: Any, unassigned: Any) -> int:
+        return min(unassigned, key=lambda v: (len(domains[v]), v))
+
+    cases = load_cases()["select_variable"]
+    right = {index for index, case in enumerate(cases) if by_number(*arguments("select_variable", case)) == case.expected}
+    groups = {case.group for case in cases}
+    whole = groups - {case.group for index, case in enumerate(cases) if index not in right}
+    handout = " ".join((Path(__file__).resolve().parents[1] / "assignment" / "HANDOUT.md").read_text(encoding="utf-8").split())
+    assert f"answers {len(right)} of the {len(cases)} shipped cases right" in handout
+    assert f"{len(whole)}/{len(groups)} groups. In the searches" in handout
+    points = GradingConfig().hook_points["select_variable"]
+    assert f"{points:g} × min({len(whole)}/{len(groups)}, 0/3) = 0 of {points:g} points" in handout
