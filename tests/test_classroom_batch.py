@@ -18,7 +18,9 @@ from conftest import no_traceback, run_grader, self_contained
 from markdown_it import MarkdownIt
 
 from grader.commands import batch
+from grader.hooktable import SAT_ENCODING, SOLVER_HOOK_NAMES
 from grader.inputs.intake import MAX_DEPTH, inside, not_plain, scan_folder
+from grader.inputs.problemset import load_problem_file
 from grader.reports.results import ItemResult, Report
 from grader.sandbox.isolation import SUBMISSION_BYTES, SUBMISSION_FILES
 
@@ -160,7 +162,8 @@ def test_each_student_gets_a_feedback_file_and_the_csv_says_what_was_lost(tmp_pa
     assert result.returncode == 0, result.stdout + result.stderr
     _, rows = read_csv(grades)
     assert rows["ana"]["lost"] == "" and rows["bob"]["lost"].startswith("hooks/forward_check: ")
-    assert rows["cal"]["lost"].startswith("all 10 items: cannot load cal.py: TabError") and " | " not in rows["cal"]["lost"]
+    items = [*SOLVER_HOOK_NAMES, *(p.id for p in load_problem_file(COURSE)[0]), SAT_ENCODING]  # the table's, the course's
+    assert rows["cal"]["lost"].startswith(f"all {len(items)} items: cannot load cal.py: TabError") and " | " not in rows["cal"]["lost"]
     assert "Next step: fix cal.py so that it loads (TabError" in " ".join((tmp_path / "grades-feedback" / "cal.md").read_text().split())
     feedback = tmp_path / "grades-feedback"
     bob = (feedback / "bob.md").read_text(encoding="utf-8")

@@ -17,6 +17,8 @@ from pathlib import Path
 import yaml
 from conftest import attacker, grader_env, run_grader
 
+from grader.hooktable import CSP_HOOKS
+
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
 HIDDEN_SET = FILES / "hidden_set"
@@ -98,7 +100,7 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     assert "2 public problems" in made.stdout
 
     stubs = (out / "assignment" / "hooks.py").read_text(encoding="utf-8")
-    for hook in ("constraint_bounds", "forward_check", "select_variable", "order_values"):
+    for hook in (spec.name for spec in CSP_HOOKS):
         assert f'raise NotImplementedError("{hook}")' in stubs, hook
     assert not (out / "solvers" / "strategies.py").exists()
     assert (out / "play" / "evaluate.py").exists() and (out / "assignment" / "agent.py").exists()

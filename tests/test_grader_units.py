@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import yaml
 
 from grader.errors import ErrorKind
 from grader.inputs.problemset import Problem
 from grader.reports.results import ItemResult, Report
 from grader.sandbox.tasks import Outcome
-from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES, HOOKS, build_cases, case_input, load_cases
+from grader.scoring.case import Case
+from grader.scoring.hookcases import CASES_FILE, HOOK_NAMES, HOOKS_WITH_CASES, build_cases, load_cases
 from grader.scoring.hookitems import HookAnswers, score_hook
 from grader.scoring.layouts import layout_problem
 from grader.scoring.problems import SearchAnswer, score_problem
@@ -145,9 +148,8 @@ def test_returned_nothing_fails() -> None:
 
 # --- score_hook ---
 
-def _bounds_case(name: str, expected: list[int], group: int) -> dict:
-    return {"name": name, "why": f"why {name}", "scope": [0, 1], "domains": {0: [0, 1], 1: [1]}, "expected": expected,
-            "group": group}
+def _bounds_case(name: str, expected: list[int], group: int) -> Case:
+    return Case(name, f"why {name}", {"scope": [0, 1], "domains": {0: [0, 1], 1: [1]}}, expected=expected, group=group)
 
 
 def test_hook_credit_is_by_group_of_cases() -> None:
@@ -162,8 +164,8 @@ def test_hook_credit_is_by_group_of_cases() -> None:
 
 
 def test_hook_domains_are_compared_variable_by_variable() -> None:
-    board = {"board": [". 1 ."], "rule": "classic", "domains": {0: [0, 1], 1: [0, 1]}, "assigned": None}
-    cases = [{**board, "expected": {0: [1], 1: [0, 1]}, "group": 1}, {**board, "expected": None, "group": 2}]
+    board = Case("", "", {"domains": {0: [0, 1], 1: [0, 1]}, "assigned": None}, (". 1 .",), "classic")
+    cases = [replace(board, expected={0: [1], 1: [0, 1]}, group=1), replace(board, expected=None, group=2)]
     outcome = Outcome("ok", HookAnswers([{"value": {0: [1], 1: [0, 1]}}, {"value": None}]))
     assert score_hook("forward_check", 3, cases, outcome).status == "pass"
     wrong = Outcome("ok", HookAnswers([{"value": {0: [0, 1], 1: [0, 1]}}, {"value": None}]))
@@ -173,7 +175,7 @@ def test_hook_domains_are_compared_variable_by_variable() -> None:
 
 
 def test_hook_error_outcome_scores_zero() -> None:
-    result = score_hook("order_values", 1, [{"expected": [0, 1]}], Outcome("error", None, "no function named order_values"))
+    result = score_hook("order_values", 1, [Case("", "", {}, expected=[0, 1])], Outcome("error", None, "no function named order_values"))
     assert (result.status, result.score, result.message) == ("error", 0.0, "no function named order_values")
 
 
@@ -182,7 +184,8 @@ def test_hook_error_outcome_scores_zero() -> None:
 def test_stored_hook_cases_are_fresh() -> None:
     stored = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
     fresh = build_cases()
-    assert fresh == stored["hooks"], "grader/scoring/hook_cases.yaml is stale: run `python -m grader goldens`"
+    assert {hook: [case.data() for case in cases] for hook, cases in fresh.items()} == stored["hooks"], (
+        "grader/scoring/hook_cases.yaml is stale: run `python -m grader goldens`")
     assert load_cases() == fresh
     assert list(fresh) == list(HOOK_NAMES)
     assert all(fresh[name] for name in HOOK_NAMES)
@@ -190,20 +193,20 @@ def test_stored_hook_cases_are_fresh() -> None:
 
 def test_private_hook_cases_never_repeat_a_public_one() -> None:
     """Under a private seed no case gives its hook the input of a stored public case
-    (3349737 draws the public numbers of "an empty domain" by chance), and the other
+    (12027 draws the public numbers of "an empty domain" by chance), and the other
     hand-made cases are there, renumbered (the empty scope is alike under every seed)."""
-    public = {hook: {case_input(case) for case in cases} for hook, cases in load_cases().items()}
-    for seed in (1, 3349737, 2**63 - 1):
+    public = {hook: {case.input_text() for case in cases} for hook, cases in load_cases().items()}
+    for seed in (1, 12027, 2**63 - 1):
         private = build_cases(seed)
         for hook in HOOK_NAMES:
-            assert not {case_input(case) for case in private[hook]} & public[hook], (seed, hook)
-        names = [case["name"] for case in private["constraint_bounds"]]
+            assert not {case.input_text() for case in private[hook]} & public[hook], (seed, hook)
+        names = [case.name for case in private["constraint_bounds"]]
         assert {"mixed domains", "all mines"} <= set(names) and "an empty scope" not in names
-        assert ("an empty domain" in names) == (seed != 3349737)
+        assert ("an empty domain" in names) == (seed != 12027)
 
 
 def _hook(name: str, message: str, status: str = "error", error_kind: ErrorKind | None = None) -> ItemResult:
-    spec = next(h for h in HOOKS if h.name == name)
+    spec = next(h for h in HOOKS_WITH_CASES if h.name == name)
     return ItemResult("hook", name, status, 0.0, spec.points, message, error_kind=error_kind)
 
 
@@ -219,7 +222,7 @@ def test_next_hook_to_implement() -> None:
         _hook("order_values", todo.format("order_values"), error_kind="not_implemented"),
     ])
     assert report.next_hook_to_implement() == "select_variable"
-    done = Report("student", [_hook(h.name, "all cases", "pass") for h in HOOKS])
+    done = Report("student", [_hook(h.name, "all cases", "pass") for h in HOOKS_WITH_CASES])
     assert done.next_hook_to_implement() is None
     # a problem run that hits a stub does not count: only the hook tests do
     problem = ItemResult("problem", "p", "error", 0.0, 1.0, todo.format("forward_check"), file="x.yaml",
@@ -265,17 +268,17 @@ def test_no_input_independent_answer_earns_a_point_on_any_hook() -> None:
     for hook, answers in ((spec.name, spec.trivial) for spec in CSP_HOOKS):
         assert answers, hook
         cases = stored[hook]
-        assert len({c["group"] for c in cases}) >= 5, hook
+        assert len({c.group for c in cases}) >= 5, hook
         for label, answer in answers:
-            right = {c["group"] for c in cases if trivial_passes(hook, c, answer)}
-            wrong = {c["group"] for c in cases if not trivial_passes(hook, c, answer)}
+            right = {c.group for c in cases if trivial_passes(hook, c, answer)}
+            wrong = {c.group for c in cases if not trivial_passes(hook, c, answer)}
             assert right <= wrong, f"{hook}: {label} gets a whole group right"
 
 
 def test_every_hand_made_case_says_what_it_tests() -> None:
     stored = load_cases()
-    named = [c for cases in stored.values() for c in cases if not c["name"].startswith("random")]
-    assert len(named) >= 15 and all(len(c["why"]) > 20 for c in named)
+    named = [c for cases in stored.values() for c in cases if not c.name.startswith("random")]
+    assert len(named) >= 15 and all(len(c.why) > 20 for c in named)
     assert {"one pass, not a fixpoint", "an empty domain", "the mine count last", "no mine count", "assigned is given",
             "the inclusive rule", "a degree tie", "a singleton of each value", "decided safe", "decided a mine"} <= {
-        c["name"] for c in named}
+        c.name for c in named}

@@ -77,17 +77,17 @@ def test_the_handouts_scoring_table_is_the_graders() -> None:
     import re
 
     from grader.inputs.config import GradingConfig
-    from grader.scoring.hookcases import HOOKS, load_cases
+    from grader.scoring.hookcases import HOOKS_WITH_CASES, load_cases
     from grader.scoring.searchcheck import PROBES
 
     handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\s*\| `(\w+)` \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", handout, re.M)
     cases, points = load_cases(), GradingConfig().hook_points
     expected = []
-    for spec in HOOKS:
+    for spec in HOOKS_WITH_CASES:
         mine = cases[spec.name]
-        named = sum(1 for case in mine if not case["name"].startswith("random"))
+        named = sum(1 for case in mine if not case.name.startswith("random"))
         expected.append((spec.name, f"{points[spec.name]:g}", str(named), str(len(mine) - named),
-                         str(len({case["group"] for case in mine}))))
+                         str(len({case.group for case in mine}))))
     assert rows == expected
     assert f"the first {PROBES} nodes of the model answer's search" in " ".join(handout.split())

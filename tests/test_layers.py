@@ -197,10 +197,11 @@ def test_the_worker_gives_each_hook_the_arguments_its_stub_promises() -> None:
     recorders = {spec.name: recorder(spec.name) for spec in CSP_HOOKS}
     answerer = Answerer(SimpleNamespace(**recorders), Path("recorders.py"))  # type: ignore[arg-type]
     for spec in CSP_HOOKS:
-        case = next(c for c in load_cases()[spec.name] if "board" in c or not spec.engine_calls)
+        case = next(c for c in load_cases()[spec.name] if c.board is not None or not spec.engine_calls)
         if spec.engine_calls:
-            answerer.use_board({"board": case["board"], "rule": case.get("rule", "classic"), "mines": case.get("mines")})
-        answerer.answer(spec.name, spec.wire_arguments(case))
+            assert case.board is not None
+            answerer.use_board({"board": list(case.board), "rule": case.rule, "mines": case.mines})
+        answerer.answer(spec.name, spec.wire_arguments(case.args))
         given = dict(zip((p.name for p in spec.params), seen[spec.name]))
         assert isinstance(given["csp"], CSP) if spec.engine_calls else "csp" not in given
         domains = given["domains"]

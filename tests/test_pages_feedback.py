@@ -3,6 +3,7 @@ Gradescope's per-test output: the same content, boards as grids, student text in
 
 from __future__ import annotations
 
+import csv
 import html
 import json
 import re
@@ -11,6 +12,9 @@ from typing import Any
 
 import pytest
 from conftest import ROOT, no_traceback, run_grader, self_contained
+
+from grader.scoring.case import Case
+from grader.scoring.hookcases import describe_case, load_cases
 
 #: What a hostile student puts in its file name and in what its code prints and raises.
 HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">'
@@ -62,7 +66,9 @@ def test_the_first_screen_holds_the_score_the_next_step_and_the_lost_points(brow
     asked = opened(browser, class_run["bob"])
     assert asked == [class_run["bob"].resolve().as_uri()]  # the file itself, nothing else
     text = browser.evaluate("document.querySelector('#score').innerText")
-    assert re.match(r"\d+ / 71 points", text), text
+    with (class_run["where"] / "grades.csv").open(encoding="utf-8") as grades:  # the class's maximum, as the grader totals it
+        bob = next(row for row in csv.DictReader(grades) if row["student"] == "bob")
+    assert re.match(rf"\d+ / {float(bob['max_score']):g} points", text), text
     assert "Next step: fix forward_check" in browser.evaluate("document.querySelector('#next-step').innerText")
     lost = browser.evaluate("document.querySelector('#lost').innerText")
     assert "hooks/forward_check" in lost and "course/nctu-1" in lost
@@ -84,13 +90,20 @@ def test_a_section_per_item_open_only_where_points_were_lost(browser: Any, class
     assert browser.evaluate("document.querySelector('#next-step').innerText") == "Full marks."
 
 
+def drawn_rows(case: Case) -> list[list[str]]:
+    """The cells of a forward_check case's board as its reason draws it, row by row."""
+    lines = describe_case("forward_check", 1, case, {"value": case.expected}).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  board (")) + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("    "))
+    return [line.split() for line in lines[start:end]]
+
+
 def test_boards_and_answers_are_drawn_as_grids_and_tables(browser: Any, class_run: dict) -> None:
     opened(browser, class_run["bob"])
     check = "[...document.querySelectorAll('details')].find(d => d.innerText.startsWith('hooks/forward_check'))"
     boards = browser.evaluate(f"[...{check}.querySelectorAll('table.board')].map(t => "
                               "[...t.rows].map(r => [...r.cells].map(c => c.innerText.trim())))")
-    assert boards and boards[0] == [["v0?", "2", "v1?", "0"], ["v2?", "v3?", "v4?", "v5?"],
-                                    ["v6?", "v7?", "2", "0"], ["2", "v8?", "2", "v9?"]]
+    assert boards and boards[0] == drawn_rows(load_cases()["forward_check"][0])  # flips_values' first wrong case: case 1
     differs = browser.evaluate(f"[...{check}.querySelectorAll('table.answers tr.differs')].map(r => r.innerText)")
     assert any("r1c6" in row for row in differs), differs  # variable 3's cell on nctu-1, yours against expected
     assert "<pre" not in browser.evaluate(f"{check}.innerHTML")  # no board as monospaced text
@@ -189,16 +202,15 @@ def test_every_stored_case_board_is_drawn_as_a_grid() -> None:
     public case with a board comes out as a grid holding each variable once, with its
     clues (the inclusive rule's cells hold both)."""
     from grader.reports.reason_html import reason_html
-    from grader.scoring.hookcases import describe_case, load_cases
 
     drawn = 0
     for hook, cases in load_cases().items():
         for number, case in enumerate(cases, start=1):
-            if "board" in case:
-                fragment = reason_html(describe_case(hook, number, case, {"value": case["expected"]}))
+            if case.board is not None:
+                fragment = reason_html(describe_case(hook, number, case, {"value": case.expected}))
                 variables = sorted(int(v) for v in re.findall(r'title="variable (\d+)', fragment))
                 assert variables == list(range(len(variables))) and variables, (hook, number)
-                clues = sum(token.isdigit() for row in case["board"] for token in str(row).split())
+                clues = sum(token.isdigit() for row in case.board for token in str(row).split())
                 assert len(re.findall(r"<strong>\d</strong>|>\d v\d+", fragment)) == clues, (hook, number)
                 drawn += 1
     assert drawn > 20

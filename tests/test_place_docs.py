@@ -9,6 +9,7 @@ import re
 import shlex
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,8 @@ from conftest import COURSE, STUDENT_FILES, grade_json, grader_env
 
 from answerkey.instructor.kit import student_packages
 from answerkey.instructor.release import STUDENT_PROBLEMS_README, STUDENT_README
-from grader.scoring.hookcases import GOLDEN_SEED, HOOK_NAMES, Case, build_cases, csp_of, describe_case, load_cases
+from grader.scoring.case import Case
+from grader.scoring.hookcases import GOLDEN_SEED, HOOK_NAMES, build_cases, csp_of, describe_case, load_cases
 from grader.scoring.misconceptions import MISCONCEPTIONS, Answered, recognised
 from play.evaluate import play_agent
 from play.levels import parse_level
@@ -35,10 +37,10 @@ DOMAINS = {(0, 1), (0,), (1,), ()}
 def contract_broken(hook: str, case: Case) -> list[str]:
     """What in `case` breaks the contract assignment/hooks.py and HANDOUT section 4 state
     for `hook`'s input (and its expected answer), in words; [] when nothing does."""
-    domains = {int(v): tuple(d) for v, d in case["domains"].items()}
+    domains = {int(v): tuple(d) for v, d in case.args["domains"].items()}
     broken = [f"variable {v} has the domain {d}" for v, d in domains.items() if d not in DOMAINS]
     if hook == "constraint_bounds":  # "the variables of `scope`, given their domains"
-        scope = case["scope"]
+        scope = case.args["scope"]
         if len(set(scope)) != len(scope) or not set(scope) <= set(domains):
             broken.append(f"scope {scope} is not distinct variables with domains")
         return broken
@@ -46,27 +48,27 @@ def contract_broken(hook: str, case: Case) -> list[str]:
     if set(domains) != variables:  # "`domains` maps EVERY variable"
         broken.append("the domains are not those of every variable")
     if hook == "forward_check":  # "assigned variables appear as 1-tuples"; `assigned` None at the root
-        assigned = case["assigned"]
+        assigned = case.args["assigned"]
         if assigned is not None and (assigned not in variables or len(domains[assigned]) != 1):
             broken.append(f"assigned {assigned} is not a variable holding a 1-tuple")
     if hook == "select_variable":  # "from `unassigned` (in increasing order)"; "an assigned variable has a 1-tuple"
-        unassigned = case["unassigned"]
+        unassigned = case.args["unassigned"]
         if not unassigned or unassigned != sorted(set(unassigned)) or not set(unassigned) <= variables:
             broken.append(f"unassigned {unassigned} is not increasing variables")
         broken += [f"variable {v} is assigned but its domain is {domains[v]}"
                    for v in sorted(variables - set(unassigned)) if len(domains.get(v, ())) != 1]
-        if case["expected"] not in unassigned:
-            broken.append(f"the answer {case['expected']} is not unassigned")
+        if case.expected not in unassigned:
+            broken.append(f"the answer {case.expected} is not unassigned")
     if hook == "order_values":  # "the values of `domains[var]`": [0, 1], [0] or [1]
-        var = case["var"]
-        if var not in variables or not domains.get(var) or sorted(case["expected"]) != list(domains[var]):
+        var = case.args["var"]
+        if var not in variables or not domains.get(var) or sorted(case.expected) != list(domains[var]):
             broken.append(f"var {var} has no values to order, or the answer is not its values")
     return broken
 
 
 def drawn_numbers(hook: str, case: Case) -> set[int]:
     """The variable numbers the case's board shows where a reason draws it."""
-    lines = describe_case(hook, 1, case, {"value": case["expected"]}).splitlines()
+    lines = describe_case(hook, 1, case, {"value": case.expected}).splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("  board (")) + 1
     end = next((i for i in range(start, len(lines)) if not lines[i].startswith("    ")), len(lines))
     return {int(n) for line in lines[start:end] for n in re.findall(r"\bv(\d+)", line)}
@@ -74,9 +76,9 @@ def drawn_numbers(hook: str, case: Case) -> set[int]:
 
 def named_variables(hook: str, case: Case) -> set[int]:
     """The variables a case's input and answer name."""
-    named = {int(v) for v in case["domains"]} | set(case.get("unassigned", []))
-    named |= {case[key] for key in ("assigned", "var") if case.get(key) is not None}
-    return named | ({case["expected"]} if hook == "select_variable" else set())
+    named = {int(v) for v in case.args["domains"]} | set(case.args.get("unassigned", []))
+    named |= {case.args[key] for key in ("assigned", "var") if case.args.get(key) is not None}
+    return named | ({case.expected} if hook == "select_variable" else set())
 
 
 SEEDS = (GOLDEN_SEED, 7, 4242, 2**40 + 3)  # the shipped cases, and cases drawn as private hook_seeds draw them
@@ -90,20 +92,21 @@ def test_every_hook_case_keeps_the_contract_and_draws_what_it_names(seed: int) -
     assert set(cases) == set(HOOK_NAMES)
     for hook, found in cases.items():
         for number, case in enumerate(found, start=1):
-            assert contract_broken(hook, case) == [], (seed, hook, number, case["name"])
-            if "board" in case:
+            assert contract_broken(hook, case) == [], (seed, hook, number, case.name)
+            if case.board is not None:
                 assert named_variables(hook, case) <= drawn_numbers(hook, case), (seed, hook, number)
 
 
 def test_the_contract_checker_sees_a_broken_case() -> None:
     """The checker itself: an unassigned list that leaves an undecided variable out, and an
     `assigned` with two values, are contract errors."""
-    case = next(c for c in load_cases()["select_variable"] if len(c["unassigned"]) > 1)
-    dropped = case["unassigned"][0]
-    undecided = {**case, "unassigned": case["unassigned"][1:], "domains": {**case["domains"], dropped: [0, 1]}}
+    case = next(c for c in load_cases()["select_variable"] if len(c.args["unassigned"]) > 1)
+    dropped = case.args["unassigned"][0]
+    undecided = replace(case, args={**case.args, "unassigned": case.args["unassigned"][1:],
+                                    "domains": {**case.args["domains"], dropped: [0, 1]}})
     assert any("is assigned but" in line for line in contract_broken("select_variable", undecided))
-    fc = next(c for c in load_cases()["forward_check"] if c["assigned"] is not None)
-    assert contract_broken("forward_check", {**fc, "domains": {**fc["domains"], fc["assigned"]: [0, 1]}})
+    fc = next(c for c in load_cases()["forward_check"] if c.args["assigned"] is not None)
+    assert contract_broken("forward_check", replace(fc, args={**fc.args, "domains": {**fc.args["domains"], fc.args["assigned"]: [0, 1]}}))
 
 
 # --- (b) one way to name a cell ------------------------------------------------------------
@@ -252,8 +255,8 @@ def test_hidden_says_and_does_include_flagged_cells() -> None:
 # --- (f) a reason names the mistake it recognises --------------------------------------------
 
 def answered(hook: str, case: Case, returned: Any) -> Answered:
-    domains = {int(v): tuple(d) for v, d in case.get("domains", {}).items()}
-    return Answered(case, domains, csp_of(case) if "board" in case else None, case["expected"], returned)
+    domains = {int(v): tuple(d) for v, d in case.args.get("domains", {}).items()}
+    return Answered(case.args, domains, csp_of(case) if case.board is not None else None, case.expected, returned)
 
 
 def test_right_and_malformed_answers_are_no_recognised_mistake() -> None:
@@ -262,7 +265,7 @@ def test_right_and_malformed_answers_are_no_recognised_mistake() -> None:
     odd: list[Any] = [None, "x", [1], [1, 2, 3], {"a": [0]}, {0: "zz"}, 10**30, -1, [True, False], {0: None}]
     for hook, cases in load_cases().items():
         for case in cases:
-            assert recognised(hook, answered(hook, case, case["expected"])) is None
+            assert recognised(hook, answered(hook, case, case.expected)) is None
             for value in odd:
                 recognised(hook, answered(hook, case, value))
 
@@ -271,22 +274,22 @@ def test_every_recogniser_names_a_mistake_it_can_see() -> None:
     """Each entry of the table is some hook's, and fits a wrong answer built the way its
     name says (on a shipped case)."""
     cases = load_cases()
-    bounds = next(c for c in cases["constraint_bounds"] if c["name"] == "mixed domains")
-    fc = next(c for c in cases["forward_check"] if c["name"] == "assigned is given")
-    order = next(c for c in cases["order_values"] if c["name"] == "undecided")
+    bounds = next(c for c in cases["constraint_bounds"] if c.name == "mixed domains")
+    fc = next(c for c in cases["forward_check"] if c.name == "assigned is given")
+    order = next(c for c in cases["order_values"] if c.name == "undecided")
     assert {m.hook for m in MISCONCEPTIONS} == set(HOOK_NAMES)
-    low, high = bounds["expected"]
+    low, high = bounds.expected
     found = recognised("constraint_bounds", answered("constraint_bounds", bounds, [high, low]))
     assert found is not None and found.name == "low and high swapped"
-    unchanged = {int(v): d for v, d in fc["domains"].items()}
+    unchanged = {int(v): d for v, d in fc.args["domains"].items()}
     found = recognised("forward_check", answered("forward_check", fc, unchanged))
     assert found is not None and found.name == "less than one pass"
     found = recognised("order_values", answered("order_values", order, [1, 0]))
     assert found is not None and found.name == "the order reversed"
-    tie = next(c for c in cases["select_variable"] if c["name"] == "a degree tie")
-    domains = {int(v): d for v, d in tie["domains"].items()}
-    smallest = min(len(domains[v]) for v in tie["unassigned"])
-    by_number = min(v for v in tie["unassigned"] if len(domains[v]) == smallest)
+    tie = next(c for c in cases["select_variable"] if c.name == "a degree tie")
+    domains = {int(v): d for v, d in tie.args["domains"].items()}
+    smallest = min(len(domains[v]) for v in tie.args["unassigned"])
+    by_number = min(v for v in tie.args["unassigned"] if len(domains[v]) == smallest)
     found = recognised("select_variable", answered("select_variable", tie, by_number))
     assert found is not None and found.name == "a degree tie broken otherwise"
 

@@ -18,7 +18,8 @@ from grader.reports.gradescope import gradescope_results
 from grader.reports.prairielearn import prairielearn_results
 from grader.reports.results import Report
 from grader.sandbox.tasks import Outcome
-from grader.scoring.hookcases import build_cases, case_input, load_cases
+from grader.scoring.case import Case
+from grader.scoring.hookcases import build_cases, load_cases
 from grader.scoring.hookitems import HookAnswers, score_hook
 from grader.scoring.rerun import unpack
 
@@ -55,7 +56,8 @@ def test_a_stateful_hook_is_rerun_as_graded(kit: Kit, tmp_path: Path) -> None:
     assert rerun.returncode == 1 and rerun.stdout.split()[-1] == "wrong", rerun.stdout + rerun.stderr
     assert returned(rerun.stdout) == returned(item["message"])
     assert "asked alone, in a fresh process, your hook" in shown and "(right)" in shown, shown
-    assert "keeps state between calls" in shown and 'case 1 ("' in shown
+    before = int(number.group(1)) - 1  # the cases asked before it, named
+    assert "keeps state between calls" in shown and ('case 1 ("' if before == 1 else f'cases 1-{before} ("') in shown
 
 
 def test_a_hook_that_answers_at_random_is_not_reproduced_rather_than_right(tmp_path: Path) -> None:
@@ -96,7 +98,7 @@ def private_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return problems
 
 
-def private_hints(text: str) -> list[tuple[str, int, dict, dict]]:
+def private_hints(text: str) -> list[tuple[str, int, Case, dict]]:
     """Every private case a text's hints carry, unpacked; the text must have no numbered hint."""
     assert not NUMBERED.search(text), text
     return [unpack(hinted.split(":", 1)[1]) for hinted in PACKED.findall(text)]
@@ -114,8 +116,8 @@ def test_private_cases_are_named_private_and_rerun_from_their_input_in_a_copy(pr
                         columns=80)
     message = next(h for h in json.loads(out.read_text(encoding="utf-8"))["hooks"] if h["id"] == HOOK)["message"]
     (hook, number, case, result), = private_hints(message)
-    graded_case = json.loads(json.dumps(build_cases(PRIVATE_SEED)[HOOK][number - 1]))  # keys as a token keeps them
-    assert hook == HOOK and case_input(case) == case_input(graded_case) and case["name"] == graded_case["name"]
+    graded_case = Case.from_data(json.loads(json.dumps(build_cases(PRIVATE_SEED)[HOOK][number - 1].data())))  # keys as a token keeps them
+    assert hook == HOOK and case.input_text() == graded_case.input_text() and case.name == graded_case.name
     assert "this is a private case" in message and "its input is above in full" in message
     assert [hint[2] for hint in private_hints(graded.stdout)] == [case]  # wrapped at 80 columns, still whole
     folder = tmp_path / "class"
@@ -133,7 +135,7 @@ def test_private_cases_are_named_private_and_rerun_from_their_input_in_a_copy(pr
     rerun = run_grader("problems/", "--solver", student, f"--case={token}", cwd=copy,
                        env=grader_env(copy))
     shown = flat(rerun.stdout)
-    assert f'case {number}, "{case["name"]}"' in shown and returned(message) in flat(message), rerun.stdout
+    assert f'case {number}, "{case.name}"' in shown and returned(message) in flat(message), rerun.stdout
     described = flat(message.split("the first wrong one is ", 1)[1].split("returned:")[0])
     assert described in shown  # the very case graded: its title, board, domains and unassigned variables
     assert "when graded, your hook returned" in shown and "keeps state between calls" in shown, shown
@@ -143,12 +145,12 @@ def test_every_writer_shows_a_private_case_whole() -> None:
     """Gradescope's and PrairieLearn's results carry a private case's hint as the reason
     makes it: the case, packed, unpacks to the case graded."""
     cases = build_cases(PRIVATE_SEED)[HOOK][:2]
-    answers = [{"value": case["expected"]} for case in cases[:1]] + [{"value": -1}]
+    answers = [{"value": case.expected} for case in cases[:1]] + [{"value": -1}]
     item = score_hook(HOOK, 2, cases, Outcome("ok", HookAnswers(answers)), private=True)
     report = Report("ann.py", items=[item])
     for results in (gradescope_results(report, []), prairielearn_results(report)):
         tokens = PACKED.findall(html.unescape(json.dumps(results, ensure_ascii=False)))  # Gradescope's is HTML
-        assert tokens and {unpack(t.split(":", 1)[1])[2]["name"] for t in tokens} == {cases[1]["name"]}, results
+        assert tokens and {unpack(t.split(":", 1)[1])[2].name for t in tokens} == {cases[1].name}, results
 
 
 def test_a_damaged_case_says_so_in_one_line() -> None:

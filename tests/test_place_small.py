@@ -217,7 +217,7 @@ def test_the_handout_says_the_last_constraint_of_a_board_without_a_mine_count_is
     model = model_answer()
     assert model is not None and board.mines is None
     first = board_probes("constraint_bounds", board, model)[0]
-    assert first["scope"] == list(csp.constraints[-1].scope) and csp.constraints[-1].cell is not None
+    assert first.args["scope"] == list(csp.constraints[-1].scope) and csp.constraints[-1].cell is not None
     assert "on a board without a mine count it is a hint" in grading_section()
 
 

@@ -78,7 +78,7 @@ def scan(kit: Path, tmp_path: Path) -> str:
     found.write_text("", encoding="utf-8")
     scratch = tmp_path / f"scratch-{kit.name}"  # whatever the functions write lands here
     scratch.mkdir()
-    cases = json.dumps(load_cases(), default=list)
+    cases = json.dumps({hook: [case.data() for case in mine] for hook, mine in load_cases().items()}, default=list)
     run = subprocess.run([sys.executable, str(Path(__file__).with_name("scan_for_hooks.py")), str(kit), str(found)],
                          input=cases, cwd=scratch, capture_output=True, text=True, timeout=900,
                          env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kit), "COLUMNS": "80"})
@@ -408,7 +408,7 @@ def test_the_copy_grades_out_of_the_courses_points_by_its_rules(tmp_path: Path) 
     mine = run_grader("problems/", "--json", tmp_path / "copy.json", cwd=out, env=env, timeout=300)
     no_traceback(mine)
     copy = json.loads((tmp_path / "copy.json").read_text(encoding="utf-8"))
-    assert items(copy) == items(course) and copy["max_score"] == course["max_score"] == 50
+    assert items(copy) == items(course) and copy["max_score"] == course["max_score"] == sum(items(course).values())
     agent = next(e for e in copy["other"] if e["id"] == "agent")
     assert "the course's autograder plays other games of the same kind" in agent["message"]
     assert "set a private agent.seed" not in agent["message"]  # the instructor's advice is not the student's

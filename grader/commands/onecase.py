@@ -5,6 +5,7 @@ call of a search, again as grading asked it, and show it in full (see
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,10 +39,10 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         return print_error(f"--case {args.case}: expected HOOK:N, one of {known}", console)
     else:
         course_number, asked, graded = int(number), cases[hook][:int(number)], None
-        labels = [f'case {n} ("{c.get("name", "")}")' for n, c in enumerate(asked, start=1)]
+        labels = [f'case {n} ("{c.name}")' for n, c in enumerate(asked, start=1)]
     case = asked[-1]
     shown_number, shown = (course_number, case) if graded is None else (  # a private case is no case of the copy's
-        None, {**case, "name": f'the course\'s private case {course_number}, "{case.get("name", "")}"'})
+        None, replace(case, name=f'the course\'s private case {course_number}, "{case.name}"'))
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
         return print_error(f"{hook} case {course_number}: {rerun.outcome.message}", console)
@@ -50,9 +51,9 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         console.print(Text("  printed: " + rerun.outcome.output.strip()[:2000]), highlight=False)
     steady = rerun.unsteady(labels) is None
     notes = private_note(hook, course_number, graded, rerun.answer) if graded is not None and steady else []
-    for line in rerun_notes(hook, rerun, labels, case["expected"], earlier_cases(asked)) + notes:
+    for line in rerun_notes(hook, rerun, labels, case.expected, earlier_cases(asked)) + notes:
         console.print(Text(line), highlight=False)
-    return verdict(console, rerun, labels, rerun.answer, case["expected"])
+    return verdict(console, rerun, labels, rerun.answer, case.expected)
 
 
 def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Problem], config, console: Console,
@@ -88,17 +89,17 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     first, again = run_solver_tasks(solver, [task, task], 1, Limits(memory_mb=config.memory_mb), sandbox, scope)
     if not first.ok:
         return print_error(f"{args.case}: {first.message}", console)
-    case = first.answered.found
-    if case is None:
+    call = first.answered.found
+    if call is None:
         return print_error(f"{args.case}: the search of {board} made fewer than {number} calls of {hook}", console)
-    if "expected" not in case:
-        return print_error(f"{args.case}: {_off_path(case.get('after'), board)}", console)
-    case = {**case, "name": f"call {number} of {hook} in the search of {board}"}
-    console.print(Text(describe_case(hook, None, case, case["returned"])), highlight=False)
+    if not call.known:
+        return print_error(f"{args.case}: {_off_path(call.after, board)}", console)
+    case = replace(call.case, name=f"call {number} of {hook} in the search of {board}")
+    console.print(Text(describe_case(hook, None, case, call.returned)), highlight=False)
     rerun, labels = Rerun(first, again), [f"call {number}"]
-    for line in rerun_notes(hook, rerun, labels, case["expected"]):
+    for line in rerun_notes(hook, rerun, labels, case.expected):
         console.print(Text(line), highlight=False)
-    return verdict(console, rerun, labels, case["returned"], case["expected"])
+    return verdict(console, rerun, labels, call.returned, case.expected)
 
 
 def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], problem: Problem, number: int, config,
@@ -109,6 +110,7 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     from rich.text import Text
 
     from grader.commands.reruns import ask_in_order, rerun_notes, verdict
+    from grader.scoring.case import Case
     from grader.scoring.grading import model_answer
     from grader.scoring.hookcases import describe_case
     from grader.scoring.searchcheck import OffPath, board_probes
@@ -116,7 +118,7 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
 
     hook, model = args.case.partition("@")[0], model_answer()
     assert model is not None  # the caller checked
-    asked: list[dict] = []
+    asked: list[Case] = []
     labels: list[str] = []
     before: list[str] = []
     for shown in (p for p in problems if not p.hidden):
@@ -138,11 +140,11 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
         return print_error(f"{args.case}: {rerun.outcome.message}", console)
-    case = {**asked[-1], "name": f"call {number} of {hook} in the search of {problem.id}"}
+    case = replace(asked[-1], name=f"call {number} of {hook} in the search of {problem.id}")
     console.print(Text(describe_case(hook, None, case, rerun.answer)), highlight=False)
-    for line in rerun_notes(hook, rerun, labels, case["expected"], ", ".join(before)):
+    for line in rerun_notes(hook, rerun, labels, case.expected, ", ".join(before)):
         console.print(Text(line), highlight=False)
-    return verdict(console, rerun, labels, rerun.answer, case["expected"])
+    return verdict(console, rerun, labels, rerun.answer, case.expected)
 
 
 def _off_path(divergence: Divergence | None, board: str) -> str:

@@ -21,8 +21,9 @@ from rich.text import Text
 from grader.sandbox.host import Limits
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Outcome, Task
+from grader.scoring.case import Case
 from grader.scoring.grading import run_solver_tasks
-from grader.scoring.hookcases import Case, result_text
+from grader.scoring.hookcases import result_text
 from grader.scoring.hookitems import HookAnswers, hook_task
 from grader.scoring.problems import SearchAnswer
 
@@ -100,7 +101,7 @@ def rerun_notes(hook: str, rerun: Rerun, labels: Sequence[str], expected: Any, b
 
 def earlier_cases(cases: Sequence[Case], shown: int = 6) -> str:
     """Cases 1 to N-1 of a hook, named (the first few)."""
-    names = [f'"{case.get("name", "")}"' for case in cases[:-1]]
+    names = [f'"{case.name}"' for case in cases[:-1]]
     more = f" and {len(names) - shown} more" if len(names) > shown else ""
     numbers = "case 1" if len(names) == 1 else f"cases 1-{len(names)}"
     return f"{numbers} ({', '.join(names[:shown])}{more})"

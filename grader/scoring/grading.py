@@ -22,8 +22,9 @@ from grader.sandbox.host import Limits, start_worker, stop_worker
 from grader.sandbox.isolation import Isolation, Sandbox, Scope
 from grader.sandbox.tasks import Outcome, Task, run_tasks
 from grader.scoring.agentplay import _agent_games, _practice_stub, agent_item
+from grader.scoring.case import Cases
 from grader.scoring.hookcalls import TASK_FAILURES, LocalAsker
-from grader.scoring.hookcases import Cases, build_cases, load_cases
+from grader.scoring.hookcases import build_cases, load_cases
 from grader.scoring.hookitems import HookAnswers, Probes, hook_task, score_hook
 from grader.scoring.problems import (
     SearchAnswer,

@@ -1,26 +1,26 @@
 """Hook tests as data: crafted inputs for each student hook and the reference's outputs.
 
-The cases live in `hook_cases.yaml` beside this module. `python -m grader goldens`
-rebuilds that file from a fixed seed, taking every expected output from the reference
-hooks; a test keeps the stored file equal to a fresh rebuild.
+The cases live in `hook_cases.yaml` beside this module (`grader.scoring.case` reads and
+writes that file). `python -m grader goldens` rebuilds it from a fixed seed, taking every
+expected output from the reference hooks; a test keeps the stored file equal to a fresh
+rebuild. Each hook draws its cases from its own random stream (the seed and the hook's
+name), so adding or removing a hook moves no other hook's cases.
 
-A case is plain data (JSON/YAML): boards as rows of text, domains as {variable: [values]}.
+A case's data is plain (JSON/YAML): boards as rows of text, domains as {variable: [values]}.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, checked_bounds, checked_domains
+from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, HookSpec, checked_bounds, checked_domains
 from grader.reference import random_board, reference_hooks, reference_strategies
 from grader.sandbox.wire import quote
+from grader.scoring.case import Case, Cases, read_file, write_file
 from grader.scoring.misconceptions import Answered, Misconception, recognised
 from solvers.board import Board, cell_name
 from solvers.csp import CSP, Domains, build_csp
@@ -29,17 +29,12 @@ from solvers.textformat import parse_rows
 CASES_FILE = Path(__file__).with_name("hook_cases.yaml")
 GOLDEN_SEED = 2026
 MAX_SHOWN = 40  # variables of a returned dict shown in a reason (a 6x6 board has at most 36)
-CASE_NOTES = ("name", "why", "expected", "group")  # what a stored case holds beside its hook's input
 VARIABLE_NUMBERS = 100  # the hand-made constraint_bounds cases number their variables below this
+RANDOM_CASES = 12  # seeded random cases of each hook, after its hand-made ones
+RANDOM_WHY = "a random board and domains: the hook's rule, as the handout states it"
 
-
-Case = dict[str, Any]
-"""A hook case as plain data: the hook's input (board, rule, mines, domains, scope, ...) and
-its notes (`CASE_NOTES`: name, why, expected, group)."""
-Cases = dict[str, list[Case]]  # every hook's cases, by hook name
-
-HOOKS = CSP_HOOKS  # the hooks with cases, in the order a student should implement them
-HOOK_NAMES = tuple(spec.name for spec in HOOKS)
+HOOKS_WITH_CASES = CSP_HOOKS  # the hooks the cases test, in the order a student should implement them
+HOOK_NAMES = tuple(spec.name for spec in HOOKS_WITH_CASES)
 
 
 # --- turning case data into hook arguments (for the model answer and the trivial probes) and results into data ---
@@ -49,11 +44,14 @@ def csp_of(case: Case) -> CSP:
 
 
 def board_of(case: Case) -> Board:
-    board = parse_rows(case["board"], case.get("rule", "classic"))
-    return Board(board.clues, board.rule, case.get("mines"))
+    """The case's board (ValueError: it has none)."""
+    if case.board is None:
+        raise ValueError("the case has no board")
+    board = parse_rows(list(case.board), case.rule)
+    return Board(board.clues, board.rule, case.mines)
 
 
-def domains_of(data: dict[Any, list[int]]) -> Domains:
+def domains_of(data: Any) -> Domains:
     """Domains from case data (JSON turns the integer keys into strings)."""
     return {int(var): tuple(values) for var, values in data.items()}
 
@@ -63,7 +61,7 @@ def arguments(hook: str, case: Case) -> tuple[Any, ...]:
     the case as the grader sends it."""
     spec = BY_NAME[hook]
     csp = csp_of(case) if spec.engine_calls else None
-    return spec.positional(spec.wire_arguments(case), csp)
+    return spec.positional(spec.wire_arguments(case.args), csp)
 
 
 def as_data(hook: str, value: Any) -> Any:
@@ -74,13 +72,33 @@ def as_data(hook: str, value: Any) -> Any:
         raise TypeError(f"{wrong}, got {quote(value)}") from None
 
 
-# --- building the cases ---
+# --- drawing the cases: each hook from its own stream ---
 
-def _board_fields(board: Board) -> Case:
-    fields: Case = {"board": board.rows_text(), "rule": board.rule}
-    if board.mines is not None:
-        fields["mines"] = board.mines
-    return fields
+CaseDraw = Callable[[random.Random], list[Case]]
+"""A hook's cases (inputs only: no expected answer, no group) drawn from its own stream."""
+
+
+def stream(seed: int, hook: str) -> random.Random:
+    """The random stream of `hook`'s cases under `seed` (seeded by text: the same in every
+    Python and under any PYTHONHASHSEED)."""
+    return random.Random(f"{seed}:{hook}")
+
+
+def _on_board(board: Board, **args: Any) -> Case:
+    return Case("", "", args, tuple(board.rows_text()), board.rule, board.mines)
+
+
+def _named(name: str, why: str, case: Case) -> Case:
+    return replace(case, name=name, why=why)
+
+
+def _with(case: Case, **args: Any) -> Case:
+    """The case with some of its arguments replaced (or added)."""
+    return replace(case, args={**case.args, **args})
+
+
+def _without(case: Case, arg: str) -> Case:
+    return replace(case, args={key: value for key, value in case.args.items() if key != arg})
 
 
 def _random_domains(rng: random.Random, csp: CSP, fixed: float) -> Domains:
@@ -101,7 +119,7 @@ def _random_board(rng: random.Random, rule: str = "classic", mines: bool = True)
     return Board(board.clues, board.rule, board.mines if mines else None)
 
 
-def _find(rng: random.Random, make: Callable[[], Case], holds: Callable[[Case], bool]) -> Case:
+def _find(make: Callable[[], Case], holds: Callable[[Case], bool]) -> Case:
     """The first case `make` builds for which `holds` is true (a seeded search)."""
     for _ in range(5000):
         case = make()
@@ -120,20 +138,30 @@ def _fc_case(rng: random.Random, rule: str = "classic", mines: bool = True, fixe
     csp = build_csp(board)
     domains = _random_domains(rng, csp, fixed)
     var = rng.choice(list(csp.variables)) if assigned and csp.variables else None
-    return {**_board_fields(board), "domains": _data(domains), "assigned": var}
+    return _on_board(board, domains=_data(domains), assigned=var)
 
 
-def _decided(values: random.Random, domains: Domains, assigned: Sequence[int]) -> Domains:
+def _decided(rng: random.Random, domains: Domains, assigned: Sequence[int]) -> Domains:
     """`domains` with every variable of `assigned` given a 1-tuple (kept when it has one,
-    else drawn from `values`): the stubs' contract, an assigned variable holds its value."""
-    return {v: (d if v not in assigned or len(d) == 1 else (values.randint(0, 1),)) for v, d in domains.items()}
+    else drawn): the stubs' contract, an assigned variable holds its value."""
+    return {v: (d if v not in assigned or len(d) == 1 else (rng.randint(0, 1),)) for v, d in domains.items()}
 
 
-def _with_assigned(values: random.Random, case: Case) -> Case:
+def _with_assigned(rng: random.Random, case: Case) -> Case:
     """A select_variable case whose variables outside `unassigned` hold 1-tuples."""
-    unassigned = set(case["unassigned"])
-    assigned = [v for v in domains_of(case["domains"]) if v not in unassigned]
-    return {**case, "domains": _data(_decided(values, domains_of(case["domains"]), assigned))}
+    unassigned, domains = set(case.args["unassigned"]), domains_of(case.args["domains"])
+    return _with(case, domains=_data(_decided(rng, domains, [v for v in domains if v not in unassigned])))
+
+
+def _random_inputs(rng: random.Random, index: int) -> tuple[Board, CSP, Domains]:
+    """The `index`-th random board (every third without a mine count), its CSP and domains."""
+    board = _random_board(rng, mines=index % 3 != 2)
+    csp = build_csp(board)
+    return board, csp, _random_domains(rng, csp, rng.choice([0.0, 0.2, 0.5]))
+
+
+def _random_case(index: int, board: Board, domains: Domains, **args: Any) -> Case:
+    return _named(f"random {index + 1}", RANDOM_WHY, _on_board(board, domains=_data(domains), **args))
 
 
 def _once(case: Case) -> Any:
@@ -142,28 +170,54 @@ def _once(case: Case) -> Any:
 
 def _narrows(case: Case) -> bool:
     result = _once(case)
-    return result is not None and result != domains_of(case["domains"])
+    return result is not None and result != domains_of(case.args["domains"])
 
 
-def _just_assigned(rng: random.Random, values: random.Random) -> Case:
+def _just_assigned(rng: random.Random) -> Case:
     """A forward_check case whose `assigned` variable holds a 1-tuple, as the engine gives
     it (of the two values, one that leaves the pass something to narrow, if one does)."""
     case = _fc_case(rng, assigned=True)
-    var, tries = case["assigned"], [case]
-    if len(case["domains"][var]) > 1:
-        tries = [{**case, "domains": {**case["domains"], var: [value]}} for value in values.sample([0, 1], 2)]
+    var, tries = case.args["assigned"], [case]
+    if len(case.args["domains"][var]) > 1:
+        tries = [_with(case, domains={**case.args["domains"], var: [value]}) for value in rng.sample([0, 1], 2)]
     return next((c for c in tries if _narrows(c)), tries[0])
 
 
 def _emptied(case: Case) -> Case:
     """The case with variable 0's domain emptied."""
-    return {**case, "domains": {**case["domains"], 0: []}}
+    return _with(case, domains={**case.args["domains"], 0: []})
 
 
-def _named_cases(rng: random.Random, values: random.Random) -> Cases:
-    """The hand-made cases: each says what it tests ("why"), printed when it fails.
-    `values` draws the values of assigned variables (apart from `rng`, so that the
-    cases drawn after them do not move)."""
+def _renumbered(rng: random.Random, case: Case) -> Case:
+    """A hand-made constraint_bounds case with its variables numbered at random (in the
+    same order), so that the same case under another seed has other numbers and no
+    answer stored for the public cases fits it."""
+    scope, domains = case.args["scope"], case.args["domains"]
+    numbers = dict(zip(scope, sorted(rng.sample(range(VARIABLE_NUMBERS), len(scope)))))
+    return _with(case, scope=[numbers[v] for v in scope], domains={numbers[v]: d for v, d in domains.items()})
+
+
+def _bounds_cases(rng: random.Random) -> list[Case]:
+    """constraint_bounds: the hand-made cases (renumbered), then random constraints."""
+    named = [
+        Case("an empty scope", "no variable: the sum is 0 at least and at most", {"scope": [], "domains": {}}),
+        Case("an empty domain", "a variable with no value left: no sum is reachable, so (1, 0)",
+             {"scope": [0, 1], "domains": {0: [], 1: [0, 1]}}),
+        Case("mixed domains", "low adds each domain's minimum, high each maximum",
+             {"scope": [0, 1, 2], "domains": {0: [1], 1: [0, 1], 2: [0]}}),
+        Case("all mines", "every variable is a mine: low = high = the scope's size",
+             {"scope": [3, 4, 5], "domains": {3: [1], 4: [1], 5: [1]}}),
+    ]
+    cases = [_renumbered(rng, case) for case in named]
+    for index in range(RANDOM_CASES):
+        _, csp, domains = _random_inputs(rng, index)
+        scope = list(rng.choice(csp.constraints).scope)
+        cases.append(Case(f"random {index + 1}", RANDOM_WHY, {"scope": scope, "domains": _data({v: domains[v] for v in scope})}))
+    return cases
+
+
+def _forward_check_cases(rng: random.Random) -> list[Case]:
+    """forward_check: the hand-made cases, each a seeded search for a case that shows its rule."""
     strategies = reference_strategies()
 
     def one_pass_is_not_fixpoint(case: Case) -> bool:
@@ -173,116 +227,99 @@ def _named_cases(rng: random.Random, values: random.Random) -> Cases:
     def global_narrows(case: Case) -> bool:  # the mine count narrows what the clues left
         csp = csp_of(case)
         clues_only = type(csp)(csp.cells, csp.constraints[:-1])
-        without = strategies.forward_check_once(clues_only, domains_of(case["domains"]))
+        without = strategies.forward_check_once(clues_only, domains_of(case.args["domains"]))
         return without is not None and _once(case) not in (None, without)
 
+    named = [
+        ("one pass, not a fixpoint", "ONE pass in order: what a later constraint's narrowing would let an "
+         "earlier one narrow waits for the next call", _find(lambda: _fc_case(rng), one_pass_is_not_fixpoint)),
+        ("an empty domain", "a variable with no value left: some constraint cannot be met, so None",
+         _emptied(_find(lambda: _fc_case(rng), lambda c: bool(c.args["domains"])))),
+        ("the mine count last", "the global constraint is the last one: it narrows with what the clues left",
+         _find(lambda: _fc_case(rng, fixed=0.5), global_narrows)),
+        ("no mine count", "without a mine count there is no global constraint",
+         _find(lambda: _fc_case(rng, mines=False), _narrows)),
+        ("assigned is given", "`assigned` names the variable just assigned; the pass still checks every constraint",
+         _find(lambda: _just_assigned(rng), _narrows)),
+        ("the inclusive rule", "under the inclusive rule a clue counts its own cell too",
+         _find(lambda: _fc_case(rng, rule="inclusive"), _narrows)),
+        ("a dead end", "a clue can no longer be met: None",
+         _find(lambda: _fc_case(rng, fixed=0.5), lambda c: _once(c) is None)),
+        ("nothing to narrow", "no bound meets its total: every domain comes back as it was",
+         _find(lambda: _fc_case(rng, fixed=0.0), lambda c: _once(c) == domains_of(c.args["domains"]))),
+    ]
+    randoms = []
+    for index in range(RANDOM_CASES):
+        board, _, domains = _random_inputs(rng, index)
+        randoms.append(_random_case(index, board, domains, assigned=None))
+    return [_named(name, why, case) for name, why, case in named] + randoms
+
+
+def _select_variable_cases(rng: random.Random) -> list[Case]:
+    """select_variable: a degree tie and decided variables of each value, then random ones."""
+
     def degree_tie(case: Case) -> bool:
-        csp, domains = csp_of(case), domains_of(case["domains"])
-        smallest = min(len(domains[v]) for v in case["unassigned"])
-        tied = [v for v in case["unassigned"] if len(domains[v]) == smallest]
+        csp, domains, unassigned = csp_of(case), domains_of(case.args["domains"]), case.args["unassigned"]
+        smallest = min(len(domains[v]) for v in unassigned)
+        tied = [v for v in unassigned if len(domains[v]) == smallest]
         return len({len(csp.constraints_of[v]) for v in tied}) > 1 and _reference("select_variable")(
             *arguments("select_variable", case)) != min(tied)
 
     def with_unassigned(fixed: float) -> Callable[[], Case]:
         def make() -> Case:
-            case = _fc_case(rng, fixed=fixed)
-            case.pop("assigned")
-            unassigned = [v for v in domains_of(case["domains"]) if rng.random() < 0.8] or [0]
-            return _with_assigned(values, {**case, "unassigned": unassigned})
+            case = _without(_fc_case(rng, fixed=fixed), "assigned")
+            unassigned = [v for v in domains_of(case.args["domains"]) if rng.random() < 0.8] or [0]
+            return _with_assigned(rng, _with(case, unassigned=unassigned))
         return make
 
     def singletons_of_each_value(case: Case) -> bool:
-        domains = domains_of(case["domains"])
-        return {domains[v] for v in case["unassigned"]} >= {(0,), (1,)}
+        domains = domains_of(case.args["domains"])
+        return {domains[v] for v in case.args["unassigned"]} >= {(0,), (1,)}
+
+    cases = [
+        _named("a degree tie", "equal domain sizes: the variable in more constraints comes first",
+               _find(with_unassigned(0.0), degree_tie)),
+        _named("a singleton of each value", "the smallest domain first: a decided variable, whatever its value",
+               _find(with_unassigned(0.4), singletons_of_each_value)),
+    ]
+    for index in range(RANDOM_CASES):
+        board, csp, domains = _random_inputs(rng, index)
+        unassigned = [v for v in csp.variables if rng.random() < 0.8] or [0]
+        cases.append(_with_assigned(rng, _random_case(index, board, domains, unassigned=unassigned)))
+    return cases
+
+
+def _order_values_cases(rng: random.Random) -> list[Case]:
+    """order_values: a variable undecided, decided safe and decided a mine, then random ones."""
 
     def order_case(domain: tuple[int, ...]) -> Case:
-        case = _fc_case(rng, fixed=0.3)
-        case.pop("assigned")
-        var = rng.choice(list(domains_of(case["domains"])))
-        return {**case, "var": var, "domains": {**case["domains"], var: list(domain)}}
+        case = _without(_fc_case(rng, fixed=0.3), "assigned")
+        var = rng.choice(list(domains_of(case.args["domains"])))
+        return _with(case, var=var, domains={**case.args["domains"], var: list(domain)})
 
-    named: dict[str, list[tuple[str, str, Case]]] = {
-        "constraint_bounds": [
-            ("an empty scope", "no variable: the sum is 0 at least and at most", {"scope": [], "domains": {}}),
-            ("an empty domain", "a variable with no value left: no sum is reachable, so (1, 0)",
-             {"scope": [0, 1], "domains": {0: [], 1: [0, 1]}}),
-            ("mixed domains", "low adds each domain's minimum, high each maximum",
-             {"scope": [0, 1, 2], "domains": {0: [1], 1: [0, 1], 2: [0]}}),
-            ("all mines", "every variable is a mine: low = high = the scope's size",
-             {"scope": [3, 4, 5], "domains": {3: [1], 4: [1], 5: [1]}}),
-        ],
-        "forward_check": [
-            ("one pass, not a fixpoint", "ONE pass in order: what a later constraint's narrowing would let an "
-             "earlier one narrow waits for the next call", _find(rng, lambda: _fc_case(rng), one_pass_is_not_fixpoint)),
-            ("an empty domain", "a variable with no value left: some constraint cannot be met, so None",
-             _emptied(_find(rng, lambda: _fc_case(rng), lambda c: bool(c["domains"])))),
-            ("the mine count last", "the global constraint is the last one: it narrows with what the clues left",
-             _find(rng, lambda: _fc_case(rng, fixed=0.5), global_narrows)),
-            ("no mine count", "without a mine count there is no global constraint",
-             _find(rng, lambda: _fc_case(rng, mines=False), _narrows)),
-            ("assigned is given", "`assigned` names the variable just assigned; the pass still checks every constraint",
-             _find(rng, lambda: _just_assigned(rng, values), _narrows)),
-            ("the inclusive rule", "under the inclusive rule a clue counts its own cell too",
-             _find(rng, lambda: _fc_case(rng, rule="inclusive"), _narrows)),
-            ("a dead end", "a clue can no longer be met: None",
-             _find(rng, lambda: _fc_case(rng, fixed=0.5), lambda c: _once(c) is None)),
-            ("nothing to narrow", "no bound meets its total: every domain comes back as it was",
-             _find(rng, lambda: _fc_case(rng, fixed=0.0), lambda c: _once(c) == domains_of(c["domains"]))),
-        ],
-        "select_variable": [
-            ("a degree tie", "equal domain sizes: the variable in more constraints comes first",
-             _find(rng, with_unassigned(0.0), degree_tie)),
-            ("a singleton of each value", "the smallest domain first: a decided variable, whatever its value",
-             _find(rng, with_unassigned(0.4), singletons_of_each_value)),
-        ],
-        "order_values": [
-            ("undecided", "both values: safe (0) before mine (1)", order_case((0, 1))),
-            ("decided safe", "a singleton (0,): only 0 to try", order_case((0,))),
-            ("decided a mine", "a singleton (1,): only 1 to try", order_case((1,))),
-        ],
-    }
-    cases: Cases = {}
-    for hook, entries in named.items():
-        cases[hook] = []
-        for name, why, case in entries:
-            if "domains" in case and case.get("board"):  # keys as variables, values as lists
-                case = {**case, "domains": {int(v): list(d) for v, d in case["domains"].items()}}
-            cases[hook].append({"name": name, "why": why, **case})
+    cases = [_named("undecided", "both values: safe (0) before mine (1)", order_case((0, 1))),
+             _named("decided safe", "a singleton (0,): only 0 to try", order_case((0,))),
+             _named("decided a mine", "a singleton (1,): only 1 to try", order_case((1,)))]
+    for index in range(RANDOM_CASES):
+        board, csp, domains = _random_inputs(rng, index)
+        cases.append(_random_case(index, board, domains, var=rng.choice(list(csp.variables))))
     return cases
 
 
-def _renumbered(rng: random.Random, case: Case) -> Case:
-    """A hand-made constraint_bounds case with its variables numbered at random (in the
-    same order), so that the same case under another seed has other numbers and no
-    answer stored for the public cases fits it."""
-    numbers = dict(zip(case["scope"], sorted(rng.sample(range(VARIABLE_NUMBERS), len(case["scope"])))))
-    return {**case, "scope": [numbers[v] for v in case["scope"]], "domains": {numbers[v]: d for v, d in case["domains"].items()}}
-
-
-def _random_cases(rng: random.Random, values: random.Random, count: int = 12) -> Cases:
-    """Seeded random cases for every hook: random boards, random partial assignments."""
-    why = "a random board and domains: the hook's rule, as the handout states it"
-    cases: Cases = {name: [] for name in HOOK_NAMES}
-    for index in range(count):
-        board = _random_board(rng, mines=index % 3 != 2)
-        csp = build_csp(board)
-        domains = _random_domains(rng, csp, rng.choice([0.0, 0.2, 0.5]))
-        constraint = rng.choice(csp.constraints)
-        named = {"name": f"random {index + 1}", "why": why}
-        cases["constraint_bounds"].append({**named, "scope": list(constraint.scope),
-                                           "domains": _data({v: domains[v] for v in constraint.scope})})
-        fields = {**named, **_board_fields(board), "domains": _data(domains)}
-        cases["forward_check"].append({**fields, "assigned": None})
-        unassigned = [v for v in csp.variables if rng.random() < 0.8] or [0]
-        cases["select_variable"].append(_with_assigned(values, {**fields, "unassigned": unassigned}))
-        cases["order_values"].append({**fields, "var": rng.choice(list(csp.variables))})
-    return cases
+#: How each hook's cases are drawn: the hand-made ones (each says what it tests, printed
+#: when it fails), then seeded random ones.
+DRAWS: dict[str, CaseDraw] = {
+    "constraint_bounds": _bounds_cases,
+    "forward_check": _forward_check_cases,
+    "select_variable": _select_variable_cases,
+    "order_values": _order_values_cases,
+}
 
 
 def trivial_passes(hook: str, case: Case, answer: Callable[..., Any]) -> bool:
     """Whether an input-independent `answer` gets `case` right."""
     try:
-        return bool(as_data(hook, answer(*arguments(hook, case))) == case["expected"])
+        return bool(as_data(hook, answer(*arguments(hook, case))) == case.expected)
     except Exception:
         return False
 
@@ -315,59 +352,42 @@ def group_indices(passes: list[set[str]]) -> list[list[int]]:
     return groups
 
 
-def build_cases(seed: int = GOLDEN_SEED) -> Cases:
-    """Every hook's cases (the hand-made ones, then seeded random ones) with the
-    reference's expected output and the group each belongs to, as plain data.
+def build_cases(seed: int = GOLDEN_SEED, hooks: Sequence[HookSpec] = HOOKS_WITH_CASES) -> Cases:
+    """Every hook's cases (`DRAWS`, each hook from its own `stream`) with the reference's
+    expected output and the group each belongs to.
 
     Under any seed but the public GOLDEN_SEED, a case whose input is one of the stored
     public cases' is left out (the empty scope, alike under every seed, is one): no
     graded case is ever one a student has the answer to.
     """
-    rng, values = random.Random(seed), random.Random(f"assigned values {seed}")
-    named, random_ones = _named_cases(rng, values), _random_cases(rng, values)
-    named["constraint_bounds"] = [_renumbered(rng, case) for case in named["constraint_bounds"]]
-    public = {name: set[str]() for name in HOOK_NAMES} if seed == GOLDEN_SEED else _public_inputs()
+    public = {} if seed == GOLDEN_SEED else _public_inputs()
     reference = reference_hooks()
     built: Cases = {}
-    for spec in HOOKS:
-        fresh = [case for case in named[spec.name] + random_ones[spec.name] if case_input(case) not in public[spec.name]]
-        cases = [{**case, "expected": as_data(spec.name, reference[spec.name](*arguments(spec.name, case)))} for case in fresh]
-        for number, group in enumerate(_groups(spec.name, cases), start=1):
-            for index in group:
-                cases[index]["group"] = number
-        built[spec.name] = cases
+    for spec in hooks:
+        seen = public.get(spec.name, set())
+        fresh = [case for case in DRAWS[spec.name](stream(seed, spec.name)) if case.input_text() not in seen]
+        answered = [replace(case, expected=as_data(spec.name, reference[spec.name](*arguments(spec.name, case))))
+                    for case in fresh]
+        group_of = {index: number for number, group in enumerate(_groups(spec.name, answered), start=1) for index in group}
+        built[spec.name] = [replace(case, group=group_of[index]) for index, case in enumerate(answered)]
     return built
-
-
-def case_input(case: Case) -> str:
-    """What a case gives its hook (its name, reason, answer and group left out), as one canonical text."""
-    return json.dumps({key: value for key, value in case.items() if key not in CASE_NOTES}, sort_keys=True, default=list)
 
 
 def _public_inputs() -> dict[str, set[str]]:
     """The inputs of the stored public cases, by hook."""
-    return {name: {case_input(case) for case in cases} for name, cases in load_cases().items()}
+    return {name: {case.input_text() for case in cases} for name, cases in load_cases().items()}
 
 
 def write_cases(path: Path = CASES_FILE) -> int:
     """Rebuild the stored cases; returns how many were written."""
     cases = build_cases()
-    data = {"seed": GOLDEN_SEED, "hooks": cases}
-    header = "# Hook test cases for the grader. Generated by `python -m grader goldens`: do not edit by hand.\n"
-    path.write_text(header + yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100), encoding="utf-8")
+    write_file(path, GOLDEN_SEED, cases)
     return sum(len(c) for c in cases.values())
-
-
-@lru_cache(maxsize=4)
-def _stored_cases(path: Path) -> Cases:
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
-    hooks: Cases = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)["hooks"]
-    return hooks
 
 
 def load_cases(path: Path = CASES_FILE) -> Cases:
     """The stored cases of every hook (read once per process; callers must not modify them)."""
-    return _stored_cases(path)
+    return read_file(path)
 
 
 # --- a case as a student reads it --------------------------------------------------------
@@ -416,7 +436,7 @@ def first_difference(hook: str, got: Any, expected: Any, case: Case | None = Non
         var = next((v for v in sorted(set(got) | set(expected)) if got.get(v) != expected.get(v)), None)
         if var is not None:
             where = ""
-            cells = csp_of(case).cells if case is not None and "board" in case else []
+            cells = csp_of(case).cells if case is not None and case.board is not None else []
             if isinstance(var, int) and 0 <= var < len(cells):  # a variable the board has
                 where = f" ({cell_name(cells[var])})"
             return (f"variable {quote(var)}{where}: yours {handout_domain(got.get(var, []))}, "
@@ -430,33 +450,34 @@ def _drawn(case: Case) -> str:
     from solvers.trace_view import board_grid
 
     board = board_of(case)
-    domains = {int(v): tuple(d) for v, d in case["domains"].items()}
-    return board_grid(board, build_csp(board), domains, {}, case.get("assigned", case.get("var")), numbered=True).plain
+    domains = domains_of(case.args["domains"])
+    focus = case.args.get("assigned", case.args.get("var"))
+    return board_grid(board, build_csp(board), domains, {}, focus, numbered=True).plain
 
 
 def describe_case(hook: str, number: int | None, case: Case, result: dict[str, Any]) -> str:
     """A case (a named one, or with no `number` a call from a search) and what the
     student's hook did with it, in a few lines."""
-    title = f'case {number}, "{case.get("name", "")}"' if number is not None else case.get("name", "")
-    lines = [f'{title}: {case.get("why", "")}']
-    if "board" in case:
-        count = case.get("mines")
+    title = f'case {number}, "{case.name}"' if number is not None else case.name
+    lines = [f"{title}: {case.why}"]
+    if case.board is not None:
+        count = case.mines
         mines = ", no mine count" if count is None else f", {count} mine{'' if count == 1 else 's'}"
-        lines.append(f"  board ({case.get('rule', 'classic')}{mines}; vN is variable N: ? undecided, ◇ safe, ◆ a mine, "
+        lines.append(f"  board ({case.rule}{mines}; vN is variable N: ? undecided, ◇ safe, ◆ a mine, "
                      "✗ no value left; digits are clues):")
         lines += ["    " + row.rstrip() for row in _drawn(case).splitlines()]
     for param in BY_NAME[hook].params:
         if param.codec is DOMAINS:
-            lines.append(f"  {param.name}: {_domains_line(domains_of(case[param.name]))}")
+            lines.append(f"  {param.name}: {_domains_line(domains_of(case.args[param.name]))}")
         elif param.codec.sent:
-            lines.append(f"  {param.name}: {param.codec.rebuild(case.get(param.name))}")
+            lines.append(f"  {param.name}: {param.codec.rebuild(case.args.get(param.name))}")
     if "error" in result:
         lines.append(f"  your hook: {result['error']}")
     else:
         lines.append(f"  returned: {_handout_value(hook, result['value'])}")
-        lines.append(f"  expected: {_handout_value(hook, case['expected'])}")
-        if result["value"] != case["expected"] and isinstance(result["value"], dict) and isinstance(case["expected"], dict):
-            lines.append(f"  first difference: {first_difference(hook, result['value'], case['expected'], case)}")
+        lines.append(f"  expected: {_handout_value(hook, case.expected)}")
+        if result["value"] != case.expected and isinstance(result["value"], dict) and isinstance(case.expected, dict):
+            lines.append(f"  first difference: {first_difference(hook, result['value'], case.expected, case)}")
         mistake = _mistake(hook, case, result["value"])
         if mistake:
             lines.append(f"  this looks like: {mistake}")
@@ -470,8 +491,8 @@ def _mistake(hook: str, case: Case, returned: Any) -> str:
 
 
 def _recognised(hook: str, case: Case, returned: Any) -> Misconception | None:
-    seen = Answered(case, domains_of(case.get("domains", {})), csp_of(case) if "board" in case else None,
-                    case["expected"], returned)
+    seen = Answered(case.args, domains_of(case.args.get("domains", {})), csp_of(case) if case.board is not None else None,
+                    case.expected, returned)
     return recognised(hook, seen)
 
 

@@ -14,8 +14,9 @@ from grader.inputs.problemset import Problem
 from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised
 from grader.sandbox.tasks import Outcome, Task
+from grader.scoring.case import Case
 from grader.scoring.hookcalls import Hooks
-from grader.scoring.hookcases import Case, as_data, board_of, describe_case, mistake_name
+from grader.scoring.hookcases import as_data, board_of, describe_case, mistake_name
 from grader.scoring.rerun import case_hint
 from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, board_probes, probe_calls, unchecked_board
 from grader.scoring.searchshare import Searched, SearchShare
@@ -56,9 +57,9 @@ def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, 
         hooks = Hooks(asker)
 
         def ask(case: Case) -> Any:
-            if "board" in case:
+            if case.board is not None:
                 hooks.use_board(board_of(case))
-            return as_data(name, hooks.call(name, **BY_NAME[name].wire_arguments(case)))
+            return as_data(name, hooks.call(name, **BY_NAME[name].wire_arguments(case.args)))
 
         return _answers(cases, ask)
 
@@ -119,9 +120,9 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     if ours is not None:
         return _searches_ungraded(spec_name, points, ours)
     wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome.answered.results), start=1)
-             if "error" in result or result["value"] != case["expected"]]
-    groups = {case.get("group", number) for number, case in enumerate(cases, start=1)}
-    lost = {case.get("group", number) for number, case, _ in wrong}
+             if "error" in result or result["value"] != case.expected]
+    groups = {number if case.group is None else case.group for number, case in enumerate(cases, start=1)}
+    lost = {number if case.group is None else case.group for number, case, _ in wrong}
     passed = len(groups) - len(lost)
     in_searches = SearchShare(searched)
     cases_share = passed / len(groups)
@@ -131,12 +132,12 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
     lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines()
-    first = {}
+    first: dict[str, Any] = {}
     if wrong:
         number, case, result = wrong[0]
         counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
         lines[0:0] = case_hint(spec_name, number, case, result, private)
-        first = {"first_wrong": case.get("name", ""), "mistake": mistake_name(spec_name, case, result)}
+        first = {"first_wrong": case.name, "mistake": mistake_name(spec_name, case, result)}
     message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
     status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
     return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified,

@@ -9,7 +9,7 @@ entry of a hook that fits is the one a reason names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ class Answered:
     (scope, unassigned, var, ...), `domains` its domains as tuples, `csp` its board's
     CSP (None without a board); `expected` the model answer's, `returned` the student's."""
 
-    case: dict[str, Any]
+    case: Mapping[str, Any]
     domains: Domains
     csp: CSP | None
     expected: Any

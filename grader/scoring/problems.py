@@ -18,10 +18,9 @@ from grader.reports.results import ItemResult, ItemStatus, measured
 from grader.sandbox.host import Asker
 from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.hookcalls import TASK_FAILURES, Hooks
-from grader.scoring.hookcases import Case
 from grader.scoring.layouts import layout_problem
 from grader.scoring.modelnodes import shipped_nodes
-from grader.scoring.searchcheck import AnswerTable, CallFound, Divergence, HookCalls, Model, Watcher
+from grader.scoring.searchcheck import AnswerTable, CallFound, Divergence, HookCalls, Model, SearchCall, Watcher
 from solvers.csp import build_csp, layout_of
 from solvers.engine import SearchStats, search
 
@@ -44,7 +43,7 @@ class SearchAnswer:
     failed_as: ErrorKind | None = None
     divergence: Divergence | None = None
     calls: dict[str, HookCalls] = field(default_factory=dict)
-    found: Case | None = None
+    found: SearchCall | None = None
 
 
 def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | None = None,
@@ -63,7 +62,7 @@ def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | No
         try:
             result = search(csp, watcher.strategy() if watcher else hooks.strategy(), "all")
         except CallFound as found:
-            return SearchAnswer(found=found.case)
+            return SearchAnswer(found=found.call)
         except TASK_FAILURES as error:  # the failure and its hook, where the search had parted, the calls up to it
             return SearchAnswer(failed=str(error), failed_in=error.hook, failed_as=error.kind, **_checked(watcher))
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]

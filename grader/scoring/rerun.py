@@ -18,7 +18,8 @@ import zlib
 from typing import Any
 
 from grader.hooktable import BY_NAME
-from grader.scoring.hookcases import HOOK_NAMES, Case, board_of, describe_case
+from grader.scoring.case import Case
+from grader.scoring.hookcases import HOOK_NAMES, board_of, describe_case
 from solvers.errortext import describe_exception
 
 PACKED_LIMIT = 1 << 20  # bytes a token may unpack to: a real case is a few hundred
@@ -45,7 +46,7 @@ def pack(hook: str, number: int, case: Case, result: dict[str, Any]) -> str:
     """One private case as a token of letters, digits, `-` and `_`: the case's input, name
     and expected answer, and what the hook did with it when graded, all of which its
     reason shows."""
-    kept = {key: value for key, value in case.items() if key not in DROPPED}
+    kept = {key: value for key, value in case.data().items() if key not in DROPPED}
     data = json.dumps({"hook": hook, "number": number, "case": kept, "graded": result}, separators=(",", ":"),
                       sort_keys=True)
     return base64.urlsafe_b64encode(zlib.compress(data.encode(), 9)).decode().rstrip("=")
@@ -70,17 +71,19 @@ def unpack(token: str) -> tuple[str, int, Case, dict[str, Any]]:
     if (hook not in HOOK_NAMES or not isinstance(number, int) or isinstance(number, bool) or not isinstance(case, dict)
             or not isinstance(graded, dict)):
         raise ValueError("this is not a case a reason gave: copy it again, whole, from the reason")
-    _check_case(hook, number, case, graded)
-    return hook, number, case, graded
+    return hook, number, _checked_case(hook, number, case, graded), graded
 
 
-def _check_case(hook: str, number: int, case: dict[str, Any], graded: dict[str, Any]) -> None:
-    """ValueError unless the case can be asked and shown (a token is text anyone can edit)."""
+def _checked_case(hook: str, number: int, data: dict[str, Any], graded: dict[str, Any]) -> Case:
+    """The case of `data`, or ValueError unless it can be asked and shown (a token is text
+    anyone can edit)."""
     try:
-        if "board" in case:
+        case = Case.from_data(data)
+        if case.board is not None or BY_NAME[hook].engine_calls:  # a hook the engine calls is asked about a board
             board_of(case)
-        BY_NAME[hook].wire_arguments(case)
+        BY_NAME[hook].wire_arguments(case.args)
         describe_case(hook, number, case, graded)
+        return case
     except Exception as wrong:  # any part of an edited case: one clear line, never a traceback
         raise ValueError(f"this case of {hook} is incomplete ({describe_exception(wrong)}): "
                          "copy it again, whole, from the reason") from None

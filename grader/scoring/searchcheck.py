@@ -25,15 +25,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
 from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, Probe
 from grader.inputs.searchanswers import call_key
 from grader.sandbox.host import StudentRaised
+from grader.scoring.case import Case
 from grader.scoring.hookcalls import HookContractError
-from grader.scoring.hookcases import HOOK_NAMES, Case, as_data, domains_of, handout_domain
+from grader.scoring.hookcases import HOOK_NAMES, as_data, domains_of, handout_domain
 from solvers.board import Board
 from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
@@ -135,6 +136,20 @@ class Divergence:
         return f"{self.hook} {self.detail} {where} of {board}"
 
 
+@dataclass(frozen=True)
+class SearchCall:
+    """One call of a hook in a search: its input as a case (with the model answer's answer
+    as `expected` when `known`: a student copy knows none off the model answer's path),
+    its number among the hook's calls, what the student's hook did ({"value": ...} or
+    {"error": ...}), and the search's first divergence before it (`after`)."""
+
+    case: Case
+    call: int
+    returned: dict[str, Any]
+    known: bool = True
+    after: Divergence | None = None
+
+
 @dataclass
 class HookCalls:
     """One hook's calls in the search of one board."""
@@ -142,7 +157,7 @@ class HookCalls:
     calls: int = 0
     wrong: int = 0
     unchecked: int = 0  # calls the student copy could not check (off the model answer's path)
-    first_wrong: Case | None = None  # that call as a hook case, with "returned" (the input, "call", "expected", "returned")
+    first_wrong: SearchCall | None = None  # the first call it got wrong
     trivial: set[str] = field(default_factory=set)  # the input-independent answers that matched every call
 
     def note(self, case: Callable[[], Case], returned: Any, expected: Any,
@@ -154,7 +169,7 @@ class HookCalls:
         if returned != {"value": expected}:
             self.wrong += 1
             if self.first_wrong is None:
-                self.first_wrong = {**case(), "call": self.calls, "expected": expected, "returned": returned}
+                self.first_wrong = SearchCall(replace(case(), expected=expected), self.calls, returned)
 
 
 def _forward_check_detail(got: Domains | None, expected: Domains | None) -> str:
@@ -198,9 +213,9 @@ def unchecked_board(calls: int = 1) -> HookCalls:
 class CallFound(Exception):
     """Raised by a watcher told to stop at one call (`stop_at`): that call, as a case."""
 
-    def __init__(self, hook: str, case: Case):
-        super().__init__(f"{hook} call {case['call']}")
-        self.hook, self.case = hook, case
+    def __init__(self, hook: str, call: SearchCall):
+        super().__init__(f"{hook} call {call.call}")
+        self.hook, self.call = hook, call
 
 
 class Watcher:
@@ -220,13 +235,11 @@ class Watcher:
         self.calls: dict[str, HookCalls] = {hook: HookCalls() for hook in HOOK_NAMES}
 
     def _case(self, domains: Domains, **args: Any) -> Callable[[], Case]:
-        def make() -> dict[str, Any]:
-            fields: dict[str, Any] = {"name": f"in the search of this board, node {self.step}",
-                                      "why": "a call the grader made while solving the board: the same rule as the named cases",
-                                      "board": self.board.rows_text(), "rule": self.board.rule}
-            if self.board.mines is not None:
-                fields["mines"] = self.board.mines
-            return {**fields, "domains": {var: list(values) for var, values in domains.items()}, **args}
+        def make() -> Case:
+            return Case(f"in the search of this board, node {self.step}",
+                        "a call the grader made while solving the board: the same rule as the named cases",
+                        {"domains": {var: list(values) for var, values in domains.items()}, **args},
+                        tuple(self.board.rows_text()), self.board.rule, self.board.mines)
         return make
 
     def _note(self, hook: str, case: Callable[[], Case], returned: Any, expected: Any, args: tuple[Any, ...],
@@ -238,13 +251,13 @@ class Watcher:
             record.calls += 1
             record.unchecked += 1
             if self.stop_at == (hook, record.calls):
-                raise CallFound(hook, {**case(), "call": record.calls, "returned": returned, "after": self.first})
+                raise CallFound(hook, SearchCall(case(), record.calls, returned, known=False, after=self.first))
             return
         record.note(case, returned, expected, _trivial(hook, args))
         if self.first is None and detail is not None and returned != {"value": expected}:
             self.first = Divergence(hook, self.step, detail())
         if self.stop_at == (hook, record.calls):
-            raise CallFound(hook, {**case(), "call": record.calls, "expected": expected, "returned": returned})
+            raise CallFound(hook, SearchCall(replace(case(), expected=expected), record.calls, returned))
 
     def _failed(self, hook: str, case: Callable[[], Case], error: HookFailure, expected: Callable[[], Any],
                 args: tuple[Any, ...]) -> None:
@@ -259,7 +272,7 @@ class Watcher:
         record.calls += 1
         record.wrong += 1
         if record.first_wrong is None:
-            record.first_wrong = {**case(), "call": record.calls, "returned": {"error": str(error)}}
+            record.first_wrong = SearchCall(case(), record.calls, {"error": str(error)}, known=False)
 
     def forward_check(self, csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
         self.step += 1
@@ -326,13 +339,11 @@ def constraint_probes(hook: str, board: Board, model: Model | AnswerTable) -> li
     def recording(csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
         if len(cases) < PROBES and csp.constraints:
             scope = list(csp.constraints[-(len(cases) + 1) % len(csp.constraints)].scope)
-            fields: dict[str, Any] = {"name": f"node {len(cases) + 1} of the model answer's search of this board",
-                      "why": "a call of the search of a real board: the same rule as the named cases",
-                      "board": board.rows_text(), "rule": board.rule, "scope": scope,
-                      "domains": {var: list(values) for var, values in domains.items()}}
-            if board.mines is not None:
-                fields["mines"] = board.mines
-            cases.append({**fields, "expected": as_data(hook, model.probed[hook](scope, domains))})
+            cases.append(Case(f"node {len(cases) + 1} of the model answer's search of this board",
+                              "a call of the search of a real board: the same rule as the named cases",
+                              {"scope": scope, "domains": {var: list(values) for var, values in domains.items()}},
+                              tuple(board.rows_text()), board.rule, board.mines,
+                              as_data(hook, model.probed[hook](scope, domains))))
         return model_check(csp, domains, assigned)
 
     search(build_csp(board), Strategy("probes", model.strategy.select_variable, model.strategy.order_values,
@@ -357,6 +368,6 @@ def probe_calls(hook: str, cases: list[Case], results: list[dict[str, Any]]) -> 
     spec = BY_NAME[hook]
     calls = HookCalls()
     for case, result in zip(cases, results):
-        args = tuple(case[p.name] if p.codec is not DOMAINS else domains_of(case[p.name]) for p in spec.params)
-        calls.note(partial(dict, case), result, case["expected"], _trivial(hook, args))
+        args = tuple(case.args[p.name] if p.codec is not DOMAINS else domains_of(case.args[p.name]) for p in spec.params)
+        calls.note(partial(replace, case), result, case.expected, _trivial(hook, args))
     return calls

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -125,12 +125,12 @@ class SearchShare:
         if shown is None:  # a hidden board left unanswered reads as one answered wrong: nothing tells them apart
             hidden = any(s.problem.hidden for s in self.wrong + self.unfinished)
             return ["  the wrong calls in searches were on hidden boards (details hidden)"] if hidden else []
-        case = shown.calls.first_wrong
-        assert case is not None
+        call = shown.calls.first_wrong
+        assert call is not None
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
-        case = {**case, "name": f"call {case['call']} of {hook} in the search of {where}"}
-        return [f"  the first wrong call in a search is {describe_case(hook, None, case, case['returned'])}",
-                search_call_hint(hook, shown.problem.id, case["call"])]
+        case = replace(call.case, name=f"call {call.call} of {hook} in the search of {where}")
+        return [f"  the first wrong call in a search is {describe_case(hook, None, case, call.returned)}",
+                search_call_hint(hook, shown.problem.id, call.call)]
 
     def unchecked_lines(self, unverified: float, unchecked: float) -> list[str]:
         """What the student copy could not check, and the points that rest on it: counted
