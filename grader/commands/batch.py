@@ -43,8 +43,9 @@ from grader.reports.feedback_page import feedback_page, note_page
 from grader.reports.gradebook import Gradebook, Graded, Student, match, show_gradebook, write_gradebook
 from grader.reports.kept import KeptStudent, file_name, results_folder, write_kept
 from grader.reports.markdown import code_span, fenced
-from grader.reports.report import NOT_GRADED, away_from_grader, show_report, student_view
+from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
+from grader.reports.shown import shown_items
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Scope
 from grader.sandbox.wire import clean_text
@@ -291,8 +292,9 @@ def _found(submission: Submission, row: BatchRow) -> BatchRow:
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
     """student, score, max_score, one column per graded item (every item of any row), a
-    note, a short reason per lost item (hidden items say only that they were lost), and
+    note, a short reason per lost item, and
     the seconds of grading (cpu_seconds, wall_seconds: blank when no process graded it).
+    Hidden items are named and told of as `shown_items` shows them.
 
     A row fills its own items by name and leaves empty those its report does not have
     (the practice agent item of a student who wrote choose_move); a student who could not
@@ -346,10 +348,11 @@ def _item_scores(row: BatchRow) -> dict[str, float]:
 
 
 def item_scores(report: Report) -> dict[str, float]:
-    """Each item's score by its column name: its label, numbered from the second item of
-    the same label on ("label (2)"), so that no item hides another."""
+    """Each item's score by its column name: its label (a hidden item's as `shown_items`
+    names it), numbered from the second item of the same label on ("label (2)"), so that
+    no item hides another."""
     scores: dict[str, float] = {}
-    for item in report.items:
+    for item in shown_items(report.items):
         name, number = label(item), 1
         while name in scores:
             number += 1
@@ -381,7 +384,7 @@ def lost_points(row: BatchRow, limit: int = 80) -> str:
     share one), joined by " | "."""
     if row.report is None or row.ungraded:
         return ""
-    items = [student_view(i) for i in row.report.items]
+    items = shown_items(row.report.items)
     return " | ".join(f"{group.who(len(items))}: {group.headline(limit)}" for group in reason_groups(items))
 
 

@@ -21,6 +21,7 @@ from rich.text import Text
 from grader.inputs.problemset import Problem
 from grader.reference import reference_explainer, reference_strategies
 from grader.reports.report import fail
+from grader.reports.shown import details_shown
 from grader.sandbox.host import Asker, Limits, WorkerFailure
 from grader.sandbox.isolation import Sandbox
 from grader.sandbox.tasks import Task, TaskAnswer, WorkerLost
@@ -74,7 +75,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
         return fail(console, f"--trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}")
     if (why := export_error(args.export)) is not None:
         return fail(console, why)
-    if problem.hidden and not args.show_hidden:
+    if not details_shown(problem, args.show_hidden):
         return fail(console, f"problem {problem.id!r} is hidden; instructors can add --show-hidden")
     out = Console(record=True) if args.export else console
     board, csp = problem.board, build_csp(problem.board)
@@ -111,7 +112,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
 def compare_command(args: argparse.Namespace, problems: list[Problem], console: Console) -> int:
     """Nodes, dead ends and time of each reference strategy, per problem and in total."""
     strategies = reference_strategies().STRATEGIES
-    chosen = [p for p in problems if (args.trace is None or p.id == args.trace) and (args.show_hidden or not p.hidden)]
+    chosen = [p for p in problems if (args.trace is None or p.id == args.trace) and details_shown(p, args.show_hidden)]
     if not chosen:
         return fail(console, "no problem to compare")
     table = Table(title="strategy comparison: nodes · dead ends · time", title_justify="left")
