@@ -27,6 +27,7 @@ import yaml
 from conftest import ROOT, run_grader
 from rich.console import Console
 
+from grader.commands.batch import BatchRow
 from grader.reports.results import ItemResult, Report
 from grader.reports.shown import SHOWN_FIELDS, shown, shown_report
 
@@ -62,7 +63,7 @@ def hidden_item(kind: str, status: str, visibility: str = "hidden", unloadable: 
         if spec.name not in SHOWN_FIELDS and spec.name not in values:
             values[spec.name] = marked(str(spec.type), spec.name)
     values["file"] = f"problems/{MARK}.yaml"
-    return ItemResult(**values)  # type: ignore[arg-type]
+    return ItemResult(**values)  # type: ignore[arg-type]  # the values match the fields' types by construction
 
 
 def marked_report() -> Report:
@@ -98,9 +99,7 @@ def terminal_json(report: Report, tmp_path: Path) -> str:
     return json.dumps(report_json(report, []))
 
 
-def batch_rows(report: Report) -> list:  # type: ignore[type-arg]
-    from grader.commands.batch import BatchRow
-
+def batch_rows(report: Report) -> list[BatchRow]:
     return [BatchRow("ann", report, submission="ann.py")]
 
 
@@ -296,6 +295,19 @@ def test_a_field_added_later_is_hidden_until_allowed() -> None:
     item = Later("problem", "b1", "fail", 0.0, 1.0, "why", visibility="hidden", hook_kind=MARK)
     assert shown(item, 1).hook_kind == "" and Later("problem", "b1", "pass", 1.0, 1.0, hook_kind=MARK).hook_kind == MARK
     assert shown(Later("problem", "b1", "pass", 1.0, 1.0, hook_kind=MARK), 1).hook_kind == MARK  # visible: as it is
+
+
+def test_a_file_that_loads_for_hidden_items_only_is_noted_without_their_reasons(tmp_path: Path) -> None:
+    """A class run's note for a file that did not load, when only hidden items asked its
+    hooks (a config of hidden boards alone), says so without their reasons."""
+    from grader.commands.batch import load_note, write_csv
+
+    report = Report("ann/hooks.py", [hidden_item("problem", "error", unloadable=True),
+                                     hidden_item("sat", "error", unloadable=True)], "bwrap")
+    note = load_note(report)
+    assert note == "details hidden (hidden)"
+    write_csv(tmp_path / "grades.csv", [BatchRow("ann", report, note)])
+    assert_unmarked((tmp_path / "grades.csv").read_text(encoding="utf-8"), "the class CSV")
 
 
 def _module(path: Path) -> str:

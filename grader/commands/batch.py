@@ -45,7 +45,7 @@ from grader.reports.kept import KeptStudent, file_name, results_folder, write_ke
 from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
-from grader.reports.shown import shown_items
+from grader.reports.shown import shown_items, shown_report
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Scope
 from grader.sandbox.wire import clean_text
@@ -240,9 +240,8 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
                 job = _job(run, submission, Path(scratch) / f"{index}-{attempt}.json")
                 result = runner.grade(job)
                 if isinstance(result, Report):
-                    unloadable = result.unloadable()
-                    return BatchRow(submission.student, result, unloadable.message if unloadable else "",
-                                    cpu_seconds=cpu_seconds(job), wall_seconds=time.monotonic() - start)
+                    return BatchRow(submission.student, result, load_note(result), cpu_seconds=cpu_seconds(job),
+                                    wall_seconds=time.monotonic() - start)
                 why = result
                 if runner.stopping:
                     break
@@ -276,6 +275,12 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
     return [row for row in rows if row is not None]
+
+
+def load_note(report: Report) -> str:
+    """The row's note for a file that did not load: the reason, as `shown_report` shows it."""
+    unloadable = shown_report(report).unloadable()
+    return unloadable.message if unloadable else ""
 
 
 def _finished(submissions: list[Submission], rows: list[BatchRow | None]) -> list[BatchRow]:

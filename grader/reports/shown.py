@@ -15,7 +15,7 @@ its default. Instructors ask for everything (`--show-hidden`).
 from __future__ import annotations
 
 from dataclasses import MISSING, fields, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from grader.inputs.problemset import VISIBILITIES
 from grader.reports.results import ItemResult, Report
@@ -25,6 +25,7 @@ from grader.reports.results import ItemResult, Report
 SHOWN_FIELDS = frozenset({"kind", "status", "score", "max_score", "unchecked", "unverified", "unloadable"})
 #: A hidden item's name: "hidden problem 1", "hidden problem 2", ... in the report's order.
 HIDDEN_NAME = "hidden problem"
+Item = TypeVar("Item", bound=ItemResult)
 
 
 class Hideable(Protocol):
@@ -40,7 +41,7 @@ def details_shown(thing: Hideable, show_hidden: bool = False) -> bool:
     return show_hidden or not thing.hidden
 
 
-def shown(item: ItemResult, number: int) -> ItemResult:
+def shown(item: Item, number: int) -> Item:
     """`item` as it may be shown; a hidden one is "hidden problem `number`" with its status
     and points, its reason saying only that its details are hidden and when they show."""
     if details_shown(item):
