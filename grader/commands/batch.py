@@ -297,9 +297,8 @@ def _found(submission: Submission, row: BatchRow) -> BatchRow:
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
     """student, score, max_score, one column per graded item (every item of any row), a
-    note, a short reason per lost item, and
-    the seconds of grading (cpu_seconds, wall_seconds: blank when no process graded it).
-    Hidden items are named and told of as `shown_items` shows them.
+    note, a short reason per lost item, and the seconds of grading (cpu_seconds,
+    wall_seconds: blank when no process graded it); hidden items as `shown_items` shows them.
 
     A row fills its own items by name and leaves empty those its report does not have
     (the practice agent item of a student who wrote choose_move); a student who could not
