@@ -47,10 +47,10 @@ def test_hidden_problems_count_but_keep_their_details(tmp_path: Path) -> None:
     assert "Traceback" not in result.stdout + result.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     problems = {p["id"]: p for p in report["problems"]}
-    assert list(problems) == ["open-1", "open-2", "secret-1", "secret-2"]
-    assert problems["secret-1"]["visibility"] == "hidden"
-    assert problems["secret-2"]["visibility"] == "after_due_date"
-    for secret in ("secret-1", "secret-2"):  # graded and counted...
+    assert list(problems) == ["open-1", "open-2", "hidden problem 1", "hidden problem 2"]  # not even their ids
+    assert problems["hidden problem 1"]["visibility"] == "hidden"
+    assert problems["hidden problem 2"]["visibility"] == "after_due_date"
+    for secret in ("hidden problem 1", "hidden problem 2"):  # graded and counted...
         assert problems[secret]["status"] == "fail" and problems[secret]["score"] == 0
         assert problems[secret]["max_score"] == 1
     others = report["hooks"] + report.get("other", [])  # everything but the four problems
@@ -62,7 +62,7 @@ def test_hidden_problems_count_but_keep_their_details(tmp_path: Path) -> None:
     assert report["score"] == report["max_score"] - 2 - (fc["max_score"] - fc["score"])
     assert_no_secrets(result.stdout + result.stderr)  # ...but nothing about them is shown
     assert_no_secrets(out.read_text(encoding="utf-8"))
-    assert "details hidden" in result.stdout
+    assert "details hidden" in result.stdout and "secret-" not in result.stdout + out.read_text(encoding="utf-8")
 
     shown_json = tmp_path / "shown.json"
     shown = run_grader(HIDDEN_SET, "--solver", PEEK, "--json", shown_json, "--show-hidden")
@@ -80,15 +80,15 @@ def test_gradescope_tests_carry_the_visibility(tmp_path: Path) -> None:
     assert result.returncode == 0
     results = json.loads(output.read_text(encoding="utf-8"))
     visibility = {t["name"]: t["visibility"] for t in results["tests"]}
-    assert visibility["hidden/secret-1"] == "hidden"
-    assert visibility["hidden/secret-2"] == "after_due_date"
+    assert visibility["hidden problem 1"] == "hidden"  # an after_due_date test is read by students too
+    assert visibility["hidden problem 2"] == "after_due_date"
     assert visibility["hidden/open-1"] == visibility["hidden/open-2"] == "visible"
     forward_check = next(t for t in results["tests"] if t["name"] == "hooks/forward_check")
     lost = forward_check["max_score"] - forward_check["score"]
     assert results["score"] == sum(t["max_score"] for t in results["tests"]) - 2 - lost
     assert_no_secrets(results["output"])
     assert_no_secrets(forward_check["output"])
-    assert "secret" not in results["output"]
+    assert "secret" not in json.dumps(results)
     assert_no_secrets(result.stdout)
 
 

@@ -105,7 +105,8 @@ def test_hidden_data_in_what_a_student_reads_fails_the_test(tmp_path: Path) -> N
     assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr, result.stdout
     line = " ".join(result.stdout.split())
     assert "hidden problem secret-1 shown to the student" in line and "seed 31337 shown" in line
-    assert "secret-2 shown" not in line  # a hidden test's own name is no leak
+    cells = " ".join(result.stdout.replace("│", " ").split())  # the table's cells may wrap
+    assert "hidden problem secret-2" in cells  # a hidden test is read too (after the due date, say)
     assert "1 of 1 run(s) wrote no results.json or a wrong one" in line
 
 

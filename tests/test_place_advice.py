@@ -113,7 +113,7 @@ def with_loss(items: list[ItemResult], *losses: ItemResult) -> list[ItemResult]:
 def test_part_one_comes_before_part_two_whatever_part_two_loses() -> None:
     """select_variable loses half a point, at_least_clauses all of its (more): part 1 first."""
     items = with_loss(all_right(), hook_item("select_variable", 0.5), hook_item("at_least_clauses", BY_NAME["at_least_clauses"].points))
-    step = next_step(Report("hooks.py", items), items)
+    step = next_step(Report("hooks.py", items))
     assert step is not None and step.text.startswith("fix select_variable"), step
 
 
@@ -122,10 +122,10 @@ def test_part_one_comes_before_an_unwritten_part_two() -> None:
     todo = hook_item("at_most_clauses", BY_NAME["at_most_clauses"].points, "at_most_clauses is not implemented yet (it raises NotImplementedError)",
                      "not_implemented")
     items = with_loss(all_right(), hook_item("order_values", 0.33), todo)
-    step = next_step(Report("hooks.py", items), items)
+    step = next_step(Report("hooks.py", items))
     assert step is not None and step.text.startswith("fix order_values"), step
     done = with_loss(all_right(), todo)
-    step = next_step(Report("hooks.py", done), done)
+    step = next_step(Report("hooks.py", done))
     assert step is not None and step.text.startswith("implement at_most_clauses"), step
 
 
@@ -134,7 +134,7 @@ def test_within_a_part_the_hook_that_loses_most_comes_first() -> None:
     boards = [ItemResult("problem", f"b{n}", "error", 0.0, 1.0, "select_variable returned 7", file="set.yaml",
                          lost_to="select_variable") for n in range(3)]
     items = with_loss(all_right(), hook_item("forward_check", 1.0), hook_item("select_variable", 0.5)) + boards
-    step = next_step(Report("hooks.py", items), items)
+    step = next_step(Report("hooks.py", items))
     stake = sum(i.max_score - i.score for i in items if i.lost_to == "select_variable" or i.name == "select_variable")
     assert step is not None and step.text == f"fix select_variable in assignment/hooks.py: up to {stake:g} points depend on it."
 

@@ -94,7 +94,7 @@ def test_the_next_step_counts_the_items_not_run_apart() -> None:
     items = [failed("nctu-1", "ran out of time (1 s)", "timeout", "problem", "course.yaml"),
              failed("nctu-2", "ran out of time (1 s)", "timeout", "problem", "course.yaml"),
              failed("nctu-3", "not run: forward_check ran out of time on ...", "not_run", "problem", "course.yaml")]
-    step = next_step(Report("hooks.py", items), items)
+    step = next_step(Report("hooks.py", items))
     assert step is not None and "2 items ran out of time and 1 more was not run" in step.text, step
 
 

@@ -43,8 +43,9 @@ from grader.reports.feedback_page import feedback_page, note_page
 from grader.reports.gradebook import Gradebook, Graded, Student, csv_text, match, show_gradebook, write_gradebook
 from grader.reports.kept import KeptStudent, file_name, results_folder, write_kept
 from grader.reports.markdown import code_span, fenced
-from grader.reports.report import NOT_GRADED, away_from_grader, show_report, student_view
+from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
+from grader.reports.shown import shown_items, shown_report
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Scope
 from grader.sandbox.wire import clean_text
@@ -240,9 +241,8 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
                 job = _job(run, submission, Path(scratch) / f"{index}-{attempt}.json")
                 result = runner.grade(job)
                 if isinstance(result, Report):
-                    unloadable = result.unloadable()
-                    return BatchRow(submission.student, result, unloadable.message if unloadable else "",
-                                    cpu_seconds=cpu_seconds(job), wall_seconds=time.monotonic() - start)
+                    return BatchRow(submission.student, result, load_note(result), cpu_seconds=cpu_seconds(job),
+                                    wall_seconds=time.monotonic() - start)
                 why = result
                 if runner.stopping:
                     break
@@ -278,6 +278,12 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
     return [row for row in rows if row is not None]
 
 
+def load_note(report: Report) -> str:
+    """The row's note for a file that did not load: the reason, as `shown_report` shows it."""
+    unloadable = shown_report(report).unloadable()
+    return unloadable.message if unloadable else ""
+
+
 def _finished(submissions: list[Submission], rows: list[BatchRow | None]) -> list[BatchRow]:
     """Every student: those graded before the run was stopped, and the others not graded."""
     return [row or _found(s, BatchRow(s.student, None, not_graded="the run was interrupted"))
@@ -292,8 +298,8 @@ def _found(submission: Submission, row: BatchRow) -> BatchRow:
 
 def write_csv(path: Path, rows: list[BatchRow]) -> None:
     """student, score, max_score, one column per graded item (every item of any row), a
-    note, a short reason per lost item (hidden items say only that they were lost), and
-    the seconds of grading (cpu_seconds, wall_seconds: blank when no process graded it).
+    note, a short reason per lost item, and the seconds of grading (cpu_seconds,
+    wall_seconds: blank when no process graded it); hidden items as `shown_items` shows them.
 
     A row fills its own items by name and leaves empty those its report does not have
     (the practice agent item of a student who wrote choose_move); a student who could not
@@ -347,10 +353,11 @@ def _item_scores(row: BatchRow) -> dict[str, float]:
 
 
 def item_scores(report: Report) -> dict[str, float]:
-    """Each item's score by its column name: its label, numbered from the second item of
-    the same label on ("label (2)"), so that no item hides another."""
+    """Each item's score by its column name: its label (a hidden item's as `shown_items`
+    names it), numbered from the second item of the same label on ("label (2)"), so that
+    no item hides another."""
     scores: dict[str, float] = {}
-    for item in report.items:
+    for item in shown_items(report.items):
         name, number = label(item), 1
         while name in scores:
             number += 1
@@ -382,7 +389,7 @@ def lost_points(row: BatchRow, limit: int = 80) -> str:
     share one), joined by " | "."""
     if row.report is None or row.ungraded:
         return ""
-    items = [student_view(i) for i in row.report.items]
+    items = shown_items(row.report.items)
     return " | ".join(f"{group.who(len(items))}: {group.headline(limit)}" for group in reason_groups(items))
 
 

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from grader.inputs.problemset import Problem
 from grader.reference import reference_explainer, reference_strategies
+from grader.reports.shown import details_shown
 from grader.sandbox.host import Asker, Limits, WorkerFailure
 from grader.sandbox.isolation import Sandbox
 from grader.sandbox.tasks import Task, WorkerLost
@@ -84,7 +85,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
         return print_error(f"--trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}", console)
     if (why := export_error(args.export)) is not None:
         return print_error(why, console)
-    if problem.hidden and not args.show_hidden:
+    if not details_shown(problem, args.show_hidden):
         return print_error(f"problem {problem.id!r} is hidden; instructors can add --show-hidden", console)
     out = Console(record=True) if args.export else console
     board, csp = problem.board, build_csp(problem.board)
@@ -122,7 +123,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
 def compare_command(args: argparse.Namespace, problems: list[Problem], console: Console) -> int:
     """Nodes, dead ends and time of each reference strategy, per problem and in total."""
     strategies = reference_strategies().STRATEGIES
-    chosen = [p for p in problems if (args.trace is None or p.id == args.trace) and (args.show_hidden or not p.hidden)]
+    chosen = [p for p in problems if (args.trace is None or p.id == args.trace) and details_shown(p, args.show_hidden)]
     if not chosen:
         return print_error("no problem to compare", console)
     table = Table(title="strategy comparison: nodes · dead ends · time", title_justify="left")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from grader.hooktable import BY_NAME, HOOKS, Part
 from grader.reports.results import ItemResult, Report
+from grader.reports.shown import shown_report
 
 #: What ends a reason cut short.
 MORE = " …"
@@ -19,11 +20,12 @@ MEASURED = re.compile(r"\b\d+\.\d+ s\b")
 
 
 def label(item: ItemResult) -> str:
-    """A short name for an item: hooks/NAME, SET/ID or efficiency."""
+    """A short name for an item: hooks/NAME, SET/ID, efficiency, or a hidden item's own
+    ("hidden problem 1": no file)."""
     if item.kind == "hook":
         return f"hooks/{item.name}"
-    if item.kind == "problem":
-        return f"{Path(item.file or '').stem}/{item.name}"
+    if item.kind == "problem" and item.file:
+        return f"{Path(item.file).stem}/{item.name}"
     return item.name
 
 
@@ -106,26 +108,29 @@ def part_of(item: ItemResult) -> Part:
     return "csp"
 
 
-def next_step(report: Report, items: list[ItemResult]) -> NextStep | None:
-    """What the student should do first (`items` as the student may see them), or None
-    when nothing they can act on is left.
+def next_step(report: Report, show_hidden: bool = False) -> NextStep | None:
+    """What the student should do first, or None when nothing they can act on is left;
+    read from the report as it may be shown (`shown_report`: of a hidden item, its status
+    and points only).
 
     Part 1 before part 2 before part 3: a part's step comes only when the parts before it
     lose nothing. Within a part, a hook not written yet comes first (in the handout's
     order), then the hook that loses the most points (`Report.stakes`: its own tests and
     every board lost to it). A practice agent that is still the stub is the last step."""
+    report = shown_report(report, show_hidden)
     if report.ungraded:
         return None
+    items = report.items
     lost = [i for i in items if round(i.score + i.unchecked, 2) < i.max_score]
-    if lost and all(i.hidden for i in lost):
+    if lost and all(i.hidden for i in lost):  # nothing the student can read about
         return None
     unloadable = report.unloadable() if lost else None
     if unloadable is not None:
-        return NextStep(_load_fix(Path(report.solver).name, student_reason(unloadable, items)))
+        return NextStep(_load_fix(Path(report.solver).name, unloadable.message))
     stakes = report.stakes()
     for part in PARTS:
         in_part = [i for i in lost if part_of(i) == part]
-        if any(not i.hidden or i.lost_to for i in in_part) or any(BY_NAME[h].part == part for h in stakes):
+        if any(not i.hidden for i in in_part) or any(BY_NAME[h].part == part for h in stakes):
             return _part_step(report, items, part, in_part, stakes)
     return NextStep(PRACTICE_STUB) if report.agent_stub else None
 
@@ -153,11 +158,6 @@ def _part_step(report: Report, items: list[ItemResult], part: Part, lost: list[I
         return step
     first = next(i for i in lost if not i.hidden)
     return NextStep(f"{label(first)}: {first.message.splitlines()[0]}")
-
-
-def student_reason(item: ItemResult, items: list[ItemResult]) -> str:
-    """`item`'s reason as the student may see it (`items`: what the student sees)."""
-    return next((i.message for i in items if i.kind == item.kind and i.name == item.name), item.message)
 
 
 def _load_fix(name: str, reason: str) -> str:

@@ -13,8 +13,9 @@ from html import escape
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
 from grader.reports.reason_html import reason_html
-from grader.reports.report import NOT_GRADED, STATUS_STYLE, student_view, unchecked_lines
+from grader.reports.report import NOT_GRADED, STATUS_STYLE, unchecked_lines
 from grader.reports.results import ItemResult, Report
+from grader.reports.shown import shown_report
 
 STYLE = """
 :root { color-scheme: light; --ok: #1a7f37; --bad: #b42318; --warn: #9a6700; --line: #d0d7de; }
@@ -96,7 +97,7 @@ def item_section(number: int, item: ItemResult) -> str:
 def _top(report: Report, items: list[ItemResult], errors: list[ProblemError]) -> str:
     """The first screen: score, next step, where points were lost (each cause once)."""
     parts = [f'<p class="score" id="score">{report.score:g}<small> / {report.max_score:g} points</small></p>']
-    step = next_step(report, items)
+    step = next_step(report)
     if report.ungraded:
         parts.append(f'<p class="next" id="next-step">Not graded: {escape(report.ungraded)}; {escape(NOT_GRADED)}.</p>')
     elif step is not None:
@@ -145,8 +146,9 @@ def _causes(items: list[ItemResult]) -> str:
 
 def feedback_page(student: str, report: Report, errors: list[ProblemError]) -> str:
     """The whole page for one graded student. `report` is away from the grader already
-    (file names only); hidden items are shown through `student_view` by the caller."""
-    items = [student_view(i) for i in report.items]
+    (file names only); its items are shown as `shown_report` shows them."""
+    report = shown_report(report)
+    items = report.items
     sections = "\n".join(item_section(number, item) for number, item in enumerate(items, start=1))
     body = (f"<header><h1>Grading report: {escape(student)}</h1>"
             f"<p><small>Graded file: {escape(report.solver)} · isolation: {escape(report.isolated)}</small></p>"

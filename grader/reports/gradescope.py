@@ -1,7 +1,9 @@
 """Gradescope's results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
 
 Each graded item becomes a test with its own visibility; a hidden problem's test carries
-the problem's visibility, and the submission-wide `output` never mentions hidden details.
+the problem's visibility and, like everything else here, only what `shown_report` shows of
+it ("hidden problem N", its status and points): an `after_due_date` test is read by the
+student too, and a `hidden` one by whoever the course lets see it.
 No `execution_time` is given: the student's code chooses how long it runs, hidden
 problems included, so the time could carry what it saw of them.
 
@@ -25,15 +27,17 @@ from typing import Any
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
 from grader.reports.reason_html import reason_html
-from grader.reports.report import student_view
 from grader.reports.results import Report
+from grader.reports.shown import shown_report
 
 OUTPUT_LIMIT = 4000  # characters of a test's output
 
 
 def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, Any]:
-    """The results.json object for one graded submission: a test per item, and on top
-    the score, the next step and the causes of lost points, each cause once."""
+    """The results.json object for one graded submission: a test per item (a hidden one
+    as `shown_report` shows it, under its visibility), and on top the score, the next
+    step and the causes of lost points, each cause once."""
+    report = shown_report(report)
     tests = []
     for number, item in enumerate(report.items, start=1):
         output = reason_html(cut(item.message))
@@ -49,17 +53,16 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
             "output_format": "html",
             "visibility": item.visibility,
         })
-    seen = [student_view(i) for i in report.items]
     graded = Path(report.solver).name  # the student's file, never a path on the grader's machine
     lines = [f"Score: {report.score:g}/{report.max_score:g} for {graded} (your code ran isolated: {report.isolated})."]
-    step = next_step(report, seen)
+    step = next_step(report)
     if step is not None:
         lines.append(f"Next step: {step.text}")
         lines += [f"  {hook}: {calls} calls, {seconds:.2f} s" for hook, calls, seconds in step.times]
-    groups = reason_groups([i for i in seen if not i.hidden])  # a hidden test's name is hidden too
+    groups = reason_groups([i for i in report.items if not i.hidden])  # the summary names visible tests only
     if groups:
         lines.append("Where points were lost (each test below says more):")
-        lines += [f"  {group.who(len(seen))}: {group.headline(200)}" for group in groups]
+        lines += [f"  {group.who(len(report.items))}: {group.headline(200)}" for group in groups]
     if errors:
         lines.append(f"{len(errors)} problem(s) could not be loaded by the autograder; please tell the course staff.")
     return {

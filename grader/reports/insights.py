@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from grader.reports.advice import label
 from grader.reports.results import ItemResult, Report
+from grader.reports.shown import shown_report
 
 ALMOST_ALL = 0.9  # a board failed by at least this share of the graded students is flagged
 NAMES_SHOWN = 8  # students named in one cell at most (the rest counted)
@@ -25,12 +26,17 @@ Cell = str | float | int
 
 @dataclass(frozen=True)
 class StudentResult:
-    """One student as the insights read them: `not_graded` says why they have no grade."""
+    """One student as the insights read them: `not_graded` says why they have no grade;
+    `report` as `shown_report` shows it (the tables name no hidden item's details)."""
 
     student: str
     report: Report | None
     not_graded: str = ""
     section: str = ""
+
+    def __post_init__(self) -> None:
+        if self.report is not None:
+            object.__setattr__(self, "report", shown_report(self.report))
 
     @property
     def score(self) -> float | None:

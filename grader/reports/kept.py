@@ -21,6 +21,7 @@ from typing import Any
 
 from grader.inputs.intake import NAME_LIMIT
 from grader.reports.results import Report, report_data, report_from_data
+from grader.reports.shown import shown_report
 from grader.sandbox.wire import clean_text
 
 FORMAT = 1
@@ -76,9 +77,10 @@ def identity_of(raw: object) -> dict[str, str]:
 
 
 def student_data(kept: KeptStudent) -> dict[str, Any]:
-    """One student's kept file as plain data."""
+    """One student's kept file as plain data (the report as `shown_report` shows it)."""
+    report = report_data(shown_report(kept.report)) if kept.report else None
     return {"format": FORMAT, "student": kept.student, "identity": identity_of(kept.identity),
-            "submission": kept.submission, "report": report_data(kept.report) if kept.report else None,
+            "submission": kept.submission, "report": report,
             "not_graded": kept.not_graded, "cpu_seconds": kept.cpu_seconds, "wall_seconds": kept.wall_seconds,
             "problem": kept.problem}
 

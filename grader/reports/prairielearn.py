@@ -25,8 +25,8 @@ import json
 from typing import Any
 
 from grader.reports.gradescope import gradescope_results
-from grader.reports.report import student_view
 from grader.reports.results import Report
+from grader.reports.shown import shown_report
 
 OUTPUT_LIMIT = 4000  # characters of a test's output
 SIZE_LIMIT = 900_000  # bytes of results.json: PrairieLearn refuses more than 1 MB
@@ -34,21 +34,15 @@ HIDDEN_LOAD = "Your file cannot be loaded: run it on your machine to see why."  
 
 
 def prairielearn_results(report: Report) -> dict[str, Any]:
-    """The results.json object for one graded submission."""
+    """The results.json object for one graded submission (its items as `shown_report`
+    shows them: a hidden one is "hidden problem N" with its points)."""
+    report = shown_report(report)
     unloadable = report.unloadable()
     if unloadable is not None:
         return not_gradable(unloadable.message if not unloadable.hidden else HIDDEN_LOAD)
     gradescope = gradescope_results(report, [])
-    tests: list[dict[str, Any]] = []
-    hidden = 0
-    for item, graded in zip(report.items, gradescope["tests"]):
-        if item.hidden:
-            hidden += 1
-            tests.append({"name": f"hidden problem {hidden}", "points": item.score, "max_points": item.max_score,
-                          "message": student_view(item).message, "output": ""})
-        else:
-            tests.append({"name": graded["name"], "points": item.score, "max_points": item.max_score,
-                          "message": item.message, "output": item.output[:OUTPUT_LIMIT]})
+    tests = [{"name": graded["name"], "points": item.score, "max_points": item.max_score, "message": item.message,
+              "output": item.output[:OUTPUT_LIMIT]} for item, graded in zip(report.items, gradescope["tests"])]
     score = min(1.0, max(0.0, report.score / report.max_score)) if report.max_score > 0 else 0.0
     results = {"gradable": True, "score": round(score, 6), "message": gradescope["output"], "tests": tests}
     if len(json.dumps(results)) > SIZE_LIMIT:  # many long outputs: keep their beginnings

@@ -16,6 +16,7 @@ from rich.text import Text
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
 from grader.reports.results import ItemResult, Report
+from grader.reports.shown import shown_report
 from solvers.cliargs import instructor_only, print_error
 
 #: Status words always carry a symbol, so meaning never rests on colour alone.
@@ -42,15 +43,6 @@ def show_errors(console: Console, errors: list[ProblemError]) -> None:
         print_error(str(error), console)
 
 
-def student_view(item: ItemResult) -> ItemResult:
-    """The item as a student may see it: a hidden problem keeps its status and points only
-    (its time and nodes too are the student's code's doing, so they could carry the board)."""
-    if not item.hidden:
-        return item
-    return replace(item, message=f"details hidden ({item.visibility})", output="", cause="", nodes=None, seconds=None,
-                   calls_timed=(), lost_to="", first_wrong="", mistake="", game_outcomes=())
-
-
 def away_from_grader(report: Report) -> Report:
     """The report as a student reads it away from the grader's machine (feedback files):
     their file by its name, and each problem file as the student copy holds it
@@ -68,10 +60,11 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
                 for_student: bool = False) -> None:
     """The grade table (one row per item, the total last), why points were lost, what next.
 
-    Hidden problems show only their status and points unless `show_hidden`. A report
-    `for_student` (a feedback file) names only commands a student copy has.
+    Hidden items show only their status and points unless `show_hidden` (`shown_report`).
+    A report `for_student` (a feedback file) names only commands a student copy has.
     """
-    items = report.items if show_hidden else [student_view(i) for i in report.items]
+    report = shown_report(report, show_hidden)
+    items = report.items
     table = Table(title=Text(f"Grading with solver: {report.solver} (isolation: {report.isolated})"), title_justify="left")
     table.add_column("item", overflow="fold")
     for column in ("status", "points", "nodes", "time"):
@@ -99,7 +92,7 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
             for name, value in item.facts:
                 facts.add_row(Text(name), Text(value))
             console.print(facts)
-    step = next_step(report, items)
+    step = next_step(report, show_hidden)
     if report.ungraded:
         console.print(Text(f"Not graded: {report.ungraded}; {NOT_GRADED}.", style="magenta"))
     elif step is not None:
@@ -185,8 +178,10 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
 
 
 def report_json(report: Report, errors: list[ProblemError], show_hidden: bool = False) -> dict[str, Any]:
-    """The report as plain data: totals, then one entry per hook test and per problem."""
-    items = report.items if show_hidden else [student_view(i) for i in report.items]
+    """The report as plain data: totals, then one entry per hook test and per problem
+    (hidden items as `shown_report` shows them, unless `show_hidden`)."""
+    report = shown_report(report, show_hidden)
+    items = report.items
     data: dict[str, Any] = {
         "solver": report.solver,
         "isolation": report.isolation,
