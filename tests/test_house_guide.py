@@ -142,9 +142,9 @@ ROW = """
 from grader.inputs.config import GradingConfig
 from grader.scoring.hookcases import load_cases
 cases = load_cases()[{hook!r}]
-named = sum(1 for case in cases if not case["name"].startswith("random"))
+named = sum(1 for case in cases if not case.name.startswith("random"))
 points = GradingConfig().hook_points[{hook!r}]
-print(f"| `{hook}` | {{points:g}} | {{named}} | {{len(cases) - named}} | {{len({{c['group'] for c in cases}})}} |")
+print(f"| `{hook}` | {{points:g}} | {{named}} | {{len(cases) - named}} | {{len({{c.group for c in cases}})}} |")
 """
 
 
