@@ -109,4 +109,4 @@ def test_student_side_modules_do_not_load_the_reference_agent():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert set(done.stdout.split()) == {"play.evaluate", "play.game", "play.levels", "play.view", "solvers.board"}
+    assert set(done.stdout.split()) == {"play.evaluate", "play.game", "play.levels", "play.view", "solvers.board", "solvers.errortext"}
