@@ -328,6 +328,10 @@ PROCESS_STARTERS = (("os", "fork"), ("os", "forkpty"), ("os", "posix_spawn"), ("
                     ("subprocess", "_fork_exec"), ("_posixsubprocess", "fork_exec"))
 
 
+#: What a quick test tried to start, kept to fail it even when its code caught the error.
+PROCESSES_TRIED = pytest.StashKey[list[str]]()
+
+
 class ProcessStarted(BaseException):
     """A test not marked slow started a process (a BaseException, so that no `except
     Exception` in the code under test can hide it)."""
@@ -355,9 +359,6 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             if hasattr(sys.modules.get(module), name):
                 patch.setattr(sys.modules[module], name, refuse(f"{module}.{name}"))
         return (yield)
-
-
-PROCESSES_TRIED = pytest.StashKey[list[str]]()
 
 
 @pytest.hookimpl(wrapper=True)
