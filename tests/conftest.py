@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dis
 import hashlib
 import json
 import os
@@ -10,9 +11,11 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import CodeType, FunctionType
+from typing import NoReturn
 
 import pytest
 from browser import Browser, chromium
@@ -265,7 +268,7 @@ def read_rows(path: Path) -> dict[str, dict[str, str]]:
 #: Names whose use makes a test slow: it starts a grading, a worker or another process.
 SLOW_NAMES = frozenset({"run_grader", "grade_json", "grade", "grades", "Kit", "kit", "subprocess", "run_test",
                         "run_grader_in", "self_contained", "student_copy", "copy_kit", "busy_machine",
-                        "browser"})
+                        "browser", "find_submissions", "pyfacts"})
 
 
 #: Modules whose tests grade, sandbox or drive the game's screen almost all of the time.
@@ -278,16 +281,96 @@ SLOW_MODULES = frozenset({
 })
 
 
+def globals_used(code: CodeType) -> set[str]:
+    """The global names `code` reads (not the attributes it looks up: `runner.run` is no call of a `run` helper)."""
+    return {op.argval for op in dis.get_instructions(code) if op.opname == "LOAD_GLOBAL"}
+
+
+def names_reached(item: pytest.Item) -> set[str]:
+    """The names a test's code uses, with those of the fixtures it asks for and of the
+    functions of its own module that these call, however deep (a helper that runs the
+    grader makes the test that calls the helper slow)."""
+    module = getattr(item, "module", None)
+    known = vars(module) if module is not None else {}
+    fixtures = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    codes = [definition.func.__code__ for definitions in fixtures.values() for definition in definitions
+             if getattr(definition.func, "__module__", None) == getattr(module, "__name__", "")]
+    codes.append(getattr(getattr(item, "function", None), "__code__", None))
+    names: set[str] = set(getattr(item, "fixturenames", ()))
+    seen: set[CodeType] = set()
+    while codes:
+        code = codes.pop()
+        if not isinstance(code, CodeType) or code in seen:
+            continue
+        seen.add(code)
+        names.update(code.co_names)
+        codes.extend(const for const in code.co_consts if isinstance(const, CodeType))
+        codes.extend(known[name].__code__ for name in globals_used(code)
+                     if isinstance(known.get(name), FunctionType) and known[name].__module__ == module.__name__)
+    return names
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark `slow` every test of SLOW_MODULES and every test whose code (or a fixture it
-    asks for) names a slow helper, so that `python -m pytest -m "not slow" -n auto` is the quick
-    loop while editing (under a minute on an idle machine). A test that takes seconds of
-    CPU on its own (a broad property or differential test) carries `@pytest.mark.slow`."""
+    """Mark `slow` every test of SLOW_MODULES and every test whose code (or a fixture or
+    helper of its module that it reaches) names a slow helper, so that
+    `python -m pytest -m "not slow" -n auto` is the quick loop while editing. A test that
+    takes seconds of CPU on its own (a broad property or differential test), or whose code
+    under test starts a process, carries `@pytest.mark.slow`."""
     for item in items:
-        function = getattr(item, "function", None)
-        names = set(getattr(getattr(function, "__code__", None), "co_names", ())) | set(getattr(item, "fixturenames", ()))
-        if names & SLOW_NAMES or item.path.stem in SLOW_MODULES:
+        if item.path.stem in SLOW_MODULES or names_reached(item) & SLOW_NAMES:
             item.add_marker(pytest.mark.slow)
+
+
+# --- the quick loop starts no process ----------------------------------------------------
+
+#: Every way Python starts a process (subprocess, multiprocessing, os.system and the forks).
+PROCESS_STARTERS = (("os", "fork"), ("os", "forkpty"), ("os", "posix_spawn"), ("os", "posix_spawnp"), ("os", "system"),
+                    ("subprocess", "_fork_exec"), ("_posixsubprocess", "fork_exec"))
+
+
+#: What a quick test tried to start, kept to fail it even when its code caught the error.
+PROCESSES_TRIED = pytest.StashKey[list[str]]()
+
+
+class ProcessStarted(BaseException):
+    """A test not marked slow started a process (a BaseException, so that no `except
+    Exception` in the code under test can hide it)."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """While a test that is not `slow` runs (set-up and tear-down included), starting a
+    process raises ProcessStarted and fails the test: the quick loop cannot quietly grow a
+    subprocess. The fix is `@pytest.mark.slow`, or doing the work in-process."""
+    if item.get_closest_marker("slow"):
+        return (yield)
+    tried: list[str] = []
+
+    def refuse(name: str) -> Callable[..., NoReturn]:
+        def refused(*args: object, **kwargs: object) -> NoReturn:
+            tried.append(name)
+            raise ProcessStarted(f"{item.nodeid} is not marked slow but starts a process ({name}): "
+                                 "mark it @pytest.mark.slow (or name its helper in SLOW_NAMES), or do the work in-process")
+        return refused
+
+    item.stash[PROCESSES_TRIED] = tried
+    with pytest.MonkeyPatch.context() as patch:
+        for module, name in PROCESS_STARTERS:
+            if hasattr(sys.modules.get(module), name):
+                patch.setattr(sys.modules[module], name, refuse(f"{module}.{name}"))
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+    """A quick test that tried to start a process fails, even if its code caught the error."""
+    report: pytest.TestReport = yield
+    tried = item.stash.get(PROCESSES_TRIED, [])
+    if tried and report.passed:
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid} is not marked slow but tried to start a process ({', '.join(sorted(set(tried)))})"
+    tried.clear()
+    return report
 
 
 @pytest.fixture(scope="module")

@@ -372,6 +372,7 @@ def test_the_benchs_game_boards_are_game_positions_boards() -> None:
             assert curves.game_board(random.Random(seed), size, size, mines, reveal) == game_position(random.Random(seed), size, size, mines, reveal)
 
 
+@pytest.mark.slow  # the bench times each operation in a process of its own
 def test_the_curves_bench_runs_and_checks_its_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "curves.json"
     argv = ["--sizes", "10", "--kinds", "fullest", "--ops", "count,probs,first,first-no-M", "--json", str(out)]

@@ -32,6 +32,7 @@ def test_bench_prints_and_writes_json(tmp_path, capsys):
     assert data["games_per_second"] > 0 and data["games_per_cpu_second"] > 0 and "guesses_per_game" in data
 
 
+@pytest.mark.slow  # --jobs 2 plays in worker processes
 def test_bench_is_deterministic_and_jobs_do_not_change_the_games(tmp_path):
     files = [tmp_path / "one.json", tmp_path / "two.json"]
     assert main(["bench", "--level", "9x9x10", "--games", "10", "--json", str(files[0])]) == 0

@@ -90,6 +90,7 @@ def test_the_student_stub_raises_not_implemented():
     assert student.choose_move.__doc__ and "Move(\"open\", (r, c))" in student.choose_move.__doc__
 
 
+@pytest.mark.slow  # jobs=2 plays in worker processes
 def test_parallel_runs_give_the_same_games():
     one = list(reference_games(BEGINNER, 12, seed=3, jobs=1))
     two = list(reference_games(BEGINNER, 12, seed=3, jobs=2))
