@@ -13,4 +13,3 @@ package, and the Gradescope bundle makes it unreadable to student code. Nothing 
 through `solvers.cliargs.instructor_only`, which says in one line that a command belongs
 to the instructor's kit when the package is absent.
 """
-

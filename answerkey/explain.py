@@ -16,7 +16,7 @@ class Reason:
     low: int
     high: int
     forced: tuple[int, ...] = ()  # variables narrowed
-    value: int | None = None      # the value they were narrowed to
+    value: int | None = None  # the value they were narrowed to
     violated: bool = False
 
 
@@ -39,10 +39,7 @@ def explain(csp: CSP, before: Domains, after: Domains | None) -> tuple[list[Reas
             if low != constraint.total and high != constraint.total:
                 continue
             pick = min if low == constraint.total else max
-            forced = tuple(
-                v for v in constraint.scope
-                if len(working[v]) > 1 and (after is None or len(after.get(v, working[v])) < len(working[v]))
-            )
+            forced = tuple(v for v in constraint.scope if len(working[v]) > 1 and (after is None or len(after.get(v, working[v])) < len(working[v])))
             if forced:
                 value = pick(working[forced[0]])
                 for var in forced:

@@ -25,9 +25,7 @@ def plant_by_density(rng: random.Random, rows: int, cols: int, percent: float) -
     return {(r, c) for r in range(rows) for c in range(cols) if rng.random() * 100 < percent}
 
 
-def hint_board(
-    rng: random.Random, rows: int = 6, cols: int = 6, hints: int = 16, mines: int = 10
-) -> tuple[Board, set[Cell]]:
+def hint_board(rng: random.Random, rows: int = 6, cols: int = 6, hints: int = 16, mines: int = 10) -> tuple[Board, set[Cell]]:
     """A classic board with `hints` clues on safe cells of a planted layout, and the layout.
 
     The board carries the mine count, so the planted layout is always one of its solutions.
@@ -139,9 +137,7 @@ def open_area(board_clues: list[list[int]], mines: set[Cell], start: Cell, revea
             stack.extend(other for other in neighbours(cell, rows, cols) if other not in revealed)
 
 
-def game_position(
-    rng: random.Random, rows: int = 16, cols: int = 30, mines: int = 99, reveal: float = 0.4
-) -> tuple[Board, set[Cell]]:
+def game_position(rng: random.Random, rows: int = 16, cols: int = 30, mines: int = 99, reveal: float = 0.4) -> tuple[Board, set[Cell]]:
     """A mid-game position of a classic game (expert: 16x30, 99 mines) and its layout.
 
     Plants the mines, opens a random cell whose clue is 0 (flood fill), then keeps opening
@@ -158,9 +154,7 @@ def game_position(
     open_area(counts, layout, rng.choice(zeros), revealed)
     target = reveal * (rows * cols - mines)
     while len(revealed) < target:
-        edge = sorted(
-            {other for cell in revealed for other in neighbours(cell, rows, cols)} - revealed - layout
-        )
+        edge = sorted({other for cell in revealed for other in neighbours(cell, rows, cols)} - revealed - layout)
         if not edge:
             break
         open_area(counts, layout, rng.choice(edge), revealed)

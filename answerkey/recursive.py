@@ -145,9 +145,7 @@ class _Counters:
 EVERY_LEVEL = -1
 
 
-def recursive_solve(
-    csp: CSP, mode: Mode = "first", values: Sequence[int] = MINE_FIRST, propagate: bool = False
-) -> SearchResult:
+def recursive_solve(csp: CSP, mode: Mode = "first", values: Sequence[int] = MINE_FIRST, propagate: bool = False) -> SearchResult:
     """Backtrack cell by cell on `csp` in `mode` ("first", "all" or "count").
 
     With `propagate`, the bound rule runs after every assignment and, in "first" mode, a

@@ -60,6 +60,7 @@ def pysat_encoding(name: str) -> int:
 
     return int(getattr(EncType, PYSAT_ENCODINGS[name]))
 
+
 #: The default encoding: fastest to read, encode and solve in bench/sat_large.py and on
 #: the course boards (see bench/README.md).
 DEFAULT_ENCODING = "auto"

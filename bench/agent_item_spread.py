@@ -117,8 +117,7 @@ def calibrate(agent: Blunderer, level: str, games: int, jobs: int, control: bool
     chunks, cpu = run(GamesJob(agent, public), list(range(first, first + games, chunk)), jobs)
     results = [game for part in chunks for game in part][:games]
     wins = sum(game.won for game in results)
-    out: dict[str, Any] = {"games": games, "wins": wins, "win_rate": wins / games,
-                           "ci95": list(wilson_interval(wins, games)), "cpu_seconds": cpu}
+    out: dict[str, Any] = {"games": games, "wins": wins, "win_rate": wins / games, "ci95": list(wilson_interval(wins, games)), "cpu_seconds": cpu}
     if control:
         reference = [play_reference(LEVELS[level], game.seed) for game in results]
         out["control"] = control_variate([g.won for g in results], [r.won for r in reference], [r.guesses for r in reference])
@@ -155,8 +154,7 @@ def moved(rate: float, which: str) -> tuple[tuple[float, float], ...]:
 
 def spread(scores: list[float], points: float) -> dict[str, float]:
     """Min, max and max - min of the points, the last as a share of the item's points."""
-    return {"min": min(scores), "max": max(scores), "spread": (max(scores) - min(scores)) / points,
-            "mean": sum(scores) / len(scores)}
+    return {"min": min(scores), "max": max(scores), "spread": (max(scores) - min(scores)) / points, "mean": sum(scores) / len(scores)}
 
 
 def rows(per_seed: list[list[GameResult]], new: AgentGrading) -> list[dict[str, Any]]:
@@ -166,8 +164,7 @@ def rows(per_seed: list[list[GameResult]], new: AgentGrading) -> list[dict[str, 
         for rule in ("steps", "linear") if games <= new.games else ():
             label = {(OLD.games, OLD.between): "old rule", (new.games, new.between): "new rule"}.get((games, rule), "")
             grading = replace(new, games=games, between=rule)
-            scores = [score_agent(grading, Outcome("ok", games_result(seed_games[:games]))).score
-                      for seed_games in per_seed]
+            scores = [score_agent(grading, Outcome("ok", games_result(seed_games[:games]))).score for seed_games in per_seed]
             out.append({"games": games, "between": rule, "label": label, **spread(scores, grading.points)})
     return out
 
@@ -179,12 +176,16 @@ def scenario(name: str, blunder: float, args: argparse.Namespace) -> dict[str, A
     calibration = calibrate(agent, args.level, args.calibration, args.jobs, args.control)
     rate = calibration["win_rate"]
     low, high = calibration["ci95"]
-    print(f"  long-run rate: {calibration['wins']}/{args.calibration} = {rate:.2%} (95% CI {low:.2%}-{high:.2%}), "
-          f"{calibration['cpu_seconds']:.0f} CPU s")
+    print(
+        f"  long-run rate: {calibration['wins']}/{args.calibration} = {rate:.2%} (95% CI {low:.2%}-{high:.2%}), "
+        f"{calibration['cpu_seconds']:.0f} CPU s"
+    )
     if "control" in calibration:
         c = calibration["control"]
-        print(f"  control variate on the same boards: r(agent, reference wins) {c['r_wins']:.3f} (at most {c['r_wins_bound']:.3f} "
-              f"for these rates), r(agent, reference guesses) {c['r_guesses']:.3f}; both together remove {c['r2_both']:.1%} of the variance")
+        print(
+            f"  control variate on the same boards: r(agent, reference wins) {c['r_wins']:.3f} (at most {c['r_wins_bound']:.3f} "
+            f"for these rates), r(agent, reference guesses) {c['r_guesses']:.3f}; both together remove {c['r2_both']:.1%} of the variance"
+        )
     new = AgentGrading(level=args.level, games=args.games, thresholds=moved(rate, name))
     print(f"  thresholds {[list(t) for t in new.thresholds]}: {new.describe()}")
     seeds = range(1, args.seeds + 1)
@@ -193,10 +194,18 @@ def scenario(name: str, blunder: float, args: argparse.Namespace) -> dict[str, A
     print(f"  {len(seeds)} private seeds, {args.games} games each: {cpu:.0f} CPU s")
     print(f"  {'games':>6} {'rule':>7} {'min':>6} {'max':>6} {'spread':>7} {'mean':>6}")
     for row in table:
-        print(f"  {row['games']:>6} {row['between']:>7} {row['min']:>6.2f} {row['max']:>6.2f} {row['spread']:>7.1%} "
-              f"{row['mean']:>6.2f}  {row['label']}")
-    return {"scenario": name, "blunder": blunder, "calibration": calibration, "thresholds": new.thresholds,
-            "seeds": len(seeds), "cpu_seconds": cpu, "rows": table}
+        print(
+            f"  {row['games']:>6} {row['between']:>7} {row['min']:>6.2f} {row['max']:>6.2f} {row['spread']:>7.1%} {row['mean']:>6.2f}  {row['label']}"
+        )
+    return {
+        "scenario": name,
+        "blunder": blunder,
+        "calibration": calibration,
+        "thresholds": new.thresholds,
+        "seeds": len(seeds),
+        "cpu_seconds": cpu,
+        "rows": table,
+    }
 
 
 def pipe_cost(level: str, games: int) -> dict[str, Any]:
@@ -215,8 +224,7 @@ def pipe_cost(level: str, games: int) -> dict[str, Any]:
         sandbox.close()
     wall, cpu = time.perf_counter() - started, _cpu() - before
     result = outcome.answered
-    return {"isolation": sandbox.mode, "games": games, "wins": result.wins, "wall_per_game": wall / games,
-            "grader_cpu_per_game": cpu / games}
+    return {"isolation": sandbox.mode, "games": games, "wins": result.wins, "wall_per_game": wall / games, "grader_cpu_per_game": cpu / games}
 
 
 def _cpu() -> float:
@@ -240,14 +248,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.process_time()
     blunders = {"upper": args.upper_blunder, "lower": args.lower_blunder}
-    report: dict[str, Any] = {"scenarios": [scenario(name, blunder, args) for name, blunder in blunders.items()
-                                            if args.only in (None, name)]}
+    report: dict[str, Any] = {"scenarios": [scenario(name, blunder, args) for name, blunder in blunders.items() if args.only in (None, name)]}
     if args.pipe_games:
         cost = pipe_cost(args.level, args.pipe_games)
         report["pipe"] = cost
-        print(f"\nthrough the sandbox ({cost['isolation']}): {cost['wins']}/{cost['games']} won, {cost['wall_per_game'] * 1000:.1f} ms "
-              f"a game (wall), the grader's own CPU {cost['grader_cpu_per_game'] * 1000:.1f} ms a game; "
-              f"{args.games} games: about {cost['wall_per_game'] * args.games:.0f} s")
+        print(
+            f"\nthrough the sandbox ({cost['isolation']}): {cost['wins']}/{cost['games']} won, {cost['wall_per_game'] * 1000:.1f} ms "
+            f"a game (wall), the grader's own CPU {cost['grader_cpu_per_game'] * 1000:.1f} ms a game; "
+            f"{args.games} games: about {cost['wall_per_game'] * args.games:.0f} s"
+        )
     report["cpu_seconds_here"] = time.process_time() - started
     print(f"\nCPU seconds in this process: {report['cpu_seconds_here']:.0f} (the workers' are in each scenario's figure)")
     if args.json:

@@ -68,9 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", type=Path, help="an earlier --out file: compare every move with it")
     args = parser.parse_args(argv)
     guesser = parse_guesser(args.agent, Guesser())
-    records = [
-        game_moves(LEVELS[name], seed, guesser) for name in args.levels.split(",") for seed in range(args.seed, args.seed + args.games)
-    ]
+    records = [game_moves(LEVELS[name], seed, guesser) for name in args.levels.split(",") for seed in range(args.seed, args.seed + args.games)]
     moves = sum(len(r["moves"]) for r in records)
     print(f"agent: {guesser}\n{len(records)} games, {sum(r['won'] for r in records)} won, {moves} moves")
     if args.out:

@@ -50,9 +50,28 @@ def grade_hanging(kit: Path, student: Path, isolation: str, jobs: int, timeout: 
     out = student.with_suffix(".json")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "grader", str(kit / "problems"), "--solver", str(student), "--json", str(out),
-                    "--jobs", str(jobs), "--timeout", str(timeout), "--isolation", isolation],
-                   cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True, check=False)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            str(kit / "problems"),
+            "--solver",
+            str(student),
+            "--json",
+            str(out),
+            "--jobs",
+            str(jobs),
+            "--timeout",
+            str(timeout),
+            "--isolation",
+            isolation,
+        ],
+        cwd=kit,
+        env={**os.environ, "PYTHONPATH": str(kit)},
+        capture_output=True,
+        check=False,
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     report = json.loads(out.read_text(encoding="utf-8"))
@@ -60,8 +79,10 @@ def grade_hanging(kit: Path, student: Path, isolation: str, jobs: int, timeout: 
     not_run = sum(item["status"] == "not_run" for item in items)
     timed_out = sum(item["status"] == "timeout" for item in items)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    return (f"| forward_check {student.stem.split('_')[1]} | {wall:.1f} | {cpu:.1f} | {len(items)} | {timed_out} | {not_run} | "
-            f"{report['score']}/{report['max_score']} |")
+    return (
+        f"| forward_check {student.stem.split('_')[1]} | {wall:.1f} | {cpu:.1f} | {len(items)} | {timed_out} | {not_run} | "
+        f"{report['score']}/{report['max_score']} |"
+    )
 
 
 def stop_batch(kit: Path, work: Path, isolation: str) -> str:
@@ -72,10 +93,28 @@ def stop_batch(kit: Path, work: Path, isolation: str) -> str:
         (folder / f"{name}.py").write_text(self_contained("correct"), encoding="utf-8")
     (folder / f"{looper}.py").write_text(self_contained("loop_bounds"), encoding="utf-8")
     csv = work / "grades.csv"
-    grader = subprocess.Popen([sys.executable, "-m", "grader", str(kit / "problems" / "course.yaml"), "--submissions",
-                               str(folder), "--csv", str(csv), "--timeout", "60", "--jobs", "2", "--isolation", isolation],
-                              cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    grader = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            str(kit / "problems" / "course.yaml"),
+            "--submissions",
+            str(folder),
+            "--csv",
+            str(csv),
+            "--timeout",
+            "60",
+            "--jobs",
+            "2",
+            "--isolation",
+            isolation,
+        ],
+        cwd=kit,
+        env={**os.environ, "PYTHONPATH": str(kit)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while not running_with(looper) and time.monotonic() < deadline:
         time.sleep(0.05)

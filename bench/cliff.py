@@ -82,9 +82,7 @@ def timed(text: str, solver: Solver) -> tuple[float, tuple[int, ...] | None]:
 def engine_in_child(text: str, limit: float) -> str:
     """The whole-board engine's CPU time in a child process, or '> limit s' when stopped."""
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", ENGINE_CHILD], input=text, capture_output=True, text=True, timeout=limit, cwd=ROOT
-        )
+        done = subprocess.run([sys.executable, "-c", ENGINE_CHILD], input=text, capture_output=True, text=True, timeout=limit, cwd=ROOT)
     except subprocess.TimeoutExpired:
         return f"> {limit:.0f} s"
     seconds, nodes = done.stdout.split()
@@ -126,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                     row["engine"] = engine_in_child(text, args.engine_limit)
                 rows.append(row)
                 cells = "".join(
-                    f"{row[name]:>9.3f} s {row[name] / row['components']:>6.2f}x" for name in paths  # type: ignore[operator]
+                    f"{row[name]:>9.3f} s {row[name] / row['components']:>6.2f}x"
+                    for name in paths  # type: ignore[operator]
                 )
                 print(f"{row['board']:<22}{cells}  {row.get('engine', '-')}", flush=True)
     summary = {}
@@ -135,8 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         ratio = max(float(row[name]) / float(row["components"]) for row in rows)  # type: ignore[arg-type]
         met = worst <= LIMIT_S and ratio <= RATIO
         summary[name] = {"worst_seconds": worst, "worst_ratio": ratio, "met": met}
-        print(f"{name}: worst {worst:.3f} s, worst ratio to components {ratio:.2f}x; "
-              f"target within {RATIO:.0f}x and under {LIMIT_S:.0f} s: {'met' if met else 'MISSED'}")
+        print(
+            f"{name}: worst {worst:.3f} s, worst ratio to components {ratio:.2f}x; "
+            f"target within {RATIO:.0f}x and under {LIMIT_S:.0f} s: {'met' if met else 'MISSED'}"
+        )
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "summary": summary}, indent=2) + "\n")
     return 0

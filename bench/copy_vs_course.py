@@ -72,8 +72,14 @@ def release(work: Path, problems: list[Path]) -> Path:
     for path in problems:
         shutil.copyfile(path, folder / path.name)
     out = work / "copy"
-    made = subprocess.run([sys.executable, "-m", "grader", "release", str(out), "--problems", str(folder)], cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, check=False)
+    made = subprocess.run(
+        [sys.executable, "-m", "grader", "release", str(out), "--problems", str(folder)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if made.returncode != 0:
         raise SystemExit(f"release failed: {made.stdout}{made.stderr}")
     return out
@@ -82,8 +88,14 @@ def release(work: Path, problems: list[Path]) -> Path:
 def graded(cwd: Path, pythonpath: str, problems: Path, solver: Path, report: Path, timeout: float) -> dict:
     """The JSON report of one grading run ({} when none was written)."""
     env = {**os.environ, "PYTHONPATH": pythonpath, "COLUMNS": "200"}
-    subprocess.run([sys.executable, "-m", "grader", str(problems), "--solver", str(solver), "--json", str(report),
-                    "--timeout", str(timeout)], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "grader", str(problems), "--solver", str(solver), "--json", str(report), "--timeout", str(timeout)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
 
 
@@ -114,18 +126,15 @@ def main() -> int:
             folder.mkdir(parents=True)
             shutil.copyfile(STUDENT_FILES / "model_answer.py", folder / "model_answer.py")
             solver = Path(shutil.copyfile(path, folder / path.name))
-            mine = graded(copy, f"{ONLY_THE_COPY}{os.pathsep}{copy}", copy / "problems", solver, folder / "copy.json",
-                          args.timeout)
+            mine = graded(copy, f"{ONLY_THE_COPY}{os.pathsep}{copy}", copy / "problems", solver, folder / "copy.json", args.timeout)
             theirs = graded(ROOT, str(ROOT), copy / "problems", solver, folder / "course.json", args.timeout)
             unchecked = (mine.get("unchecked") or {}).get("points", 0.0)
             unverified = (mine.get("unverified") or {}).get("points", 0.0)
             said = verdict(mine.get("score"), theirs.get("score"), unchecked, unverified)
             bad += said == "UNEXPLAINED"
             rows.append(said)
-            print(f"{path.stem:34} {mine.get('score')!s:>7} {theirs.get('score')!s:>7} {unchecked:>9g} {unverified:>10g}  "
-                  f"{said}", flush=True)
-    print(f"{len(rows)} files: {rows.count('equal')} equal, {rows.count('stated')} differ by points the copy states, "
-          f"{bad} unexplained")
+            print(f"{path.stem:34} {mine.get('score')!s:>7} {theirs.get('score')!s:>7} {unchecked:>9g} {unverified:>10g}  {said}", flush=True)
+    print(f"{len(rows)} files: {rows.count('equal')} equal, {rows.count('stated')} differ by points the copy states, {bad} unexplained")
     return 1 if bad else 0
 
 

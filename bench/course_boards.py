@@ -83,9 +83,7 @@ def methods(csp: CSP) -> dict[str, Callable[[], SearchResult | SatResult]]:
     """Every method, reference first, as a call that enumerates all solutions of `csp`."""
     cnf = encode(csp)
     order = [REFERENCE.name, *(name for name in STRATEGIES if name != REFERENCE.name)]
-    table: dict[str, Callable[[], SearchResult | SatResult]] = {
-        f"engine {name}": partial(search, csp, STRATEGIES[name], "all") for name in order
-    }
+    table: dict[str, Callable[[], SearchResult | SatResult]] = {f"engine {name}": partial(search, csp, STRATEGIES[name], "all") for name in order}
     for name in order:  # the answer key's fast path against the plain engine students read
         if isinstance(STRATEGIES[name], FixpointStrategy):
             table[f"plain engine {name}"] = partial(engine.search, csp, STRATEGIES[name], "all")

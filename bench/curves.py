@@ -333,8 +333,10 @@ def summarize(rows: list[dict], ops: list[str], labels: list[str], limit: float)
     out: dict = {}
     sides = sorted({row["side"] for row in rows})
     for label in labels:
-        print(f"\n{label}: worst CPU seconds per side and kind; the curves: the slowest of count, probs and first on a board"
-              " per 1,000 frontier cells and per 10,000 cells of the board (the worst board; '-': none finished)")
+        print(
+            f"\n{label}: worst CPU seconds per side and kind; the curves: the slowest of count, probs and first on a board"
+            " per 1,000 frontier cells and per 10,000 cells of the board (the worst board; '-': none finished)"
+        )
         print(f"{'side':>6}{'kind':>11}{'frontier':>10}" + "".join(f"{op:>17}" for op in ops) + f"{'s/1k frontier':>15}{'s/10k cells':>13}")
         for kind in ("game", "scattered", "fullest"):
             for side in sides:
@@ -368,8 +370,9 @@ def summarize(rows: list[dict], ops: list[str], labels: list[str], limit: float)
             if not (ratios or unfinished):
                 continue
             met = not unfinished and max(ratios) <= 3
-            verdicts.append(f"{kind or 'all'} worst {max(ratios, default=0):.2f}x{f' ({unfinished} stopped)' if unfinished else ''}"
-                            f" {'met' if met else 'MISSED'}")
+            verdicts.append(
+                f"{kind or 'all'} worst {max(ratios, default=0):.2f}x{f' ({unfinished} stopped)' if unfinished else ''} {'met' if met else 'MISSED'}"
+            )
             out.setdefault(goal, {})[kind or "all"] = {"worst": max(ratios, default=None), "met": met}
         if verdicts:
             print(f"{goal}: " + "; ".join(verdicts))
@@ -377,8 +380,11 @@ def summarize(rows: list[dict], ops: list[str], labels: list[str], limit: float)
     if big:
         slowest = {op: worst([s.get(op) for s in big]) for op in ("first", "count", "probs") if op in ops}
         met = all(v is not None and v < 3 for v in slowest.values())
-        print("256x256 game positions, worst: " + ", ".join(f"{op} {fmt(v, limit)} s" for op, v in slowest.items())
-              + f"; each under 3 s: {'met' if met else 'MISSED'}")
+        print(
+            "256x256 game positions, worst: "
+            + ", ".join(f"{op} {fmt(v, limit)} s" for op, v in slowest.items())
+            + f"; each under 3 s: {'met' if met else 'MISSED'}"
+        )
         out["256 game under 3 s"] = {"worst": slowest, "met": met}
     return out
 

@@ -196,8 +196,11 @@ def main(argv: list[str] | None = None) -> int:
         board = [row["ratio"][method] for row in rows]
         node = [row["per_node_ratio"][method] for row in rows]
         summary[method] = {
-            "median_ratio": statistics.median(board), "worst_ratio": max(board),
-            "median_per_node_ratio": statistics.median(node), "worst_per_node_ratio": max(node), "target": target,
+            "median_ratio": statistics.median(board),
+            "worst_ratio": max(board),
+            "median_per_node_ratio": statistics.median(node),
+            "worst_per_node_ratio": max(node),
+            "target": target,
         }
         verdict = "" if target is None else f"; target {target}x per node: {'met' if statistics.median(node) <= target else 'MISSED'}"
         print(

@@ -37,8 +37,12 @@ def class_run(where: Path) -> Path:
     (folder / "alice.py").write_text(self_contained("correct_reexport"), encoding="utf-8")
     (folder / "bob.py").write_text(self_contained("flips_values"), encoding="utf-8")
     (folder / f"{HOSTILE}.py").write_text(self_contained("correct_reexport") + HOSTILE_CODE, encoding="utf-8")
-    subprocess.run([sys.executable, "-m", "grader", str(ROOT / "problems"), "--submissions", str(folder),
-                    "--csv", str(where / "grades.csv")], cwd=where, check=False, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "grader", str(ROOT / "problems"), "--submissions", str(folder), "--csv", str(where / "grades.csv")],
+        cwd=where,
+        check=False,
+        capture_output=True,
+    )
     return where / "grades-feedback"
 
 
@@ -59,8 +63,7 @@ def main() -> None:
             times[page.name] = min(browser.open(page) for _ in range(args.repeats))
         fastest = min(times.values())
         for page in pages:
-            print(f"{page.name:45} {page.stat().st_size / 1024:6.1f} KiB  load x{times[page.name] / fastest:.2f} "
-                  f"({times[page.name] * 1000:.0f} ms)")
+            print(f"{page.name:45} {page.stat().st_size / 1024:6.1f} KiB  load x{times[page.name] / fastest:.2f} ({times[page.name] * 1000:.0f} ms)")
         shown = next(page for page in pages if page.name == "bob.html")
         for width in (1280, 400):
             browser.resize(width, 900)

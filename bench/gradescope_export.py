@@ -57,8 +57,13 @@ def build(out: Path, students: int) -> dict[str, int]:
         nonlocal submission_id
         submission_id += 1
         key = f"submission_{submission_id}"
-        metadata[key] = {":submitters": people, ":created_at": (DEADLINE + timedelta(hours=late)).isoformat(),
-                         ":score": 0.0, ":status": "processed", ":history": []}
+        metadata[key] = {
+            ":submitters": people,
+            ":created_at": (DEADLINE + timedelta(hours=late)).isoformat(),
+            ":score": 0.0,
+            ":status": "processed",
+            ":history": [],
+        }
         contents[key] = student_file
 
     first = students - 3 if students >= 4 else 0  # the group: this student and the next

@@ -56,8 +56,9 @@ def timed(kit: Path, args: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the grader and everything it started) for one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    run = subprocess.run([sys.executable, "-m", "grader", "problems/", *args], cwd=kit,
-                         env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "problems/", *args], cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True, text=True
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if run.returncode != 0 or "Full marks" not in run.stdout:

@@ -120,14 +120,19 @@ def evict(path: str) -> None:
 
 
 def loaded_at_start(python: str) -> set[str]:
-    ran = subprocess.run([python, "-I", "-S", "-c", "import sys; print(*(getattr(m, '__file__', '') or '' for m in "
-                          "list(sys.modules.values())), sep='\\n')"], capture_output=True, text=True, check=True)
+    ran = subprocess.run(
+        [python, "-I", "-S", "-c", "import sys; print(*(getattr(m, '__file__', '') or '' for m in list(sys.modules.values())), sep='\\n')"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return set(ran.stdout.split())
 
 
 def stdlib_of(python: str) -> str:
-    return subprocess.run([python, "-I", "-S", "-c", "import os; print(os.path.dirname(os.__file__))"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        [python, "-I", "-S", "-c", "import os; print(os.path.dirname(os.__file__))"], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 @dataclass
@@ -141,14 +146,19 @@ def channels(python: str, mode: str, bits: int, rng: random.Random) -> list[Chan
     stdlib, loaded = stdlib_of(python), loaded_at_start(python)
 
     def files(pattern: str) -> list[str]:
-        found = sorted(str(p) for p in Path(stdlib).rglob(pattern) if p.stat().st_size >= 16384 and str(p) not in loaded
-                       and not {"site-packages", "dist-packages"} & set(p.parts) and not p.is_symlink())
+        found = sorted(
+            str(p)
+            for p in Path(stdlib).rglob(pattern)
+            if p.stat().st_size >= 16384 and str(p) not in loaded and not {"site-packages", "dist-packages"} & set(p.parts) and not p.is_symlink()
+        )
         return rng.sample(found, min(bits, len(found)))
 
     nonce = random.SystemRandom().getrandbits(64)  # names no earlier run looked up
-    chosen = [("stdlib files", ["f:" + p for p in files("*.py")]),
-              ("extension modules", ["f:" + p for p in files("lib-dynload/*.so")]),
-              ("names", [f"n:{stdlib}/.absent-{nonce:x}-{i}" for i in range(bits)])]
+    chosen = [
+        ("stdlib files", ["f:" + p for p in files("*.py")]),
+        ("extension modules", ["f:" + p for p in files("lib-dynload/*.so")]),
+        ("names", [f"n:{stdlib}/.absent-{nonce:x}-{i}" for i in range(bits)]),
+    ]
     if mode == "user":  # files no one read for a day, whose access time a read moves
         unread = sorted(str(p) for p in Path("/usr/share/doc").rglob("copyright") if p.is_file() and atime_would_move(str(p)))
         chosen.append(("access times", ["a:" + p for p in rng.sample(unread, min(bits, len(unread)))]))
@@ -170,8 +180,7 @@ def worker(sandbox: isolation.Sandbox, code: str, args: list[str]) -> str:
             argv = isolation._bwrap_argv(sandbox.python, sandbox.view, scratch) + argv
     extra = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, cwd=scratch, env=isolation._clean_env(str(scratch)),
-                              check=False, **extra)  # type: ignore[call-overload]
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=scratch, env=isolation._clean_env(str(scratch)), check=False, **extra)  # type: ignore[call-overload]
     finally:
         sandbox.release_uid(uid)
     if done.returncode != 0:
@@ -237,16 +246,17 @@ def measure(mode: str, bits: int, rng: random.Random) -> None:
     rows = [tuple(map(int, line.split())) for line in lines[1:] if line.strip()]
     print(f"{mode}: {cold}/{len(files)} files cold after eviction")
     for channel in chosen:
-        mine, rows = rows[:len(channel.probes)], rows[len(channel.probes):]
+        mine, rows = rows[: len(channel.probes)], rows[len(channel.probes) :]
         errors = sum(decode(channel, first, again, atime, started) != bit for (first, again, atime), bit in zip(mine, channel.secret))
         ber = errors / len(channel.secret)
         spent = sum(first for first, _, _ in mine) / 1e9
         ones = [first for (first, _, _), bit in zip(mine, channel.secret) if bit]
         zeros = [first for (first, _, _), bit in zip(mine, channel.secret) if not bit]
-        print(f"  {channel.name}: {len(channel.secret)} bits, bit errors {errors} (BER {ber:.3f}), capacity "
-              f"{1 - entropy(ber):.3f} bit per bit, {len(channel.secret) * (1 - entropy(ber)) / spent:.0f} bit/s; "
-              f"median first probe {median_us(zeros)} us for 0 bits, {median_us(ones)} us for 1 bits")
-
+        print(
+            f"  {channel.name}: {len(channel.secret)} bits, bit errors {errors} (BER {ber:.3f}), capacity "
+            f"{1 - entropy(ber):.3f} bit per bit, {len(channel.secret) * (1 - entropy(ber)) / spent:.0f} bit/s; "
+            f"median first probe {median_us(zeros)} us for 0 bits, {median_us(ones)} us for 1 bits"
+        )
 
 
 PRESSURE = """
@@ -293,17 +303,25 @@ def pressure(limit_mb: int) -> None:
             (group / "cgroup.procs").write_text(str(os.getpid()))
 
         extra = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
-        done = subprocess.run(argv + [sandbox.python, "-I", "-S", "-c", PRESSURE, *seen.files], capture_output=True,
-                              cwd=scratch, env=isolation._clean_env(str(scratch)), preexec_fn=join, check=False,
-                              **extra)  # type: ignore[call-overload]
+        done = subprocess.run(
+            argv + [sandbox.python, "-I", "-S", "-c", PRESSURE, *seen.files],
+            capture_output=True,
+            cwd=scratch,
+            env=isolation._clean_env(str(scratch)),
+            preexec_fn=join,
+            check=False,
+            **extra,
+        )  # type: ignore[call-overload]
         after = [resident(p) for p in seen.files]
         peak = int((group / "memory.max_usage_in_bytes").read_text()) >> 20
         failures = (group / "memory.failcnt").read_text().strip()
         sandbox.release_uid(uid)
-        print(f"pressure: worker in a {limit_mb} MB cgroup ended with {done.returncode} (peak {peak} MB, {failures} "
-              f"times at the limit); {len(seen.files)} files shared with the machine, fully cached before "
-              f"{sum(r == 1.0 for r in before)}, after {sum(r == 1.0 for r in after)}; pages cached before "
-              f"{sum(before) / len(before):.3f}, after {sum(after) / len(after):.3f} (mean share)")
+        print(
+            f"pressure: worker in a {limit_mb} MB cgroup ended with {done.returncode} (peak {peak} MB, {failures} "
+            f"times at the limit); {len(seen.files)} files shared with the machine, fully cached before "
+            f"{sum(r == 1.0 for r in before)}, after {sum(r == 1.0 for r in after)}; pages cached before "
+            f"{sum(before) / len(before):.3f}, after {sum(after) / len(after):.3f} (mean share)"
+        )
     finally:
         sandbox.close()
         group.rmdir()
@@ -321,8 +339,7 @@ def cost(repeats: int) -> None:
     seen = visible.bound(python)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     probe_cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
-    print(f"probe of {python}: {time.perf_counter() - started:.3f} s wall, {probe_cpu:.3f} s CPU; "
-          f"{len(seen.files)} files bound alone")
+    print(f"probe of {python}: {time.perf_counter() - started:.3f} s wall, {probe_cpu:.3f} s CPU; {len(seen.files)} files bound alone")
     for where in ("memory", "disk"):
         times, cpu = [], []
         for _ in range(repeats):
@@ -339,23 +356,24 @@ def cost(repeats: int) -> None:
                 visible._SHARED_MEMORY = saved
                 visible.release(root)
                 os.rmdir(root)
-        print(f"private copy in {where} ({Path(visible._SHARED_MEMORY) if where == 'memory' else 'the sandbox folder'}): "
-              f"median {sorted(times)[len(times) // 2]:.3f} s wall, {sorted(cpu)[len(cpu) // 2]:.3f} s CPU of {repeats}; "
-              f"{len(files)} files, {size} MB")
+        print(
+            f"private copy in {where} ({Path(visible._SHARED_MEMORY) if where == 'memory' else 'the sandbox folder'}): "
+            f"median {sorted(times)[len(times) // 2]:.3f} s wall, {sorted(cpu)[len(cpu) // 2]:.3f} s CPU of {repeats}; "
+            f"{len(files)} files, {size} MB"
+        )
 
-    links = [arg for name in ("/bin", "/lib", "/lib64", "/sbin") if os.path.islink(name)
-             for arg in ("--symlink", os.readlink(name), name)]
+    links = [arg for name in ("/bin", "/lib", "/lib64", "/sbin") if os.path.islink(name) for arg in ("--symlink", os.readlink(name), name)]
     base = [isolation.BWRAP or "bwrap", "--unshare-all", "--die-with-parent", *links, "--proc", "/proc", "--dev", "/dev"]
-    singles = [str(p) for p in Path(seen.stdlib).rglob("*") if p.is_file() and not p.is_symlink()
-               and not any(str(p).startswith(m + "/") for m in seen.masks)]
+    singles = [
+        str(p) for p in Path(seen.stdlib).rglob("*") if p.is_file() and not p.is_symlink() and not any(str(p).startswith(m + "/") for m in seen.masks)
+    ]
     alone = base + [arg for path in sorted({*singles, *seen.files}) for arg in ("--ro-bind", path, path)]
     alone += [arg for target, path in seen.links for arg in ("--symlink", target, path)]
     for name, argv in (("the folder bound whole", base + seen.argv()), ("each file bound alone", alone)):
         started = time.perf_counter()
         for _ in range(repeats):
             subprocess.run([*argv, "--", python, "-I", "-S", "-c", "import json"], check=True, capture_output=True)
-        print(f"a worker's start with the standard library's {name}: {(time.perf_counter() - started) / repeats:.3f} s wall "
-              f"({len(argv)} arguments)")
+        print(f"a worker's start with the standard library's {name}: {(time.perf_counter() - started) / repeats:.3f} s wall ({len(argv)} arguments)")
 
 
 def median_us(values: list[int]) -> str:

@@ -42,8 +42,7 @@ PLACES = ("student copy", "command line", "Gradescope", "PrairieLearn")
 LAST_WORDS = ("Next step:", "Full marks", "Not graded:", "error:")
 #: Start-up code for the student copy: an editable install of this kit would otherwise
 #: lend the copy the full kit's modules (the answer key among them).
-NO_EDITABLE = ('import sys\nsys.meta_path[:] = [f for f in sys.meta_path '
-               'if "__editable__" not in getattr(f, "__module__", "")]\n')
+NO_EDITABLE = 'import sys\nsys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]\n'
 SECONDS = 1800  # for any one command: the grader's own limits end a run long before
 
 
@@ -61,10 +60,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line: FILE..., --problems DIR, --inline MODULE.py, --markdown."""
     parser = argparse.ArgumentParser(prog="python bench/places.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("files", type=Path, nargs="+", metavar="FILE", help="student files, each handed in as hooks.py")
-    parser.add_argument("--problems", type=Path, default=ROOT / "problems",
-                        help="the problem folder to grade with (copied first; default: the kit's problems/)")
-    parser.add_argument("--inline", type=Path, action="append", default=[], metavar="MODULE.py",
-                        help="a module some files import, built into each submission that imports it (repeatable)")
+    parser.add_argument(
+        "--problems", type=Path, default=ROOT / "problems", help="the problem folder to grade with (copied first; default: the kit's problems/)"
+    )
+    parser.add_argument(
+        "--inline",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="MODULE.py",
+        help="a module some files import, built into each submission that imports it (repeatable)",
+    )
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
     missing = [path for path in (*args.files, *args.inline) if not path.is_file()]
@@ -80,9 +86,12 @@ def submission_text(file: Path, inline: list[Path]) -> str:
     name (a file that imports none is handed in as it is, its line numbers kept)."""
     text = file.read_text(encoding="utf-8")
     used = [module for module in inline if re.search(rf"^\s*(from|import)\s+{re.escape(module.stem)}\b", text, re.M)]
-    prelude = "".join(f"import sys as _sys, types as _types\n_module = _types.ModuleType({module.stem!r})\n"
-                      f"exec({module.read_text(encoding='utf-8')!r}, _module.__dict__)\n"
-                      f"_sys.modules[{module.stem!r}] = _module\n" for module in used)
+    prelude = "".join(
+        f"import sys as _sys, types as _types\n_module = _types.ModuleType({module.stem!r})\n"
+        f"exec({module.read_text(encoding='utf-8')!r}, _module.__dict__)\n"
+        f"_sys.modules[{module.stem!r}] = _module\n"
+        for module in used
+    )
     return prelude + text
 
 
@@ -90,8 +99,7 @@ def run(command: list[str | Path], cwd: Path, env: dict[str, str] | None = None)
     """A command's run, its output as text (no terminal: Rich writes lines unwrapped)."""
     environment = {**(env if env is not None else os.environ), "COLUMNS": "10000"}
     environment.pop("FORCE_COLOR", None)
-    return subprocess.run([str(part) for part in command], cwd=cwd, env=environment, capture_output=True, text=True,
-                          timeout=SECONDS, check=False)
+    return subprocess.run([str(part) for part in command], cwd=cwd, env=environment, capture_output=True, text=True, timeout=SECONDS, check=False)
 
 
 def grader(*args: str | Path) -> list[str | Path]:
@@ -191,9 +199,16 @@ def show(rows: list[tuple[str, list[Graded]]], markdown: bool) -> None:
     header = ["place", "score", "gradable", "next step", "as the command line"]
     for name, grades in rows:
         base = grades[1]
-        lines = [[place, got.score, got.gradable, got.step.removeprefix("Next step: "),
-                  "-" if got is base else "same" if (got.score.split(" ")[0], got.step) == (base.score, base.step)
-                  else "differs"] for place, got in zip(PLACES, grades)]
+        lines = [
+            [
+                place,
+                got.score,
+                got.gradable,
+                got.step.removeprefix("Next step: "),
+                "-" if got is base else "same" if (got.score.split(" ")[0], got.step) == (base.score, base.step) else "differs",
+            ]
+            for place, got in zip(PLACES, grades)
+        ]
         if markdown:
             print(f"\n`{name}`\n\n| " + " | ".join(header) + " |\n|" + "---|" * len(header))
             for line in lines:

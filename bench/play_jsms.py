@@ -141,8 +141,14 @@ def summary(name: str, wins: list[bool], cpu: float, guesses: float) -> dict[str
     won = sum(wins)
     low, high = wilson_interval(won, games)
     return {
-        "player": name, "games": games, "wins": won, "win_rate": won / games, "ci95": [low, high],
-        "guesses_per_game": guesses / games, "cpu_seconds": cpu, "games_per_cpu_second": games / cpu if cpu > 0 else 0.0,
+        "player": name,
+        "games": games,
+        "wins": won,
+        "win_rate": won / games,
+        "ci95": [low, high],
+        "guesses_per_game": guesses / games,
+        "cpu_seconds": cpu,
+        "games_per_cpu_second": games / cpu if cpu > 0 else 0.0,
     }
 
 

@@ -114,8 +114,13 @@ def side(name: str, results: list[tuple[GameResult, float]]) -> dict[str, Any]:
     cpu = sum(s for _, s in results)
     low, high = wilson_interval(wins, games)
     return {
-        "agent": name, "games": games, "wins": wins, "win_rate": wins / games, "ci95": [low, high],
-        "guesses_per_game": sum(r.guesses for r, _ in results) / games, "cpu_seconds": cpu,
+        "agent": name,
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games,
+        "ci95": [low, high],
+        "guesses_per_game": sum(r.guesses for r, _ in results) / games,
+        "cpu_seconds": cpu,
         "games_per_cpu_second": games / cpu if cpu > 0 else 0.0,
     }
 

@@ -81,8 +81,13 @@ def results_table(rows: list[LevelResult]) -> Table:
         low, high = ref.ci95
         target = TARGETS[row.level]
         table.add_row(
-            row.level, str(ref.games), str(ref.wins), f"{ref.win_rate:.2%}", f"{low:.2%} - {high:.2%}",
-            f">= {target:.1%} {'met' if ref.win_rate >= target else 'MISSED'}", f"{ref.guesses_per_game:.2f}",
+            row.level,
+            str(ref.games),
+            str(ref.wins),
+            f"{ref.win_rate:.2%}",
+            f"{low:.2%} - {high:.2%}",
+            f">= {target:.1%} {'met' if ref.win_rate >= target else 'MISSED'}",
+            f"{ref.guesses_per_game:.2f}",
             f"{ref.games_per_second:.1f} ({ref.jobs} jobs)",
         )
     return table
@@ -97,8 +102,13 @@ def peer_table(rows: list[LevelResult]) -> Table:
             continue
         ratio = row.reference_on_peer_seeds / row.plain.win_rate if row.plain.win_rate else float("nan")
         table.add_row(
-            row.level, str(row.plain.games), f"{row.reference_on_peer_seeds:.2%}", f"{row.plain.win_rate:.2%}",
-            f"{ratio:.3f}", f"{SEED_003[row.level]:.0%}", f"{PUBLISHED[row.level]:.1%}",
+            row.level,
+            str(row.plain.games),
+            f"{row.reference_on_peer_seeds:.2%}",
+            f"{row.plain.win_rate:.2%}",
+            f"{ratio:.3f}",
+            f"{SEED_003[row.level]:.0%}",
+            f"{PUBLISHED[row.level]:.1%}",
         )
     return table
 
@@ -143,8 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     if speed is not None:
         verdict = "meets" if speed.games_per_second >= TARGET_SPEED else "MISSES"
         console.print(
-            f"Expert on one core: {speed.games_per_second:.1f} games/s over {speed.games} games "
-            f"({verdict} the target of {TARGET_SPEED:.0f} games/s)"
+            f"Expert on one core: {speed.games_per_second:.1f} games/s over {speed.games} games ({verdict} the target of {TARGET_SPEED:.0f} games/s)"
         )
     if args.json:
         data = {

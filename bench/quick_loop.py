@@ -31,8 +31,7 @@ def run_once(extra: list[str]) -> tuple[float, float, bool]:
     """(wall seconds, CPU seconds of the pytest processes and every process they waited for, passed)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra], cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -40,9 +39,10 @@ def run_once(extra: list[str]) -> tuple[float, float, bool]:
 
 
 def count_tests() -> str:
-    """"N/M tests": the quick loop's tests of the whole suite's."""
-    listed = subprocess.run([sys.executable, "-m", "pytest", "-m", "not slow", "--collect-only", "-p", "no:cacheprovider"],
-                            cwd=ROOT, capture_output=True, text=True).stdout
+    """ "N/M tests": the quick loop's tests of the whole suite's."""
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-m", "not slow", "--collect-only", "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True
+    ).stdout
     found = re.search(r"(\d+)/(\d+) tests collected", listed)
     return f"{found[1]}/{found[2]} tests" if found else "? tests"
 

@@ -40,9 +40,29 @@ def grade(kit: Path, problems: Path, folder: Path, out: Path, jobs: int, isolati
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     env = {**os.environ, "PYTHONPATH": str(kit)}
-    subprocess.run([sys.executable, "-m", "grader", str(problems), "--submissions", str(folder), "--csv", str(out),
-                    "--jobs", str(jobs), "--timeout", str(timeout), "--isolation", isolation],
-                   cwd=kit, env=env, capture_output=True, text=True, check=False)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            str(problems),
+            "--submissions",
+            str(folder),
+            "--csv",
+            str(out),
+            "--jobs",
+            str(jobs),
+            "--timeout",
+            str(timeout),
+            "--isolation",
+            isolation,
+        ],
+        cwd=kit,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     print(f"  {out.stem}: jobs {jobs}, {isolation}: {time.perf_counter() - started:.1f} s wall, {cpu:.1f} s CPU")

@@ -125,8 +125,16 @@ def _engine_child(text: str, repeats: int, popped: Any, out: Any) -> None:
         result = search(csp, REFERENCE, "first", observer=lambda e: _count_pop(e, popped))
         totals.append(time.perf_counter() - started)
         assert result.count == 1 and is_solution(board, csp, result.solutions[0])
-    out.put({"total_s": statistics.median(totals), "search_s": result.stats.seconds, "popped": result.stats.popped,
-             "expanded": result.stats.expanded, "dead_ends": result.stats.dead_ends, "repeats": repeats})
+    out.put(
+        {
+            "total_s": statistics.median(totals),
+            "search_s": result.stats.seconds,
+            "popped": result.stats.popped,
+            "expanded": result.stats.expanded,
+            "dead_ends": result.stats.dead_ends,
+            "repeats": repeats,
+        }
+    )
 
 
 def _count_pop(event: object, popped: Any) -> None:
@@ -164,9 +172,7 @@ def board_facts(text: str) -> dict[str, Any]:
     }
 
 
-def render(
-    console: Console, facts: dict[str, Any], rows: list[Row], engine: dict[str, Any], summary: dict[str, Any]
-) -> None:
+def render(console: Console, facts: dict[str, Any], rows: list[Row], engine: dict[str, Any], summary: dict[str, Any]) -> None:
     """The table of encodings, the engine's line and the summary."""
     console.print(
         f"board: {facts['rows']}x{facts['cols']} checkerboard of '?' and '2', {facts['unknown_cells']} unknown cells, "
@@ -198,25 +204,20 @@ def render(
     if summary["subsets_clauses"] is not None:
         seed = (
             f"; the reference SAT solver reports {REFERENCE_FIGURES['clauses']:,} clauses and {REFERENCE_FIGURES['solve_seconds']} s "
-            "to solve on its machine" if facts["rows"] == 128 else ""
+            "to solve on its machine"
+            if facts["rows"] == 128
+            else ""
         )
-        console.print(
-            f"subsets (the seed's encoding): {summary['subsets_clauses']:,} clauses, "
-            f"{1000 * summary['subsets_total_s']:.1f} ms{seed}"
-        )
+        console.print(f"subsets (the seed's encoding): {summary['subsets_clauses']:,} clauses, {1000 * summary['subsets_total_s']:.1f} ms{seed}")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Benchmark every encoding and the engine on the board; print (and save) the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=128, help="rows = columns (default 128, the seed's board)")
-    parser.add_argument(
-        "--repeats", type=int, default=5, help=f"timed runs per encoding (fewer past {BUDGET_S} s; default 5)"
-    )
+    parser.add_argument("--repeats", type=int, default=5, help=f"timed runs per encoding (fewer past {BUDGET_S} s; default 5)")
     parser.add_argument("--encodings", default=",".join(ENCODINGS), help="comma-separated encodings (default: all)")
-    parser.add_argument(
-        "--engine-timeout", type=float, default=10.0, help="seconds before the engine is stopped (default 10)"
-    )
+    parser.add_argument("--engine-timeout", type=float, default=10.0, help="seconds before the engine is stopped (default 10)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     encodings = args.encodings.split(",")

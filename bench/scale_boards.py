@@ -106,9 +106,7 @@ def fits(board: Board, values: tuple[int, ...]) -> bool:
     return all(counts[r][c] == board.clue((r, c)) for r, c in board.clue_cells())
 
 
-def classic_board(
-    rng: random.Random, rows: int, cols: int, mines: int, reveal: float, count: int | None = None
-) -> Board:
+def classic_board(rng: random.Random, rows: int, cols: int, mines: int, reveal: float, count: int | None = None) -> Board:
     """A planted classic board with `reveal` of its safe cells shown at random (mine count `count`)."""
     layout = plant_mines(rng, rows, cols, mines)
     counts = clues_for_layout(layout, rows, cols, "classic")

@@ -28,8 +28,14 @@ HOSTILE = "<img src=x onerror=window.__pwned=1>"
 
 
 def grader(*args: str | Path, cwd: Path) -> str:
-    done = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=cwd, capture_output=True, text=True,
-                          env={"PYTHONPATH": str(ROOT), "COLUMNS": "100", "PATH": "/usr/bin:/bin"}, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "COLUMNS": "100", "PATH": "/usr/bin:/bin"},
+        check=True,
+    )
     return done.stdout
 
 
@@ -60,8 +66,11 @@ def main() -> None:
         browser.evaluate("document.getElementById('pair-1').scrollIntoView()")
         browser.screenshot(args.out / "similarity-pair.png")
         print("similarity: pwned =", browser.evaluate("typeof window.__pwned"))
-        print(grader(ROOT / "problems" / "course.yaml", "--solver", "reference", "--trace", "nctu-1",
-                     "--export", work / "trace.svg", cwd=work).splitlines()[-6:])
+        print(
+            grader(
+                ROOT / "problems" / "course.yaml", "--solver", "reference", "--trace", "nctu-1", "--export", work / "trace.svg", cwd=work
+            ).splitlines()[-6:]
+        )
         for number in (1, 2):
             browser.open(work / f"trace-{number}.svg")
             browser.screenshot(args.out / f"svg-trace-{number}.png")

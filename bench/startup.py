@@ -138,8 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append({"command": label, "cpu_seconds": seconds, "above_baseline": above, "met": met})
         print(f"{label:<36}{seconds:>8.3f}{above:>12.3f}  {'met' if met else 'MISSED'}")
     ratio = big["solvers sat 128x128"] / big["PySAT script 128x128"]
-    print(f"\nthe reference SAT solver's 128x128 board: solvers sat {big['solvers sat 128x128']:.3f} s, "
-          f"PySAT script {big['PySAT script 128x128']:.3f} s, ratio {ratio:.2f}")
+    print(
+        f"\nthe reference SAT solver's 128x128 board: solvers sat {big['solvers sat 128x128']:.3f} s, "
+        f"PySAT script {big['PySAT script 128x128']:.3f} s, ratio {ratio:.2f}"
+    )
     worst = max(row["above_baseline"] for row in rows)
     print(f"worst command: {worst:.3f} s above bare Python; target {'met' if worst <= TARGET_S else 'MISSED'}")
     if args.json:

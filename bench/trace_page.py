@@ -75,8 +75,9 @@ def measure(browser: Browser, page: Path, repeats: int) -> float:
 
 
 def grader_page(out: Path, *args: str) -> None:
-    subprocess.run([sys.executable, "-m", "grader", "problems/course.yaml", *args, "--export", str(out)],
-                   cwd=ROOT, check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "grader", "problems/course.yaml", *args, "--export", str(out)], cwd=ROOT, check=True, capture_output=True, text=True
+    )
 
 
 def screenshots(browser: Browser, folder: Path, shots: Path) -> list[Path]:
@@ -85,7 +86,7 @@ def screenshots(browser: Browser, folder: Path, shots: Path) -> list[Path]:
     nctu = folder / "nctu-1.html"
     grader_page(nctu, "--trace", "nctu-1", "--solver", "reference")
     fresh_open(browser, nctu)
-    outcomes = browser.evaluate("document.getElementById('trace-data').textContent.match(/\"outcome\":\"(\\w*)\"/)[1]")
+    outcomes = browser.evaluate('document.getElementById(\'trace-data\').textContent.match(/"outcome":"(\\w*)"/)[1]')
     dead = outcomes.index("d") + 1
     written = []
     browser.resize(1280, 900)

@@ -148,6 +148,8 @@ class HookSpec:
         return tuple(p.codec.rebuild(data[p.name]) if p.codec.sent else csp for p in self.params)
 
 
+# The table below is laid out to be read across, one entry a hook: the formatter leaves it.
+# fmt: off
 #: The CSP hooks in the order a student should implement them (each builds on the one before),
 #: then part 2's clause generators and part 3's agent.
 HOOKS: tuple[HookSpec, ...] = (
@@ -173,6 +175,7 @@ HOOKS: tuple[HookSpec, ...] = (
              "clauses for 'at most k of these are true'", 2, "sat.at_most_subsets", holds=operator.le),
     HookSpec("choose_move", "agent", (Param("view", VIEW),), "the playing agent's next move"),
 )
+# fmt: on
 BY_NAME: dict[str, HookSpec] = {spec.name: spec for spec in HOOKS}
 CSP_HOOKS = tuple(spec for spec in HOOKS if spec.part == "csp")
 SAT_HOOKS = tuple(spec for spec in HOOKS if spec.part == "sat")

@@ -142,8 +142,9 @@ class InstructorTools:
 
         return write_bundle(source, problems, out)
 
-    def write_prairielearn_course(self, source: Path, problems: Path, out: Path, image: str | None, timeout: int,
-                                  question_uuid: str | None) -> Course:
+    def write_prairielearn_course(
+        self, source: Path, problems: Path, out: Path, image: str | None, timeout: int, question_uuid: str | None
+    ) -> Course:
         """Write the PrairieLearn question, course files and grader image into `out`."""
         from answerkey.instructor.prairielearn import write_course
 

@@ -61,8 +61,11 @@ def game_parser() -> OneLineParser:
 
 
 def bench_parser() -> OneLineParser:
-    parser = OneLineParser(prog="python -m play bench", description="Win rate of an agent on seeded games: yours "
-                           "(assignment/agent.py) in a student copy, the reference agent in the instructor's kit.")
+    parser = OneLineParser(
+        prog="python -m play bench",
+        description="Win rate of an agent on seeded games: yours "
+        "(assignment/agent.py) in a student copy, the reference agent in the instructor's kit.",
+    )
     add_version(parser)
     parser.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWSxMINES (default: expert)")
     parser.add_argument("--games", type=positive_int, default=100, help="number of games (default: 100)")
@@ -85,8 +88,7 @@ def bench_games(level: Level, args: argparse.Namespace) -> Iterator[GameResult]:
 
     choose_move = written_agent()
     if choose_move is None:
-        raise UsageError("this copy has no reference agent, and yours is not written yet: "
-                         "implement choose_move in assignment/agent.py")
+        raise UsageError("this copy has no reference agent, and yours is not written yet: implement choose_move in assignment/agent.py")
     return (play_agent(choose_move, level, args.seed + index, args.rules) for index in range(args.games))
 
 
@@ -147,12 +149,14 @@ def show(summary: Summary, console: Console) -> None:
 
 
 #: Why a student's agent's guesses are not counted in the student copy.
-GUESSES_NOT_COUNTED = ("guesses: not counted for your agent (telling a guess from a certain move takes the exact "
-                       "counter, which stays in the instructor's kit)")
+GUESSES_NOT_COUNTED = (
+    "guesses: not counted for your agent (telling a guess from a certain move takes the exact counter, which stays in the instructor's kit)"
+)
 
 
 def show_losses(results: list[GameResult], summary: Summary, console: Console) -> None:
     """How your agent lost its games, the first ways by game and seed, and how to replay one."""
+
     def say(text: str) -> None:
         console.print(text, markup=False, highlight=False, soft_wrap=True)
 
@@ -161,8 +165,10 @@ def show_losses(results: list[GameResult], summary: Summary, console: Console) -
     for way in ways:
         say(f"  game {way.game + 1} (seed {way.result.seed}) {way.at()}")
     if ways:
-        say(f"  replay one in the game, your agent on the h key: python -m play --level {summary.level} "
-            f"--rules {summary.rules} --seed {ways[0].result.seed}")
+        say(
+            f"  replay one in the game, your agent on the h key: python -m play --level {summary.level} "
+            f"--rules {summary.rules} --seed {ways[0].result.seed}"
+        )
     if summary.guesses_per_game is None:
         say(GUESSES_NOT_COUNTED)
 

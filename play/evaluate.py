@@ -178,12 +178,12 @@ class LostWay:
     games: int
 
     def at(self) -> str:
-        """"at move 5: reason", and how many more games were lost so."""
+        """ "at move 5: reason", and how many more games were lost so."""
         more = f" (and {self.games - 1} more game{'s' if self.games > 2 else ''} the same way)" if self.games > 1 else ""
         return f"at move {self.result.moves + 1}: {self.reason}{more}"
 
     def describe(self) -> str:
-        """"game 3 at move 5: reason", and how many more games were lost so."""
+        """ "game 3 at move 5: reason", and how many more games were lost so."""
         return f"game {self.game + 1} {self.at()}"
 
 
@@ -233,9 +233,7 @@ class Summary:
         return data
 
 
-def summarise(
-    results: Iterable[GameResult], level: Level, rules: str, seed: int, seconds: float, jobs: int = 1, cpu_seconds: float = 0.0
-) -> Summary:
+def summarise(results: Iterable[GameResult], level: Level, rules: str, seed: int, seconds: float, jobs: int = 1, cpu_seconds: float = 0.0) -> Summary:
     """Wins, the win rate and its 95% interval, guesses per game and speed (wall clock, and
     per CPU-second when `cpu_seconds` is given: one core's rate, whatever the jobs)."""
     results = list(results)

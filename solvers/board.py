@@ -28,12 +28,7 @@ def cell_name(cell: Cell) -> str:
 def neighbours(cell: Cell, rows: int, cols: int) -> tuple[Cell, ...]:
     """The up to 8 cells touching `cell` on a rows x cols grid, in row-major order."""
     r, c = cell
-    return tuple(
-        (rr, cc)
-        for rr in range(max(r - 1, 0), min(r + 2, rows))
-        for cc in range(max(c - 1, 0), min(c + 2, cols))
-        if (rr, cc) != cell
-    )
+    return tuple((rr, cc) for rr in range(max(r - 1, 0), min(r + 2, rows)) for cc in range(max(c - 1, 0), min(c + 2, cols)) if (rr, cc) != cell)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -96,19 +91,12 @@ class Board:
         return [" ".join("." if v is None else str(v) for v in row) for row in self.clues]
 
 
-def board_from_rows(
-    rows: Sequence[Sequence[int | None]], rule: Rule = "classic", mines: int | None = None
-) -> Board:
+def board_from_rows(rows: Sequence[Sequence[int | None]], rule: Rule = "classic", mines: int | None = None) -> Board:
     """Build a Board from nested sequences, e.g. ``[[None, 1], [1, None]]``."""
     return Board(tuple(tuple(row) for row in rows), rule, mines)
 
 
-def clues_for_layout(
-    mines: Iterable[Cell], rows: int, cols: int, rule: Rule
-) -> list[list[int]]:
+def clues_for_layout(mines: Iterable[Cell], rows: int, cols: int, rule: Rule) -> list[list[int]]:
     """The clue every cell would show for this set of mine cells (a status grid)."""
     mine_set = set(mines)
-    return [
-        [sum(cell in mine_set for cell in counted_cells((r, c), rows, cols, rule)) for c in range(cols)]
-        for r in range(rows)
-    ]
+    return [[sum(cell in mine_set for cell in counted_cells((r, c), rows, cols, rule)) for c in range(cols)] for r in range(rows)]

@@ -94,10 +94,7 @@ def build_csp(board: Board) -> CSP:
     """
     cells = tuple(board.mine_candidates())
     index = {cell: i for i, cell in enumerate(cells)}
-    constraints = [
-        Constraint(tuple(index[c] for c in board.counted(cell) if c in index), _clue(board, cell), cell)
-        for cell in board.clue_cells()
-    ]
+    constraints = [Constraint(tuple(index[c] for c in board.counted(cell) if c in index), _clue(board, cell), cell) for cell in board.clue_cells()]
     if board.mines is not None:
         constraints.append(Constraint(tuple(range(len(cells))), board.mines))
     return CSP(cells, tuple(constraints))

@@ -64,15 +64,17 @@ def _values(model: Sequence[int], n_vars: int, free: Collection[int]) -> tuple[i
     return tuple(values)
 
 
-def solve_cnf(
-    cnf: CNF, n_vars: int, mode: Mode = "first", free: Collection[int] = (), limit: int | None = None
-) -> SatResult:
+def solve_cnf(cnf: CNF, n_vars: int, mode: Mode = "first", free: Collection[int] = (), limit: int | None = None) -> SatResult:
     """Solve a PySAT CNF with Glucose 4.1 (see `solve_clauses`)."""
     return solve_clauses(cnf.clauses, n_vars, mode, free, limit, variables=cnf.nv)
 
 
 def solve_clauses(
-    clauses: list[list[int]], n_vars: int, mode: Mode = "first", free: Collection[int] = (), limit: int | None = None,
+    clauses: list[list[int]],
+    n_vars: int,
+    mode: Mode = "first",
+    free: Collection[int] = (),
+    limit: int | None = None,
     variables: int | None = None,
 ) -> SatResult:
     """Solve with Glucose 4.1; "all"/"count" block each model on CSP variables 1..n_vars.

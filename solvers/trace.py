@@ -54,8 +54,16 @@ class Recorder:
             if self.max_steps is not None and len(self.steps) >= self.max_steps:
                 raise TraceLimit
             node = event.node
-            self.steps.append({"step": event.step, "depth": node.depth, "assignment": [list(p) for p in node.assignment],
-                               "domains": domains_data(node.view()), "after": None, "outcome": "dead-end"})
+            self.steps.append(
+                {
+                    "step": event.step,
+                    "depth": node.depth,
+                    "assignment": [list(p) for p in node.assignment],
+                    "domains": domains_data(node.view()),
+                    "after": None,
+                    "outcome": "dead-end",
+                }
+            )
             return
         step = self.steps[-1]
         if isinstance(event, Pruned):

@@ -74,8 +74,7 @@ def _narrowed(step: Step) -> list[int]:
     return [] if after is None else narrowed(before, after)
 
 
-def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False,
-              explain: Explainer | None = None) -> dict[str, Any]:
+def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False, explain: Explainer | None = None) -> dict[str, Any]:
     """Everything the page draws, as JSON-ready data."""
     index = {state: number for number, state in enumerate(STATES)}
     previous = ["open"] * len(csp.cells)
@@ -97,18 +96,21 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
         divergence = {"step": info.divergence[0] + 1, "lines": info.divergence[1]}
     return {
         "title": info.title,
-        "rows": board.rows, "cols": board.cols,
+        "rows": board.rows,
+        "cols": board.cols,
         "clues": [[board.clue((r, c)) for c in range(board.cols)] for r in range(board.rows)],
         "cells": [list(cell) for cell in csp.cells],
         "names": [cell_name(cell) for cell in csp.cells],
         "legend": _legend(),
-        "complete": info.complete, "max_steps": info.max_steps,
+        "complete": info.complete,
+        "max_steps": info.max_steps,
         "depth": [step["depth"] for step in steps],
         "parent": _parents(steps),
         "stack": _stacks(steps),
         "just": just,
         "outcome": "".join(outcomes),
-        "dead": dead, "found": found,
+        "dead": dead,
+        "found": found,
         "delta": deltas,
         "narrowed": [_narrowed(step) for step in steps],
         "notes": notes,
@@ -118,19 +120,20 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
 
 def script_json(data: Any) -> str:
     """JSON safe inside a <script> element: no `<` can close it or open a comment."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace(
-        "\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    )
 
 
-def trace_page(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False,
-               explain: Explainer | None = None) -> str:
+def trace_page(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False, explain: Explainer | None = None) -> str:
     """The whole page as text."""
     head, tail = _TEMPLATE.read_text(encoding="utf-8").split("{{DATA}}")
     data = script_json(page_data(board, csp, steps, info, narrate, explain))
     return head.replace("{{TITLE}}", html.escape(info.title)) + data + tail
 
 
-def write_trace_page(path: Path, board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False,
-                     explain: Explainer | None = None) -> None:
+def write_trace_page(
+    path: Path, board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False, explain: Explainer | None = None
+) -> None:
     """Write the trace page to `path`."""
     path.write_text(trace_page(board, csp, steps, info, narrate, explain), encoding="utf-8")

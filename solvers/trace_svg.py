@@ -37,8 +37,11 @@ class SvgPage:
     last_step: int
 
     def describe(self) -> str:
-        steps = "" if not self.first_step else (f": step {self.first_step}" if self.first_step == self.last_step
-                                                else f": steps {self.first_step}-{self.last_step}")
+        steps = (
+            ""
+            if not self.first_step
+            else (f": step {self.first_step}" if self.first_step == self.last_step else f": steps {self.first_step}-{self.last_step}")
+        )
         return f"{self.path}{steps}"
 
 
@@ -85,10 +88,8 @@ def save_svg_pages(console: Console, path: Path, title: str) -> list[SvgPage]:
     for number, start in enumerate(starts, start=1):
         end = starts[number] if number < len(starts) else len(plain)
         target = path if len(starts) == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
-        page = Console(record=True, width=console.width, file=io.StringIO(), color_system="truecolor",
-                       force_terminal=True, legacy_windows=False)
-        page.print(Text("\n").join(decoder.decode("\n".join(styled[start:end]))), overflow="ignore", crop=False,
-                   no_wrap=True, soft_wrap=False)
+        page = Console(record=True, width=console.width, file=io.StringIO(), color_system="truecolor", force_terminal=True, legacy_windows=False)
+        page.print(Text("\n").join(decoder.decode("\n".join(styled[start:end]))), overflow="ignore", crop=False, no_wrap=True, soft_wrap=False)
         part = title if len(starts) == 1 else f"{title} ({number} of {len(starts)})"
         unique = f"trace-{zlib.adler32(chr(10).join(plain[start:end]).encode('utf-8'))}-{number}"  # rich's own is slow
         target.write_text(page.export_svg(title=part, code_format=sized_svg_format(), unique_id=unique), encoding="utf-8")

@@ -49,8 +49,7 @@ def _state(var: int, domains: Domains, assigned: dict[int, int]) -> str:
     return "forced-mine" if values[0] == 1 else "forced-safe"
 
 
-def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int], highlight: int | None = None,
-               numbered: bool = False) -> Text:
+def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int], highlight: int | None = None, numbered: bool = False) -> Text:
     """The board as a grid: clues, assigned cells, forced cells and undecided cells; with
     `numbered`, each variable's cell also shows its number (v7?)."""
     index = {cell: var for var, cell in enumerate(csp.cells)}
@@ -163,13 +162,11 @@ def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
         if wrong:
             names = ", ".join(cell_name(csp.cells[v]) for v in wrong)
             should = "mines" if reason.value == 1 else "safe"
-            lines.append(Text(f"✗ departs from the bound rule: {names} should be {should} "
-                              f"({describe_reason(reason, csp)})", style="red"))
+            lines.append(Text(f"✗ departs from the bound rule: {names} should be {should} ({describe_reason(reason, csp)})", style="red"))
     return lines
 
 
-def step_notes(step: Step, csp: CSP, solution_number: int = 0, narrate: bool = False,
-               explain: Explainer | None = None) -> list[Text]:
+def step_notes(step: Step, csp: CSP, solution_number: int = 0, narrate: bool = False, explain: Explainer | None = None) -> list[Text]:
     """What a step's view says under its board: what the hooks did (or the bound rule's
     reasons), then the outcome. The terminal and the trace page both show these lines.
 
@@ -211,8 +208,7 @@ def cell_states(step: Step, csp: CSP) -> list[str]:
     return [_state(var, domains, assigned) for var in range(len(csp.cells))]
 
 
-def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narrate: bool = False,
-              explain: Explainer | None = None) -> Group:
+def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narrate: bool = False, explain: Explainer | None = None) -> Group:
     """One popped node in full: headline, the board after forward checking, then
     `step_notes` (reasons or what the hooks did, and the outcome)."""
     highlight = step["assignment"][-1][0] if step["assignment"] else None
@@ -270,9 +266,17 @@ def summary_table(summary: dict[str, Any]) -> Table:
     return table
 
 
-def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], summary: dict[str, Any],
-                 options: TraceOptions = TraceOptions(), title: str = "", explain: Explainer | None = None,
-                 narrate: bool = False) -> None:
+def render_trace(
+    console: Console,
+    board: Board,
+    csp: CSP,
+    steps: list[Step],
+    summary: dict[str, Any],
+    options: TraceOptions = TraceOptions(),
+    title: str = "",
+    explain: Explainer | None = None,
+    narrate: bool = False,
+) -> None:
     """Print a trace: steps (full, compact or as a tree, filtered), then the summary.
 
     `narrate`: the steps are a student's, told by what their hooks did (`explain` is then
@@ -289,8 +293,9 @@ def render_trace(console: Console, board: Board, csp: CSP, steps: list[Step], su
         for step, number in _numbered(steps):
             if wanted is not None and step["outcome"] != wanted:
                 continue
-            console.print(compact_line(step, csp, number) if options.compact else
-                          step_view(step, board, csp, number, narrate, None if narrate else explain))
+            console.print(
+                compact_line(step, csp, number) if options.compact else step_view(step, board, csp, number, narrate, None if narrate else explain)
+            )
             if not options.compact:
                 console.print()
     console.print(summary_table(summary))
@@ -311,16 +316,17 @@ def save_export(console: Console, path: Path, title: str) -> list[str]:
         if len(pages) == 1:
             return [f"wrote {path}"]
         return [f"wrote {page.describe()}" for page in pages] + [
-            f"(the trace in {len(pages)} SVG files of at most {PAGE_LINES} lines each, cut between steps)"]
+            f"(the trace in {len(pages)} SVG files of at most {PAGE_LINES} lines each, cut between steps)"
+        ]
     console.save_text(str(path))  # .txt (a .html export is the trace page: solvers.trace_page)
     return [f"wrote {path}"]
-
 
 
 # --- divergence: where a solver first decides differently from the reference ---
 
 #: The title of the reference's side of a divergence: its reasons are the model answer's.
 MODEL_ANSWER = "model answer (reference)"
+
 
 def first_difference(mine: list[Step], reference: list[Step]) -> tuple[int, str] | None:
     """The index of the first step where the decisions differ, and what differs."""
@@ -349,18 +355,24 @@ def why_reference(kind: str, mine: Step, reference: Step, csp: CSP, explain: Exp
         if (yours := step_domains(mine)[1]) is not None:
             differing = [v for v in yours if after is None or yours[v] != after.get(v)]
             if differing:
-                lines.append("yours differs at " + ", ".join(
-                    f"{cell_name(csp.cells[v])} {list(yours[v])} (reference {list(after[v]) if after else 'dead end'})"
-                    for v in differing[:6]))
+                lines.append(
+                    "yours differs at "
+                    + ", ".join(
+                        f"{cell_name(csp.cells[v])} {list(yours[v])} (reference {list(after[v]) if after else 'dead end'})" for v in differing[:6]
+                    )
+                )
         return lines
     if kind == "variable chosen":
         domains = domains_of(reference["after"])
+
         def facts(var: int) -> str:
-            return (f"{cell_name(csp.cells[var])} (variable {var}): {len(domains[var])} value(s), "
-                    f"in {len(csp.constraints_of[var])} constraints")
-        return [f"reference picks {facts(reference['var'])}",
-                f"yours picks {facts(mine['var'])}" if mine.get("var") is not None else "yours does not branch",
-                "MRV: fewest values first, then most constraints, then the lowest variable number"]
+            return f"{cell_name(csp.cells[var])} (variable {var}): {len(domains[var])} value(s), in {len(csp.constraints_of[var])} constraints"
+
+        return [
+            f"reference picks {facts(reference['var'])}",
+            f"yours picks {facts(mine['var'])}" if mine.get("var") is not None else "yours does not branch",
+            "MRV: fewest values first, then most constraints, then the lowest variable number",
+        ]
     if kind == "value order":
         return [f"reference tries {reference['values']}, yours {mine.get('values')}: safe (0) before mine (1)"]
     return [f"your search has {kind} different from the reference's"]
@@ -369,8 +381,7 @@ def why_reference(kind: str, mine: Step, reference: Step, csp: CSP, explain: Exp
 WHY_HEADLINE = "Why the model answer decides so:"
 
 
-def divergence_story(csp: CSP, mine: list[Step], reference: list[Step],
-                     explain: Explainer | None = None) -> tuple[int, list[str]] | None:
+def divergence_story(csp: CSP, mine: list[Step], reference: list[Step], explain: Explainer | None = None) -> tuple[int, list[str]] | None:
     """The index of the first step where `mine` leaves `reference`, and the sentences the
     terminal says about it (headline first); None when the searches never differ."""
     found = first_difference(mine, reference)
@@ -383,8 +394,7 @@ def divergence_story(csp: CSP, mine: list[Step], reference: list[Step],
     return index, lines
 
 
-def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step], reference: list[Step],
-                      explain: Explainer | None = None) -> bool:
+def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step], reference: list[Step], explain: Explainer | None = None) -> bool:
     """Show the first step where `mine` and `reference` differ; False when they never do."""
     story = divergence_story(csp, mine, reference, explain)
     if story is None:
@@ -394,8 +404,11 @@ def render_divergence(console: Console, board: Board, csp: CSP, mine: list[Step]
     console.print(Text(headline, style="bold"))
     panels = []
     for title, steps in (("your hooks", mine), (MODEL_ANSWER, reference)):
-        body = step_view(steps[index], board, csp, narrate=title == "your hooks", explain=explain) if index < len(steps) \
+        body = (
+            step_view(steps[index], board, csp, narrate=title == "your hooks", explain=explain)
+            if index < len(steps)
             else Text("(search already ended)")
+        )
         panels.append(Panel(body, title=title))
     console.print(Columns(panels))
     for line in why:

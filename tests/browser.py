@@ -49,11 +49,26 @@ class Browser:
             os.dup2(answers_write, ANSWERS_FD)
 
         self.process = subprocess.Popen(
-            [executable, "--headless=new", "--no-sandbox", "--remote-debugging-pipe", f"--user-data-dir={self.profile}",
-             "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-             "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--allow-file-access-from-files",
-             "about:blank"],
-            pass_fds=(COMMANDS_FD, ANSWERS_FD), preexec_fn=wire, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                executable,
+                "--headless=new",
+                "--no-sandbox",
+                "--remote-debugging-pipe",
+                f"--user-data-dir={self.profile}",
+                "--disable-gpu",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-extensions",
+                "--proxy-server=127.0.0.1:9",
+                "--host-resolver-rules=MAP * ~NOTFOUND",
+                "--allow-file-access-from-files",
+                "about:blank",
+            ],
+            pass_fds=(COMMANDS_FD, ANSWERS_FD),
+            preexec_fn=wire,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(commands_read)
         os.close(answers_write)
         self._buffer = b""
@@ -138,8 +153,7 @@ class Browser:
 
     # -- what the tests use ---------------------------------------------------------------
     def resize(self, width: int, height: int) -> None:
-        self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
     def open(self, path: Path, fragment: str = "") -> float:
         """Load `path` (a file) and wait for its load event; the seconds it took."""
@@ -164,8 +178,7 @@ class Browser:
     def press(self, key: str, code: str | None = None, key_code: int = 0) -> None:
         """One key pressed and released on the page ("ArrowRight", "Home", " ", ...)."""
         for kind in ("keyDown", "keyUp"):
-            self.call("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code or key,
-                                                 "windowsVirtualKeyCode": key_code})
+            self.call("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code or key, "windowsVirtualKeyCode": key_code})
 
     def screenshot(self, out: Path) -> None:
         """The visible page as a PNG file."""

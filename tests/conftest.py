@@ -39,15 +39,21 @@ def grader_env(*pythonpath: Path | str, columns: int = 200, **extra: str) -> dic
     return env
 
 
-def run_grader(*args: str | Path, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 180,
-               columns: int = 200) -> subprocess.CompletedProcess[str]:
+def run_grader(
+    *args: str | Path, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 180, columns: int = 200
+) -> subprocess.CompletedProcess[str]:
     """`python -m grader ARGS` in a subprocess from `cwd`, its output captured as text.
 
     `env` defaults to grader_env(columns=columns): the kit at ROOT, no terminal.
     """
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=cwd,
-                          env=grader_env(columns=columns) if env is None else env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *map(str, args)],
+        cwd=cwd,
+        env=grader_env(columns=columns) if env is None else env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
@@ -61,8 +67,9 @@ def json_report(path: Path, result: subprocess.CompletedProcess[str] | None = No
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def grade_json(problems: str | Path, solver: str | Path, out: Path, *extra: str | Path, timeout: float = 180,
-               columns: int = 200) -> tuple[subprocess.CompletedProcess[str], dict]:
+def grade_json(
+    problems: str | Path, solver: str | Path, out: Path, *extra: str | Path, timeout: float = 180, columns: int = 200
+) -> tuple[subprocess.CompletedProcess[str], dict]:
     """Grade `solver` on `problems` with `--json out` (then `extra`); the run, with no traceback, and its report."""
     result = run_grader(problems, "--solver", solver, "--json", out, *extra, timeout=timeout, columns=columns)
     no_traceback(result)
@@ -139,10 +146,12 @@ def self_contained(name: str) -> str:
     """The text of tests/student_files/NAME.py with the model answer it imports built in,
     for a submission that is a single file among other students' files."""
     model = (STUDENT_FILES / "model_answer.py").read_text(encoding="utf-8")
-    prelude = ("import sys as _sys, types as _types\n"
-               "_model = _types.ModuleType('model_answer')\n"
-               f"exec({model!r}, _model.__dict__)\n"
-               "_sys.modules['model_answer'] = _model\n")
+    prelude = (
+        "import sys as _sys, types as _types\n"
+        "_model = _types.ModuleType('model_answer')\n"
+        f"exec({model!r}, _model.__dict__)\n"
+        "_sys.modules['model_answer'] = _model\n"
+    )
     return prelude + (STUDENT_FILES / f"{name}.py").read_text(encoding="utf-8")
 
 
@@ -165,6 +174,7 @@ def check_gradescope_spec(results: dict) -> None:
 
 # --- attackers graded by the real CLI, under `bwrap` and under `user` --------------------
 
+
 @dataclass(frozen=True)
 class Kit:
     """Where the grader runs from, and how it is isolated."""
@@ -177,8 +187,7 @@ class Kit:
         return self.root / "problems" / "course.yaml"
 
     def run(self, *args: str | Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(self.command(*args), cwd=self.root, env=self.env(), capture_output=True, text=True,
-                              timeout=timeout)
+        return subprocess.run(self.command(*args), cwd=self.root, env=self.env(), capture_output=True, text=True, timeout=timeout)
 
     def command(self, *args: str | Path) -> list[str]:
         return [sys.executable, "-m", "grader", *map(str, args), "--isolation", self.mode]
@@ -191,8 +200,9 @@ class Kit:
     def fingerprint(self) -> dict[str, str]:
         """Every file of the kit (what a grading run could reach) and its hash."""
         files = [p for part in KIT_PARTS for p in sorted((self.root / part).rglob("*")) or [self.root / part]]
-        return {str(p.relative_to(self.root)): hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in files if p.is_file() and "__pycache__" not in p.parts}
+        return {
+            str(p.relative_to(self.root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files if p.is_file() and "__pycache__" not in p.parts
+        }
 
 
 def needed(what: str, why: str | None) -> None:
@@ -263,22 +273,58 @@ def read_rows(path: Path) -> dict[str, dict[str, str]]:
         return {row["student"]: row for row in csv.DictReader(handle)}
 
 
-
-
 #: Names whose use makes a test slow: it starts a grading, a worker or another process.
-SLOW_NAMES = frozenset({"run_grader", "grade_json", "grade", "grades", "Kit", "kit", "subprocess", "run_test",
-                        "run_grader_in", "self_contained", "student_copy", "copy_kit", "busy_machine",
-                        "browser", "find_submissions", "pyfacts"})
+SLOW_NAMES = frozenset(
+    {
+        "run_grader",
+        "grade_json",
+        "grade",
+        "grades",
+        "Kit",
+        "kit",
+        "subprocess",
+        "run_test",
+        "run_grader_in",
+        "self_contained",
+        "student_copy",
+        "copy_kit",
+        "busy_machine",
+        "browser",
+        "find_submissions",
+        "pyfacts",
+    }
+)
 
 
 #: Modules whose tests grade, sandbox or drive the game's screen almost all of the time.
-SLOW_MODULES = frozenset({
-    "test_classroom_batch", "test_classroom_config", "test_classroom_gradescope", "test_classroom_hidden",
-    "test_classroom_parallel", "test_fair_scores", "test_gradebook", "test_grader_agent", "test_grader_cli",
-    "test_grader_sat", "test_gradescope_bundle", "test_grades_promise", "test_hostile", "test_hostile_round_two",
-    "test_misbehaving_students", "test_place_agent", "test_place_copy", "test_place_imports", "test_place_rerun",
-    "test_play_app", "test_prairielearn", "test_release", "test_similarity", "test_trace",
-})
+SLOW_MODULES = frozenset(
+    {
+        "test_classroom_batch",
+        "test_classroom_config",
+        "test_classroom_gradescope",
+        "test_classroom_hidden",
+        "test_classroom_parallel",
+        "test_fair_scores",
+        "test_gradebook",
+        "test_grader_agent",
+        "test_grader_cli",
+        "test_grader_sat",
+        "test_gradescope_bundle",
+        "test_grades_promise",
+        "test_hostile",
+        "test_hostile_round_two",
+        "test_misbehaving_students",
+        "test_place_agent",
+        "test_place_copy",
+        "test_place_imports",
+        "test_place_rerun",
+        "test_play_app",
+        "test_prairielearn",
+        "test_release",
+        "test_similarity",
+        "test_trace",
+    }
+)
 
 
 def globals_used(code: CodeType) -> set[str]:
@@ -293,8 +339,12 @@ def names_reached(item: pytest.Item) -> set[str]:
     module = getattr(item, "module", None)
     known = vars(module) if module is not None else {}
     fixtures = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-    codes = [definition.func.__code__ for definitions in fixtures.values() for definition in definitions
-             if getattr(definition.func, "__module__", None) == getattr(module, "__name__", "")]
+    codes = [
+        definition.func.__code__
+        for definitions in fixtures.values()
+        for definition in definitions
+        if getattr(definition.func, "__module__", None) == getattr(module, "__name__", "")
+    ]
     codes.append(getattr(getattr(item, "function", None), "__code__", None))
     names: set[str] = set(getattr(item, "fixturenames", ()))
     seen: set[CodeType] = set()
@@ -305,8 +355,11 @@ def names_reached(item: pytest.Item) -> set[str]:
         seen.add(code)
         names.update(code.co_names)
         codes.extend(const for const in code.co_consts if isinstance(const, CodeType))
-        codes.extend(known[name].__code__ for name in globals_used(code)
-                     if isinstance(known.get(name), FunctionType) and known[name].__module__ == module.__name__)
+        codes.extend(
+            known[name].__code__
+            for name in globals_used(code)
+            if isinstance(known.get(name), FunctionType) and known[name].__module__ == module.__name__
+        )
     return names
 
 
@@ -324,8 +377,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # --- the quick loop starts no process ----------------------------------------------------
 
 #: Every way Python starts a process (subprocess, multiprocessing, os.system and the forks).
-PROCESS_STARTERS = (("os", "fork"), ("os", "forkpty"), ("os", "posix_spawn"), ("os", "posix_spawnp"), ("os", "system"),
-                    ("subprocess", "_fork_exec"), ("_posixsubprocess", "fork_exec"))
+PROCESS_STARTERS = (
+    ("os", "fork"),
+    ("os", "forkpty"),
+    ("os", "posix_spawn"),
+    ("os", "posix_spawnp"),
+    ("os", "system"),
+    ("subprocess", "_fork_exec"),
+    ("_posixsubprocess", "fork_exec"),
+)
 
 
 #: What a quick test tried to start, kept to fail it even when its code caught the error.
@@ -349,8 +409,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     def refuse(name: str) -> Callable[..., NoReturn]:
         def refused(*args: object, **kwargs: object) -> NoReturn:
             tried.append(name)
-            raise ProcessStarted(f"{item.nodeid} is not marked slow but starts a process ({name}): "
-                                 "mark it @pytest.mark.slow (or name its helper in SLOW_NAMES), or do the work in-process")
+            raise ProcessStarted(
+                f"{item.nodeid} is not marked slow but starts a process ({name}): "
+                "mark it @pytest.mark.slow (or name its helper in SLOW_NAMES), or do the work in-process"
+            )
+
         return refused
 
     item.stash[PROCESSES_TRIED] = tried

@@ -76,5 +76,4 @@ for function in functions:
                 break
         if lost != groups:
             with found_file.open("a", encoding="utf-8") as found:
-                found.write(f"{function.__module__}.{function.__name__} gets {len(groups - lost)}/{len(groups)} "
-                            f"groups of {hook}\n")
+                found.write(f"{function.__module__}.{function.__name__} gets {len(groups - lost)}/{len(groups)} groups of {hook}\n")

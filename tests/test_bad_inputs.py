@@ -50,44 +50,60 @@ class Case:
 CASES = [
     # --- problem files (python -m grader check FOLDER, a good file beside) ---
     Case("billion laughs", ("grader", "check", "FOLDER"), "anchor or alias", {"bad.yaml": _laughs()}, good_survives=True),
-    Case("deep nesting", ("grader", "check", "FOLDER"), "nested more than", {"bad.yaml": "problems: " + "[" * 5000 + "]" * 5000},
-         good_survives=True),
+    Case("deep nesting", ("grader", "check", "FOLDER"), "nested more than", {"bad.yaml": "problems: " + "[" * 5000 + "]" * 5000}, good_survives=True),
     Case("4,400-digit expect", ("grader", "check", "FOLDER"), "digits", {"bad.yaml": _problem(expect="9" * 4400)}, good_survives=True),
-    Case("a text of 250,000 characters", ("grader", "check", "FOLDER"), "characters",
-         {"bad.yaml": _problem(notes="y" * 250_000)}, good_survives=True),
-    Case("a file over 1 MiB", ("grader", "check", "FOLDER"), "larger than", {"bad.yaml": "problems: []\n" + "#\n" * 600_000},
-         good_survives=True),
+    Case(
+        "a text of 250,000 characters", ("grader", "check", "FOLDER"), "characters", {"bad.yaml": _problem(notes="y" * 250_000)}, good_survives=True
+    ),
+    Case("a file over 1 MiB", ("grader", "check", "FOLDER"), "larger than", {"bad.yaml": "problems: []\n" + "#\n" * 600_000}, good_survives=True),
     Case("not UTF-8", ("grader", "check", "FOLDER"), "UTF-8", {"bad.yaml": b"problems:\n  - id: \xff\xfe\n"}, good_survives=True),
     Case("YAML syntax error", ("grader", "check", "FOLDER"), "not valid YAML", {"bad.yaml": "problems: [\n"}, good_survives=True),
     Case("problems not a list", ("grader", "check", "FOLDER"), "problems", {"bad.yaml": "problems: 3\n"}, good_survives=True),
-    Case("unknown top-level field", ("grader", "check", "FOLDER"), "unknown top-level field",
-         {"bad.yaml": "colour: red\n" + GOOD.replace("good-one", "x")}, good_survives=True),
+    Case(
+        "unknown top-level field",
+        ("grader", "check", "FOLDER"),
+        "unknown top-level field",
+        {"bad.yaml": "colour: red\n" + GOOD.replace("good-one", "x")},
+        good_survives=True,
+    ),
     Case("a stray character in a board", ("grader", "check", "FOLDER"), "board", {"bad.yaml": _problem(". x .")}, good_survives=True),
     Case("a clue of 9 under classic", ("grader", "check", "FOLDER"), "board", {"bad.yaml": _problem(". 9 .")}, good_survives=True),
     Case("ragged rows", ("grader", "check", "FOLDER"), "board", {"bad.yaml": _problem(". 1 ./. 1")}, good_survives=True),
-    Case("duplicate ids", ("grader", "check", "FOLDER"), "duplicate id",
-         {"bad.yaml": GOOD.replace("good-one", "d") + "  - id: d\n    board: |\n      . 1 .\n"}, good_survives=True),
+    Case(
+        "duplicate ids",
+        ("grader", "check", "FOLDER"),
+        "duplicate id",
+        {"bad.yaml": GOOD.replace("good-one", "d") + "  - id: d\n    board: |\n      . 1 .\n"},
+        good_survives=True,
+    ),
     Case("negative mine count", ("grader", "check", "FOLDER"), "mines", {"bad.yaml": _problem(mines="-3")}, good_survives=True),
     Case("expect not a number", ("grader", "check", "FOLDER"), "expect", {"bad.yaml": _problem(expect="abc")}, good_survives=True),
     Case("negative points", ("grader", "check", "FOLDER"), "points", {"bad.yaml": _problem(points="-1")}, good_survives=True),
     Case("a timeout of .nan", ("grader", "check", "FOLDER"), "timeout", {"bad.yaml": _problem(timeout=".nan")}, good_survives=True),
-    Case("an unknown visibility", ("grader", "check", "FOLDER"), "visibility", {"bad.yaml": _problem(visibility="sometimes")},
-         good_survives=True),
+    Case("an unknown visibility", ("grader", "check", "FOLDER"), "visibility", {"bad.yaml": _problem(visibility="sometimes")}, good_survives=True),
     Case("an unknown rule", ("grader", "check", "FOLDER"), "rule", {"bad.yaml": _problem(rule="hexagonal")}, good_survives=True),
-    Case("no problem id", ("grader", "check", "FOLDER"), "no id", {"bad.yaml": "problems:\n  - board: |\n      . 1 .\n"},
-         good_survives=True),
+    Case("no problem id", ("grader", "check", "FOLDER"), "no id", {"bad.yaml": "problems:\n  - board: |\n      . 1 .\n"}, good_survives=True),
     # --- grading.yaml ---
     Case("config: unknown key", ("grader", "check", "FOLDER"), "unknown setting", {"grading.yaml": "colour: red\n"}, good_survives=True),
-    Case("config: problem_sets not a mapping", ("grader", "check", "FOLDER"), "problem_sets", {"grading.yaml": "problem_sets: 3\n"},
-         good_survives=True),
-    Case("config: a misspelt problem set", ("grader", "check", "FOLDER"), "no problem file has that name",
-         {"grading.yaml": "problem_sets:\n  goood.yaml: 2\n"}, good_survives=True),
-    Case("config: an infinite timeout", ("grader", "check", "FOLDER"), "timeout", {"grading.yaml": "timeout: .inf\n"},
-         good_survives=True),
-    Case("config: hook_seed not a number", ("grader", "check", "FOLDER"), "hook_seed", {"grading.yaml": "hook_seed: x\n"},
-         good_survives=True),
-    Case("config: an unknown agent level", ("grader", "check", "FOLDER"), "agent.level", {"grading.yaml": "agent:\n  level: godlike\n"},
-         good_survives=True),
+    Case(
+        "config: problem_sets not a mapping", ("grader", "check", "FOLDER"), "problem_sets", {"grading.yaml": "problem_sets: 3\n"}, good_survives=True
+    ),
+    Case(
+        "config: a misspelt problem set",
+        ("grader", "check", "FOLDER"),
+        "no problem file has that name",
+        {"grading.yaml": "problem_sets:\n  goood.yaml: 2\n"},
+        good_survives=True,
+    ),
+    Case("config: an infinite timeout", ("grader", "check", "FOLDER"), "timeout", {"grading.yaml": "timeout: .inf\n"}, good_survives=True),
+    Case("config: hook_seed not a number", ("grader", "check", "FOLDER"), "hook_seed", {"grading.yaml": "hook_seed: x\n"}, good_survives=True),
+    Case(
+        "config: an unknown agent level",
+        ("grader", "check", "FOLDER"),
+        "agent.level",
+        {"grading.yaml": "agent:\n  level: godlike\n"},
+        good_survives=True,
+    ),
     Case("config: billion laughs", ("grader", "check", "FOLDER"), "anchor or alias", {"grading.yaml": _laughs()}, good_survives=True),
     # --- grader options ---
     Case("a missing problem path", ("grader", "FOLDER/nowhere"), "does not exist"),
@@ -113,8 +129,7 @@ CASES = [
     Case("an unknown option", ("grader", COURSE, "--bogus"), "unrecognized arguments"),
     Case("check --json a folder", ("grader", "check", COURSE, "--json", "FOLDER"), "is a folder"),
     Case("release into a non-empty folder", ("grader", "release", "FOLDER"), "not empty", {"x.txt": "taken\n"}),
-    Case("gradescope-bundle --problems missing", ("grader", "gradescope-bundle", "FOLDER/a.zip", "--problems", "FOLDER/none"),
-         "not a folder"),
+    Case("gradescope-bundle --problems missing", ("grader", "gradescope-bundle", "FOLDER/a.zip", "--problems", "FOLDER/none"), "not a folder"),
     # --- python -m solvers ---
     Case("sat: empty input", ("solvers", "sat"), "empty"),
     Case("sat: closed standard input", ("solvers", "sat"), "standard input is closed", stdin=None),
@@ -163,9 +178,17 @@ def run(case: Case, folder: Path) -> Outcome:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.monotonic()
-    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-                          input=case.stdin, stdin=subprocess.DEVNULL if case.stdin is None else None,
-                          preexec_fn=(lambda: os.close(0)) if case.stdin is None else None)
+    done = subprocess.run(
+        argv,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        input=case.stdin,
+        stdin=subprocess.DEVNULL if case.stdin is None else None,
+        preexec_fn=(lambda: os.close(0)) if case.stdin is None else None,
+    )
     seconds = time.monotonic() - started
     memory = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
     text = done.stdout + done.stderr
@@ -202,5 +225,7 @@ if __name__ == "__main__":  # the table of every case, for a closing note
             got = run(case, Path(scratch) / "work")
         errors = [line for line in got.lines if line.startswith("error")]
         survives = ("yes" if got.good_checked else "NO") if case.good_survives else "-"
-        print(f"| {number} | {' '.join(case.argv[:2])} | {case.name} | {got.code} | {len(errors)} | "
-              f"{'YES' if any('Traceback' in line for line in got.lines) else 'no'} | {got.seconds:.2f} | {got.memory_mb:.0f} | {survives} |")
+        print(
+            f"| {number} | {' '.join(case.argv[:2])} | {case.name} | {got.code} | {len(errors)} | "
+            f"{'YES' if any('Traceback' in line for line in got.lines) else 'no'} | {got.seconds:.2f} | {got.memory_mb:.0f} | {survives} |"
+        )

@@ -27,8 +27,15 @@ from grader.sandbox.isolation import SUBMISSION_BYTES, SUBMISSION_FILES
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
 COURSE = ROOT / "problems" / "course.yaml"
-SEARCH_ITEMS = ["hooks/constraint_bounds", "hooks/forward_check", "hooks/select_variable", "hooks/order_values",
-                "course/nctu-1", "course/nctu-1-as-printed", "course/nctu-2"]
+SEARCH_ITEMS = [
+    "hooks/constraint_bounds",
+    "hooks/forward_check",
+    "hooks/select_variable",
+    "hooks/order_values",
+    "course/nctu-1",
+    "course/nctu-1-as-printed",
+    "course/nctu-2",
+]
 
 
 def submit(folder: Path, layout: dict[str, str | None]) -> Path:
@@ -63,12 +70,15 @@ def read_csv(path: Path) -> tuple[list[str], dict[str, dict[str, str]]]:
 
 
 def test_class_of_four_gives_one_row_each_and_a_summary(tmp_path: Path) -> None:
-    folder = submit(tmp_path / "subs", {
-        "ana.py": "correct_reexport",        # a file submission
-        "bob/hooks.py": "lazy_upper",        # a folder with hooks.py
-        "carol": None,                       # an empty folder
-        "dave.py": "import_raises",          # crashes at import
-    })
+    folder = submit(
+        tmp_path / "subs",
+        {
+            "ana.py": "correct_reexport",  # a file submission
+            "bob/hooks.py": "lazy_upper",  # a folder with hooks.py
+            "carol": None,  # an empty folder
+            "dave.py": "import_raises",  # crashes at import
+        },
+    )
     grades = tmp_path / "grades.csv"
     result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "2")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -90,19 +100,21 @@ def test_class_of_four_gives_one_row_each_and_a_summary(tmp_path: Path) -> None:
         assert abs(sum(float(row[item]) for item in items) - float(row["score"])) < 1e-6, row
     scores = [float(row["score"]) for row in rows.values()]
     summary = " ".join(result.stdout.split())
-    assert (f"4 submissions: mean {statistics.mean(scores):.2f}, median {statistics.median(scores):.2f} "
-            f"out of {full:g}") in summary
+    assert (f"4 submissions: mean {statistics.mean(scores):.2f}, median {statistics.median(scores):.2f} out of {full:g}") in summary
     assert "carol: nothing to grade" in summary
 
 
 def test_violent_students_never_stop_the_batch(tmp_path: Path) -> None:
-    folder = submit(tmp_path / "subs", {
-        "a_exit.py": "import_os_exit",
-        "b_segv.py": "segfault_bounds",
-        "c_memory/hooks.py": "huge_alloc",
-        "d_correct.py": "correct_reexport",
-        "e_syntax/assignment/hooks.py": "syntax",
-    })
+    folder = submit(
+        tmp_path / "subs",
+        {
+            "a_exit.py": "import_os_exit",
+            "b_segv.py": "segfault_bounds",
+            "c_memory/hooks.py": "huge_alloc",
+            "d_correct.py": "correct_reexport",
+            "e_syntax/assignment/hooks.py": "syntax",
+        },
+    )
     grades = tmp_path / "grades.csv"
     result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "2")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -220,11 +232,18 @@ def hostile_class(folder: Path) -> dict[str, str]:
     submit(folder, {"twin.py": "correct_reexport"})
     os.link(folder / "twin.py", folder / "twin2.py")
     return {
-        "deep": f"is nested more than {MAX_DEPTH} folders deep", "key": "key.py is a symbolic link",
-        "dirlink": "dirlink is a symbolic link", "inner": "inner/helpers.py is a symbolic link",
-        "pipe": "pipe.py is a FIFO", "pipes": "pipes/hooks.py is a FIFO", "sock": "sock/hooks.py is a socket",
-        "wide": f"more than {SUBMISSION_FILES} files and folders", "big": f"more than {SUBMISSION_BYTES >> 20} MB",
-        "huge": f"larger than {SUBMISSION_BYTES >> 20} MB", "twin": "twin.py is a hard link", "twin2": "twin2.py is a hard link",
+        "deep": f"is nested more than {MAX_DEPTH} folders deep",
+        "key": "key.py is a symbolic link",
+        "dirlink": "dirlink is a symbolic link",
+        "inner": "inner/helpers.py is a symbolic link",
+        "pipe": "pipe.py is a FIFO",
+        "pipes": "pipes/hooks.py is a FIFO",
+        "sock": "sock/hooks.py is a socket",
+        "wide": f"more than {SUBMISSION_FILES} files and folders",
+        "big": f"more than {SUBMISSION_BYTES >> 20} MB",
+        "huge": f"larger than {SUBMISSION_BYTES >> 20} MB",
+        "twin": "twin.py is a hard link",
+        "twin2": "twin2.py is a hard link",
     }
 
 
@@ -292,8 +311,13 @@ def test_every_kind_of_entry_that_is_not_plain_is_named() -> None:
 
     assert not_plain(info(stat.S_IFREG | 0o644)) == "" and not_plain(info(stat.S_IFDIR | 0o755, 5)) == ""
     assert not_plain(info(stat.S_IFREG | 0o644, 2)).startswith("is a hard link")
-    kinds = {stat.S_IFLNK: "is a symbolic link", stat.S_IFIFO: "is a FIFO", stat.S_IFSOCK: "is a socket",
-             stat.S_IFCHR: "is a device", stat.S_IFBLK: "is a device"}
+    kinds = {
+        stat.S_IFLNK: "is a symbolic link",
+        stat.S_IFIFO: "is a FIFO",
+        stat.S_IFSOCK: "is a socket",
+        stat.S_IFCHR: "is a device",
+        stat.S_IFBLK: "is a device",
+    }
     assert {kind: not_plain(info(kind | 0o644)) for kind in kinds} == kinds
 
 
@@ -307,13 +331,13 @@ def test_a_path_through_a_link_is_not_inside_the_class_folder(tmp_path: Path) ->
 
 # --- the CSV's columns, and student text in every output -----------------------------------
 
+
 def test_rows_line_up_with_the_header_when_some_students_wrote_an_agent(tmp_path: Path) -> None:
     """Without an agent section, a file that also defines choose_move gets a practice agent
     item (no points) that a hooks-only file does not: the CSV has a column for it, empty
     for the others, and every row's note and lost stay under their headers."""
     folder = submit(tmp_path / "subs", {"bob.py": "off_by_one_bounds", "carol": None})
-    (folder / "zoe.py").write_text(self_contained("correct_reexport") + "\n" + (FILES / "agent_naive.py").read_text(),
-                                   encoding="utf-8")
+    (folder / "zoe.py").write_text(self_contained("correct_reexport") + "\n" + (FILES / "agent_naive.py").read_text(), encoding="utf-8")
     grades = tmp_path / "grades.csv"
     result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "5")
     no_traceback(result)

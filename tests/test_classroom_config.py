@@ -96,16 +96,27 @@ def test_efficiency_full_for_the_model_answer_partial_for_a_lazy_one(tmp_path: P
     assert first["nodes"] > item["nodes"]
 
 
-@pytest.mark.parametrize("config, words", [
-    ("colour: red\n", ["colour", "unknown setting"]),
-    ("hooks:\n  forward_check: -3\n", ["hooks.forward_check", "-3"]),
-    ("problem_sets:\n  course.yaml: -1\n", ["problem_sets.course.yaml", "-1"]),
-    ("timeout: [1, 2\n", ["not valid YAML"]),
-    ("hooks: 5\n", ["hooks"]),  # a section that is not a mapping
-    ("problem_sets: [course.yaml]\n", ["problem_sets"]),
-    ("efficiency:\n  points: 4\n  treshold: [[9, 1.0]]\n", ["treshold"]),  # a misspelt key inside a section
-], ids=["unknown-key", "negative-hook-points", "negative-set-points", "malformed-yaml", "hooks-not-a-mapping",
-        "problem-sets-not-a-mapping", "unknown-efficiency-key"])
+@pytest.mark.parametrize(
+    "config, words",
+    [
+        ("colour: red\n", ["colour", "unknown setting"]),
+        ("hooks:\n  forward_check: -3\n", ["hooks.forward_check", "-3"]),
+        ("problem_sets:\n  course.yaml: -1\n", ["problem_sets.course.yaml", "-1"]),
+        ("timeout: [1, 2\n", ["not valid YAML"]),
+        ("hooks: 5\n", ["hooks"]),  # a section that is not a mapping
+        ("problem_sets: [course.yaml]\n", ["problem_sets"]),
+        ("efficiency:\n  points: 4\n  treshold: [[9, 1.0]]\n", ["treshold"]),  # a misspelt key inside a section
+    ],
+    ids=[
+        "unknown-key",
+        "negative-hook-points",
+        "negative-set-points",
+        "malformed-yaml",
+        "hooks-not-a-mapping",
+        "problem-sets-not-a-mapping",
+        "unknown-efficiency-key",
+    ],
+)
 def test_bad_config_gives_one_clear_line(tmp_path: Path, config: str, words: list[str]) -> None:
     folder = course_with(tmp_path, config)
     config_path = str(folder / "grading.yaml")
@@ -120,10 +131,13 @@ def test_bad_config_gives_one_clear_line(tmp_path: Path, config: str, words: lis
         assert word in naming[0], naming
 
 
-@pytest.mark.parametrize("config, words", [
-    ("colour: red\n", "colour: unknown setting"),
-    ("problem_sets:\n  cours.yaml: 2\n", "problem_sets names 'cours.yaml', but no problem file has that name"),
-])
+@pytest.mark.parametrize(
+    "config, words",
+    [
+        ("colour: red\n", "colour: unknown setting"),
+        ("problem_sets:\n  cours.yaml: 2\n", "problem_sets names 'cours.yaml', but no problem file has that name"),
+    ],
+)
 def test_check_validates_the_grading_config_too(tmp_path: Path, config: str, words: str) -> None:
     folder = course_with(tmp_path, config)
     result = run_grader("check", folder, columns=300)

@@ -22,8 +22,15 @@ def test_results_json_follows_the_spec(tmp_path: Path) -> None:
     check_gradescope_spec(results)
     assert "execution_time" not in results  # the student's code chooses it, hidden problems included
     tests = results["tests"]
-    search_items = ["hooks/constraint_bounds", "hooks/forward_check", "hooks/select_variable", "hooks/order_values",
-                    "course/nctu-1", "course/nctu-1-as-printed", "course/nctu-2"]
+    search_items = [
+        "hooks/constraint_bounds",
+        "hooks/forward_check",
+        "hooks/select_variable",
+        "hooks/order_values",
+        "course/nctu-1",
+        "course/nctu-1-as-printed",
+        "course/nctu-2",
+    ]
     assert [t["name"] for t in tests if t["name"] in search_items] == search_items  # in this order, maybe among others
     assert len({t["name"] for t in tests}) == len({t["number"] for t in tests}) == len(tests)
     assert abs(results["score"] - sum(t["score"] for t in tests)) < 1e-6
@@ -56,8 +63,7 @@ def test_a_broken_assignment_grades_nobody_and_leaves_no_zero(tmp_path: Path) ->
     all (Gradescope then records no score), the reason for the staff, exit status 3."""
     output = tmp_path / "results.json"
     output.write_text('{"score": 0}', encoding="utf-8")  # an earlier run's file is not left to stand
-    result = run_grader(tmp_path / "no-such-problems", "--solver", FILES / "correct_reexport.py",
-                        "--format", "gradescope", "--output", output)
+    result = run_grader(tmp_path / "no-such-problems", "--solver", FILES / "correct_reexport.py", "--format", "gradescope", "--output", output)
     assert result.returncode == 3
     assert "Traceback" not in result.stdout + result.stderr
     assert not output.exists()

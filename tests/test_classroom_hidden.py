@@ -116,8 +116,9 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     assert {p["id"]: p.get("expect") for p in data["problems"]} == {"open-1": 1, "open-2": 2}
 
     # inside the copy, only the copy is importable: no reference anywhere
-    probe = subprocess.run([sys.executable, "-c", "import answerkey.strategies"], cwd=out, env=copy_env(out),
-                           capture_output=True, text=True, timeout=60)
+    probe = subprocess.run(
+        [sys.executable, "-c", "import answerkey.strategies"], cwd=out, env=copy_env(out), capture_output=True, text=True, timeout=60
+    )
     assert probe.returncode != 0 and "ModuleNotFoundError" in probe.stderr
 
     stubbed_json = out / "stubs.json"
@@ -148,8 +149,7 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     assert goldens.returncode == 2 and "instructor's kit" in goldens.stdout and "Traceback" not in goldens.stderr
 
     def play(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "play", *args], cwd=out, env=copy_env(out), capture_output=True,
-                              text=True, timeout=120)
+        return subprocess.run([sys.executable, "-m", "play", *args], cwd=out, env=copy_env(out), capture_output=True, text=True, timeout=120)
 
     assert play("--help").returncode == 0
     stub = play("bench", "--games", "2")
@@ -190,8 +190,11 @@ def test_what_a_hook_does_on_hidden_boards_shows_only_in_its_points(tmp_path: Pa
         result = run_grader(HIDDEN_SET, "--solver", solver, "--json", out)
         assert "Traceback" not in result.stdout + result.stderr
         report = json.loads(out.read_text(encoding="utf-8"))
-        searches = {h["id"]: re.search(r"in the grader's searches[^;\n]*(; \d+/\d+ groups[^;\n]*)?", h["message"])
-                    for h in report["hooks"] if h["id"] in ("forward_check", "order_values")}
+        searches = {
+            h["id"]: re.search(r"in the grader's searches[^;\n]*(; \d+/\d+ groups[^;\n]*)?", h["message"])
+            for h in report["hooks"]
+            if h["id"] in ("forward_check", "order_values")
+        }
         assert all(searches.values()), report["hooks"]
         assert "hidden boards included" in searches["forward_check"][0]  # the calls were seen, and cost points
         reports.append({hook: found[0] for hook, found in searches.items()})

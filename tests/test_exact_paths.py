@@ -74,9 +74,7 @@ def small_board(seed: int, mine_count: bool, most: int = 14) -> Board | None:
 
 @settings(max_examples=120, deadline=None)
 @given(st.integers(0, 2**32), st.integers(2, 9), st.integers(2, 9), st.sampled_from([0.15, 0.25, 0.4]), st.sampled_from([0.2, 0.35, 0.5]))
-def test_forward_backward_equals_the_branching_counter_on_every_component(
-    seed: int, rows: int, cols: int, density: float, reveal: float
-) -> None:
+def test_forward_backward_equals_the_branching_counter_on_every_component(seed: int, rows: int, cols: int, density: float, reveal: float) -> None:
     dec = decompose(build_csp(planted(random.Random(seed), rows, cols, density, reveal, mine_count=False)))
     for part in dec.components if dec is not None else ():
         branched = ComponentCounter(per_variable=True, sweep_size=NO_SWEEP).component(part)

@@ -73,11 +73,11 @@ def test_answers_that_ignore_their_input_earn_nothing(tmp_path: Path) -> None:
 
 def test_only_grades_just_the_named_items(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
-    run, report = grade_json("problems/", FILES / "correct.py", out, "--only", "forward_check,nctu-2,generated-status",
-                             timeout=300)
+    run, report = grade_json("problems/", FILES / "correct.py", out, "--only", "forward_check,nctu-2,generated-status", timeout=300)
     assert [h["id"] for h in report["hooks"]] == ["forward_check"]
     assert {p["id"] for p in report["problems"]} >= {"nctu-2"} and all(
-        p["id"] == "nctu-2" or p["file"].endswith("generated-status.yaml") for p in report["problems"])
+        p["id"] == "nctu-2" or p["file"].endswith("generated-status.yaml") for p in report["problems"]
+    )
     assert not report.get("other") and "a partial run" in run.stdout
     wrong = run_grader("problems/", "--only", "nope", timeout=60)
     assert wrong.returncode == 2 and "nothing is called nope" in wrong.stdout
@@ -106,6 +106,5 @@ def test_the_students_panel_narrates_the_students_hook() -> None:
 
 
 def test_agent_without_an_agent_section_says_what_it_does() -> None:
-    run = run_grader("problems/course.yaml", "--solver", FILES / "correct.py", "--agent", "assignment/agent.py",
-                     timeout=300, columns=300)
+    run = run_grader("problems/course.yaml", "--solver", FILES / "correct.py", "--agent", "assignment/agent.py", timeout=300, columns=300)
     assert "no agent section, so --agent plays practice games for no points" in run.stdout

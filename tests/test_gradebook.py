@@ -35,15 +35,29 @@ def test_a_class_with_a_missing_and_an_extra_student_goes_to_canvas(tmp_path: Pa
     shutil.copyfile(ROOT / "assignment" / "hooks.py", folder / "charles.py")
     (folder / "zed.py").write_text(self_contained("correct"), encoding="utf-8")  # on no roster line
     (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
-    result = run_grader(COURSE, "--submissions", folder, "--csv", tmp_path / "grades.csv", "--roster", tmp_path / "roster.csv",
-                        "--gradebook", "canvas", "--assignment", "Minesweeper CSP (4242)", timeout=600)
+    result = run_grader(
+        COURSE,
+        "--submissions",
+        folder,
+        "--csv",
+        tmp_path / "grades.csv",
+        "--roster",
+        tmp_path / "roster.csv",
+        "--gradebook",
+        "canvas",
+        "--assignment",
+        "Minesweeper CSP (4242)",
+        timeout=600,
+    )
     assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
     book = rows(tmp_path / "grades-canvas.csv")
     top = book[1][5]
-    assert book == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Minesweeper CSP (4242)"],
-                    ["    Points Possible", "", "", "", "", top],
-                    ["Lovelace, Ada", "1001", "S-1001", "alovelace", "CS 101 A", top],
-                    ["Babbage, Charles", "1002", "S-1002", "cbabbage", "CS 101 B", "0"]]
+    assert book == [
+        ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Minesweeper CSP (4242)"],
+        ["    Points Possible", "", "", "", "", top],
+        ["Lovelace, Ada", "1001", "S-1001", "alovelace", "CS 101 A", top],
+        ["Babbage, Charles", "1002", "S-1002", "cbabbage", "CS 101 B", "0"],
+    ]
     assert float(top) > 0
     said = " ".join(result.stdout.split())
     assert "wrote " in said and "grades-canvas.csv: 2 students" in said
@@ -53,8 +67,7 @@ def test_a_class_with_a_missing_and_an_extra_student_goes_to_canvas(tmp_path: Pa
 
 def test_the_generic_form_is_id_and_score_and_the_ungraded_are_listed_not_zeroed(tmp_path: Path) -> None:
     (tmp_path / "roster.csv").write_text("submission,id,name\nada,1001,Ada\nbob,1002,Bob\ncy,1003,Cy\n", encoding="utf-8")
-    book = match([Graded("ada", 19.0, 19.0), Graded("bob", None, 19.0), Graded("dan", 3.0, 19.0)],
-                 read_roster(tmp_path / "roster.csv"))
+    book = match([Graded("ada", 19.0, 19.0), Graded("bob", None, 19.0), Graded("dan", 3.0, 19.0)], read_roster(tmp_path / "roster.csv"))
     assert [s.id for s, _ in book.rows] == ["1001"] and [g.submission for g in book.unmatched] == ["dan"]
     assert [s.id for s in book.ungraded] == ["1002"] and [s.id for s in book.absent] == ["1003"]
     write_gradebook(tmp_path / "out.csv", book, "generic", "ignored")
@@ -67,12 +80,15 @@ def test_roster_cells_cannot_become_formulas(tmp_path: Path) -> None:
     assert rows(tmp_path / "out.csv")[0][5] == "'-danger" and rows(tmp_path / "out.csv")[2][:2] == ["'@SUM(A1)", "'=1+1"]
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "is empty"),
-    ("name,id\nAda,1\n", "no submission column"),
-    ("submission,id\nada,1\nada.py,2\n", "both name the submission"),
-    ("submission,id\nada,\n", "line 2 has no submission name or no id"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "is empty"),
+        ("name,id\nAda,1\n", "no submission column"),
+        ("submission,id\nada,1\nada.py,2\n", "both name the submission"),
+        ("submission,id\nada,\n", "line 2 has no submission name or no id"),
+    ],
+)
 def test_a_bad_roster_is_one_line(tmp_path: Path, text: str, words: str) -> None:
     (tmp_path / "roster.csv").write_text(text, encoding="utf-8")
     with pytest.raises(RosterError, match=words):
@@ -83,8 +99,9 @@ def test_a_bad_roster_stops_the_run_before_anyone_is_graded(tmp_path: Path) -> N
     (tmp_path / "class").mkdir()
     (tmp_path / "class" / "ada.py").write_text("x = 1\n", encoding="utf-8")
     (tmp_path / "roster.csv").write_text("name,id\n", encoding="utf-8")
-    result = run_grader(COURSE, "--submissions", tmp_path / "class", "--csv", tmp_path / "grades.csv",
-                        "--roster", tmp_path / "roster.csv", "--gradebook", "generic")
+    result = run_grader(
+        COURSE, "--submissions", tmp_path / "class", "--csv", tmp_path / "grades.csv", "--roster", tmp_path / "roster.csv", "--gradebook", "generic"
+    )
     assert result.returncode == 2 and "no submission column" in result.stdout and not (tmp_path / "grades.csv").exists()
     alone = run_grader(COURSE, "--submissions", tmp_path / "class", "--gradebook", "generic")
     assert alone.returncode == 2 and "--gradebook: give --roster" in alone.stdout  # a folder names no one

@@ -109,9 +109,11 @@ def test_more_wins_never_earn_fewer_points() -> None:
 def test_thresholds_that_would_pay_a_weaker_agent_more_are_refused() -> None:
     from grader.inputs.config import ConfigError, parse_config
 
-    for thresholds, why in (("[[0.85, 0.5], [0.7, 1.0]]", "a higher win rate must never earn a smaller share"),
-                            ("[[0.8, 1.0], [0.8, 0.5]]", "two thresholds at the same win rate"),
-                            ("[[85, 1.0]]", "a win rate is at most 1")):
+    for thresholds, why in (
+        ("[[0.85, 0.5], [0.7, 1.0]]", "a higher win rate must never earn a smaller share"),
+        ("[[0.8, 1.0], [0.8, 0.5]]", "two thresholds at the same win rate"),
+        ("[[85, 1.0]]", "a win rate is at most 1"),
+    ):
         with pytest.raises(ConfigError, match=why):
             parse_config(yaml.safe_load(f"agent:\n  thresholds: {thresholds}\n"))
     with pytest.raises(ConfigError, match="agent.between: must be one of linear, steps"):
@@ -125,8 +127,10 @@ def test_the_reason_says_wins_the_interval_and_how_the_points_were_computed() ->
     games = [GameResult(seed, won=seed % 4 != 0) for seed in range(200)]  # 150 wins: 75%
     item = score_agent(AgentGrading(seed=7, games=200), Outcome("ok", games_result(games)))
     assert item.score == pytest.approx(4 * (0.5 + 0.5 * 5 / 15), abs=0.005)
-    assert item.message.startswith("won 150/200 beginner games (75.0%, 95% CI 68.6%-80.5%); 75.00% lies between 70% "
-                                   "(50% of the points) and 85% (100%): 50% + 5.00/15 of the 50% between = 66.7% of the points = 2.67 of 4")
+    assert item.message.startswith(
+        "won 150/200 beginner games (75.0%, 95% CI 68.6%-80.5%); 75.00% lies between 70% "
+        "(50% of the points) and 85% (100%): 50% + 5.00/15 of the 50% between = 66.7% of the points = 2.67 of 4"
+    )
     assert "public default games" not in item.message
 
 
@@ -168,21 +172,35 @@ def test_an_agent_1_point_above_a_threshold_gets_nearly_the_same_points_from_any
 
 # --- what each kind of agent is told (graded on CONFIG's 20 seeded games) -----------------------
 
-STUB = ("your agent's choose_move in {file} is still the stub (it raises NotImplementedError): "
-        "write it there (part 3 of the handout)")
+STUB = "your agent's choose_move in {file} is still the stub (it raises NotImplementedError): write it there (part 3 of the handout)"
 
 #: Agent files (tests/student_files, or the handout's own stub), their points, status and the
 #: words their reason must hold; the games are seeded, so the points are exact.
 AGENT_OUTCOMES = {
-    "stub": (ROOT / "assignment" / "agent.py", 0.0, "fail",
-             ("won 0/20 beginner games: all lost at move 1: " + STUB.format(file="agent.py") + "; 0 of 4 points",)),
+    "stub": (
+        ROOT / "assignment" / "agent.py",
+        0.0,
+        "fail",
+        ("won 0/20 beginner games: all lost at move 1: " + STUB.format(file="agent.py") + "; 0 of 4 points",),
+    ),
     "bare stub": (STUDENTS / "agent_bare_stub.py", 0.0, "fail", (STUB.format(file="agent_bare_stub.py"),)),
     "crash": (STUDENTS / "agent_crash.py", 0.0, "fail", ("all lost at move 1: KeyError: 'no such key' (agent_crash.py, line 5",)),
-    "naive": (STUDENTS / "agent_naive.py", 0.0, "fail",
-              ("won 0/20", "lost 20 of 20: 20 opened a mine; first: game 1 at move 6: opened r1c6, a mine: a guess (a 50% ",
-               "game 2 at move 4: opened r2c1, a mine: what it saw proved it was one")),
-    "guesses": (STUDENTS / "agent_guesses.py", 4.0, "pass",
-                ("won 13/20", "lost 7 of 20: 7 opened a mine", "game 3 at move 17: opened r8c3, a mine: a guess (a 88% ")),
+    "naive": (
+        STUDENTS / "agent_naive.py",
+        0.0,
+        "fail",
+        (
+            "won 0/20",
+            "lost 20 of 20: 20 opened a mine; first: game 1 at move 6: opened r1c6, a mine: a guess (a 50% ",
+            "game 2 at move 4: opened r2c1, a mine: what it saw proved it was one",
+        ),
+    ),
+    "guesses": (
+        STUDENTS / "agent_guesses.py",
+        4.0,
+        "pass",
+        ("won 13/20", "lost 7 of 20: 7 opened a mine", "game 3 at move 17: opened r8c3, a mine: a guess (a 88% "),
+    ),
 }
 
 

@@ -32,6 +32,7 @@ def entries(report: dict) -> list[dict]:
 
 # --- grading the reference and the stubs ---
 
+
 def test_reference_gets_full_marks_on_every_problem_set(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     result = run_grader("problems/", "--solver", "reference", "--json", out)
@@ -79,6 +80,7 @@ def test_default_solver_is_the_assignment() -> None:
 
 # --- check ---
 
+
 def test_check_counts_solutions(tmp_path: Path) -> None:
     out = tmp_path / "c.json"
     result = run_grader("check", "problems/", "--json", out)
@@ -98,13 +100,16 @@ def test_check_counts_solutions(tmp_path: Path) -> None:
 
 def test_check_flags_a_wrong_expect(tmp_path: Path) -> None:
     problems = tmp_path / "wrong.yaml"
-    problems.write_text(textwrap.dedent("""\
+    problems.write_text(
+        textwrap.dedent("""\
         problems:
           - id: row
             expect: 3
             board: |
               ? 1 ? 2 ?
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     out = tmp_path / "c.json"
     result = run_grader("check", problems, "--json", out)
     no_traceback(result)
@@ -125,16 +130,26 @@ GOOD = """\
 # name -> (bad file text, problem id or None, field or None, words the error must contain)
 BAD_FILES = {
     "malformed-yaml": ("problems:\n  - id: broken\n    board: [1, 2\n  - id: other\n", None, None, ["is not valid YAML"]),
-    "ragged-rows": ("problems:\n" + GOOD + "  - id: ragged\n    board: |\n      . 1 .\n      . . . .\n",
-                    "ragged", "board", ["row 2", "has 4 cells, expected 3"]),
-    "unknown-token": ("problems:\n" + GOOD + "  - id: token\n    board: |\n      . 1 .\n      . x .\n",
-                      "token", "board", ["r2c2", "'x'"]),
-    "clue-out-of-range": ("problems:\n" + GOOD + "  - id: big-clue\n    board: |\n      . 9 .\n      . . .\n",
-                          "big-clue", "board", ["clue 9", "out of range"]),
-    "too-many-mines": ("problems:\n" + GOOD + "  - id: crowded\n    mines: 7\n    board: |\n      . 1 .\n      . . .\n",
-                       "crowded", "mines", ["7 mines do not fit", "5 cells"]),
-    "duplicate-id": ("problems:\n" + GOOD + "  - id: good-same\n    board: |\n      ? 1 ?\n",
-                     "good-same", "id", ["duplicate id", "line 2"]),
+    "ragged-rows": (
+        "problems:\n" + GOOD + "  - id: ragged\n    board: |\n      . 1 .\n      . . . .\n",
+        "ragged",
+        "board",
+        ["row 2", "has 4 cells, expected 3"],
+    ),
+    "unknown-token": ("problems:\n" + GOOD + "  - id: token\n    board: |\n      . 1 .\n      . x .\n", "token", "board", ["r2c2", "'x'"]),
+    "clue-out-of-range": (
+        "problems:\n" + GOOD + "  - id: big-clue\n    board: |\n      . 9 .\n      . . .\n",
+        "big-clue",
+        "board",
+        ["clue 9", "out of range"],
+    ),
+    "too-many-mines": (
+        "problems:\n" + GOOD + "  - id: crowded\n    mines: 7\n    board: |\n      . 1 .\n      . . .\n",
+        "crowded",
+        "mines",
+        ["7 mines do not fit", "5 cells"],
+    ),
+    "duplicate-id": ("problems:\n" + GOOD + "  - id: good-same\n    board: |\n      ? 1 ?\n", "good-same", "id", ["duplicate id", "line 2"]),
     "missing-board": ("problems:\n" + GOOD + "  - id: boardless\n    mines: 1\n", "boardless", "board", ["is missing"]),
 }
 
@@ -236,6 +251,7 @@ def test_nan_points_are_rejected(tmp_path: Path) -> None:
 
 # --- bad command lines ---
 
+
 def test_unknown_solver_file_is_one_line_and_exit_2() -> None:
     result = run_grader("problems/", "--solver", "does_not_exist.py")
     no_traceback(result)
@@ -254,14 +270,17 @@ def test_solver_that_is_not_a_python_file_is_refused(tmp_path: Path) -> None:
     assert "hooks.txt" in result.stdout
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--timeout", "nan"], "positive, finite number of seconds"),
-    (["--timeout", "inf"], "positive, finite number of seconds"),
-    (["--timeout", "-1"], "positive, finite number of seconds"),
-    (["--jobs", "0"], "expected a positive whole number"),
-    (["--json", "/tmp"], "is a folder"),
-    (["--bogus"], "unrecognized arguments: --bogus"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--timeout", "nan"], "positive, finite number of seconds"),
+        (["--timeout", "inf"], "positive, finite number of seconds"),
+        (["--timeout", "-1"], "positive, finite number of seconds"),
+        (["--jobs", "0"], "expected a positive whole number"),
+        (["--json", "/tmp"], "is a folder"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
 def test_bad_options_are_one_line_and_nothing_is_graded(args: list[str], words: str) -> None:
     result = run_grader("problems/course.yaml", "--solver", "reference", *args)
     assert result.returncode == 2 and "Traceback" not in result.stdout + result.stderr
@@ -285,8 +304,9 @@ def test_the_readme_examples_run_as_written_on_the_files_that_ship() -> None:
     commands = [line.split("#")[0].split() for line in readme.splitlines() if line.startswith("python -m solvers ")]
     assert len(commands) >= 3
     for command in commands:
-        ran = subprocess.run([sys.executable, *command[1:]], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        ran = subprocess.run(
+            [sys.executable, *command[1:]], cwd=ROOT, capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)}
+        )
         assert ran.returncode == 0 and "Traceback" not in ran.stderr, (command, ran.stdout[-500:], ran.stderr[-500:])
 
 

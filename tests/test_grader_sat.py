@@ -52,8 +52,9 @@ def test_oracle_counts_big_boards_exactly_and_glucose_agrees() -> None:
 
 def test_no_solution_claim_is_checked_by_glucose_without_expect(tmp_path: Path) -> None:
     problems = tmp_path / "noexpect.yaml"
-    problems.write_text("problems:\n  - id: solvable\n    board: |\n      ? 1 ? 2 ?\n"
-                        "  - id: unsolvable\n    board: |\n      ? 3 ? 3 ?\n", encoding="utf-8")
+    problems.write_text(
+        "problems:\n  - id: solvable\n    board: |\n      ? 1 ? 2 ?\n  - id: unsolvable\n    board: |\n      ? 3 ? 3 ?\n", encoding="utf-8"
+    )
     entries = by_id(graded(tmp_path, "claims_none", problems))
     assert entries["solvable"]["status"] == "fail"
     assert "Glucose 4.1 finds one" in entries["solvable"]["message"]
@@ -75,4 +76,4 @@ def test_check_reports_which_oracle_counted(tmp_path: Path) -> None:
 def test_a_huge_count_needs_no_enumeration() -> None:
     """2**21 layouts on 42 unknown cells: counted exactly without enumerating them."""
     board = parse_board(" ".join([". 1 ."] * 21), "classic")
-    assert count_method(board) == "components+sat" and count_solutions(board) == 2 ** 21
+    assert count_method(board) == "components+sat" and count_solutions(board) == 2**21

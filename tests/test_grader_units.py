@@ -26,6 +26,7 @@ VALID = [[0, 1, 1], [0, 0, 0]]
 
 # --- layout_problem ---
 
+
 def test_valid_layout_has_no_problem() -> None:
     assert layout_problem(board_from_rows(CORNER), VALID) is None
     assert layout_problem(board_from_rows(CORNER, mines=2), VALID) is None
@@ -148,17 +149,17 @@ def test_returned_nothing_fails() -> None:
 
 # --- score_hook ---
 
+
 def _bounds_case(name: str, expected: list[int], group: int) -> Case:
     return Case(name, f"why {name}", {"scope": [0, 1], "domains": {0: [0, 1], 1: [1]}}, expected=expected, group=group)
 
 
 def test_hook_credit_is_by_group_of_cases() -> None:
-    cases = [_bounds_case("a", [0, 0], 1), _bounds_case("b", [1, 2], 1), _bounds_case("c", [0, 3], 2),
-             _bounds_case("d", [1, 0], 2)]
+    cases = [_bounds_case("a", [0, 0], 1), _bounds_case("b", [1, 2], 1), _bounds_case("c", [0, 3], 2), _bounds_case("d", [1, 0], 2)]
     outcome = Outcome("ok", HookAnswers([{"value": [0, 0]}, {"error": "TypeError: nope"}, {"value": [0, 3]}, {"value": [1, 0]}]))
     result = score_hook("constraint_bounds", 2, cases, outcome)
     assert (result.status, result.score, result.max_score) == ("fail", 1.0, 2)  # group 1 lost, group 2 right
-    assert result.message.startswith("1/2 groups of cases right (3/4 cases); the first wrong one is case 2, \"b\": why b")
+    assert result.message.startswith('1/2 groups of cases right (3/4 cases); the first wrong one is case 2, "b": why b')
     assert "scope: (0, 1)" in result.message and "domains: {0: (0, 1), 1: (1,)}" in result.message
     assert "your hook: TypeError: nope" in result.message and "--case constraint_bounds:2" in result.message
 
@@ -181,11 +182,13 @@ def test_hook_error_outcome_scores_zero() -> None:
 
 # --- goldens and the next-step hint ---
 
+
 def test_stored_hook_cases_are_fresh() -> None:
     stored = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
     fresh = build_cases()
     assert {hook: [case.data() for case in cases] for hook, cases in fresh.items()} == stored["hooks"], (
-        "grader/scoring/hook_cases.yaml is stale: run `python -m grader goldens`")
+        "grader/scoring/hook_cases.yaml is stale: run `python -m grader goldens`"
+    )
     assert load_cases() == fresh
     assert list(fresh) == list(HOOK_NAMES)
     assert all(fresh[name] for name in HOOK_NAMES)
@@ -214,19 +217,20 @@ def test_next_hook_to_implement() -> None:
     """The first hook whose item failed as not implemented (a typed kind), whatever the
     reasons say: our words in a student's exception make no hook unwritten."""
     todo = "{} is not implemented yet (it raises NotImplementedError)"
-    report = Report("student", [
-        _hook("constraint_bounds", "15/15 cases", "pass"),
-        _hook("forward_check", "ValueError: forward_check is not implemented yet (hooks.py, line 3, in forward_check)",
-              error_kind="raised"),
-        _hook("select_variable", todo.format("select_variable"), error_kind="not_implemented"),
-        _hook("order_values", todo.format("order_values"), error_kind="not_implemented"),
-    ])
+    report = Report(
+        "student",
+        [
+            _hook("constraint_bounds", "15/15 cases", "pass"),
+            _hook("forward_check", "ValueError: forward_check is not implemented yet (hooks.py, line 3, in forward_check)", error_kind="raised"),
+            _hook("select_variable", todo.format("select_variable"), error_kind="not_implemented"),
+            _hook("order_values", todo.format("order_values"), error_kind="not_implemented"),
+        ],
+    )
     assert report.next_hook_to_implement() == "select_variable"
     done = Report("student", [_hook(h.name, "all cases", "pass") for h in HOOKS_WITH_CASES])
     assert done.next_hook_to_implement() is None
     # a problem run that hits a stub does not count: only the hook tests do
-    problem = ItemResult("problem", "p", "error", 0.0, 1.0, todo.format("forward_check"), file="x.yaml",
-                         error_kind="not_implemented")
+    problem = ItemResult("problem", "p", "error", 0.0, 1.0, todo.format("forward_check"), file="x.yaml", error_kind="not_implemented")
     assert Report("student", [problem]).next_hook_to_implement() is None
     crashed = Report("student", [_hook("constraint_bounds", "ZeroDivisionError: division by zero", error_kind="raised")])
     assert crashed.next_hook_to_implement() is None
@@ -279,6 +283,15 @@ def test_every_hand_made_case_says_what_it_tests() -> None:
     stored = load_cases()
     named = [c for cases in stored.values() for c in cases if not c.name.startswith("random")]
     assert len(named) >= 15 and all(len(c.why) > 20 for c in named)
-    assert {"one pass, not a fixpoint", "an empty domain", "the mine count last", "no mine count", "assigned is given",
-            "the inclusive rule", "a degree tie", "a singleton of each value", "decided safe", "decided a mine"} <= {
-        c.name for c in named}
+    assert {
+        "one pass, not a fixpoint",
+        "an empty domain",
+        "the mine count last",
+        "no mine count",
+        "assigned is given",
+        "the inclusive rule",
+        "a degree tie",
+        "a singleton of each value",
+        "decided safe",
+        "decided a mine",
+    } <= {c.name for c in named}

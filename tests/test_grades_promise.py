@@ -25,12 +25,30 @@ from conftest import COURSE, STUDENT_FILES, grader_env, run_grader, self_contain
 
 #: Every kind of student; the test checks that each gets what it deserves in the first run.
 CLASS = {
-    "standalone_correct": "full", "correct_reexport": "full", "slow_correct": "full", "lazy_upper": "partial",
-    "off_by_one_bounds": "partial", "reversed_values": "partial", "flips_values": "partial", "crash": "partial",
-    "loops": "partial", "loop_bounds": "partial", "exits": "partial", "os_exit_bounds": "partial",
-    "sys_exit": "partial", "segfault_bounds": "partial", "syntax": "zero", "import_raises": "zero",
-    "wrong_types": "partial", "returns_set": "partial", "constant_answers": "zero", "sat_off_by_one": "partial",
-    "parallel_buggy": "partial", "stateful": "partial", "sleeps_in_hooks": "partial", "huge_alloc": "partial",
+    "standalone_correct": "full",
+    "correct_reexport": "full",
+    "slow_correct": "full",
+    "lazy_upper": "partial",
+    "off_by_one_bounds": "partial",
+    "reversed_values": "partial",
+    "flips_values": "partial",
+    "crash": "partial",
+    "loops": "partial",
+    "loop_bounds": "partial",
+    "exits": "partial",
+    "os_exit_bounds": "partial",
+    "sys_exit": "partial",
+    "segfault_bounds": "partial",
+    "syntax": "zero",
+    "import_raises": "zero",
+    "wrong_types": "partial",
+    "returns_set": "partial",
+    "constant_answers": "zero",
+    "sat_off_by_one": "partial",
+    "parallel_buggy": "partial",
+    "stateful": "partial",
+    "sleeps_in_hooks": "partial",
+    "huge_alloc": "partial",
     "threaded_work": "full",
 }
 
@@ -71,8 +89,10 @@ def grades(tmp_path: Path, run: str, jobs: int) -> dict[str, dict[str, str]]:
     assert "Traceback" not in result.stdout + result.stderr, result.stdout[-3000:]
     with out.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    return {row["student"]: {key: str(timings_aside(value)) for key, value in row.items()
-                           if key not in ("student", "cpu_seconds", "wall_seconds")} for row in rows}
+    return {
+        row["student"]: {key: str(timings_aside(value)) for key, value in row.items() if key not in ("student", "cpu_seconds", "wall_seconds")}
+        for row in rows
+    }
 
 
 def test_the_same_class_gets_the_same_grades_whatever_jobs_and_load(tmp_path: Path) -> None:
@@ -105,7 +125,9 @@ def test_a_worker_that_cannot_start_is_retried_then_not_graded_never_zero(tmp_pa
         'case "$*" in *grader.sandbox.child*) if [ "$left" -gt 0 ]; then\n'
         f'  echo $((left - 1)) > "{counter}"; echo "bwrap: Creating new namespace failed: Resource temporarily unavailable" >&2; exit 1\n'
         "fi;; esac\n"
-        f'exec {real} "$@"\n', encoding="utf-8")
+        f'exec {real} "$@"\n',
+        encoding="utf-8",
+    )
     os.chmod(fake / "bwrap", 0o755)
     env = grader_env(PATH=f"{fake}:{os.environ['PATH']}")
 
@@ -113,8 +135,13 @@ def test_a_worker_that_cannot_start_is_retried_then_not_graded_never_zero(tmp_pa
         counter.write_text(str(failures), encoding="utf-8")
         os.chmod(counter, 0o666)
         out = tmp_path / f"grades-{failures}.csv"
-        result = subprocess.run([sys.executable, "-m", "grader", COURSE, "--submissions", folder, "--csv", out,
-                                 "--isolation", "bwrap"], env=env, capture_output=True, text=True, timeout=600)
+        result = subprocess.run(
+            [sys.executable, "-m", "grader", COURSE, "--submissions", folder, "--csv", out, "--isolation", "bwrap"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert "Traceback" not in result.stdout + result.stderr, result.stdout
         with out.open(newline="", encoding="utf-8") as handle:
             return result, next(csv.DictReader(handle))

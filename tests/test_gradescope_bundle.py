@@ -36,8 +36,12 @@ class Autograder:
 
 def _bare_env(root: Path, **extra: str) -> dict[str, str]:
     """What Gradescope's harness gives its scripts: no virtual environment, no PYTHONPATH."""
-    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": os.environ.get("HOME", "/root"),
-           "LANG": "C.UTF-8", "AUTOGRADER_ROOT": str(root)}
+    env = {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "HOME": os.environ.get("HOME", "/root"),
+        "LANG": "C.UTF-8",
+        "AUTOGRADER_ROOT": str(root),
+    }
     env.update(extra)
     return env
 
@@ -65,8 +69,9 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Autograder:
         os.chmod(root / "source" / script, 0o755)
     shutil.copyfile(root / "source" / "run_autograder", root / "run_autograder")  # as Gradescope does
     os.chmod(root / "run_autograder", 0o755)
-    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source", env=_bare_env(root),
-                           capture_output=True, text=True, timeout=900)
+    setup = subprocess.run(
+        ["bash", str(root / "source" / "setup.sh")], cwd=root / "source", env=_bare_env(root), capture_output=True, text=True, timeout=900
+    )
     assert setup.returncode == 0, setup.stdout + setup.stderr
     assert not list((root / "venv" / "lib").glob("python3*/site-packages/__editable__*"))  # installed, not linked
     return Autograder(root, setup.stdout + setup.stderr)
@@ -75,8 +80,7 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Autograder:
 def fingerprint(root: Path) -> dict[str, str]:
     """Every file of the installed autograder (scripts, kit, venv) and its hash."""
     files = [root / "run_autograder", *sorted((root / "source").rglob("*")), *sorted((root / "venv").rglob("*"))]
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in files
-            if p.is_file() and not p.is_symlink() and "__pycache__" not in p.parts}
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in files if p.is_file() and not p.is_symlink() and "__pycache__" not in p.parts}
 
 
 def run_autograder(grader: Autograder, isolation: str, files: dict[str, str]) -> tuple[dict, subprocess.CompletedProcess[str]]:
@@ -89,8 +93,14 @@ def run_autograder(grader: Autograder, isolation: str, files: dict[str, str]) ->
         text = self_contained(student).replace("{{ROOT}}", str(grader.root))
         text = text.replace("{{KIT}}", str(grader.root / "source" / "kit"))
         (submission / name).write_text(text, encoding="utf-8")
-    run = subprocess.run(["bash", str(grader.root / "run_autograder")], cwd=grader.root, capture_output=True,
-                         text=True, timeout=600, env=_bare_env(grader.root, GRADER_ISOLATION=isolation))
+    run = subprocess.run(
+        ["bash", str(grader.root / "run_autograder")],
+        cwd=grader.root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=_bare_env(grader.root, GRADER_ISOLATION=isolation),
+    )
     assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
     results = json.loads((grader.root / "results" / "results.json").read_text(encoding="utf-8"))
     check_gradescope_spec(results)
@@ -131,8 +141,7 @@ def test_the_answer_key_is_out_of_reach(autograder: Autograder, isolation: str, 
 
 
 @pytest.mark.parametrize("student", ["gs_forger", "gs_rewriter", "hostile_tamper"])
-def test_only_the_grader_writes_results_and_the_autograder_never_changes(autograder: Autograder, isolation: str,
-                                                                          student: str) -> None:
+def test_only_the_grader_writes_results_and_the_autograder_never_changes(autograder: Autograder, isolation: str, student: str) -> None:
     before = fingerprint(autograder.root)
     results, run = run_autograder(autograder, isolation, {"hooks.py": student})
     assert results["score"] != 999 and results["tests"], results  # written by the grader
@@ -162,8 +171,14 @@ def test_an_empty_submission_is_told_what_to_submit(autograder: Autograder, isol
     shutil.rmtree(autograder.root / "submission", ignore_errors=True)
     (autograder.root / "submission").mkdir()
     (autograder.root / "submission" / "notes.txt").write_text("I ran out of time\n", encoding="utf-8")
-    run = subprocess.run(["bash", str(autograder.root / "run_autograder")], cwd=autograder.root, capture_output=True,
-                         text=True, timeout=120, env=_bare_env(autograder.root, GRADER_ISOLATION=isolation))
+    run = subprocess.run(
+        ["bash", str(autograder.root / "run_autograder")],
+        cwd=autograder.root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_bare_env(autograder.root, GRADER_ISOLATION=isolation),
+    )
     results = json.loads((autograder.root / "results" / "results.json").read_text(encoding="utf-8"))
     assert run.returncode == 0 and results["score"] == 0
     assert "submit a .py file defining constraint_bounds" in results["output"] and "staff" not in results["output"]
@@ -179,8 +194,7 @@ def test_a_dead_grader_leaves_no_score_and_a_failed_run(autograder: Autograder, 
     (broken / "venv" / "bin" / "python").write_text("#!/bin/sh\nkill -9 $$\n", encoding="utf-8")
     os.chmod(broken / "venv" / "bin" / "python", 0o755)
     (broken / "submission").mkdir()
-    run = subprocess.run(["bash", str(broken / "run_autograder")], cwd=broken, capture_output=True, text=True,
-                         timeout=60, env=_bare_env(broken))
+    run = subprocess.run(["bash", str(broken / "run_autograder")], cwd=broken, capture_output=True, text=True, timeout=60, env=_bare_env(broken))
     assert run.returncode != 0 and not (broken / "results" / "results.json").exists()
     assert "was not graded" in run.stderr and "no score is recorded" in run.stderr
 

@@ -48,8 +48,9 @@ def test_the_bundle_is_run_as_gradescope_runs_it_on_the_reference_and_a_stub(tmp
     (tmp_path / "reference" / "hooks.py").write_text(self_contained("correct"), encoding="utf-8")
     (tmp_path / "stub").mkdir()
     shutil.copyfile(ROOT / "assignment" / "hooks.py", tmp_path / "stub" / "hooks.py")
-    result = run_grader("gradescope-bundle", "autograder.zip", "--problems", problems, "--test", "reference/hooks.py",
-                        "stub/hooks.py", cwd=tmp_path, timeout=1500)
+    result = run_grader(
+        "gradescope-bundle", "autograder.zip", "--problems", problems, "--test", "reference/hooks.py", "stub/hooks.py", cwd=tmp_path, timeout=1500
+    )
     said = result.stdout + result.stderr
     assert result.returncode == 0 and "Traceback" not in said, said
     assert "setup.sh: installed the kit with Python 3." in said and "pinned by constraints.txt" in said

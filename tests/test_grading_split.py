@@ -36,7 +36,7 @@ def test_the_model_answer_answers_every_case_of_every_hook_as_a_record() -> None
     """Every CSP hook of the table: one value per case, in order, and full marks."""
     cases = load_cases()
     for spec in CSP_HOOKS:
-        outcome, = asked(reference_hooks(), [hook_task(spec.name, cases[spec.name], 30.0)])
+        (outcome,) = asked(reference_hooks(), [hook_task(spec.name, cases[spec.name], 30.0)])
         assert isinstance(outcome.answered, HookAnswers), spec.name
         assert [set(reply) for reply in outcome.answered.results] == [{"value"}] * len(cases[spec.name]), spec.name
         assert score_hook(spec.name, 1.0, cases[spec.name], outcome).status == "pass", spec.name
@@ -58,7 +58,7 @@ def test_a_hostile_hook_gets_an_error_reply_per_case_and_no_credit(behaviour: st
             raise ValueError("no")
         return Unserialisable()
 
-    outcome, = asked({spec.name: hostile}, [hook_task(spec.name, cases, 30.0)])
+    (outcome,) = asked({spec.name: hostile}, [hook_task(spec.name, cases, 30.0)])
     assert outcome.ok and [set(reply) for reply in outcome.answered.results] == [{"error"}] * len(cases)
     item = score_hook(spec.name, 1.0, cases, outcome)
     assert item.status == "fail" and item.score == 0.0
@@ -67,7 +67,7 @@ def test_a_hostile_hook_gets_an_error_reply_per_case_and_no_credit(behaviour: st
 def test_a_search_answers_its_solutions_statistics_and_every_hooks_calls() -> None:
     """The model answer's search of a board: every solution, its nodes, no divergence, and
     the calls of every hook the engine asks; scored as a pass with those nodes."""
-    outcome, = asked(reference_hooks(), [problem_task(BOARD, 30.0, model_answer())])
+    (outcome,) = asked(reference_hooks(), [problem_task(BOARD, 30.0, model_answer())])
     answer = outcome.answered
     assert isinstance(answer, SearchAnswer) and answer.failed is None and answer.divergence is None
     assert answer.solutions is not None and len(answer.solutions) == expected_count(BOARD)
@@ -82,7 +82,7 @@ def test_a_search_stopped_by_a_raising_hook_answers_the_failure_and_its_hook() -
     and the board is lost to that hook."""
     hook = sorted(SEARCH_HOOKS)[0]
     functions = {**reference_hooks(), hook: lambda *args: 1 // 0}
-    outcome, = asked(functions, [problem_task(BOARD, 30.0, model_answer())])
+    (outcome,) = asked(functions, [problem_task(BOARD, 30.0, model_answer())])
     assert outcome.ok and outcome.answered.failed is not None and outcome.answered.failed_in == hook
     assert outcome.answered.solutions is None
     item = score_problem(BOARD, outcome)
@@ -105,7 +105,7 @@ def test_the_sat_item_answers_each_problem_and_a_failed_hidden_part_keeps_its_re
     each hidden problem gets an error that names nothing of that part."""
     sat_problems, _ = load_problems(ROOT / "problems" / "sat-examples.yaml")
     shown = [p for p in sat_problems if not p.hidden][:2]
-    outcome, = asked(reference_hooks(), [sat_problems_task(shown, 60.0)])
+    (outcome,) = asked(reference_hooks(), [sat_problems_task(shown, 60.0)])
     assert isinstance(outcome.answered, SatSolutions) and len(outcome.answered.results) == len(shown)
     assert all(result.error is None and result.solutions is not None for result in outcome.answered.results)
     hidden = [replace(p, visibility="hidden") for p in shown[:1]]

@@ -149,40 +149,60 @@ def test_missing_file_and_brute_force_on_a_large_grid(capsys, tmp_path):
 
 def test_as_a_real_command_from_standard_input():
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run(
-        [sys.executable, "-m", "solvers", "grid"], input=SEED_3X3, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
-    )
+    done = subprocess.run([sys.executable, "-m", "solvers", "grid"], input=SEED_3X3, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (0, PRINTED[SEED_3X3])
-    bad = subprocess.run(
-        [sys.executable, "-m", "solvers", "grid"], input="1 x\n", cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
-    )
+    bad = subprocess.run([sys.executable, "-m", "solvers", "grid"], input="1 x\n", cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize("command", [["grid"], ["sat"], ["trace"]])
 def test_a_closed_standard_input_is_one_line(command: list[str]) -> None:
-    ran = subprocess.run([sys.executable, "-m", "solvers", *command], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                         preexec_fn=lambda: os.close(0))
+    ran = subprocess.run(
+        [sys.executable, "-m", "solvers", *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=lambda: os.close(0),
+    )
     assert ran.returncode == 2 and "standard input is closed" in ran.stderr and "Traceback" not in ran.stderr
 
 
-@pytest.mark.parametrize("command, text", [(["grid"], "1 [/x]\n2 2\n"), (["sat"], "2 3\n1 [/x] ?\n? ? ?\n"),
-                                           (["trace"], ". [/x]\n. 1\n")])
+@pytest.mark.parametrize("command, text", [(["grid"], "1 [/x]\n2 2\n"), (["sat"], "2 3\n1 [/x] ?\n? ? ?\n"), (["trace"], ". [/x]\n. 1\n")])
 def test_markup_in_a_board_is_shown_as_it_is(command: list[str], text: str) -> None:
-    ran = subprocess.run([sys.executable, "-m", "solvers", *command], cwd=ROOT, input=text, capture_output=True,
-                         text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    ran = subprocess.run(
+        [sys.executable, "-m", "solvers", *command],
+        cwd=ROOT,
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert ran.returncode == 2 and "'[/x]' is not a clue" in ran.stderr and "Traceback" not in ran.stderr
 
 
 def test_every_solvers_command_has_a_version() -> None:
-    ran = subprocess.run([sys.executable, "-m", "solvers", "--version"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    ran = subprocess.run(
+        [sys.executable, "-m", "solvers", "--version"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert ran.returncode == 0 and ran.stdout.startswith("python -m solvers ")
 
 
 @pytest.mark.parametrize("command", ["grid", "sat", "trace", "generate"])
 def test_every_solvers_subcommand_has_a_version(command: str) -> None:
-    ran = subprocess.run([sys.executable, "-m", "solvers", command, "--version"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    ran = subprocess.run(
+        [sys.executable, "-m", "solvers", command, "--version"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert ran.returncode == 0 and ran.stdout.startswith(f"python -m solvers {command} ")

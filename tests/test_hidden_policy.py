@@ -53,14 +53,12 @@ def marked(value_type: str, field: str) -> object:
         return ((f"{MARK}-{field}", 4),)
     if value_type == "ErrorKind | None":  # a kind carries no text: that it is reset is checked apart
         return "contract"
-    raise AssertionError(f"ItemResult.{field} ({value_type}): give it a marked value here, so the test sees "
-                         "whether a hidden item shows it")
+    raise AssertionError(f"ItemResult.{field} ({value_type}): give it a marked value here, so the test sees whether a hidden item shows it")
 
 
 def hidden_item(kind: str, status: str, visibility: str = "hidden", unloadable: bool = False) -> ItemResult:
     """A lost hidden item with the marker in every field it may not show."""
-    values: dict[str, object] = {"kind": kind, "status": status, "score": 0.0, "max_score": 2.0,
-                                 "visibility": visibility}
+    values: dict[str, object] = {"kind": kind, "status": status, "score": 0.0, "max_score": 2.0, "visibility": visibility}
     if unloadable:
         values["error_kind"] = "unloadable"
     for spec in dataclasses.fields(ItemResult):
@@ -73,21 +71,36 @@ def hidden_item(kind: str, status: str, visibility: str = "hidden", unloadable: 
 def marked_report() -> Report:
     """Visible items that lose points (so every writer has reasons and a next step to
     write) and hidden items of every kind a report can hide, each with the marker."""
-    return Report("/srv/class/ann/hooks.py", [
-        ItemResult("hook", "forward_check", "fail", 1.0, 3.0, "returned [1] for case 2", first_wrong="case 2",
-                   mistake="off by one"),
-        ItemResult("hook", "select_variable", "pass", 2.0, 2.0, "all right"),
-        ItemResult("problem", "open-1", "fail", 0.0, 1.0, "claims there is no solution", file="problems/set.yaml",
-                   nodes=12, seconds=0.01, lost_to="forward_check", cause="forward_check at node 3"),
-        hidden_item("problem", "fail"),
-        hidden_item("problem", "timeout", visibility="after_due_date"),
-        hidden_item("problem", "error", visibility=f"{MARK}-visibility"),
-        hidden_item("sat", "fail", visibility="after_published"),
-        hidden_item("agent", "fail"),
-    ], "bwrap")
+    return Report(
+        "/srv/class/ann/hooks.py",
+        [
+            ItemResult("hook", "forward_check", "fail", 1.0, 3.0, "returned [1] for case 2", first_wrong="case 2", mistake="off by one"),
+            ItemResult("hook", "select_variable", "pass", 2.0, 2.0, "all right"),
+            ItemResult(
+                "problem",
+                "open-1",
+                "fail",
+                0.0,
+                1.0,
+                "claims there is no solution",
+                file="problems/set.yaml",
+                nodes=12,
+                seconds=0.01,
+                lost_to="forward_check",
+                cause="forward_check at node 3",
+            ),
+            hidden_item("problem", "fail"),
+            hidden_item("problem", "timeout", visibility="after_due_date"),
+            hidden_item("problem", "error", visibility=f"{MARK}-visibility"),
+            hidden_item("sat", "fail", visibility="after_published"),
+            hidden_item("agent", "fail"),
+        ],
+        "bwrap",
+    )
 
 
 # --- the writers ----------------------------------------------------------------------------------
+
 
 def terminal(report: Report, tmp_path: Path) -> str:
     from grader.reports.report import show_report
@@ -164,11 +177,9 @@ def insights(report: Report, tmp_path: Path) -> str:
 
     tables = all_tables([StudentResult("ann", report), StudentResult("bob", report)])
     text = json.dumps([[table.title, table.note, table.rows] for table in tables])
-    write_kept(tmp_path / "kept", {}, [KeptStudent(name, {}, f"{name}.py", report, None, 1.0, 2.0)
-                                       for name in ("ann", "bob")])
+    write_kept(tmp_path / "kept", {}, [KeptStudent(name, {}, f"{name}.py", report, None, 1.0, 2.0) for name in ("ann", "bob")])
     console = Console(record=True, width=240, file=io.StringIO())
-    command([str(tmp_path / "kept"), "--html", str(tmp_path / "page.html"), "--csv-dir", str(tmp_path / "tables")],
-            console)
+    command([str(tmp_path / "kept"), "--html", str(tmp_path / "page.html"), "--csv-dir", str(tmp_path / "tables")], console)
     pages = [(tmp_path / "page.html").read_text(encoding="utf-8")]
     pages += [path.read_text(encoding="utf-8") for path in sorted((tmp_path / "tables").iterdir())]
     return "\n".join([text, console.export_text(), *pages])
@@ -248,6 +259,7 @@ POLICY = {"shown", "shown_items", "shown_report", "details_shown"}
 
 # --- the tests --------------------------------------------------------------------------------------
 
+
 def marked_problems(tmp_path: Path) -> Path:
     """The classroom's hidden set with its hidden boards' ids made markers."""
     folder = tmp_path / "marked-problems"
@@ -263,7 +275,7 @@ def marked_problems(tmp_path: Path) -> Path:
 
 def assert_unmarked(text: str, where: str) -> None:
     found = [m.start() for m in re.finditer(MARK, text, re.IGNORECASE)]
-    assert not found, f"{where} shows a hidden item's {text[max(0, found[0] - 60):found[0] + 60]!r}"
+    assert not found, f"{where} shows a hidden item's {text[max(0, found[0] - 60) : found[0] + 60]!r}"
     shown_numbers = [number for number in NUMBERS if number in text]
     assert not shown_numbers, f"{where} shows a hidden item's measured {shown_numbers}"
 
@@ -295,6 +307,7 @@ def test_a_hidden_item_is_shown_as_its_status_and_points_only() -> None:
 def test_a_field_added_later_is_hidden_until_allowed() -> None:
     """The policy is an allow-list: a field an item gains later shows its default on a
     hidden item until it is added to SHOWN_FIELDS."""
+
     @dataclasses.dataclass
     class Later(ItemResult):
         hook_kind: str = ""
@@ -309,8 +322,7 @@ def test_a_file_that_loads_for_hidden_items_only_is_noted_without_their_reasons(
     hooks (a config of hidden boards alone), says so without their reasons."""
     from grader.commands.batch import load_note, write_csv
 
-    report = Report("ann/hooks.py", [hidden_item("problem", "error", unloadable=True),
-                                     hidden_item("sat", "error", unloadable=True)], "bwrap")
+    report = Report("ann/hooks.py", [hidden_item("problem", "error", unloadable=True), hidden_item("sat", "error", unloadable=True)], "bwrap")
     note = load_note(report)
     assert note == "details hidden (hidden)"
     write_csv(tmp_path / "grades.csv", [BatchRow("ann", report, note)])
@@ -326,8 +338,10 @@ def _reads_items(tree: ast.Module) -> bool:
 
 
 def _calls_policy(tree: ast.Module) -> bool:
-    return any(isinstance(node, ast.ImportFrom) and node.module == "grader.reports.shown"
-               and POLICY & {alias.name for alias in node.names} for node in ast.walk(tree))
+    return any(
+        isinstance(node, ast.ImportFrom) and node.module == "grader.reports.shown" and POLICY & {alias.name for alias in node.names}
+        for node in ast.walk(tree)
+    )
 
 
 def test_every_writer_of_graded_items_is_tested_and_calls_the_policy() -> None:
@@ -349,8 +363,7 @@ def test_every_writer_of_graded_items_is_tested_and_calls_the_policy() -> None:
 
 def test_the_policy_check_sees_a_writer_without_the_policy() -> None:
     """The check above can fail: a module reading items and calling no policy is seen."""
-    tree = ast.parse("from grader.reports.results import Report\n\ndef write(report: Report) -> str:\n"
-                     "    return report.items[0].message\n")
+    tree = ast.parse("from grader.reports.results import Report\n\ndef write(report: Report) -> str:\n    return report.items[0].message\n")
     assert _reads_items(tree) and not _calls_policy(tree)
 
 
@@ -366,20 +379,30 @@ def test_a_real_hidden_problem_with_a_marked_id_shows_nowhere(tmp_path: Path) ->
     assert graded.returncode == 1 and "Traceback" not in graded.stdout + graded.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     problems = {p["id"]: p for p in report["problems"]}
-    assert problems["hidden problem 1"] == {"kind": "problem", "id": "hidden problem 1", "status": "fail",
-                                            "score": 0.0, "max_score": 1.0, "message": "details hidden (hidden)",
-                                            "nodes": None, "seconds": None, "visibility": "hidden"}
+    assert problems["hidden problem 1"] == {
+        "kind": "problem",
+        "id": "hidden problem 1",
+        "status": "fail",
+        "score": 0.0,
+        "max_score": 1.0,
+        "message": "details hidden (hidden)",
+        "nodes": None,
+        "seconds": None,
+        "visibility": "hidden",
+    }
     assert problems["hidden problem 2"]["visibility"] == "after_due_date"
     results_file = tmp_path / "results.json"
     platform = run_grader(folder, "--solver", peek, "--format", "gradescope", "--output", results_file)
     assert platform.returncode == 0, platform.stdout + platform.stderr
     results = json.loads(results_file.read_text(encoding="utf-8"))
     hidden = [t for t in results["tests"] if t["visibility"] != "visible"]
-    assert [(t["name"], t["score"], t["max_score"]) for t in hidden] == [("hidden problem 1", 0.0, 1.0),
-                                                                         ("hidden problem 2", 0.0, 1.0)]
-    for where, text in (("terminal", graded.stdout + graded.stderr), ("json", out.read_text(encoding="utf-8")),
-                        ("gradescope", results_file.read_text(encoding="utf-8")),
-                        ("gradescope run", platform.stdout + platform.stderr)):
+    assert [(t["name"], t["score"], t["max_score"]) for t in hidden] == [("hidden problem 1", 0.0, 1.0), ("hidden problem 2", 0.0, 1.0)]
+    for where, text in (
+        ("terminal", graded.stdout + graded.stderr),
+        ("json", out.read_text(encoding="utf-8")),
+        ("gradescope", results_file.read_text(encoding="utf-8")),
+        ("gradescope run", platform.stdout + platform.stderr),
+    ):
         assert MARK not in text and "PEEK" not in text, where
         assert "claims there is no solution" not in text, where
     shutil.rmtree(folder)

@@ -56,8 +56,7 @@ def test_a_hook_is_graded_on_its_own_answers_in_searches_or_on_none() -> None:
     neither kind gets no board at all (before, every hook the engine does not call got
     constraint_bounds' probes); a hook the engine calls gets its calls in the searches."""
     problem = Problem("sets/toy.yaml", "b1", board_from_rows([[None, 1, None]], mines=1))
-    probes = {"constraint_bounds": _probes_answered("constraint_bounds", problem, 24),
-              PROBED_TOY.name: _probes_answered(PROBED_TOY.name, problem, 5)}
+    probes = {"constraint_bounds": _probes_answered("constraint_bounds", problem, 24), PROBED_TOY.name: _probes_answered(PROBED_TOY.name, problem, 5)}
     searched = [(problem, Outcome("ok", SearchAnswer(calls={ENGINE.name: HookCalls(calls=7)})))]
     assert [s.calls.calls for s in _search_calls(PROBED_TOY, searched, probes)] == [5]
     assert _search_calls(ALONE, searched, probes) == []

@@ -22,9 +22,15 @@ from grader.scoring.rerun import pack, unpack
 SEEDS = (GOLDEN_SEED, 7, 2**40 + 3)  # the shipped cases' seed and two a course might choose
 
 #: A hook the engine does not call, as MAINTAINING.md's guide would add it (1 point).
-TOY = HookSpec("count_decided", "csp", (Param("scope", SCOPE), Param("domains", DOMAINS)),
-               "how many variables of the scope are decided", 1, returns=checked_variable,
-               trivial=(("0", lambda scope, domains: 0),))
+TOY = HookSpec(
+    "count_decided",
+    "csp",
+    (Param("scope", SCOPE), Param("domains", DOMAINS)),
+    "how many variables of the scope are decided",
+    1,
+    returns=checked_variable,
+    trivial=(("0", lambda scope, domains: 0),),
+)
 
 
 def _toy_answer(scope: Any, domains: Any) -> int:
@@ -107,6 +113,7 @@ def test_a_token_of_an_engine_hook_without_its_board_or_with_no_rule_is_refused(
 def test_the_handouts_tie_break_example_counts_the_shipped_cases() -> None:
     """Section 5's worked example (MRV with ties broken by the lowest number) states what
     the stored select_variable cases give it: cases right, and groups right."""
+
     def by_number(csp: Any, domains: Any, unassigned: Any) -> int:
         return min(unassigned, key=lambda v: (len(domains[v]), v))
 

@@ -31,9 +31,11 @@ CONTROL = ("\x1b", "\x07", "\x9b", "\\u001b", "\\u0007", "\\u009b", "\\ud800")  
 
 # --- the attacks -------------------------------------------------------------------------
 
+
 def test_killing_or_freezing_the_parent_costs_only_the_attacker(kit: Kit, tmp_path: Path) -> None:
-    folder = class_folder(tmp_path, kit, {"mmm_killer": ("hostile_kill_parent", {"SIGNAL": "SIGKILL"}),
-                                          "nnn_freezer": ("hostile_kill_parent", {"SIGNAL": "SIGSTOP"})})
+    folder = class_folder(
+        tmp_path, kit, {"mmm_killer": ("hostile_kill_parent", {"SIGNAL": "SIGKILL"}), "nnn_freezer": ("hostile_kill_parent", {"SIGNAL": "SIGSTOP"})}
+    )
     grades = tmp_path / "grades.csv"
     result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "3")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -82,15 +84,20 @@ def test_files_left_in_shared_folders_are_removed(kit: Kit, tmp_path: Path) -> N
     student = attacker(tmp_path / "s", "hostile_leaves_files", NAME=name)
     report = grade(kit, student, tmp_path / "report.json")
     assert report["score"] == report["max_score"]
-    left = [f"{d}/{name}" for d in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue")
-            if os.path.lexists(f"{d}/{name}")]
+    left = [f"{d}/{name}" for d in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue") if os.path.lexists(f"{d}/{name}")]
     assert left == []
 
 
-@pytest.mark.parametrize("forgery, words", [
-    ("deep", "nested more than"), ("nan", "non-finite"), ("digits", "4000 digits"),
-    ("huge", "over 1048576 bytes"), ("ready-lie", "unknown kind"),
-])
+@pytest.mark.parametrize(
+    "forgery, words",
+    [
+        ("deep", "nested more than"),
+        ("nan", "non-finite"),
+        ("digits", "4000 digits"),
+        ("huge", "over 1048576 bytes"),
+        ("ready-lie", "unknown kind"),
+    ],
+)
 def test_forged_answers_cost_one_item_with_a_clear_reason(kit: Kit, tmp_path: Path, forgery: str, words: str) -> None:
     student = attacker(tmp_path / "s", "hostile_forges", FORGERY=forgery)
     report = grade(kit, student, tmp_path / "report.json")
@@ -128,9 +135,14 @@ def test_stopping_the_grader_leaves_no_process_behind(kit: Kit, tmp_path: Path, 
     looper = f"mmm_loops_{uuid.uuid4().hex[:12]}"  # in its worker's command line: unique on this machine
     folder = class_folder(tmp_path, kit, {looper: ("loop_bounds", {})})
     grades = tmp_path / "g.csv"
-    grader = subprocess.Popen(kit.command(kit.course, "--submissions", folder, "--csv", grades, "--timeout", "60",
-                                          "--jobs", "2"),
-                              cwd=kit.root, env=kit.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    grader = subprocess.Popen(
+        kit.command(kit.course, "--submissions", folder, "--csv", grades, "--timeout", "60", "--jobs", "2"),
+        cwd=kit.root,
+        env=kit.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while not running_with(looper) and time.monotonic() < deadline:
@@ -145,8 +157,7 @@ def test_stopping_the_grader_leaves_no_process_behind(kit: Kit, tmp_path: Path, 
             rows = read_rows(grades)
             assert list(rows) == ["aaa_honest", looper, "zzz_honest"]
             assert rows[looper]["score"] == "" and rows[looper]["note"] == "not graded: the run was interrupted"
-            assert all(row["score"] == row["max_score"] or row["note"] == "not graded: the run was interrupted"
-                       for row in rows.values()), rows
+            assert all(row["score"] == row["max_score"] or row["note"] == "not graded: the run was interrupted" for row in rows.values()), rows
         deadline = time.monotonic() + 10
         while running_with(looper) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -167,13 +178,20 @@ def test_a_class_is_never_graded_without_isolation_unless_asked(tmp_path: Path) 
         folder = tmp_path / "class"
         attacker(folder, "correct")
         env = {**Kit("auto", open_kit).env(), "PATH": str(tmp_path / "no-tools")}
-        command = [sys.executable, "-m", "grader", str(open_kit / "problems" / "course.yaml"), "--submissions",
-                   str(folder), "--csv", str(tmp_path / "g.csv")]
+        command = [
+            sys.executable,
+            "-m",
+            "grader",
+            str(open_kit / "problems" / "course.yaml"),
+            "--submissions",
+            str(folder),
+            "--csv",
+            str(tmp_path / "g.csv"),
+        ]
         refused = subprocess.run(command, cwd=open_kit, env=env, capture_output=True, text=True, timeout=120)
         assert refused.returncode == 2 and "no isolation is available" in refused.stdout, refused.stdout + refused.stderr
         assert "Traceback" not in refused.stdout + refused.stderr and not (tmp_path / "g.csv").exists()
-        asked = subprocess.run([*command, "--isolation", "none"], cwd=open_kit, env=env, capture_output=True,
-                               text=True, timeout=120)
+        asked = subprocess.run([*command, "--isolation", "none"], cwd=open_kit, env=env, capture_output=True, text=True, timeout=120)
         assert asked.returncode == 0 and "warning: with --isolation none" in asked.stdout, asked.stdout + asked.stderr
         assert (tmp_path / "g.csv").exists()
     finally:

@@ -1,5 +1,5 @@
-"""The house rules, checked like everything else: ruff and mypy clean on the whole tree
-(their settings are in pyproject.toml)."""
+"""The house rules, checked like everything else: ruff (its checks and its format) and mypy
+clean on the whole tree (their settings are in pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,13 @@ def run(*command: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_finds_nothing() -> None:
     result = run("ruff", "check", "solvers", "grader", "play", "assignment", "answerkey", "bench", "tests")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]
+
+
+def test_ruff_format_changes_nothing() -> None:
+    """The whole tree is as `ruff format` writes it (the hook table's layout is kept by
+    its `# fmt: off`): a reformatting never hides inside a change."""
+    result = run("ruff", "format", "--check", ".")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]
 
 
@@ -87,7 +94,6 @@ def test_the_handouts_scoring_table_is_the_graders() -> None:
     for spec in HOOKS_WITH_CASES:
         mine = cases[spec.name]
         named = sum(1 for case in mine if not case.name.startswith("random"))
-        expected.append((spec.name, f"{points[spec.name]:g}", str(named), str(len(mine) - named),
-                         str(len({case.group for case in mine}))))
+        expected.append((spec.name, f"{points[spec.name]:g}", str(named), str(len(mine) - named), str(len({case.group for case in mine}))))
     assert rows == expected
     assert f"the first {PROBES} nodes of the model answer's search" in " ".join(handout.split())

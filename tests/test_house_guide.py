@@ -22,8 +22,10 @@ GUIDE = ROOT / "MAINTAINING.md"
 ONLY_THE_COPY = ROOT / "tests" / "student_files" / "only_this_copy"  # hides the editable install
 #: Where a block goes, from its first line: `# PATH: before|after|instead of `TEXT`` (the
 #: one line holding TEXT), `# PATH: at the end`, `# PATH: a new file` (`<!-- ... -->` in Markdown).
-PLACE = re.compile(r"^(?:# |<!-- )(?P<path>\S+): (?:(?P<where>before|after|instead of) `(?P<anchor>.+)`"
-                   r"|(?P<whole>at the end|a new file))(?: -->)?$")
+PLACE = re.compile(
+    r"^(?:# |<!-- )(?P<path>\S+): (?:(?P<where>before|after|instead of) `(?P<anchor>.+)`"
+    r"|(?P<whole>at the end|a new file))(?: -->)?$"
+)
 #: A row of the handout's scoring table (section 5), as tests/test_house.py reads it.
 TABLE_ROW = re.compile(r"^(\s*)\| `\w+` \| \d+ \| \d+ \| \d+ \| \d+ \|$")
 #: A wrong version of each toy hook (appended to the right file, so it replaces the right
@@ -35,8 +37,10 @@ WRONG = {
 }
 #: The wrong file's constraint_bounds is wrong too (it forgets the decided variables): a toy
 #: hook is graded on its own answers, never on constraint_bounds' (asked in the same run).
-WRONG_BOUNDS = ("def constraint_bounds(scope, domains):\n    undecided = [domains[v] for v in scope if len(domains[v]) > 1]\n"
-                "    return sum(min(d) for d in undecided), sum(max(d) for d in undecided)\n")
+WRONG_BOUNDS = (
+    "def constraint_bounds(scope, domains):\n    undecided = [domains[v] for v in scope if len(domains[v]) > 1]\n"
+    "    return sum(min(d) for d in undecided), sum(max(d) for d in undecided)\n"
+)
 
 pytestmark = pytest.mark.slow
 
@@ -116,8 +120,7 @@ def paste(kit: Path, block: Block) -> None:
         at = [i for i, line in enumerate(lines) if block.anchor in line]
         assert len(at) == 1, f"{block.path}: {len(at)} lines hold `{block.anchor}` (the guide's block needs one)"
         i = at[0]
-        lines[i:i + 1] = {"before": [*block.lines, lines[i]], "after": [lines[i], *block.lines],
-                          "instead of": block.lines}[block.where]
+        lines[i : i + 1] = {"before": [*block.lines, lines[i]], "after": [lines[i], *block.lines], "instead of": block.lines}[block.where]
     target.write_text("".join(lines), encoding="utf-8")
 
 
@@ -133,8 +136,9 @@ def run(kit: Path, *argv: str, ok: bool = True, copy: bool = False) -> subproces
 
 
 def git(kit: Path, *argv: str) -> str:
-    done = subprocess.run(["git", "-c", "user.name=guide", "-c", "user.email=guide@example.org", *argv], cwd=kit,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["git", "-c", "user.name=guide", "-c", "user.email=guide@example.org", *argv], cwd=kit, capture_output=True, text=True, check=True
+    )
     return done.stdout
 
 
@@ -178,8 +182,20 @@ def scratch_kit(tmp_path: Path) -> Path:
 def graded(kit: Path, solver: Path, only: list[str], copy: bool = False) -> dict[str, dict]:
     """Each item of a grading run of `solver` on the course boards, by id."""
     out = solver.with_name(f"{solver.stem}{'-copy' * copy}.json")
-    run(kit, "-m", "grader", "problems/course.yaml", "--solver", str(solver), "--only", ",".join([*only, "course"]),
-        "--json", str(out), ok=False, copy=copy)
+    run(
+        kit,
+        "-m",
+        "grader",
+        "problems/course.yaml",
+        "--solver",
+        str(solver),
+        "--only",
+        ",".join([*only, "course"]),
+        "--json",
+        str(out),
+        ok=False,
+        copy=copy,
+    )
     report = json.loads(out.read_text(encoding="utf-8"))
     return {item["id"]: item for item in report["hooks"]}
 
@@ -202,25 +218,34 @@ def test_the_guide_adds_a_toy_hook_of_each_kind_and_grades_it(tmp_path: Path) ->
         git(kit, "add", "-A")
         git(kit, "commit", "-qm", kind.hook)
         print(f"\n{kind.title} ({kind.hook}):\n{git(kit, 'show', '--stat', '--format=', 'HEAD')}")
-    run(kit, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    run(
+        kit,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
         "tests/test_layers.py::test_every_hook_of_the_table_has_its_stub_with_the_same_parameters",
         "tests/test_layers.py::test_every_model_answer_named_in_the_table_exists",
         "tests/test_layers.py::test_the_stored_cases_are_those_of_the_csp_hooks_of_the_table",
         "tests/test_house.py::test_the_hook_stubs_examples_hold_for_the_model_answer",
-        "tests/test_house.py::test_the_handouts_scoring_table_is_the_graders")
+        "tests/test_house.py::test_the_handouts_scoring_table_is_the_graders",
+    )
 
     right = tmp_path / "right" / "hooks.py"
     right.parent.mkdir()
     shutil.copy(kit / "tests" / "student_files" / "model_answer.py", right)
     wrong = tmp_path / "wrong" / "hooks.py"
     wrong.parent.mkdir()
-    wrong.write_text(right.read_text(encoding="utf-8") + "".join(f"\n\n{code}" for code, _ in WRONG.values())
-                     + f"\n\n{WRONG_BOUNDS}", encoding="utf-8")
+    wrong.write_text(
+        right.read_text(encoding="utf-8") + "".join(f"\n\n{code}" for code, _ in WRONG.values()) + f"\n\n{WRONG_BOUNDS}", encoding="utf-8"
+    )
     hooks = ["constraint_bounds", *WRONG]
     good, bad = graded(kit, right, hooks), graded(kit, wrong, hooks)
     for hook, (_, own) in WRONG.items():
-        print(f"{hook}: right {good[hook]['score']:g}/{good[hook]['max_score']:g}, wrong {bad[hook]['score']:g}: "
-              f"{bad[hook]['message'].splitlines()[0]}")
+        print(
+            f"{hook}: right {good[hook]['score']:g}/{good[hook]['max_score']:g}, wrong {bad[hook]['score']:g}: {bad[hook]['message'].splitlines()[0]}"
+        )
         assert good[hook]["score"] == good[hook]["max_score"] > 0, good[hook]
         assert bad[hook]["score"] < bad[hook]["max_score"], bad[hook]
         quoted = re.findall(r"^\s*returned: (.*)$", bad[hook]["message"], re.M)

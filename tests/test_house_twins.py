@@ -171,6 +171,8 @@ def test_the_readme_names_exactly_the_keys_of_the_json_report():
     item_always = set(plain.items[0].as_dict())
     item_every = set().union(*(item.as_dict() for item in items))
     assert readme_json_shape() == [always, every - always, item_always, item_every - item_always]
-    added = {name: set(re.findall(r'data\["(\w+)"\] =', inspect.getsource(writer))) for name, writer in
-             (("top", report_json), ("item", ItemResult.as_dict))}
+    added = {
+        name: set(re.findall(r'data\["(\w+)"\] =', inspect.getsource(writer)))
+        for name, writer in (("top", report_json), ("item", ItemResult.as_dict))
+    }
     assert added == {"top": every - always, "item": item_every - item_always}  # no optional key left unset above

@@ -102,11 +102,12 @@ def test_the_prairielearn_entry_point_is_its_template_filled(tmp_path: Path) -> 
     assert entry.stat().st_mode & 0o777 == 0o755
 
 
-@pytest.mark.parametrize("command", [["check", "problems/course.yaml"], ["release", "OUT"],
-                                     ["gradescope-bundle", "OUT.zip"], ["prairielearn", "OUT"]])
-def test_a_student_copy_names_the_missing_command_in_one_line(command: list[str], tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "command", [["check", "problems/course.yaml"], ["release", "OUT"], ["gradescope-bundle", "OUT.zip"], ["prairielearn", "OUT"]]
+)
+def test_a_student_copy_names_the_missing_command_in_one_line(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Without the answer key, each instructor's command stops with the one line that
     names it, writes nothing and exits 2."""
     import importlib.util
@@ -118,8 +119,7 @@ def test_a_student_copy_names_the_missing_command_in_one_line(command: list[str]
     argv = [str(tmp_path / word) if word.startswith("OUT") else word for word in command]
     code = main(argv)
     lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
-    assert code == 2 and lines == [f"error: python -m grader {command[0]} belongs to the instructor's kit: "
-                                   "this student copy has no answer key"]
+    assert code == 2 and lines == [f"error: python -m grader {command[0]} belongs to the instructor's kit: this student copy has no answer key"]
     assert list(tmp_path.iterdir()) == []
 
 
@@ -140,7 +140,8 @@ def test_mypy_checks_the_calls_into_the_instructors_commands(tmp_path: Path) -> 
     """The facade is typed: mypy finds every wrong call of it, on its line (a facade that
     handed out modules would let each one through as Any)."""
     (tmp_path / "calls.py").write_text(WRONG_CALLS, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary", str(tmp_path / "calls.py")], cwd=ROOT,
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-error-summary", str(tmp_path / "calls.py")], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     lines = sorted({int(found) for found in re.findall(r"calls\.py:(\d+): error", run.stdout)})
     assert lines == [4, 5, 6, 7], run.stdout

@@ -32,8 +32,7 @@ DOORS = {
 
 
 def _layer(module: str) -> int:
-    return next(level for level, rooms in enumerate(LAYERS) for room in rooms
-                if module == room or module.startswith(room + "."))
+    return next(level for level, rooms in enumerate(LAYERS) for room in rooms if module == room or module.startswith(room + "."))
 
 
 def _module_of(path: Path) -> str:
@@ -65,12 +64,12 @@ def _answer_key_reaches(path: Path) -> list[int]:
 GRADER_FILES = sorted((ROOT / "grader").rglob("*.py"))
 
 
-@pytest.mark.parametrize("path", [p for p in GRADER_FILES if p.name != "__init__.py" or p.parent.name != "grader"],
-                         ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path", [p for p in GRADER_FILES if p.name != "__init__.py" or p.parent.name != "grader"], ids=lambda p: str(p.relative_to(ROOT))
+)
 def test_no_room_of_the_grader_imports_a_room_above_it(path: Path) -> None:
     own = _layer(_module_of(path))
-    upward = [f"line {line}: {module}" for line, module in _imports(path)
-              if module.startswith("grader.") and _layer(module) > own]
+    upward = [f"line {line}: {module}" for line, module in _imports(path) if module.startswith("grader.") and _layer(module) > own]
     assert not upward, f"{path.relative_to(ROOT)} imports upward: {upward}"
 
 
@@ -86,15 +85,15 @@ def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
     """Which modules of `package` (under `root`) each of its modules imports, those inside
     functions and under TYPE_CHECKING too; `from P import M` counts as importing P.M when
     M is a module."""
-    files = {".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
-             for path in sorted((root / package).rglob("*.py"))}
+    files = {
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path for path in sorted((root / package).rglob("*.py"))
+    }
     graph: dict[str, set[str]] = {}
     for module, path in files.items():
         targets: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                targets |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in files else node.module
-                            for alias in node.names}
+                targets |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in files else node.module for alias in node.names}
             elif isinstance(node, ast.Import):
                 targets |= {alias.name for alias in node.names}
         graph[module] = {target for target in targets if target in files and target != module}
@@ -107,7 +106,7 @@ def _a_cycle(graph: dict[str, set[str]]) -> list[str]:
 
     def visit(module: str, path: list[str]) -> list[str]:
         if module in path:
-            return path[path.index(module):] + [module]
+            return path[path.index(module) :] + [module]
         if module in done:
             return []
         for target in sorted(graph[module]):
@@ -135,6 +134,7 @@ def test_the_cycle_check_sees_a_cycle_through_a_lazy_import(tmp_path: Path) -> N
     (tmp_path / "pkg" / "three.py").write_text("def f():\n    from pkg import one\n", encoding="utf-8")
     assert _a_cycle(_import_graph(tmp_path, "pkg")) == ["pkg.one", "pkg.two", "pkg.three", "pkg.one"]
 
+
 def test_the_answer_key_is_reached_only_through_its_doors() -> None:
     reaches = {}
     for folder in ("grader", "play", "solvers", "assignment"):
@@ -148,8 +148,9 @@ def test_the_answer_key_is_reached_only_through_its_doors() -> None:
 
 def test_the_door_check_sees_both_kinds_of_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("import importlib\nfrom answerkey.sat import x\n"
-                      "def f(name):\n    return importlib.import_module(f'answerkey.{name}')\n", encoding="utf-8")
+    sample.write_text(
+        "import importlib\nfrom answerkey.sat import x\ndef f(name):\n    return importlib.import_module(f'answerkey.{name}')\n", encoding="utf-8"
+    )
     assert _answer_key_reaches(sample) == [2, 4]
 
 

@@ -31,9 +31,11 @@ COURSE_PROBLEMS = load_problem_file(COURSE)[0]
 COURSE_IDS = [problem.id for problem in COURSE_PROBLEMS]
 #: The points of each item of problems/course.yaml, in the report's order: the hook table's
 #: (the default config), the boards' own, then the SAT encoding's.
-MAX_SCORES = {**{name: GradingConfig().hook_points[name] for name in HOOK_IDS},
-              **{p.id: GradingConfig().points_for(p.file, p.points) for p in COURSE_PROBLEMS},
-              SAT_ENCODING: GradingConfig().hook_points[SAT_ENCODING]}
+MAX_SCORES = {
+    **{name: GradingConfig().hook_points[name] for name in HOOK_IDS},
+    **{p.id: GradingConfig().points_for(p.file, p.points) for p in COURSE_PROBLEMS},
+    SAT_ENCODING: GradingConfig().hook_points[SAT_ENCODING],
+}
 #: How many groups of cases each hook's stored cases make.
 GROUPS_OF_CASES = {hook: len({case.group for case in cases}) for hook, cases in load_cases().items()}
 #: Names for several items at once in an Outcome.
@@ -52,8 +54,7 @@ def line_of(student: str, marker: str) -> int:
     return next(number for number, line in enumerate(lines, start=1) if marker in line)
 
 
-def grade(tmp_path: Path, student: str, *extra: str | Path,
-          problems: Path = COURSE) -> tuple[subprocess.CompletedProcess[str], dict]:
+def grade(tmp_path: Path, student: str, *extra: str | Path, problems: Path = COURSE) -> tuple[subprocess.CompletedProcess[str], dict]:
     """Grade tests/student_files/STUDENT.py on `problems` with --timeout 2; the run and its JSON report."""
     return grade_json(problems, STUDENT_FILES / f"{student}.py", tmp_path / f"{student}.json", "--timeout", "2", *extra)
 
@@ -89,126 +90,257 @@ def cannot_load(student: str, *words: str) -> Outcome:
 
 OUTCOMES = [
     # -- right answers, however written
-    case("correct", "the model answer under the student names",
-         Outcome({}, {"sat_encoding": ("3/3 problems solved through your clauses",)}, printed=("Full marks.",),
-                 returncode=0)),
+    case(
+        "correct",
+        "the model answer under the student names",
+        Outcome({}, {"sat_encoding": ("3/3 problems solved through your clauses",)}, printed=("Full marks.",), returncode=0),
+    ),
     case("standalone_correct", "written out by hand, another style", Outcome({}, returncode=0)),
     case("correct_reexport", "the model answer's hooks re-exported", Outcome({}, printed=("Full marks.",), returncode=0)),
-    case("mutates_domains", "changes the dict it was given: costs nothing with the grader's copies",
-         Outcome({}, returncode=0)),
+    case("mutates_domains", "changes the dict it was given: costs nothing with the grader's copies", Outcome({}, returncode=0)),
     # -- wrong answers: points lost where they went wrong, with the reason
-    case("lazy_fc", "forward checking too weak: hook points lost, every board solved",
-         Outcome({"forward_check": "fail"}, {"forward_check": ("expected", "in the grader's searches, 0/3 visible boards right")})),
-    case("skips_mine_count", "boards still solved: the goal test sees the count",
-         Outcome({"forward_check": "fail"}, kept={"forward_check": 1.93})),
-    case("fixpoint_loop", "stronger than one pass: the hook test says so, boards pass",
-         Outcome({"forward_check": "fail"})),
-    case("small_inputs_mrv", "MRV only on inputs as small as the named cases: the boards' calls cost the hook",
-         Outcome({"select_variable": "fail"},
-                 {"select_variable": ("{all} groups of cases right", "in the grader's searches, 0/3 visible boards right",
-                                      "returned: 0", "--case select_variable@nctu-1:1")})),
-    case("bounds_skip_decided", "constraint_bounds forgets decided variables under a right forward_check that calls it",
-         Outcome({"constraint_bounds": "fail", "forward_check": "fail", "boards": "fail"},
-                 printed=("Next step: fix constraint_bounds first: your forward_check calls it",))),
-    case("slow_forward_check", "right but slow on real boards: the next step names the slow hook, with its calls",
-         Outcome({"nctu-1": "timeout", "nctu-1-as-printed": "timeout", "nctu-2": "not_run"},
-                 {"nctu-1": ("ran out of time (2 s)",)},
-                 printed=("Next step: make forward_check faster: 2 items ran out of time and 1 more was not run after them",
-                          "forward_check"))),
+    case(
+        "lazy_fc",
+        "forward checking too weak: hook points lost, every board solved",
+        Outcome({"forward_check": "fail"}, {"forward_check": ("expected", "in the grader's searches, 0/3 visible boards right")}),
+    ),
+    case("skips_mine_count", "boards still solved: the goal test sees the count", Outcome({"forward_check": "fail"}, kept={"forward_check": 1.93})),
+    case("fixpoint_loop", "stronger than one pass: the hook test says so, boards pass", Outcome({"forward_check": "fail"})),
+    case(
+        "small_inputs_mrv",
+        "MRV only on inputs as small as the named cases: the boards' calls cost the hook",
+        Outcome(
+            {"select_variable": "fail"},
+            {
+                "select_variable": (
+                    "{all} groups of cases right",
+                    "in the grader's searches, 0/3 visible boards right",
+                    "returned: 0",
+                    "--case select_variable@nctu-1:1",
+                )
+            },
+        ),
+    ),
+    case(
+        "bounds_skip_decided",
+        "constraint_bounds forgets decided variables under a right forward_check that calls it",
+        Outcome(
+            {"constraint_bounds": "fail", "forward_check": "fail", "boards": "fail"},
+            printed=("Next step: fix constraint_bounds first: your forward_check calls it",),
+        ),
+    ),
+    case(
+        "slow_forward_check",
+        "right but slow on real boards: the next step names the slow hook, with its calls",
+        Outcome(
+            {"nctu-1": "timeout", "nctu-1-as-printed": "timeout", "nctu-2": "not_run"},
+            {"nctu-1": ("ran out of time (2 s)",)},
+            printed=("Next step: make forward_check faster: 2 items ran out of time and 1 more was not run after them", "forward_check"),
+        ),
+    ),
     case("reversed_values", "mine before safe", Outcome({"order_values": "fail"}, kept={"order_values": 0.2})),
     case("lazy_upper", "an upper bound never narrowed", Outcome({"forward_check": "fail"})),
-    case("adds_values", "forward checking adds values: wrong answers on the boards",
-         Outcome({"forward_check": "fail", "boards": "fail"})),
-    case("returns_some_variables", "forward checking drops variables: an error on the boards, which its share counts",
-         Outcome({"forward_check": "fail", "boards": "error"})),
+    case("adds_values", "forward checking adds values: wrong answers on the boards", Outcome({"forward_check": "fail", "boards": "fail"})),
+    case(
+        "returns_some_variables",
+        "forward checking drops variables: an error on the boards, which its share counts",
+        Outcome({"forward_check": "fail", "boards": "error"}),
+    ),
     case("off_by_one_bounds", "bounds one off", Outcome({"forward_check": "fail", "boards": "fail"})),
-    case("flips_values", "forward checking makes safe cells mines",
-         Outcome({"forward_check": "fail", "boards": "fail"})),
-    case("parallel_buggy", "its other bugs need other boards: on these forward_check's half rule and a hook case of 6 cells cost points",
-         Outcome({"forward_check": "fail", "order_values": "error", "sat": "error"},
-                 {"order_values": ("the process running it ended (exit code 4)",), "sat": ("no function named at_",)},
-                 printed=("Next step: fix forward_check",))),
-    case("sat_off_by_one", "at_least_clauses one off: the assignment named; part 1 graded on its own",
-         Outcome({"at_least_clauses": "fail", "sat_encoding": "fail"},
-                 {"at_least_clauses": ("your clauses reject the assignment with true literals",),
-                  "sat_encoding": ("1/3 problems solved through your clauses",)},
-                 kept={"at_least_clauses": 1.29, "sat_encoding": 1.33})),
-    case("claims_none", "a search that finds nothing",
-         Outcome({"forward_check": "fail", "boards": "fail", "sat": "error"})),
-    case("constant_answers", "answers that ignore their input earn nothing",
-         Outcome({"constraint_bounds": "fail", "forward_check": "fail", "select_variable": "fail", "order_values": "fail",
-                       "boards": "fail", "sat": "error"})),
-    case("mutates_csp", "empties its own CSP: the grader's is untouched, so its goal test rejects the layouts",
-         Outcome({"forward_check": "fail", "boards": "fail"},
-                 {"nctu-1": ("claims there is no solution",), "nctu-2": ("claims there is no solution",)})),
+    case("flips_values", "forward checking makes safe cells mines", Outcome({"forward_check": "fail", "boards": "fail"})),
+    case(
+        "parallel_buggy",
+        "its other bugs need other boards: on these forward_check's half rule and a hook case of 6 cells cost points",
+        Outcome(
+            {"forward_check": "fail", "order_values": "error", "sat": "error"},
+            {"order_values": ("the process running it ended (exit code 4)",), "sat": ("no function named at_",)},
+            printed=("Next step: fix forward_check",),
+        ),
+    ),
+    case(
+        "sat_off_by_one",
+        "at_least_clauses one off: the assignment named; part 1 graded on its own",
+        Outcome(
+            {"at_least_clauses": "fail", "sat_encoding": "fail"},
+            {
+                "at_least_clauses": ("your clauses reject the assignment with true literals",),
+                "sat_encoding": ("1/3 problems solved through your clauses",),
+            },
+            kept={"at_least_clauses": 1.29, "sat_encoding": 1.33},
+        ),
+    ),
+    case("claims_none", "a search that finds nothing", Outcome({"forward_check": "fail", "boards": "fail", "sat": "error"})),
+    case(
+        "constant_answers",
+        "answers that ignore their input earn nothing",
+        Outcome(
+            {
+                "constraint_bounds": "fail",
+                "forward_check": "fail",
+                "select_variable": "fail",
+                "order_values": "fail",
+                "boards": "fail",
+                "sat": "error",
+            }
+        ),
+    ),
+    case(
+        "mutates_csp",
+        "empties its own CSP: the grader's is untouched, so its goal test rejects the layouts",
+        Outcome(
+            {"forward_check": "fail", "boards": "fail"}, {"nctu-1": ("claims there is no solution",), "nctu-2": ("claims there is no solution",)}
+        ),
+    ),
     # -- wrong return types
-    case("wrong_types", "a str for a pair of ints, values not in the domain",
-         Outcome({"constraint_bounds": "fail", "order_values": "fail", "boards": "error", "sat": "error"},
-                 {"constraint_bounds": ("pair of ints", "<text of 12 characters>"), "order_values": ("[7, 8]",),
-                  "boards": ("order_values returned [7, 8]",)})),
-    case("returns_set", "a set for a variable",
-         Outcome({"select_variable": "fail", "boards": "error"},
-                 {"select_variable": ("variable number (int)", "{"),
-                  "boards": ("select_variable returned {", "not an unassigned variable")})),
-    case("returns_generator", "a generator for a dict of domains",
-         Outcome({"forward_check": "fail", "boards": "error"},
-                 {"forward_check": ("dict of domains", "generator"), "boards": ("forward_check must return None or a dict",)})),
-    case("missing", "hooks not written are named",
-         Outcome({"forward_check": "error", "select_variable": "error", "order_values": "error", "boards": "error",
-                       "sat": "error"},
-                 {"forward_check": ("no function named forward_check",), "select_variable": ("no function named select_variable",),
-                  "order_values": ("no function named order_values",), "boards": ("no function named forward_check",),
-                  "at_least_clauses": ("no function named at_least_clauses",),
-                  "at_most_clauses": ("no function named at_most_clauses",),
-                  "sat_encoding": ("no function named at_least_clauses",)})),
-    case("stubs_bare", "stubs with a bare NotImplementedError: each named by the hook the grader asked, not 'a hook'",
-         Outcome({"all": "error"},
-                 {**{name: (f"{name} is not implemented yet (it raises NotImplementedError)",) for name in HOOK_IDS},
-                  "boards": ("forward_check is not implemented yet",), "sat_encoding": ("at_least_clauses is not implemented yet",)},
-                 printed=("Next step: implement constraint_bounds",))),
+    case(
+        "wrong_types",
+        "a str for a pair of ints, values not in the domain",
+        Outcome(
+            {"constraint_bounds": "fail", "order_values": "fail", "boards": "error", "sat": "error"},
+            {
+                "constraint_bounds": ("pair of ints", "<text of 12 characters>"),
+                "order_values": ("[7, 8]",),
+                "boards": ("order_values returned [7, 8]",),
+            },
+        ),
+    ),
+    case(
+        "returns_set",
+        "a set for a variable",
+        Outcome(
+            {"select_variable": "fail", "boards": "error"},
+            {"select_variable": ("variable number (int)", "{"), "boards": ("select_variable returned {", "not an unassigned variable")},
+        ),
+    ),
+    case(
+        "returns_generator",
+        "a generator for a dict of domains",
+        Outcome(
+            {"forward_check": "fail", "boards": "error"},
+            {"forward_check": ("dict of domains", "generator"), "boards": ("forward_check must return None or a dict",)},
+        ),
+    ),
+    case(
+        "missing",
+        "hooks not written are named",
+        Outcome(
+            {"forward_check": "error", "select_variable": "error", "order_values": "error", "boards": "error", "sat": "error"},
+            {
+                "forward_check": ("no function named forward_check",),
+                "select_variable": ("no function named select_variable",),
+                "order_values": ("no function named order_values",),
+                "boards": ("no function named forward_check",),
+                "at_least_clauses": ("no function named at_least_clauses",),
+                "at_most_clauses": ("no function named at_most_clauses",),
+                "sat_encoding": ("no function named at_least_clauses",),
+            },
+        ),
+    ),
+    case(
+        "stubs_bare",
+        "stubs with a bare NotImplementedError: each named by the hook the grader asked, not 'a hook'",
+        Outcome(
+            {"all": "error"},
+            {
+                **{name: (f"{name} is not implemented yet (it raises NotImplementedError)",) for name in HOOK_IDS},
+                "boards": ("forward_check is not implemented yet",),
+                "sat_encoding": ("at_least_clauses is not implemented yet",),
+            },
+            printed=("Next step: implement constraint_bounds",),
+        ),
+    ),
     # -- exceptions, loops, exits, signals, memory
-    case("crash", "an exception: named with the student's line",
-         Outcome({"select_variable": "fail", "boards": "error", "sat": "error"},
-                 {"select_variable": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}"),
-                  "boards": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}"),
-                  "at_least_clauses": ("no function named at_least_clauses",)})),  # no SAT hooks: named
-    case("deep_helper", "an exception deep in a helper: the student's line, no grader internals",
-         Outcome({"select_variable": "fail", "boards": "error"},
-                 {"select_variable": ("StatisticsError", "deep_helper.py, line {line of DEEP_LINE}, in _average"),
-                  "boards": ("StatisticsError", "deep_helper.py, line {line of DEEP_LINE}, in _average")},
-                 printed=("deep_helper.py, line {line of DEEP_LINE}, in _average",))),
-    case("loop_bounds", "an endless loop times out and the next items are graded",
-         Outcome({"constraint_bounds": "timeout"}, {"constraint_bounds": ("ran out of time (2 s): your code used",)})),
-    case("exits", "os._exit in a hook ends the worker with its code",
-         Outcome({"select_variable": "error", "boards": "error", "sat": "error"},
-                 {"select_variable": ("the process running it ended (exit code 3)",),
-                  "boards": ("the process running it ended (exit code 3)",)})),
-    case("os_exit_bounds", "os._exit ends the worker; later items get a fresh one",
-         Outcome({"constraint_bounds": "error"}, {"constraint_bounds": ("the process running it ended (exit code 7)",)})),
-    case("sys_exit", "sys.exit is an error that names sys.exit",
-         Outcome({"select_variable": "error", "boards": "error"},
-                 {"select_variable": ("called sys.exit(3)",), "boards": ("called sys.exit(3)",)})),
-    case("segfault_bounds", "death by signal is named",
-         Outcome({"constraint_bounds": "error"}, {"constraint_bounds": ("killed by signal SIGSEGV",)})),
-    case("huge_alloc", "a huge allocation is a MemoryError and the grader survives to print its table",
-         Outcome({"constraint_bounds": "error"}, {"constraint_bounds": ("MemoryError",)}, printed=("total",))),
+    case(
+        "crash",
+        "an exception: named with the student's line",
+        Outcome(
+            {"select_variable": "fail", "boards": "error", "sat": "error"},
+            {
+                "select_variable": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}"),
+                "boards": ("ZeroDivisionError", "crash.py, line {line of CRASH_LINE}"),
+                "at_least_clauses": ("no function named at_least_clauses",),
+            },
+        ),
+    ),  # no SAT hooks: named
+    case(
+        "deep_helper",
+        "an exception deep in a helper: the student's line, no grader internals",
+        Outcome(
+            {"select_variable": "fail", "boards": "error"},
+            {
+                "select_variable": ("StatisticsError", "deep_helper.py, line {line of DEEP_LINE}, in _average"),
+                "boards": ("StatisticsError", "deep_helper.py, line {line of DEEP_LINE}, in _average"),
+            },
+            printed=("deep_helper.py, line {line of DEEP_LINE}, in _average",),
+        ),
+    ),
+    case(
+        "loop_bounds",
+        "an endless loop times out and the next items are graded",
+        Outcome({"constraint_bounds": "timeout"}, {"constraint_bounds": ("ran out of time (2 s): your code used",)}),
+    ),
+    case(
+        "exits",
+        "os._exit in a hook ends the worker with its code",
+        Outcome(
+            {"select_variable": "error", "boards": "error", "sat": "error"},
+            {"select_variable": ("the process running it ended (exit code 3)",), "boards": ("the process running it ended (exit code 3)",)},
+        ),
+    ),
+    case(
+        "os_exit_bounds",
+        "os._exit ends the worker; later items get a fresh one",
+        Outcome({"constraint_bounds": "error"}, {"constraint_bounds": ("the process running it ended (exit code 7)",)}),
+    ),
+    case(
+        "sys_exit",
+        "sys.exit is an error that names sys.exit",
+        Outcome({"select_variable": "error", "boards": "error"}, {"select_variable": ("called sys.exit(3)",), "boards": ("called sys.exit(3)",)}),
+    ),
+    case(
+        "segfault_bounds", "death by signal is named", Outcome({"constraint_bounds": "error"}, {"constraint_bounds": ("killed by signal SIGSEGV",)})
+    ),
+    case(
+        "huge_alloc",
+        "a huge allocation is a MemoryError and the grader survives to print its table",
+        Outcome({"constraint_bounds": "error"}, {"constraint_bounds": ("MemoryError",)}, printed=("total",)),
+    ),
     # -- misbehaving at import time: every item is an error
-    case("tab_error", "tabs and spaces mixed: the next step is to make the file load, at its line",
-         Outcome({"all": "error"}, {"all": ("cannot load tab_error.py", "TabError", "line {line of TAB_LINE}")},
-                 printed=(f"all {len(MAX_SCORES)} items: cannot load tab_error.py",
-                          "Next step: fix tab_error.py so that it loads (TabError", "line {line of TAB_LINE}"))),
+    case(
+        "tab_error",
+        "tabs and spaces mixed: the next step is to make the file load, at its line",
+        Outcome(
+            {"all": "error"},
+            {"all": ("cannot load tab_error.py", "TabError", "line {line of TAB_LINE}")},
+            printed=(
+                f"all {len(MAX_SCORES)} items: cannot load tab_error.py",
+                "Next step: fix tab_error.py so that it loads (TabError",
+                "line {line of TAB_LINE}",
+            ),
+        ),
+    ),
     case("syntax", "does not parse", cannot_load("syntax", "SyntaxError", "line {line of def constraint_bounds(scope, domains)}")),
     case("at_import", "raises at import", cannot_load("at_import", "RuntimeError", "setup went wrong", "line {line of raise RuntimeError}")),
-    case("import_raises", "raises in a helper called at import",
-         cannot_load("import_raises", "KeyError", "'weight'", "line {line of IMPORT_RAISE_LINE}, in _build_table")),
-    case("imports_grader", "importing the grader is refused",
-         cannot_load("imports_grader", "student code may not import the grader", "imports_grader.py, line {line of IMPORT_LINE}")),
-    case("import_loops", "never finishes loading",
-         Outcome({"all": "error"}, {"all": ("the file did not finish loading in time",)},
-                 printed=("did not finish loading",))),
-    case("import_os_exit", "ends its process while loading",
-         Outcome({"all": "error"}, {"all": ("the process ended while loading", "exit code 9")},
-                 printed=("the process ended while loading",))),
+    case(
+        "import_raises",
+        "raises in a helper called at import",
+        cannot_load("import_raises", "KeyError", "'weight'", "line {line of IMPORT_RAISE_LINE}, in _build_table"),
+    ),
+    case(
+        "imports_grader",
+        "importing the grader is refused",
+        cannot_load("imports_grader", "student code may not import the grader", "imports_grader.py, line {line of IMPORT_LINE}"),
+    ),
+    case(
+        "import_loops",
+        "never finishes loading",
+        Outcome({"all": "error"}, {"all": ("the file did not finish loading in time",)}, printed=("did not finish loading",)),
+    ),
+    case(
+        "import_os_exit",
+        "ends its process while loading",
+        Outcome({"all": "error"}, {"all": ("the process ended while loading", "exit code 9")}, printed=("the process ended while loading",)),
+    ),
 ]
 
 
@@ -220,8 +352,7 @@ def items(name: str) -> list[str]:
 def test_every_student_gets_the_outcome_it_deserves(tmp_path: Path, student: str, outcome: Outcome) -> None:
     def filled(words: tuple[str, ...], name: str = "") -> list[str]:
         groups = GROUPS_OF_CASES.get(name)
-        return [re.sub(r"\{line of (.+?)\}", lambda m: str(line_of(student, m[1])), word).replace("{all}", f"{groups}/{groups}")
-                for word in words]
+        return [re.sub(r"\{line of (.+?)\}", lambda m: str(line_of(student, m[1])), word).replace("{all}", f"{groups}/{groups}") for word in words]
 
     result, report = grade(tmp_path, student)
     assert result.returncode == outcome.returncode, result.stdout
@@ -247,6 +378,7 @@ def test_every_student_gets_the_outcome_it_deserves(tmp_path: Path, student: str
 
 
 # --- beyond one run on the course boards ---------------------------------------------------
+
 
 def test_an_endless_loop_costs_only_the_boards_it_loops_on(tmp_path: Path) -> None:
     """loops.py's forward_check never returns when the board has a mine count."""

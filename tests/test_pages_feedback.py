@@ -45,8 +45,7 @@ def class_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert result.returncode in (0, 1), result.stdout + result.stderr
     folder = where / "grades-feedback"
     [evil] = [page for page in folder.glob("*.html") if "pwned" in page.name]
-    return {"where": where, "alice": folder / "alice.html", "bob": folder / "bob.html", "evil": evil,
-            "hostile": hostile}
+    return {"where": where, "alice": folder / "alice.html", "bob": folder / "bob.html", "evil": evil, "hostile": hostile}
 
 
 def opened(browser: Any, page: Path, width: int = 1280, height: int = 900) -> list[str]:
@@ -78,8 +77,7 @@ def test_the_first_screen_holds_the_score_the_next_step_and_the_lost_points(brow
 
 def test_a_section_per_item_open_only_where_points_were_lost(browser: Any, class_run: dict) -> None:
     opened(browser, class_run["bob"])
-    rows = browser.evaluate("[...document.querySelectorAll('details')].map(d => "
-                            "[d.open, d.querySelector('summary').innerText])")
+    rows = browser.evaluate("[...document.querySelectorAll('details')].map(d => [d.open, d.querySelector('summary').innerText])")
     assert len(rows) > 60
     for is_open, summary in rows:
         score, most = re.search(r"(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", summary).groups()  # type: ignore[union-attr]
@@ -101,8 +99,9 @@ def drawn_rows(case: Case) -> list[list[str]]:
 def test_boards_and_answers_are_drawn_as_grids_and_tables(browser: Any, class_run: dict) -> None:
     opened(browser, class_run["bob"])
     check = "[...document.querySelectorAll('details')].find(d => d.innerText.startsWith('hooks/forward_check'))"
-    boards = browser.evaluate(f"[...{check}.querySelectorAll('table.board')].map(t => "
-                              "[...t.rows].map(r => [...r.cells].map(c => c.innerText.trim())))")
+    boards = browser.evaluate(
+        f"[...{check}.querySelectorAll('table.board')].map(t => [...t.rows].map(r => [...r.cells].map(c => c.innerText.trim())))"
+    )
     assert boards and boards[0] == drawn_rows(load_cases()["forward_check"][0])  # flips_values' first wrong case: case 1
     differs = browser.evaluate(f"[...{check}.querySelectorAll('table.answers tr.differs')].map(r => r.innerText)")
     assert any("r1c6" in row for row in differs), differs  # variable 3's cell on nctu-1, yours against expected
@@ -143,11 +142,9 @@ def test_a_hostile_name_and_output_stay_text(browser: Any, class_run: dict) -> N
     assert details == browser.evaluate("document.querySelectorAll('summary').length")  # no section closed early
 
 
-def test_gradescope_shows_the_same_content_as_html_with_student_text_escaped(browser: Any, class_run: dict,
-                                                                             tmp_path: Path) -> None:
+def test_gradescope_shows_the_same_content_as_html_with_student_text_escaped(browser: Any, class_run: dict, tmp_path: Path) -> None:
     out = tmp_path / "results.json"
-    result = run_grader(ROOT / "problems" / "course.yaml", "--solver", class_run["hostile"], "--format", "gradescope",
-                        "--output", out)
+    result = run_grader(ROOT / "problems" / "course.yaml", "--solver", class_run["hostile"], "--format", "gradescope", "--output", out)
     no_traceback(result)
     tests = json.loads(out.read_text(encoding="utf-8"))["tests"]
     assert tests and all(test["output_format"] == "html" for test in tests)
@@ -166,11 +163,26 @@ def test_a_hidden_item_shows_only_its_status_and_points() -> None:
     from grader.reports.results import ItemResult, Report
 
     secret = "board (classic, 3 mines; the secret layout):\n    v0?  1  v1?"
-    report = Report("hooks.py", [
-        ItemResult("hook", "forward_check", "pass", 3, 3, "all right"),
-        ItemResult("problem", "exam-1", "fail", 0, 1, secret, file="problems/exam.yaml", nodes=77, seconds=1.5,
-                   output="the secret board", visibility="hidden"),
-    ], "bwrap")
+    report = Report(
+        "hooks.py",
+        [
+            ItemResult("hook", "forward_check", "pass", 3, 3, "all right"),
+            ItemResult(
+                "problem",
+                "exam-1",
+                "fail",
+                0,
+                1,
+                secret,
+                file="problems/exam.yaml",
+                nodes=77,
+                seconds=1.5,
+                output="the secret board",
+                visibility="hidden",
+            ),
+        ],
+        "bwrap",
+    )
     page = feedback_page("ann", report, [])
     assert "secret" not in page and "77 nodes" not in page and "1500.0 ms" not in page
     assert "details hidden (hidden)" in page and "0/1" in page and '<details id="item-2" open>' in page
@@ -188,8 +200,7 @@ def test_a_reason_that_is_not_a_board_stays_text() -> None:
 def test_a_student_with_no_report_gets_a_page_that_says_why(tmp_path: Path) -> None:
     from grader.commands.batch import BatchRow, write_feedback
 
-    rows = [BatchRow(HOSTILE_NAME, None, problem=f"no hooks found in {HOSTILE_TEXT}"),
-            BatchRow("cal", None, not_graded="the run was interrupted")]
+    rows = [BatchRow(HOSTILE_NAME, None, problem=f"no hooks found in {HOSTILE_TEXT}"), BatchRow("cal", None, not_graded="the run was interrupted")]
     assert write_feedback(tmp_path, rows, []) == 2
     pages = sorted(tmp_path.glob("*.html"))
     texts = [page.read_text(encoding="utf-8") for page in pages]

@@ -41,8 +41,7 @@ def small_class(folder: Path) -> None:
 
 
 def test_the_similarity_report_works_offline_side_by_side_with_names(tmp_path: Path, browser) -> None:
-    needed("the similarity report", None if importlib.util.find_spec("copydetect") else
-           'copydetect is not installed: pip install -e ".[instructor]"')
+    needed("the similarity report", None if importlib.util.find_spec("copydetect") else 'copydetect is not installed: pip install -e ".[instructor]"')
     small_class(tmp_path / "class")
     report = tmp_path / "report.html"
     result = run_grader("similarity", tmp_path / "class", "--out", report, cwd=tmp_path, timeout=300)
@@ -61,15 +60,13 @@ def test_the_similarity_report_works_offline_side_by_side_with_names(tmp_path: P
     assert len(sides) == 2, sides
     (top1, left1, width1, height1), (top2, left2, width2, height2) = sides
     assert top1 == top2 and left2 >= left1 + width1 and min(width1, width2) > 400 and min(height1, height2) > 100, sides
-    assert set(browser.evaluate("[...document.querySelectorAll('#pair-1 .name')].map(e => e.textContent.split(' (')[0])")) \
-        == {"carol", HOSTILE}
+    assert set(browser.evaluate("[...document.querySelectorAll('#pair-1 .name')].map(e => e.textContent.split(' (')[0])")) == {"carol", HOSTILE}
     # the matrix: the names on both axes, the copy's cell links to its pair
     columns = browser.evaluate("[...document.querySelectorAll('.matrix th.col')].map(e => e.title)")
     rows = browser.evaluate("[...document.querySelectorAll('.matrix th.row')].map(e => e.title)")
     assert columns == rows and sorted(columns) == sorted(["alice", "carol", HOSTILE]), columns
     row = rows.index(HOSTILE)
-    cells = browser.evaluate(f"[...document.querySelectorAll('.matrix tbody tr')[{row}].querySelectorAll('td')]"
-                             ".map(e => e.textContent)")
+    cells = browser.evaluate(f"[...document.querySelectorAll('.matrix tbody tr')[{row}].querySelectorAll('td')].map(e => e.textContent)")
     assert int(cells[columns.index("carol")]) >= 60 and cells[row] == "", cells
     assert browser.evaluate(f"document.querySelectorAll('.matrix tbody tr')[{row}].querySelector('a').hash") == "#pair-1"
     assert browser.evaluate("document.querySelectorAll('.highlight-red').length") > 0
@@ -92,8 +89,7 @@ def svg_root(path: Path) -> tuple[float, float, list[float]]:
 
 def test_a_short_svg_trace_states_its_size_and_opens_at_it(tmp_path: Path, browser) -> None:
     out = tmp_path / "trace.svg"
-    result = run_grader(COURSE, "--solver", "reference", "--trace", "nctu-1", "--max-steps", "3", "--export", out,
-                        cwd=tmp_path)
+    result = run_grader(COURSE, "--solver", "reference", "--trace", "nctu-1", "--max-steps", "3", "--export", out, cwd=tmp_path)
     assert result.returncode == 0 and f"wrote {out}" in result.stdout, result.stdout + result.stderr
     width, height, box = svg_root(out)
     assert box == [0, 0, width, height] and 600 < width < 3000 and 0 < height < 4100
@@ -111,8 +107,10 @@ def test_a_long_svg_trace_is_split_into_files_of_bounded_height(tmp_path: Path, 
     result = run_grader(COURSE, "--solver", "reference", "--trace", "nctu-1", "--export", out, cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert not out.exists()
-    written = [(name, number, first, last or first) for name, number, first, last
-               in re.findall(r"wrote (\S+-(\d+)\.svg): steps? (\d+)(?:-(\d+))?", result.stdout)]
+    written = [
+        (name, number, first, last or first)
+        for name, number, first, last in re.findall(r"wrote (\S+-(\d+)\.svg): steps? (\d+)(?:-(\d+))?", result.stdout)
+    ]
     assert len(written) >= 3 and [int(w[1]) for w in written] == list(range(1, len(written) + 1)), result.stdout
     assert int(written[0][2]) == 1 and all(int(b[2]) == int(a[3]) + 1 for a, b in zip(written, written[1:])), written
     assert f"the trace in {len(written)} SVG files of at most 160 lines each" in " ".join(result.stdout.split())

@@ -26,15 +26,14 @@ COURSE = ROOT / "problems" / "course.yaml"
 STUDENTS = ROOT / "tests" / "student_files"
 #: Every board of the course file (it holds three).
 BOARDS = ("nctu-1", "nctu-1-as-printed", "nctu-2")
-PAYLOAD = 'x<img src=x onerror=window.__pwned=1>'
+PAYLOAD = "x<img src=x onerror=window.__pwned=1>"
 BY_SYMBOL = {symbol: state for state, (symbol, _, _) in SYMBOLS.items()}
 
 
 def _grader(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
     env.update(PYTHONPATH=str(ROOT), COLUMNS="160")
-    return subprocess.run([sys.executable, "-m", "grader", str(COURSE), *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "grader", str(COURSE), *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
 
 def _problem(problem_id: str) -> Any:
@@ -50,7 +49,7 @@ def _terminal_board(problem_id: str, step: Step, board: Any = None) -> list[tupl
     cells = []
     for r, line in enumerate(text.splitlines()):
         for c in range(board.cols):
-            shown = line[c * 5:(c + 1) * 5].strip()
+            shown = line[c * 5 : (c + 1) * 5].strip()
             cells.append((f"r{r + 1}c{c + 1}", shown.strip("[]"), shown.startswith("[")))
     return cells
 
@@ -103,8 +102,13 @@ def test_each_step_shows_the_terminals_board(browser: Any, pages: dict[str, tupl
         assert browser.evaluate("document.getElementById('depth').textContent") == str(steps[number - 1]["depth"])
         path = browser.evaluate("[...document.querySelectorAll('#path li')].map(li => li.textContent.split(' ')[0])")
         assignment = steps[number - 1]["assignment"]
-        assert path == ([f"r{build_csp(_problem(problem_id).board).cells[v][0] + 1}c"
-                          f"{build_csp(_problem(problem_id).board).cells[v][1] + 1}" for v, _ in assignment] or ["(the"])
+        assert path == (
+            [
+                f"r{build_csp(_problem(problem_id).board).cells[v][0] + 1}c{build_csp(_problem(problem_id).board).cells[v][1] + 1}"
+                for v, _ in assignment
+            ]
+            or ["(the"]
+        )
     dead = next(n for n, s in enumerate(steps, 1) if s["outcome"] == "dead-end")
     _open(browser, page, f"step={dead}")
     assert browser.evaluate("document.getElementById('outcome').textContent") == "✗ dead end"
@@ -116,9 +120,28 @@ def test_solvers_trace_exports_the_page_of_a_long_search(browser: Any, tmp_path:
     replay checkpoints (every 256 steps), stopped at the cap."""
     out = tmp_path / "plain.html"
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    run = subprocess.run([sys.executable, "-m", "solvers", "trace", "problems/boards/nctu-1.txt", "--mines", "10",
-                          "--strategy", "plain", "--max-steps", "300", "--export", str(out)],
-                         cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "solvers",
+            "trace",
+            "problems/boards/nctu-1.txt",
+            "--mines",
+            "10",
+            "--strategy",
+            "plain",
+            "--max-steps",
+            "300",
+            "--export",
+            str(out),
+        ],
+        cwd=ROOT,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     board = _problem("nctu-1").board
     steps = record(build_csp(board), STRATEGIES["plain"], max_steps=300).steps
@@ -161,12 +184,16 @@ def test_keys_buttons_slider_tree_and_hash_move_the_step(browser: Any, pages: di
     browser.press(" ", code="Space", key_code=32)  # pause
     paused = browser.evaluate("tracePlayer.step()")
     assert browser.evaluate("new Promise(done => setTimeout(() => done(tracePlayer.step()), 700))") == paused
-    click = ("(() => { const box = document.getElementById('tree').getBoundingClientRect(); const n = tracePlayer.steps;"
-             "document.getElementById('tree').dispatchEvent(new MouseEvent('click', {bubbles: true,"
-             " clientX: box.left + (K - 0.5) / n * box.width, clientY: box.top + 5})); return tracePlayer.step(); })()")
+    click = (
+        "(() => { const box = document.getElementById('tree').getBoundingClientRect(); const n = tracePlayer.steps;"
+        "document.getElementById('tree').dispatchEvent(new MouseEvent('click', {bubbles: true,"
+        " clientX: box.left + (K - 0.5) / n * box.width, clientY: box.top + 5})); return tracePlayer.step(); })()"
+    )
     assert browser.evaluate(click.replace("K", "10")) == 10
-    slide = ("(() => { const s = document.getElementById('slider'); s.value = '12';"
-             " s.dispatchEvent(new Event('input')); return [tracePlayer.step(), location.hash]; })()")
+    slide = (
+        "(() => { const s = document.getElementById('slider'); s.value = '12';"
+        " s.dispatchEvent(new Event('input')); return [tracePlayer.step(), location.hash]; })()"
+    )
     assert browser.evaluate(slide) == [12, "#step=12"]
 
 
@@ -205,7 +232,8 @@ def test_a_hostile_students_strings_stay_text(browser: Any, tmp_path: Path) -> N
         "forward_check = forward_check_once\norder_values = values_ascending\n\n\n"
         "def select_variable(csp, domains, unassigned):\n"
         "    print('<img src=x onerror=\"window.__pwned=1\">')\n"
-        "    raise ValueError('</script><img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>')\n")
+        "    raise ValueError('</script><img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>')\n"
+    )
     out = tmp_path / "hostile.html"
     run = _grader("--trace", "nctu-1", "--solver", str(student), "--export", str(out))
     assert out.exists(), run.stderr

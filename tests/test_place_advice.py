@@ -38,16 +38,18 @@ def items_of(report: dict) -> list[dict]:
 
 def lost_to(report: dict, hook: str) -> float:
     """The points the report's items lost to `hook`: its own item's, and every item lost to it."""
-    return round(sum(i["max_score"] - i["score"] for i in items_of(report)
-                     if i.get("lost_to") == hook or (i["kind"] == "hook" and i["id"] == hook)), 2)
+    return round(
+        sum(i["max_score"] - i["score"] for i in items_of(report) if i.get("lost_to") == hook or (i["kind"] == "hook" and i["id"] == hook)), 2
+    )
 
 
 def graded(tmp_path: Path, student: str) -> tuple[str, dict]:
     """tests/student_files/STUDENT.py graded on the course boards: what the terminal said
     (whitespace made single spaces) and the JSON report."""
     needed("--isolation bwrap", isolation_unavailable("bwrap"))
-    run, report = grade_json(COURSE, STUDENT_FILES / f"{student}.py", tmp_path / "report.json", "--isolation", "bwrap",
-                             "--timeout", "10", columns=400)
+    run, report = grade_json(
+        COURSE, STUDENT_FILES / f"{student}.py", tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", columns=400
+    )
     return " ".join(run.stdout.split()), report
 
 
@@ -96,6 +98,7 @@ def test_a_select_variable_that_breaks_its_contract_loses_its_boards_and_stays_f
 
 # --- the order of the steps, and full marks ------------------------------------------------------
 
+
 def hook_item(name: str, lost: float, message: str = "some cases wrong", error_kind: ErrorKind | None = None) -> ItemResult:
     points = BY_NAME[name].points
     return ItemResult("hook", name, "pass" if lost == 0 else "fail", points - lost, points, message, error_kind=error_kind)
@@ -119,8 +122,12 @@ def test_part_one_comes_before_part_two_whatever_part_two_loses() -> None:
 
 def test_part_one_comes_before_an_unwritten_part_two() -> None:
     """A part-2 hook not written yet waits until part 1 loses nothing."""
-    todo = hook_item("at_most_clauses", BY_NAME["at_most_clauses"].points, "at_most_clauses is not implemented yet (it raises NotImplementedError)",
-                     "not_implemented")
+    todo = hook_item(
+        "at_most_clauses",
+        BY_NAME["at_most_clauses"].points,
+        "at_most_clauses is not implemented yet (it raises NotImplementedError)",
+        "not_implemented",
+    )
     items = with_loss(all_right(), hook_item("order_values", 0.33), todo)
     step = next_step(Report("hooks.py", items))
     assert step is not None and step.text.startswith("fix order_values"), step
@@ -131,8 +138,9 @@ def test_part_one_comes_before_an_unwritten_part_two() -> None:
 
 def test_within_a_part_the_hook_that_loses_most_comes_first() -> None:
     """Boards lost to select_variable count toward it: more than forward_check's own loss."""
-    boards = [ItemResult("problem", f"b{n}", "error", 0.0, 1.0, "select_variable returned 7", file="set.yaml",
-                         lost_to="select_variable") for n in range(3)]
+    boards = [
+        ItemResult("problem", f"b{n}", "error", 0.0, 1.0, "select_variable returned 7", file="set.yaml", lost_to="select_variable") for n in range(3)
+    ]
     items = with_loss(all_right(), hook_item("forward_check", 1.0), hook_item("select_variable", 0.5)) + boards
     step = next_step(Report("hooks.py", items))
     stake = sum(i.max_score - i.score for i in items if i.lost_to == "select_variable" or i.name == "select_variable")
@@ -239,8 +247,7 @@ def test_the_command_line_writes_not_gradable_for_a_file_defining_nothing(tmp_pa
     student = tmp_path / "student"
     student.mkdir()
     (student / "hooks.py").write_text("x = 1\n", encoding="utf-8")
-    run = run_grader(problems_folder, "--solver", student, "--format", "prairielearn", "--output", tmp_path / "results.json",
-                     "--isolation", "bwrap")
+    run = run_grader(problems_folder, "--solver", student, "--format", "prairielearn", "--output", tmp_path / "results.json", "--isolation", "bwrap")
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert run.returncode == 0 and results["gradable"] is False, run.stdout
     assert "defines none of the functions the assignment asks for" in results["format_errors"][0]

@@ -68,6 +68,7 @@ def test_two_slow_moves_lose_exactly_their_two_games_and_play_goes_on(kit: Kit, 
     slow, naive = student("agent_slow_twice"), student("agent_naive")
     slow_games: list[int] = []
     for index in range(GRADING.games):
+
         def marked(view: Any, index: int = index) -> Any:
             if slow.slow_here(view):
                 slow_games.append(index)
@@ -78,11 +79,21 @@ def test_two_slow_moves_lose_exactly_their_two_games_and_play_goes_on(kit: Kit, 
     assert len(slow_games) == 2  # the file is slow on two of these games
 
     config = tmp_path / "grading.yaml"
-    config.write_text(f"agent:\n  games: {GRADING.games}\n  move_timeout: 0.5\n  thresholds: [[0.5, 1.0]]\n",
-                      encoding="utf-8")
+    config.write_text(f"agent:\n  games: {GRADING.games}\n  move_timeout: 0.5\n  thresholds: [[0.5, 1.0]]\n", encoding="utf-8")
     out = tmp_path / "report.json"
-    run = kit.run(kit.course, "--solver", STUDENT_FILES / "correct.py", "--agent", STUDENT_FILES / "agent_slow_twice.py",
-                  "--config", config, "--only", "agent", "--json", out)
+    run = kit.run(
+        kit.course,
+        "--solver",
+        STUDENT_FILES / "correct.py",
+        "--agent",
+        STUDENT_FILES / "agent_slow_twice.py",
+        "--config",
+        config,
+        "--only",
+        "agent",
+        "--json",
+        out,
+    )
     assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
     entry = next(e for e in json.loads(out.read_text(encoding="utf-8"))["other"] if e["id"] == "agent")
     numbers = game_numbers(slow_games)
@@ -119,8 +130,7 @@ def test_exceptions_and_illegal_moves_are_counted_apart_with_their_games() -> No
     outcome, item = sandboxed("agent_raises")
     lost = outcome.answered.lost
     same_play(ours, outcome.answered)
-    assert (f"{len(raised)} to an exception ({game_numbers(raised)}): ValueError: a three "
-            "(agent_raises.py, line 11, in choose_move)") in lost, lost
+    assert (f"{len(raised)} to an exception ({game_numbers(raised)}): ValueError: a three (agent_raises.py, line 11, in choose_move)") in lost, lost
     assert f"{len(illegal)} to an illegal move ({game_numbers(illegal)}): illegal move: open of r1c2" in lost, lost
     assert "ended by an error" not in item.message
 
@@ -131,8 +141,11 @@ def test_when_the_time_for_all_games_runs_out_the_rest_are_counted_apart() -> No
     grading = AgentGrading(games=6, points=4.0, timeout=1.0, move_timeout=0.5)
     outcome, item = sandboxed("agent_ponders", grading)
     result = outcome.answered
-    match = re.search(r"(\d+) not finished: the time for all the games ran out \(games? ([\d-]+)\): "
-                      r"the 1 s allowed for all the games ran out", result.lost)
+    match = re.search(
+        r"(\d+) not finished: the time for all the games ran out \(games? ([\d-]+)\): "
+        r"the 1 s allowed for all the games ran out",
+        result.lost,
+    )
     assert match, result.lost
     unfinished = int(match.group(1))
     assert 0 < unfinished < grading.games and match.group(2).endswith(str(grading.games))
@@ -190,8 +203,11 @@ def test_export_warns_when_the_agent_item_cannot_finish_within_the_platform_limi
     assert "up to 800 s on Gradescope at 0.5 of a CPU" in warning  # half a CPU: twice the wall time
     many = write_config(tmp_path / "many", "  games: 100000000\n")
     [warning] = agent_time_warnings(many, prairielearn(600))
-    assert re.search(r"the reference agent's 100000000 beginner games would take about \d+ s on PrairieLearn "
-                     r"\([\d.]+ ms of CPU a game, timed on \d+ games", warning), warning
+    assert re.search(
+        r"the reference agent's 100000000 beginner games would take about \d+ s on PrairieLearn "
+        r"\([\d.]+ ms of CPU a game, timed on \d+ games",
+        warning,
+    ), warning
 
 
 def test_prairielearn_export_prints_the_warning(tmp_path: Path) -> None:
@@ -213,8 +229,7 @@ def test_every_place_says_what_a_missing_agent_seed_means() -> None:
     assert "public default games" in WITHOUT[AGENT_SEED] and "same at every run" in WITHOUT[AGENT_SEED]
     help_text = " ".join(run_grader("gradescope-bundle", "--help").stdout.split())
     assert "fresh random" not in help_text and "public default games" in help_text
-    for document in ("README.md", "problems/README.md", "assignment/HANDOUT.md", "answerkey/instructor/seeds.py",
-                     "grader/commands/cli.py"):
+    for document in ("README.md", "problems/README.md", "assignment/HANDOUT.md", "answerkey/instructor/seeds.py", "grader/commands/cli.py"):
         assert "fresh random" not in (ROOT / document).read_text(encoding="utf-8"), document
 
 

@@ -39,8 +39,9 @@ def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def in_copy(copy: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     """`python -m grader ARGS` in the student copy, as its student runs it."""
-    run = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=copy,
-                         env=grader_env(ONLY_THE_COPY, copy), capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", *map(str, args)], cwd=copy, env=grader_env(ONLY_THE_COPY, copy), capture_output=True, text=True, timeout=300
+    )
     no_traceback(run)
     return run
 
@@ -65,8 +66,7 @@ def stated(report: dict, kind: str) -> float:
 
 
 @pytest.mark.parametrize("student", ["correct", "copy_ties_in_searches", "small_inputs_mrv"])
-def test_the_copys_total_is_the_courses_or_states_the_points_it_could_not_check(
-        released: Path, tmp_path: Path, student: str) -> None:
+def test_the_copys_total_is_the_courses_or_states_the_points_it_could_not_check(released: Path, tmp_path: Path, student: str) -> None:
     """A correct file, a select_variable wrong only in the searches (late ties) and one whose
     searches part from the model answer at the root: the copy's total, and each hook's
     points, are the course's, or differ by no more than the points its report states as
@@ -132,8 +132,7 @@ def test_a_search_call_reruns_in_the_copy(released: Path, tmp_path: Path) -> Non
     solver = student_copy(tmp_path / "student", "small_inputs_mrv")
     shown = in_copy(released, "problems/course.yaml", "--solver", solver, "--case", "select_variable@nctu-1:1")
     assert shown.returncode == 1 and "expected: 7" in shown.stdout and shown.stdout.rstrip().endswith("wrong")
-    right = in_copy(released, "problems/course.yaml", "--solver", student_copy(tmp_path / "right", "correct"),
-                    "--case", "select_variable@nctu-1:1")
+    right = in_copy(released, "problems/course.yaml", "--solver", student_copy(tmp_path / "right", "correct"), "--case", "select_variable@nctu-1:1")
     assert right.returncode == 0 and right.stdout.rstrip().endswith("right")
     probe = in_copy(released, "problems/course.yaml", "--solver", solver, "--case", "constraint_bounds@nctu-2:3")
     assert probe.returncode == 0 and "call 3 of constraint_bounds" in probe.stdout
@@ -195,7 +194,8 @@ def public_table(public_boards: list[Board]) -> AnswerTable:
 @pytest.mark.slow
 @pytest.mark.parametrize("student", ["copy_ties_in_searches", "small_inputs_mrv", "reversed_values", "lazy_fc"])
 def test_on_every_public_board_the_stored_answers_check_what_the_model_answer_checks(
-        public_boards: list[Board], public_table: AnswerTable, student: str) -> None:
+    public_boards: list[Board], public_table: AnswerTable, student: str
+) -> None:
     """In-process, on all public boards of problems/: a search watched with the stored
     answers finds the same first wrong call as one watched with the model answer, counts
     no call wrong that the model answer counts right, and leaves unchecked only calls after
@@ -217,8 +217,7 @@ def test_on_every_public_board_the_stored_answers_check_what_the_model_answer_ch
     for board in public_boards:
         watched = []
         for answers in (model, public_table):
-            watcher = Watcher(Strategy(student, hooks.select_variable, hooks.order_values, forward_check=hooks.forward_check),
-                              answers, board)
+            watcher = Watcher(Strategy(student, hooks.select_variable, hooks.order_values, forward_check=hooks.forward_check), answers, board)
             search(build_csp(board), watcher.strategy(), "all")
             watched.append(watcher)
         course, copy = watched

@@ -55,8 +55,9 @@ def contract_broken(hook: str, case: Case) -> list[str]:
         unassigned = case.args["unassigned"]
         if not unassigned or unassigned != sorted(set(unassigned)) or not set(unassigned) <= variables:
             broken.append(f"unassigned {unassigned} is not increasing variables")
-        broken += [f"variable {v} is assigned but its domain is {domains[v]}"
-                   for v in sorted(variables - set(unassigned)) if len(domains.get(v, ())) != 1]
+        broken += [
+            f"variable {v} is assigned but its domain is {domains[v]}" for v in sorted(variables - set(unassigned)) if len(domains.get(v, ())) != 1
+        ]
         if case.expected not in unassigned:
             broken.append(f"the answer {case.expected} is not unassigned")
     if hook == "order_values":  # "the values of `domains[var]`": [0, 1], [0] or [1]
@@ -102,8 +103,7 @@ def test_the_contract_checker_sees_a_broken_case() -> None:
     `assigned` with two values, are contract errors."""
     case = next(c for c in load_cases()["select_variable"] if len(c.args["unassigned"]) > 1)
     dropped = case.args["unassigned"][0]
-    undecided = replace(case, args={**case.args, "unassigned": case.args["unassigned"][1:],
-                                    "domains": {**case.args["domains"], dropped: [0, 1]}})
+    undecided = replace(case, args={**case.args, "unassigned": case.args["unassigned"][1:], "domains": {**case.args["domains"], dropped: [0, 1]}})
     assert any("is assigned but" in line for line in contract_broken("select_variable", undecided))
     fc = next(c for c in load_cases()["forward_check"] if c.args["assigned"] is not None)
     assert contract_broken("forward_check", replace(fc, args={**fc.args, "domains": {**fc.args["domains"], fc.args["assigned"]: [0, 1]}}))
@@ -136,8 +136,10 @@ def test_no_message_names_a_cell_another_way() -> None:
                 strings = re.findall(r"""\bf(["'])(.*?)\1""", line)
                 if any(p.search(text) for _, text in strings for p in OTHER_FORMATS):
                     found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
-    assert sorted(found) == [f"play/game.py:{line_of(ROOT / 'play' / 'game.py', NOT_A_CELL)}: {NOT_A_CELL}",
-                             f"solvers/board.py:{line_of(ROOT / 'solvers' / 'board.py', WRITER)}: {WRITER}"]
+    assert sorted(found) == [
+        f"play/game.py:{line_of(ROOT / 'play' / 'game.py', NOT_A_CELL)}: {NOT_A_CELL}",
+        f"solvers/board.py:{line_of(ROOT / 'solvers' / 'board.py', WRITER)}: {WRITER}",
+    ]
 
 
 def line_of(path: Path, text: str) -> int:
@@ -148,6 +150,7 @@ def line_of(path: Path, text: str) -> int:
 def test_an_agents_illegal_move_and_its_lost_game_name_cells_as_r4c3() -> None:
     """A real game: an agent that opens r4c3 twice is told so in the one convention, and
     the handout says once how r4c3 maps to the (3, 2) of code."""
+
     def twice(view: View) -> Move:
         return Move("open", (3, 2))
 
@@ -169,13 +172,17 @@ INSTRUCTORS_ONLY = "instructor's kit only"
 def copy_documents() -> dict[str, str]:
     """The texts a student copy gives its student, as release writes them: the handout,
     the stubs' docstrings, its README and problems/README."""
+
     def docstring(path: Path) -> str:
         return path.read_text(encoding="utf-8").split('"""')[1]
 
-    return {"assignment/HANDOUT.md": (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8"),
-            "assignment/hooks.py": docstring(ROOT / "assignment" / "hooks.py"),
-            "assignment/agent.py": docstring(ROOT / "assignment" / "agent.py"),
-            "README.md": STUDENT_README, "problems/README.md": STUDENT_PROBLEMS_README}
+    return {
+        "assignment/HANDOUT.md": (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8"),
+        "assignment/hooks.py": docstring(ROOT / "assignment" / "hooks.py"),
+        "assignment/agent.py": docstring(ROOT / "assignment" / "agent.py"),
+        "README.md": STUDENT_README,
+        "problems/README.md": STUDENT_PROBLEMS_README,
+    }
 
 
 def missing_from_the_copy() -> set[str]:
@@ -216,6 +223,7 @@ def test_the_mention_check_sees_what_it_looks_for() -> None:
 
 # --- (d) part 3's first command prints a short table ----------------------------------------
 
+
 def part3_first_command() -> str:
     """The first command the handout's part 3 shows (section 10's first bash block)."""
     handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
@@ -230,8 +238,7 @@ def test_part_3s_first_command_prints_a_short_table() -> None:
     (not a dict of every lost game)."""
     words = shlex.split(part3_first_command())
     assert words[0] == "python"
-    run = subprocess.run([sys.executable, *words[1:]], cwd=ROOT, env=grader_env(columns=120),
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run([sys.executable, *words[1:]], cwd=ROOT, env=grader_env(columns=120), capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     lines = [line for line in run.stdout.splitlines() if line.strip()]
     assert len(lines) <= 12 and len(run.stdout) < 2500, run.stdout
@@ -240,6 +247,7 @@ def test_part_3s_first_command_prints_a_short_table() -> None:
 
 
 # --- (e) view.hidden() --------------------------------------------------------------------
+
 
 def test_hidden_says_and_does_include_flagged_cells() -> None:
     """view.hidden() lists the flagged cells, and both its docstring and the agent stub say so."""
@@ -253,6 +261,7 @@ def test_hidden_says_and_does_include_flagged_cells() -> None:
 
 
 # --- (f) a reason names the mistake it recognises --------------------------------------------
+
 
 def answered(hook: str, case: Case, returned: Any) -> Answered:
     domains = {int(v): tuple(d) for v, d in case.args.get("domains", {}).items()}

@@ -74,8 +74,7 @@ def graded_alike(name: str, kit: Kit, report: dict) -> None:
 
 
 @pytest.mark.parametrize(("name", "package"), [("imports_numpy", "numpy"), ("imports_site", "yaml")])
-def test_an_installed_package_is_refused_in_one_line_naming_the_rule(place: Kit, tmp_path: Path, name: str,
-                                                                     package: str) -> None:
+def test_an_installed_package_is_refused_in_one_line_naming_the_rule(place: Kit, tmp_path: Path, name: str, package: str) -> None:
     """A correct file that imports an installed package (plainly, or from the folders of
     installed packages it puts on `sys.path` itself): 0 points, every item's reason the
     same line naming the rule, in every mode; PrairieLearn: not gradable."""
@@ -116,8 +115,9 @@ def test_the_standard_library_and_a_folders_own_modules_load(place: Kit, tmp_pat
     shutil.copytree(STUDENT_FILES / "imports_own_package", folder, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copyfile(STUDENT_FILES / "model_answer.py", folder / "model_answer.py")
     for student, name in ((single, "imports_stdlib"), (folder, "imports_own_package")):
-        report = grade(place, student, tmp_path / f"{name}.json", "--only", "constraint_bounds,forward_check,"
-                       "select_variable,order_values,course.yaml")
+        report = grade(
+            place, student, tmp_path / f"{name}.json", "--only", "constraint_bounds,forward_check,select_variable,order_values,course.yaml"
+        )
         assert report["score"] == report["max_score"] > 0, (name, report)
         graded_alike(name, place, report)
 
@@ -129,14 +129,14 @@ def test_a_forged_rule_is_graded_as_any_exception_at_import(place: Kit, tmp_path
     student = attacker(tmp_path / "s", "imports_forged")
     report = grade(place, student, tmp_path / "report.json")
     line = line_of(student, "FORGED_LINE")
-    expected = (f"cannot load {student.name}: ModuleNotFoundError: No module named 'json' "
-                f"({student.name}, line {line}, in <module>)")
+    expected = f"cannot load {student.name}: ModuleNotFoundError: No module named 'json' ({student.name}, line {line}, in <module>)"
     assert report["score"] == 0
     assert all(e["message"].startswith(expected) and RULE not in e["message"] for e in entries(report).values()), report
     graded_alike("imports_forged", place, report)
 
 
 # --- the grader words the reason from typed fields ---------------------------------------------
+
 
 def test_the_grader_decides_from_the_missing_modules_name() -> None:
     """Standard modules (a forged name, or one this machine lacks) keep the exception's
@@ -147,9 +147,20 @@ def test_the_grader_decides_from_the_missing_modules_name() -> None:
     assert outside_rule(Missing("answerkey")) == f"it imports answerkey: {RULE}"
 
 
-@pytest.mark.parametrize("missing", [["numpy"], ["numpy; rm", "hooks.py", 1], ["numpy.", "hooks.py", 1], ["numpy", "../../etc/passwd", 1],
-                                     ["numpy", "hooks.py", -1], ["numpy", "hooks.py", True], ["numpy", "hooks.py", "3"],
-                                     ["numpy", "hooks\n.py", 1], "numpy"])
+@pytest.mark.parametrize(
+    "missing",
+    [
+        ["numpy"],
+        ["numpy; rm", "hooks.py", 1],
+        ["numpy.", "hooks.py", 1],
+        ["numpy", "../../etc/passwd", 1],
+        ["numpy", "hooks.py", -1],
+        ["numpy", "hooks.py", True],
+        ["numpy", "hooks.py", "3"],
+        ["numpy", "hooks\n.py", 1],
+        "numpy",
+    ],
+)
 def test_a_malformed_missing_module_is_a_bad_message(missing: object) -> None:
     """A worker's `missing` field is a dotted name, a `.py` file's name (no folder, no
     control character) and a line number, or the message is refused, in the load report

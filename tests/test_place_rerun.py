@@ -92,8 +92,7 @@ def private_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The course's problems with a private hook_seed."""
     problems = tmp_path_factory.mktemp("private") / "problems"
     problems.mkdir()
-    (problems / "course.yaml").write_text((ROOT / "problems" / "course.yaml").read_text(encoding="utf-8"),
-                                          encoding="utf-8")
+    (problems / "course.yaml").write_text((ROOT / "problems" / "course.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     (problems / "grading.yaml").write_text(f"hook_seed: {PRIVATE_SEED}\ntimeout: 10\n", encoding="utf-8")
     return problems
 
@@ -104,18 +103,16 @@ def private_hints(text: str) -> list[tuple[str, int, Case, dict]]:
     return [unpack(hinted.split(":", 1)[1]) for hinted in PACKED.findall(text)]
 
 
-def test_private_cases_are_named_private_and_rerun_from_their_input_in_a_copy(private_course: Path,
-                                                                              tmp_path: Path) -> None:
+def test_private_cases_are_named_private_and_rerun_from_their_input_in_a_copy(private_course: Path, tmp_path: Path) -> None:
     """With a private hook_seed, no hint on the terminal, in the JSON or in the feedback
     files names a case number the student's copy would read as another case: each says
     private and carries the case graded; run in a released copy, it asks that very case and
     says why its answer there differs from the graded one."""
     student = student_copy(tmp_path / "s", "rerun_stateful_select")
     out = tmp_path / "report.json"
-    graded = run_grader(private_course / "course.yaml", "--solver", student, "--only", HOOK, "--json", out,
-                        columns=80)
+    graded = run_grader(private_course / "course.yaml", "--solver", student, "--only", HOOK, "--json", out, columns=80)
     message = next(h for h in json.loads(out.read_text(encoding="utf-8"))["hooks"] if h["id"] == HOOK)["message"]
-    (hook, number, case, result), = private_hints(message)
+    ((hook, number, case, result),) = private_hints(message)
     graded_case = Case.from_data(json.loads(json.dumps(build_cases(PRIVATE_SEED)[HOOK][number - 1].data())))  # keys as a token keeps them
     assert hook == HOOK and case.input_text() == graded_case.input_text() and case.name == graded_case.name
     assert "this is a private case" in message and "its input is above in full" in message
@@ -132,8 +129,7 @@ def test_private_cases_are_named_private_and_rerun_from_their_input_in_a_copy(pr
     copy = tmp_path / "copy"
     assert run_grader("release", copy, "--problems", private_course).returncode == 0
     token = "".join(PACKED.search(graded.stdout).group(1).split())  # type: ignore[union-attr]
-    rerun = run_grader("problems/", "--solver", student, f"--case={token}", cwd=copy,
-                       env=grader_env(copy))
+    rerun = run_grader("problems/", "--solver", student, f"--case={token}", cwd=copy, env=grader_env(copy))
     shown = flat(rerun.stdout)
     assert f'case {number}, "{case.name}"' in shown and returned(message) in flat(message), rerun.stdout
     described = flat(message.split("the first wrong one is ", 1)[1].split("returned:")[0])
@@ -155,8 +151,7 @@ def test_every_writer_shows_a_private_case_whole() -> None:
 
 def test_a_damaged_case_says_so_in_one_line() -> None:
     """A token cut short or edited is refused with a reason, never run as some other case."""
-    item = score_hook(HOOK, 2, build_cases(PRIVATE_SEED)[HOOK][:1], Outcome("ok", HookAnswers([{"value": -1}])),
-                      private=True)
+    item = score_hook(HOOK, 2, build_cases(PRIVATE_SEED)[HOOK][:1], Outcome("ok", HookAnswers([{"value": -1}])), private=True)
     token = PACKED.search(item.message).group(1).split(":", 1)[1]  # type: ignore[union-attr]
     assert unpack(token[:40] + "\n  " + token[40:])[0] == HOOK  # a wrapped token is still whole
     for damaged in (token[:-5], token[:20] + "A" + token[21:], "eyJob29rIjoxfQ"):

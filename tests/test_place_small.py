@@ -31,8 +31,10 @@ from solvers.board import board_from_rows
 from solvers.csp import build_csp
 
 HANDOUT = ROOT / "assignment" / "HANDOUT.md"
-LONG_REASON = ("1/12 groups of cases right (9/20 cases); in the grader's searches, 0/3 visible boards right (3 of its "
-               "3 calls on them answered otherwise than the rule); 0/3 groups of boards right")
+LONG_REASON = (
+    "1/12 groups of cases right (9/20 cases); in the grader's searches, 0/3 visible boards right (3 of its "
+    "3 calls on them answered otherwise than the rule); 0/3 groups of boards right"
+)
 
 
 def words(text: str) -> str:
@@ -43,7 +45,7 @@ def words(text: str) -> str:
 def grading_section() -> str:
     """Section 5 of the handout, "How grading works", its lines joined."""
     text = HANDOUT.read_text(encoding="utf-8")
-    return words(text[text.index("## 5. How grading works"):text.index("## 6. ")])
+    return words(text[text.index("## 5. How grading works") : text.index("## 6. ")])
 
 
 def failed(name: str, message: str, status: str = "fail", kind: str = "hook", file: str | None = None) -> ItemResult:
@@ -60,6 +62,7 @@ def cut_between_words(shown: str, full: str) -> bool:
 
 # --- (a) reasons cut short between words, never inside one -----------------------------------
 
+
 def test_a_long_reason_is_cut_between_words_in_the_csv_and_on_gradescope() -> None:
     """The class CSV's short reasons and Gradescope's summary lines end where a clause or
     a word does, with an ellipsis; the whole reason stays in the test's own output."""
@@ -73,12 +76,15 @@ def test_a_long_reason_is_cut_between_words_in_the_csv_and_on_gradescope() -> No
     assert html.unescape(re.sub(r"<[^>]+>", "", results["tests"][0]["output"])) == LONG_REASON
 
 
-@pytest.mark.parametrize("line", [
-    "x" * 300,                                             # one long word: cut hard, still bounded
-    "a (" + "b " * 200 + ")",                              # a parenthesis never closed within the limit
-    "ok; " + "word " * 60,                                 # a clause early, words after it
-    "short enough",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "x" * 300,  # one long word: cut hard, still bounded
+        "a (" + "b " * 200 + ")",  # a parenthesis never closed within the limit
+        "ok; " + "word " * 60,  # a clause early, words after it
+        "short enough",
+    ],
+)
 def test_a_cut_reason_is_never_longer_than_its_limit(line: str) -> None:
     """Whatever the reason (a student's message can be anything), the cut one fits."""
     for limit in (20, 80, 200):
@@ -88,17 +94,21 @@ def test_a_cut_reason_is_never_longer_than_its_limit(line: str) -> None:
 
 # --- (b) items not run are counted apart from the items that ran out of time ------------------
 
+
 def test_the_next_step_counts_the_items_not_run_apart() -> None:
     """Two boards ran out of time and a third was not run after them: the next step says
     so, not that three ran out of time."""
-    items = [failed("nctu-1", "ran out of time (1 s)", "timeout", "problem", "course.yaml"),
-             failed("nctu-2", "ran out of time (1 s)", "timeout", "problem", "course.yaml"),
-             failed("nctu-3", "not run: forward_check ran out of time on ...", "not_run", "problem", "course.yaml")]
+    items = [
+        failed("nctu-1", "ran out of time (1 s)", "timeout", "problem", "course.yaml"),
+        failed("nctu-2", "ran out of time (1 s)", "timeout", "problem", "course.yaml"),
+        failed("nctu-3", "not run: forward_check ran out of time on ...", "not_run", "problem", "course.yaml"),
+    ]
     step = next_step(Report("hooks.py", items))
     assert step is not None and "2 items ran out of time and 1 more was not run" in step.text, step
 
 
 # --- (c), (d) and (b) in a class run ----------------------------------------------------------
+
 
 def test_a_class_run_makes_its_folders_and_its_feedback_names_no_path_of_the_graders(tmp_path: Path) -> None:
     """`--csv` into folders that do not exist makes them (the feedback folder beside the
@@ -151,11 +161,11 @@ def test_a_csv_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
 
 # --- (d) Gradescope's text and the feedback's report ------------------------------------------
 
+
 def test_gradescope_output_names_the_students_file_not_the_path_it_was_graded_at() -> None:
     """results.json's text says which file was graded by its name alone."""
     where = "/autograder/some/instructor/place"
-    report = Report(f"{where}/hooks.py", [failed("nctu-1", "claims there is no solution", kind="problem",
-                                                  file=f"{where}/problems/course.yaml")])
+    report = Report(f"{where}/hooks.py", [failed("nctu-1", "claims there is no solution", kind="problem", file=f"{where}/problems/course.yaml")])
     results = gradescope_results(report, [])
     assert "for hooks.py" in results["output"].splitlines()[0], results["output"]
     assert where not in str(results)
@@ -173,6 +183,7 @@ def test_the_report_away_from_the_grader_keeps_every_reason_as_it_was() -> None:
 
 # --- (e) the handout states the rules as the code applies them --------------------------------
 
+
 def test_the_handouts_partial_board_share_is_what_the_grader_computes(tmp_path: Path) -> None:
     """The worked example's numbers come from grading its student on every shipped problem."""
     _, report = grade_json(ROOT / "problems", STUDENT_FILES / "small_inputs_mrv.py", tmp_path / "mrv.json")
@@ -184,12 +195,15 @@ def test_the_handouts_partial_board_share_is_what_the_grader_computes(tmp_path: 
     assert 0 < int(groups_right) < int(groups) and cases == total_cases  # the board share is partial and the smaller
     assert round(points * min(int(cases) / int(total_cases), int(groups_right) / int(groups)), 2) == score
     shown = grading_section()
-    for claim in (f"gets {cases}/{total_cases} groups of cases right",
-                  f"it is asked on {asked} boards (on the other {len(report['problems']) - int(asked)} the forward check",
-                  f"right on every call of {right} of them", f"The {asked} boards make {groups} groups",
-                  f"So {groups_right}/{groups} groups of boards are right",
-                  f"{points:g} × min({cases}/{total_cases}, {groups_right}/{groups}) = {score:g} of {points:g} points",
-                  f'"{right}/{asked} visible boards right (...); {groups_right}/{groups} groups of boards right"'):
+    for claim in (
+        f"gets {cases}/{total_cases} groups of cases right",
+        f"it is asked on {asked} boards (on the other {len(report['problems']) - int(asked)} the forward check",
+        f"right on every call of {right} of them",
+        f"The {asked} boards make {groups} groups",
+        f"So {groups_right}/{groups} groups of boards are right",
+        f"{points:g} × min({cases}/{total_cases}, {groups_right}/{groups}) = {score:g} of {points:g} points",
+        f'"{right}/{asked} visible boards right (...); {groups_right}/{groups} groups of boards right"',
+    ):
         assert claim in shown, claim
     ids = {p["id"] for p in report["problems"]}
     assert {"sat-row", "sat-3x3", "status-3x3", "sat-3x3-unsat", "status-5x5"} <= ids  # the boards it names
@@ -198,6 +212,7 @@ def test_the_handouts_partial_board_share_is_what_the_grader_computes(tmp_path: 
 def test_the_handout_states_the_no_solution_rule_as_applied() -> None:
     """A board without a solution passes by answering none only beside a passed board that
     has solutions (a hidden one counts); the handout quotes the reason a student reads."""
+
     def board(name: str, hidden: bool = False) -> ItemResult:
         return ItemResult("problem", name, "pass", 1.0, 1.0, "ok", visibility="hidden" if hidden else "visible")
 
@@ -222,6 +237,7 @@ def test_the_handout_says_the_last_constraint_of_a_board_without_a_mine_count_is
 
 
 # --- bench/places.py: its command line only (it grades in four places: a bench, not a test) --
+
 
 def places_module() -> object:
     """bench/places.py as a module (its dataclass needs it registered while it loads)."""

@@ -73,7 +73,11 @@ def test_python_dash_m_play_bench_runs():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-m", "play", "bench", "--level", "beginner", "--games", "3"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0 and "win rate" in done.stdout
     bad = subprocess.run([sys.executable, "-m", "play", "bench", "--games", "x"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
@@ -83,9 +87,26 @@ def test_python_dash_m_play_bench_runs():
 def test_winrate_benchmark_script_runs_small(tmp_path):
     out = tmp_path / "winrate.json"
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "play_winrate.py"), "--games", "6", "--peer-games", "3",
-         "--speed-games", "1", "--levels", "beginner", "--jobs", "1", "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            str(ROOT / "bench" / "play_winrate.py"),
+            "--games",
+            "6",
+            "--peer-games",
+            "3",
+            "--speed-games",
+            "1",
+            "--levels",
+            "beginner",
+            "--jobs",
+            "1",
+            "--json",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text())

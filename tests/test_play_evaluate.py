@@ -87,7 +87,7 @@ def test_the_student_stub_raises_not_implemented():
         student.choose_move(View(1, 1, 0, ((-1,),)))
     report = evaluate_agent(student.choose_move, "beginner", games=2)
     assert report["wins"] == 0 and "NotImplementedError" in report["errors"][0]["reason"]
-    assert student.choose_move.__doc__ and "Move(\"open\", (r, c))" in student.choose_move.__doc__
+    assert student.choose_move.__doc__ and 'Move("open", (r, c))' in student.choose_move.__doc__
 
 
 @pytest.mark.slow  # jobs=2 plays in worker processes
@@ -107,7 +107,8 @@ def test_student_side_modules_do_not_load_the_reference_agent():
         "import sys; import assignment.agent, play.evaluate; "
         "loaded = sorted(m for m in sys.modules if m.startswith(('play.', 'solvers.'))); print(' '.join(loaded))"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert set(done.stdout.split()) == {"play.evaluate", "play.game", "play.levels", "play.view", "solvers.board", "solvers.errortext"}

@@ -29,11 +29,7 @@ def brute_force_probabilities(view: View) -> dict[Cell, Fraction]:
     """Every hidden cell's mine probability, from every consistent placement of all the mines."""
     hidden = view.hidden()
     bit = {cell: 1 << i for i, cell in enumerate(hidden)}
-    checks = [
-        (sum(bit.get(n, 0) for n in neighbours(cell, view.rows, view.cols)), view[cell])
-        for cell in view.all_cells()
-        if view[cell] >= 0
-    ]
+    checks = [(sum(bit.get(n, 0) for n in neighbours(cell, view.rows, view.cols)), view[cell]) for cell in view.all_cells() if view[cell] >= 0]
     mines_at = [0] * len(hidden)
     total = 0
     for chosen in combinations(range(len(hidden)), view.mines):
@@ -192,8 +188,12 @@ def test_view_csp_is_the_boards_csp(seed):
 
 @pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=40, deadline=None, derandomize=True)
-@given(size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4), (5, 5, 4)]), seed=st.integers(0, 10**6),
-       opened=st.integers(0, 3), flags=st.integers(0, 1))
+@given(
+    size=st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 4, 5), (3, 6, 4), (5, 5, 4)]),
+    seed=st.integers(0, 10**6),
+    opened=st.integers(0, 3),
+    flags=st.integers(0, 1),
+)
 def test_lookahead_outcomes_equal_enumeration(size, seed, opened, flags):
     """For every hidden cell c, each number v it can show: the layouts where c is safe and
     shows v (count), as enumeration gives it, and the lowest mine chance among the other

@@ -45,8 +45,18 @@ def problem_folder(folder: Path, config: str = f"hook_seed: {HOOK_SEED}\ntimeout
 @pytest.fixture(scope="module")
 def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("prairielearn")
-    made = run_grader("prairielearn", work / "course", "--problems", problem_folder(work / "problems"),
-                      "--image", "example/minesweeper-grader:test", "--uuid", UUID, "--job-timeout", "300")
+    made = run_grader(
+        "prairielearn",
+        work / "course",
+        "--problems",
+        problem_folder(work / "problems"),
+        "--image",
+        "example/minesweeper-grader:test",
+        "--uuid",
+        UUID,
+        "--job-timeout",
+        "300",
+    )
     assert made.returncode == 0, made.stdout + made.stderr
     return work / "course"
 
@@ -67,9 +77,19 @@ def image_python(course: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
     assert python is not None, "no python3 on the system's PATH"
     venv = tmp_path_factory.mktemp("image") / "venv"
     image = course / "image"
-    for command in ([python, "-m", "venv", str(venv)],
-                    [str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check",
-                     "-r", str(image / "requirements.txt"), "-c", str(image / "constraints.txt")]):
+    for command in (
+        [python, "-m", "venv", str(venv)],
+        [
+            str(venv / "bin" / "pip"),
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+            str(image / "requirements.txt"),
+            "-c",
+            str(image / "constraints.txt"),
+        ],
+    ):
         made = subprocess.run(command, env=bare(), capture_output=True, text=True, timeout=900)
         assert made.returncode == 0, made.stdout + made.stderr
     return str(venv / "bin" / "python")
@@ -94,8 +114,13 @@ def grade_root() -> Iterator[Path]:
     shutil.rmtree(root, ignore_errors=True)
 
 
-def job(course: Path, root: Path, python: str, files: dict[str, str], isolation: str = "auto",
-        ) -> tuple[dict | None, subprocess.CompletedProcess[str]]:
+def job(
+    course: Path,
+    root: Path,
+    python: str,
+    files: dict[str, str],
+    isolation: str = "auto",
+) -> tuple[dict | None, subprocess.CompletedProcess[str]]:
     """One grading job: the course files info.json lists, the student's `files`, the
     entry point run; results.json (None when none was written) and the run."""
     options = info(course)["externalGradingOptions"]
@@ -108,8 +133,14 @@ def job(course: Path, root: Path, python: str, files: dict[str, str], isolation:
     (root / "data" / "data.json").write_text('{"params": {}, "submitted_answers": {}}', encoding="utf-8")
     subprocess.run(["chmod", "-R", "a+rX", str(root)], check=True)
     entrypoint = options["entrypoint"].replace("/grade/", f"{root}/", 1)
-    run = subprocess.run(["bash", entrypoint], cwd=root, env=bare(GRADE_ROOT=str(root), GRADER_PYTHON=python,
-                         GRADER_ISOLATION=isolation), capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        ["bash", entrypoint],
+        cwd=root,
+        env=bare(GRADE_ROOT=str(root), GRADER_PYTHON=python, GRADER_ISOLATION=isolation),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
     results = root / "results" / "results.json"
     return (json.loads(results.read_text(encoding="utf-8")) if results.exists() else None), run
@@ -141,6 +172,7 @@ def nothing_hidden(results: dict) -> None:
 
 # --- what the command writes ----------------------------------------------------------------
 
+
 def test_the_question_the_course_files_and_the_image(course: Path) -> None:
     data = info(course)
     assert {"uuid", "type", "title", "topic"} <= set(data) and data["uuid"] == UUID and data["type"] == "v3"
@@ -166,11 +198,14 @@ def test_the_question_the_course_files_and_the_image(course: Path) -> None:
     assert "serverFilesCourse/minesweeper_grader" in (course / "README.md").read_text()
 
 
-@pytest.mark.parametrize("config, args, words", [
-    ("timeout: 10\n", (), "--public-hook-cases"),
-    (f"hook_seed: {HOOK_SEED}\n", ("--uuid", "nope"), "not a uuid"),
-    (f"hook_seed: {HOOK_SEED}\n", ("--job-timeout", "900"), "1 to 600"),
-])
+@pytest.mark.parametrize(
+    "config, args, words",
+    [
+        ("timeout: 10\n", (), "--public-hook-cases"),
+        (f"hook_seed: {HOOK_SEED}\n", ("--uuid", "nope"), "not a uuid"),
+        (f"hook_seed: {HOOK_SEED}\n", ("--job-timeout", "900"), "1 to 600"),
+    ],
+)
 def test_refusals_are_one_line_and_write_nothing(tmp_path: Path, config: str, args: tuple[str, ...], words: str) -> None:
     problems = problem_folder(tmp_path / "problems", config)
     refused = run_grader("prairielearn", tmp_path / "out", "--problems", problems, *args)
@@ -189,8 +224,8 @@ def test_an_existing_folder_is_not_overwritten(tmp_path: Path) -> None:
 
 # --- the grading job, simulated ---------------------------------------------------------------
 
-def test_the_reference_gets_full_marks_and_sees_nothing_hidden(course: Path, image_python: str, grade_root: Path,
-                                                                 isolation: str) -> None:
+
+def test_the_reference_gets_full_marks_and_sees_nothing_hidden(course: Path, image_python: str, grade_root: Path, isolation: str) -> None:
     results, run = job(course, grade_root, image_python, {"hooks.py": self_contained("correct")}, isolation)
     assert run.returncode == 0 and results is not None, run.stdout + run.stderr
     check_format(results)
@@ -209,12 +244,14 @@ def test_the_stubs_get_zero_and_the_next_step(course: Path, image_python: str, g
 
 
 def fingerprint(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
-def test_a_hostile_file_cannot_forge_its_result_nor_read_the_course_files(course: Path, image_python: str,
-                                                                           grade_root: Path, isolation: str) -> None:
+def test_a_hostile_file_cannot_forge_its_result_nor_read_the_course_files(course: Path, image_python: str, grade_root: Path, isolation: str) -> None:
     source = course / "serverFilesCourse" / "minesweeper_grader"
     hostile = (STUDENT_FILES / "pl_forger.py").read_text(encoding="utf-8")
     results, run = job(course, grade_root, image_python, {"hooks.py": hostile}, isolation)
@@ -227,12 +264,17 @@ def test_a_hostile_file_cannot_forge_its_result_nor_read_the_course_files(course
     assert fingerprint(grade_root / "serverFilesCourse" / "minesweeper_grader") == fingerprint(source)
 
 
-@pytest.mark.parametrize("files, words", [
-    ({"notes.txt": "I ran out of time\n"}, "no Python file that defines the hooks"),
-    ({"hooks.py": (STUDENT_FILES / "syntax.py").read_text()}, "SyntaxError"),
-], ids=["no hooks file", "syntax error"])
-def test_a_submission_that_cannot_be_graded_is_marked_so(course: Path, image_python: str, grade_root: Path,
-                                                          files: dict[str, str], words: str) -> None:
+@pytest.mark.parametrize(
+    "files, words",
+    [
+        ({"notes.txt": "I ran out of time\n"}, "no Python file that defines the hooks"),
+        ({"hooks.py": (STUDENT_FILES / "syntax.py").read_text()}, "SyntaxError"),
+    ],
+    ids=["no hooks file", "syntax error"],
+)
+def test_a_submission_that_cannot_be_graded_is_marked_so(
+    course: Path, image_python: str, grade_root: Path, files: dict[str, str], words: str
+) -> None:
     results, run = job(course, grade_root, image_python, files)
     assert run.returncode == 0 and results is not None, run.stderr
     check_format(results)
@@ -250,14 +292,19 @@ def test_the_graders_failure_fails_the_job_and_records_nothing(course: Path, gra
 
 # --- the results writer -------------------------------------------------------------------------
 
+
 def test_the_writer_reports_the_items_gradescope_gets_with_hidden_ones_masked() -> None:
     from grader.reports.gradescope import gradescope_results
 
-    report = Report("hooks.py", [
-        ItemResult("hook", "constraint_bounds", "pass", 2, 2, "all right", output="hello\n"),
-        ItemResult("problem", "nctu-1", "fail", 0, 1, "1 of 8 solutions missing", file="course.yaml"),
-        ItemResult("problem", "top-secret", "fail", 0, 1, "wrong on top-secret", file="exam.yaml", visibility="hidden"),
-    ], "user")
+    report = Report(
+        "hooks.py",
+        [
+            ItemResult("hook", "constraint_bounds", "pass", 2, 2, "all right", output="hello\n"),
+            ItemResult("problem", "nctu-1", "fail", 0, 1, "1 of 8 solutions missing", file="course.yaml"),
+            ItemResult("problem", "top-secret", "fail", 0, 1, "wrong on top-secret", file="exam.yaml", visibility="hidden"),
+        ],
+        "user",
+    )
     results = prairielearn_results(report)
     gradescope = gradescope_results(report, [])
     assert [t["name"] for t in results["tests"]] == [t["name"] for t in gradescope["tests"][:2]] + ["hidden problem 1"]

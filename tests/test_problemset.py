@@ -127,12 +127,15 @@ def assert_located(error: ProblemError, path: Path, pid: str | None, field: str 
 
 
 def test_malformed_yaml_reports_the_line(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: a
             board: [1, 2
           - id: b
-        """)
+        """,
+    )
     error = only_error(path)
     assert "not valid YAML" in error.message
     assert error.line == line_of(path, "- id: b")
@@ -148,21 +151,26 @@ def test_tab_indentation_reports_the_line(tmp_path):
 
 
 def test_rows_of_different_widths(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: ragged
             board: |
               . 1 . .
               . 1 .
               . . . .
-        """)
+        """,
+    )
     error = only_error(path)
     assert_located(error, path, "ragged", "board", line_of(path, ". 1 .") + 1)
     assert "row 2" in error.message
 
 
 def test_rows_of_different_widths_after_a_blank_line(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: ragged
             board: |
@@ -170,38 +178,47 @@ def test_rows_of_different_widths_after_a_blank_line(tmp_path):
 
               . 1 . .
               . . .
-        """)
+        """,
+    )
     assert line_of(path, ". . .") == 7
     assert_located(only_error(path), path, "ragged", "board", 7)
 
 
 def test_unknown_token(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: letters
             board: |
               . . .
               . x .
-        """)
+        """,
+    )
     error = only_error(path)
     assert_located(error, path, "letters", "board", line_of(path, ". x ."))
     assert "'x'" in error.message and "r2c2" in error.message
 
 
 def test_clue_9_is_out_of_range_under_classic(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: nine
             board: |
               . 9 .
-        """)
+        """,
+    )
     error = only_error(path)
     assert_located(error, path, "nine", "board", line_of(path, ". 9 ."))
     assert "9" in error.message and "classic" in error.message
 
 
 def test_clue_9_is_fine_under_inclusive_but_10_is_not(tmp_path):
-    good = write(tmp_path, """
+    good = write(
+        tmp_path,
+        """
         problems:
           - id: nines
             rule: inclusive
@@ -209,61 +226,78 @@ def test_clue_9_is_fine_under_inclusive_but_10_is_not(tmp_path):
               9 9 9
               9 9 9
               9 9 9
-        """, "good.yaml")
+        """,
+        "good.yaml",
+    )
     problems, errors = load_problem_file(good)
     assert errors == [] and problems[0].board.clue((1, 1)) == 9
-    bad = write(tmp_path, """
+    bad = write(
+        tmp_path,
+        """
         problems:
           - id: ten
             rule: inclusive
             board: |
               . 10 .
-        """, "bad.yaml")
+        """,
+        "bad.yaml",
+    )
     error = only_error(bad)
     assert_located(error, bad, "ten", "board", line_of(bad, ". 10 ."))
     assert "10" in error.message and "inclusive" in error.message
 
 
 def test_more_mines_than_unknown_cells(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: crowded
             mines: 3
             board: |
               . 1 .
-        """)
+        """,
+    )
     error = only_error(path)
     assert_located(error, path, "crowded", "mines", line_of(path, "mines: 3"))
     assert "3" in error.message and "2" in error.message
 
 
 def test_mines_exactly_filling_the_unknown_cells_is_fine(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: full
             mines: 2
             board: |
               . 1 .
-        """)
+        """,
+    )
     problems, errors = load_problem_file(path)
     assert errors == [] and problems[0].board.mines == 2
 
 
 def test_mines_from_defaults_are_checked_too(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         defaults:
           mines: 5
         problems:
           - id: small
             board: |
               . 1 .
-        """)
+        """,
+    )
     error = only_error(path)
     assert (error.id, error.field) == ("small", "mines")
 
 
 def test_duplicate_ids(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: same
             board: |
@@ -271,7 +305,8 @@ def test_duplicate_ids(tmp_path):
           - id: same
             board: |
               1 . 1
-        """)
+        """,
+    )
     problems, errors = load_problem_file(path)
     assert [p.id for p in problems] == ["same"]
     assert problems[0].board.clue((0, 1)) == 1  # the first one is kept
@@ -283,24 +318,30 @@ def test_duplicate_ids(tmp_path):
 
 
 def test_missing_board(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: boardless
             expect: 1
-        """)
+        """,
+    )
     error = only_error(path)
     assert_located(error, path, "boardless", "board", line_of(path, "id: boardless"))
     assert "missing" in error.message
 
 
 def test_unknown_field(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: typo
             mine: 3
             board: |
               . 1 .
-        """)
+        """,
+    )
     error = only_error(path)
     assert_located(error, path, "typo", "mine", line_of(path, "mine: 3"))
     assert "unknown field" in error.message
@@ -326,11 +367,14 @@ def test_file_without_a_problems_list(tmp_path, text):
 
 
 def test_problem_without_id(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - board: |
               . 1 .
-        """)
+        """,
+    )
     error = only_error(path)
     assert error.field == "id" and error.line == 2
 
@@ -349,19 +393,24 @@ def test_problem_without_id(tmp_path):
     ],
 )
 def test_bad_field_values(tmp_path, field, value):
-    path = write(tmp_path, f"""
+    path = write(
+        tmp_path,
+        f"""
         problems:
           - id: p
             {field}: {value}
             board: |
               . 1 .
-        """)
+        """,
+    )
     error = only_error(path)
     assert_located(error, path, "p", field, line_of(path, f"{field}: {value}"))
 
 
 def test_one_bad_problem_does_not_stop_the_others(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: bad
             board: |
@@ -370,7 +419,8 @@ def test_one_bad_problem_does_not_stop_the_others(tmp_path):
             expect: 1
             board: |
               ? 1 ? 2 ?
-        """)
+        """,
+    )
     problems, errors = load_problem_file(path)
     assert [p.id for p in problems] == ["good"]
     assert problems[0].expect == 1
@@ -382,25 +432,32 @@ def test_one_bad_problem_does_not_stop_the_others(tmp_path):
 
 def test_a_bad_file_does_not_stop_the_other_files(tmp_path):
     write(tmp_path, "problems: [\n", "a-broken.yaml")
-    write(tmp_path, """
+    write(
+        tmp_path,
+        """
         problems:
           - id: fine
             board: |
               ? 1 ?
-        """, "b-fine.yaml")
+        """,
+        "b-fine.yaml",
+    )
     problems, errors = load_problems(tmp_path)
     assert [p.id for p in problems] == ["fine"]
     assert len(errors) == 1 and errors[0].file.endswith("a-broken.yaml")
 
 
 def test_unknown_top_level_field_is_reported_but_problems_still_load(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         titel: typo
         problems:
           - id: fine
             board: |
               ? 1 ?
-        """)
+        """,
+    )
     problems, errors = load_problem_file(path)
     assert [p.id for p in problems] == ["fine"]
     assert len(errors) == 1
@@ -408,7 +465,9 @@ def test_unknown_top_level_field_is_reported_but_problems_still_load(tmp_path):
 
 
 def test_bad_defaults_are_reported_and_ignored(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         defaults:
           mines: 1
           board: ". 1 ."
@@ -416,7 +475,8 @@ def test_bad_defaults_are_reported_and_ignored(tmp_path):
           - id: fine
             board: |
               ? 1 ?
-        """)
+        """,
+    )
     problems, errors = load_problem_file(path)
     assert [p.id for p in problems] == ["fine"]
     assert problems[0].board.mines is None
@@ -425,12 +485,16 @@ def test_bad_defaults_are_reported_and_ignored(tmp_path):
 
 def test_the_grading_config_beside_problem_files_is_not_a_problem_file(tmp_path):
     write(tmp_path, "efficiency: true\n", "grading.yaml")
-    write(tmp_path, """
+    write(
+        tmp_path,
+        """
         problems:
           - id: fine
             board: |
               ? 1 ?
-        """, "set.yaml")
+        """,
+        "set.yaml",
+    )
     problems, errors = load_problems(tmp_path)
     assert [p.id for p in problems] == ["fine"] and errors == []
 
@@ -444,7 +508,9 @@ def test_missing_path_and_empty_folder(tmp_path):
 
 def test_a_non_ascii_digit_is_a_board_error_not_a_crash(tmp_path):
     """'²' passes str.isdigit() but int('²') raises: the loader must report, not crash."""
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         problems:
           - id: superscript
             board: |
@@ -452,7 +518,8 @@ def test_a_non_ascii_digit_is_a_board_error_not_a_crash(tmp_path):
           - id: fine
             board: |
               ? 1 ?
-        """)
+        """,
+    )
     problems, errors = load_problem_file(path)
     assert [p.id for p in problems] == ["fine"]
     assert len(errors) == 1
@@ -467,19 +534,23 @@ def test_problem_error_str_format():
 
 # --- hostile YAML: bounded before it is built -------------------------------------------
 
+
 def _laughs(levels: int = 9) -> str:
     lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels)]
     return "\n".join(lines) + f"\nproblems: *a{levels - 1}\n"
 
 
-@pytest.mark.parametrize("text, words", [
-    (_laughs(), "anchor or alias"),
-    ("problems: " + "[" * 5000 + "]" * 5000 + "\n", "nested more than 32"),
-    ("problems:\n  - id: x\n    expect: " + "9" * 4400 + "\n    board: |\n      . 1 .\n", "4400 digits"),
-    ("problems:\n  - id: x\n    title: " + "y" * 250_000 + "\n", "characters"),
-    ("problems: []\n" + "# filler\n" * 150_000, "larger than 1 MiB"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (_laughs(), "anchor or alias"),
+        ("problems: " + "[" * 5000 + "]" * 5000 + "\n", "nested more than 32"),
+        ("problems:\n  - id: x\n    expect: " + "9" * 4400 + "\n    board: |\n      . 1 .\n", "4400 digits"),
+        ("problems:\n  - id: x\n    title: " + "y" * 250_000 + "\n", "characters"),
+        ("problems: []\n" + "# filler\n" * 150_000, "larger than 1 MiB"),
+    ],
+)
 def test_hostile_yaml_is_one_line_and_the_good_file_beside_it_still_loads(tmp_path: Path, text: str, words: str) -> None:
     from grader.inputs.problemset import load_problems
 
@@ -505,12 +576,14 @@ def test_a_written_problem_set_reads_back_as_the_same_problems(tmp_path: Path) -
 
     shipped, errors = load_problems(PROBLEMS / "course.yaml")
     assert not errors
-    written = [replace(shipped[0], id='odd "id" \\ one', notes='a "quoted" note \\ here', points=2.5, timeout=3.0),
-               replace(shipped[0], id="a note of two lines", notes="first line: a colon\n  second, indented # not a comment"),
-               replace(shipped[1], visibility="hidden", expect=None),
-               replace(shipped[2], board=replace(shipped[2].board, rule="inclusive", mines=None))]
+    written = [
+        replace(shipped[0], id='odd "id" \\ one', notes='a "quoted" note \\ here', points=2.5, timeout=3.0),
+        replace(shipped[0], id="a note of two lines", notes="first line: a colon\n  second, indented # not a comment"),
+        replace(shipped[1], visibility="hidden", expect=None),
+        replace(shipped[2], board=replace(shipped[2].board, rule="inclusive", mines=None)),
+    ]
     path = tmp_path / "set.yaml"
-    path.write_text(problem_set_yaml("a title with \"quotes\"", written, source="a test"), encoding="utf-8")
+    path.write_text(problem_set_yaml('a title with "quotes"', written, source="a test"), encoding="utf-8")
     read, errors = load_problem_file(path)
     assert errors == []
     assert [replace(p, file="", line=None) for p in read] == [replace(p, file="", line=None) for p in written]

@@ -79,8 +79,14 @@ def test_every_install_of_the_kit_uses_the_constraints(tmp_path: Path) -> None:
 def test_the_readme_sat_example_shows_a_formula_glucose_solves() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     [command] = [line.split("#")[0].split() for line in readme.splitlines() if line.startswith("python -m solvers sat ")]
-    ran = subprocess.run([sys.executable, *command[1:]], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "COLUMNS": "100"})
+    ran = subprocess.run(
+        [sys.executable, *command[1:]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "COLUMNS": "100"},
+    )
     assert ran.returncode == 0, ran.stderr
     counts = {name: int(value) for name, value in re.findall(r"│ (variables|clauses)\s*│\s*(\d+) │", ran.stdout)}
     assert counts["variables"] > 0 and counts["clauses"] > 0, ran.stdout
@@ -88,20 +94,23 @@ def test_the_readme_sat_example_shows_a_formula_glucose_solves() -> None:
 
 
 def test_check_warns_about_a_board_with_no_solution_unless_expected(tmp_path: Path) -> None:
-    (tmp_path / "drafts.yaml").write_text("problems:\n"
-                                          "  - id: typo\n    board: |\n      1 .\n      . 5\n"
-                                          "  - id: meant\n    expect: 0\n    board: |\n      1 .\n      . 5\n"
-                                          "  - id: fine\n    board: |\n      1 .\n      . .\n", encoding="utf-8")
+    (tmp_path / "drafts.yaml").write_text(
+        "problems:\n"
+        "  - id: typo\n    board: |\n      1 .\n      . 5\n"
+        "  - id: meant\n    expect: 0\n    board: |\n      1 .\n      . 5\n"
+        "  - id: fine\n    board: |\n      1 .\n      . .\n",
+        encoding="utf-8",
+    )
     result = run_grader("check", tmp_path / "drafts.yaml")
     warnings = [line for line in result.stdout.splitlines() if line.startswith("warning:")]
-    assert result.returncode == 0 and warnings == ["warning: drafts/typo has no solution; if that is meant, say `expect: "
-                                                   "0` in its file"], result.stdout
+    assert result.returncode == 0 and warnings == ["warning: drafts/typo has no solution; if that is meant, say `expect: 0` in its file"], (
+        result.stdout
+    )
 
 
 def test_the_svg_export_needs_no_network_for_its_font(tmp_path: Path) -> None:
     target = tmp_path / "trace.svg"
-    result = run_grader(ROOT / "problems" / "course.yaml", "--solver", "reference", "--trace", "nctu-1", "--compact",
-                        "--export", target)
+    result = run_grader(ROOT / "problems" / "course.yaml", "--solver", "reference", "--trace", "nctu-1", "--compact", "--export", target)
     assert result.returncode == 0, result.stdout + result.stderr
     svg = target.read_text(encoding="utf-8")
     assert "@font-face" not in svg and "@import" not in svg and not re.search(r"url\(\s*['\"]?(https?:)?//", svg)

@@ -79,9 +79,15 @@ def scan(kit: Path, tmp_path: Path) -> str:
     scratch = tmp_path / f"scratch-{kit.name}"  # whatever the functions write lands here
     scratch.mkdir()
     cases = json.dumps({hook: [case.data() for case in mine] for hook, mine in load_cases().items()}, default=list)
-    run = subprocess.run([sys.executable, str(Path(__file__).with_name("scan_for_hooks.py")), str(kit), str(found)],
-                         input=cases, cwd=scratch, capture_output=True, text=True, timeout=900,
-                         env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kit), "COLUMNS": "80"})
+    run = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("scan_for_hooks.py")), str(kit), str(found)],
+        input=cases,
+        cwd=scratch,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kit), "COLUMNS": "80"},
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     return found.read_text(encoding="utf-8")
 
@@ -141,9 +147,19 @@ def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: 
     made = release(ROOT, out, "--problems", problems)
     assert made.returncode == 0, made.stdout + made.stderr
     expected = {f"{package}/{name}" for package in student_packages(ROOT) for name in files_under(ROOT / package)}
-    expected |= {"README.md", "pyproject.toml", "LICENSE", "constraints.txt", "problems/README.md", "problems/course.yaml",
-                 "problems/status-grids.yaml", "problems/hidden.yaml", "problems/grading.yaml", str(NODES_FILE.relative_to(ROOT)),
-                 str(ANSWERS_FILE.relative_to(ROOT))}
+    expected |= {
+        "README.md",
+        "pyproject.toml",
+        "LICENSE",
+        "constraints.txt",
+        "problems/README.md",
+        "problems/course.yaml",
+        "problems/status-grids.yaml",
+        "problems/hidden.yaml",
+        "problems/grading.yaml",
+        str(NODES_FILE.relative_to(ROOT)),
+        str(ANSWERS_FILE.relative_to(ROOT)),
+    }
     assert files_under(out) == expected
     cases = CASES_FILE.relative_to(ROOT)
     assert (out / cases).read_bytes() == (ROOT / cases).read_bytes()  # the public cases, as the grader reads them
@@ -156,6 +172,7 @@ def test_the_student_copy_holds_exactly_the_student_files_and_no_seed(tmp_path: 
 
 
 # --- the private seeds ---------------------------------------------------------------------
+
 
 def test_release_writes_the_missing_seeds_and_keeps_the_instructors_text(tmp_path: Path) -> None:
     problems = problems_folder(tmp_path / "problems", AGENT_CONFIG)
@@ -331,12 +348,19 @@ def test_every_command_the_student_copy_shows_works_there_or_is_marked(tmp_path:
     out = tmp_path / "copy"
     assert release(ROOT, out, "--problems", problems_folder(tmp_path / "problems")).returncode == 0
     texts = {doc: (out / doc).read_text(encoding="utf-8") for doc in ["assignment/HANDOUT.md", "README.md", "problems/README.md"]}
-    texts |= {f"assignment/{stub}": (out / "assignment" / stub).read_text(encoding="utf-8").split('"""')[1]
-              for stub in ("agent.py", "hooks.py")}
+    texts |= {f"assignment/{stub}": (out / "assignment" / stub).read_text(encoding="utf-8").split('"""')[1] for stub in ("agent.py", "hooks.py")}
     shown = [c for doc, text in texts.items() for c in shown_commands(text, doc)]
     lacking = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".") and not (out / p.name).exists()}
-    assert "bench" in lacking and [f"{doc} names {folder}/" for doc, text in texts.items() for folder in sorted(lacking)
-                                   if re.search(rf"(?<![\w/.]){re.escape(folder)}/", text)] == []
+    assert (
+        "bench" in lacking
+        and [
+            f"{doc} names {folder}/"
+            for doc, text in texts.items()
+            for folder in sorted(lacking)
+            if re.search(rf"(?<![\w/.]){re.escape(folder)}/", text)
+        ]
+        == []
+    )
     commands = {c.command: c for c in shown if not c.command.startswith(SETUP)}
     handout = (out / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
     nodes = next(block for block in handout.split("```python")[1:] if "load_problems" in block).split("```")[0]
@@ -344,9 +368,12 @@ def test_every_command_the_student_copy_shows_works_there_or_is_marked(tmp_path:
     shutil.copyfile(STUDENT_FILES / "standalone_correct.py", out / "assignment" / "hooks.py")
     shutil.copyfile(STUDENT_FILES / "agent_guesses.py", out / "assignment" / "agent.py")
     marked = {c for c, s in commands.items() if s.marked}
-    assert {"python -m grader problems/ --solver reference", "python -m solvers sat board.txt --stats",
-            "python -m grader problems/course.yaml --trace nctu-2 --against reference",
-            "python -m grader problems/course.yaml --compare"} == marked
+    assert {
+        "python -m grader problems/ --solver reference",
+        "python -m solvers sat board.txt --stats",
+        "python -m grader problems/course.yaml --trace nctu-2 --against reference",
+        "python -m grader problems/course.yaml --compare",
+    } == marked
     assert len(commands) - len(marked) >= 13 and "python nodes.py" in commands and "python -m play" in commands
     for command, where in sorted((c, s.where) for c, s in commands.items()):
         run = run_shown(out, command)
@@ -412,17 +439,38 @@ def test_the_copy_grades_out_of_the_courses_points_by_its_rules(tmp_path: Path) 
     agent = next(e for e in copy["other"] if e["id"] == "agent")
     assert "the course's autograder plays other games of the same kind" in agent["message"]
     assert "set a private agent.seed" not in agent["message"]  # the instructor's advice is not the student's
-    correct = run_grader("problems/", "--solver", STUDENT_FILES / "standalone_correct.py", "--only", "efficiency,course",
-                         "--json", tmp_path / "correct.json", cwd=out, env=env, timeout=300)
+    correct = run_grader(
+        "problems/",
+        "--solver",
+        STUDENT_FILES / "standalone_correct.py",
+        "--only",
+        "efficiency,course",
+        "--json",
+        tmp_path / "correct.json",
+        cwd=out,
+        env=env,
+        timeout=300,
+    )
     no_traceback(correct)
     graded = json.loads((tmp_path / "correct.json").read_text(encoding="utf-8"))
     efficiency = next(e for e in graded["other"] if e["id"] == "efficiency")
     assert efficiency["score"] == 4 and "(1.00x)" in efficiency["message"], efficiency
     assert all("(the model answer: " in p["message"] for p in graded["problems"]), graded["problems"]
     (out / "problems" / "mine.yaml").write_text(  # a board of the student's own: no model answer's count for it
-        "problems:\n  - id: row\n    mines: 2\n    expect: 1\n    board: |\n      ? 1 ? 2 ?\n", encoding="utf-8")
-    added = run_grader("problems/", "--solver", STUDENT_FILES / "standalone_correct.py", "--only", "efficiency,course,mine",
-                       "--json", tmp_path / "added.json", cwd=out, env=env, timeout=300)
+        "problems:\n  - id: row\n    mines: 2\n    expect: 1\n    board: |\n      ? 1 ? 2 ?\n", encoding="utf-8"
+    )
+    added = run_grader(
+        "problems/",
+        "--solver",
+        STUDENT_FILES / "standalone_correct.py",
+        "--only",
+        "efficiency,course,mine",
+        "--json",
+        tmp_path / "added.json",
+        cwd=out,
+        env=env,
+        timeout=300,
+    )
     no_traceback(added)
     efficiency = next(e for e in json_report(tmp_path / "added.json", added)["other"] if e["id"] == "efficiency")
     assert efficiency["score"] == 0 and efficiency["message"].startswith("not graded here: the model answer's node counts")

@@ -8,21 +8,24 @@ from grader.reports.gradebook import csv_text
 from grader.sandbox.wire import Answer, BadMessage, Raised, Ready, WireSet, clean_text, encode, from_data, read_ready, read_reply, to_data
 
 
-@pytest.mark.parametrize("line, words", [
-    (b'{"value": NaN}', "non-finite"),
-    (b'{"value": 1e999}', "non-finite"),
-    (b'{"value": ' + b"7" * 4000 + b"}", "4000 digits"),
-    (b'{"value": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "nested more than"),
-    (b'{"value": ' + b"[" * 20 + b"]" * 20 + b"}", "nested more than"),
-    (b'{"value": "' + b"x" * (1 << 20) + b'"}', "over 1048576 bytes"),
-    (b'{"value": {"evil": 1}}', "not a tagged value"),
-    (b'{"ready": true}', "unknown kind"),
-    (b'{"raised": 3, "fatal": true, "kind": "raised"}', "malformed reply"),
-    (b'{"raised": "x", "fatal": true, "kind": "unloadable"}', "malformed reply"),
-    (b'{"raised": "x", "fatal": true}', "unknown kind"),
-    (b'[1, 2]', "unknown kind"),
-    (b'\xff\xfe', "not JSON"),
-])
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        (b'{"value": NaN}', "non-finite"),
+        (b'{"value": 1e999}', "non-finite"),
+        (b'{"value": ' + b"7" * 4000 + b"}", "4000 digits"),
+        (b'{"value": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "nested more than"),
+        (b'{"value": ' + b"[" * 20 + b"]" * 20 + b"}", "nested more than"),
+        (b'{"value": "' + b"x" * (1 << 20) + b'"}', "over 1048576 bytes"),
+        (b'{"value": {"evil": 1}}', "not a tagged value"),
+        (b'{"ready": true}', "unknown kind"),
+        (b'{"raised": 3, "fatal": true, "kind": "raised"}', "malformed reply"),
+        (b'{"raised": "x", "fatal": true, "kind": "unloadable"}', "malformed reply"),
+        (b'{"raised": "x", "fatal": true}', "unknown kind"),
+        (b"[1, 2]", "unknown kind"),
+        (b"\xff\xfe", "not JSON"),
+    ],
+)
 def test_a_bad_reply_is_one_bad_message(line: bytes, words: str) -> None:
     with pytest.raises(BadMessage, match=words):
         read_reply(line)
@@ -33,8 +36,7 @@ def test_replies_become_typed_records() -> None:
     assert read_ready(encode({"ready": False, "why": "no"})) == Ready(False, "no")
     assert read_reply(encode({"value": [1, {"set": [0, 1]}]})) == Answer([1, {"set": [0, 1]}])
     assert read_reply(encode({"raised": "boom", "fatal": False, "kind": "raised"})) == Raised("boom", False)
-    assert read_reply(encode({"raised": "todo", "fatal": True, "kind": "not_implemented"})) == Raised("todo", True, None,
-                                                                                                    "not_implemented")
+    assert read_reply(encode({"raised": "todo", "fatal": True, "kind": "not_implemented"})) == Raised("todo", True, None, "not_implemented")
     with pytest.raises(BadMessage):
         read_ready(encode({"ready": "yes"}))
 
@@ -52,7 +54,6 @@ def test_text_from_a_worker_loses_escape_sequences_and_control_characters() -> N
     assert clean_text("x" * 50, 10).startswith("x" * 10 + "\n[... 40 more characters cut]")
 
 
-@pytest.mark.parametrize("cell, shown", [("=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"), ("+1", "'+1"),
-                                         ("-2", "'-2"), ("@x", "'@x"), ("ana", "ana")])
+@pytest.mark.parametrize("cell, shown", [("=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"), ("+1", "'+1"), ("-2", "'-2"), ("@x", "'@x"), ("ana", "ana")])
 def test_csv_cells_never_start_a_formula(cell: str, shown: str) -> None:
     assert csv_text(cell) == shown

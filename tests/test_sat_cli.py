@@ -34,7 +34,12 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "solvers", "sat", *args],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
     )
 
 
@@ -51,7 +56,7 @@ def shown_board_is_valid(text: str, shown: list[str]) -> bool:
     tokens = [line.split(" ") for line in shown[1:]]
     mines = {(r, c) for r, row in enumerate(tokens) for c, token in enumerate(row) if token == "*"}
     counts = clues_for_layout(mines, board.rows, board.cols, "classic")
-    for (r, c) in board.cells():
+    for r, c in board.cells():
         clue = board.clue((r, c))
         if clue is None and tokens[r][c] not in "*s?":
             return False
@@ -195,8 +200,12 @@ def test_other_user_mistakes(args: list[str], stdin: str, where: str) -> None:
 
 def test_non_utf8_input() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "solvers", "sat"], input=b"\xff\xfe 1\n", capture_output=True,
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60,
+        [sys.executable, "-m", "solvers", "sat"],
+        input=b"\xff\xfe 1\n",
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
     )
     assert result.returncode == 2 and b"UTF-8" in result.stderr and len(result.stderr.splitlines()) == 1
 

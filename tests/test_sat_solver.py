@@ -25,11 +25,7 @@ def random_board(rng: random.Random) -> Board:
     counts = clues_for_layout(mines, rows, cols, rule)
     shown = rng.uniform(0.2, 0.7)
     grid = [
-        [
-            counts[r][c] if rng.random() < shown and (rule == "inclusive" or (r, c) not in mines) else None
-            for c in range(cols)
-        ]
-        for r in range(rows)
+        [counts[r][c] if rng.random() < shown and (rule == "inclusive" or (r, c) not in mines) else None for c in range(cols)] for r in range(rows)
     ]
     if rng.random() < 0.25:  # a perturbed clue: often unsatisfiable
         clue_cells = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] is not None]

@@ -183,7 +183,6 @@ def test_table_product_matches_polynomial_multiplication():
     assert product.mines == ((0, 0, 1, 1), (0, 0, 1, 1), (0, 1, 2, 1))
 
 
-
 @pytest.mark.parametrize("b", [(1,), (0, 0, 3), (0, 0), (2, 5), (0, 1, 0)])
 def test_poly_mul_by_a_monomial_is_the_full_product(b):
     """The shift shortcut (b = c * x**d) gives what the convolution gives, coefficient by coefficient."""
@@ -193,6 +192,7 @@ def test_poly_mul_by_a_monomial_is_the_full_product(b):
         for j, y in enumerate(b):
             full[i + j] += x * y
     assert poly_mul(a, b) == tuple(full)
+
 
 # --- solving by components, and the recursive baselines --------------------------------
 

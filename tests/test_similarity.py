@@ -54,8 +54,11 @@ def planted_copy(source: str) -> str:
 
     tree = Rename().visit(tree)
     functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
-    others = [node for node in tree.body if not isinstance(node, ast.FunctionDef)
-              and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+    others = [
+        node
+        for node in tree.body
+        if not isinstance(node, ast.FunctionDef) and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+    ]
     tree.body = others + functions[::-1]
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 

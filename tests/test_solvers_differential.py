@@ -98,9 +98,7 @@ def test_every_method_agrees_with_brute_force(case: Case):
         assert tuple(int(cell in case.planted) for cell in csp.cells) in expected
     # Small boards: brute force itself against a plain enumeration of layouts.
     if len(csp.cells) <= 10:
-        direct = sorted(
-            values for values in product((0, 1), repeat=len(csp.cells)) if fits(board, mines_of(csp, values))
-        )
+        direct = sorted(values for values in product((0, 1), repeat=len(csp.cells)) if fits(board, mines_of(csp, values)))
         assert direct == expected
 
     for method in METHODS:

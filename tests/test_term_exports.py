@@ -22,9 +22,16 @@ CHECKED = "hooks/forward_check"  # where lazy_upper loses points and correct_ree
 
 def gradescope_zip(path: Path, submissions: dict[str, tuple[list[dict[str, str]], str, str | None]]) -> Path:
     """A Gradescope export zip: {folder: (submitters, created_at, student file or None)}, keys as Ruby symbols."""
-    metadata = {folder: {":submitters": [{f":{k}": v for k, v in person.items()} for person in people],
-                         ":created_at": created, ":score": 0.0, ":status": "processed", ":history": []}
-                for folder, (people, created, _) in submissions.items()}
+    metadata = {
+        folder: {
+            ":submitters": [{f":{k}": v for k, v in person.items()} for person in people],
+            ":created_at": created,
+            ":score": 0.0,
+            ":status": "processed",
+            ":history": [],
+        }
+        for folder, (people, created, _) in submissions.items()
+    }
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr(f"assignment_1_export/{METADATA}", yaml.safe_dump(metadata))
         for folder, (_, _, student) in submissions.items():
@@ -44,14 +51,16 @@ def rows_of(path: Path) -> dict[str, dict[str, str]]:
 
 
 def test_a_gradescope_export_is_graded_by_student_latest_submission_and_group(tmp_path: Path) -> None:
-    export = gradescope_zip(tmp_path / "export.zip", {
-        "submission_101": ([person("Ada Lovelace", "s1")], "2026-11-01 10:00:00 +0000", "lazy_upper"),
-        "submission_205": ([person("Ada Lovelace", "s1")], "2026-11-02 09:00:00 +0000", "correct_reexport"),
-        "submission_150": ([person("Bo Li", "s2"), person("Cy Young", "s3")], "2026-11-01 12:00:00 +0000",
-                           "correct_reexport"),
-        "submission_160": ([person("Di Ng", "s4")], "2026-11-01 12:00:00 +0000", "lazy_upper"),
-        "submission_170": ([person("Ed No-File", "s5")], "2026-11-01 12:00:00 +0000", None),
-    })
+    export = gradescope_zip(
+        tmp_path / "export.zip",
+        {
+            "submission_101": ([person("Ada Lovelace", "s1")], "2026-11-01 10:00:00 +0000", "lazy_upper"),
+            "submission_205": ([person("Ada Lovelace", "s1")], "2026-11-02 09:00:00 +0000", "correct_reexport"),
+            "submission_150": ([person("Bo Li", "s2"), person("Cy Young", "s3")], "2026-11-01 12:00:00 +0000", "correct_reexport"),
+            "submission_160": ([person("Di Ng", "s4")], "2026-11-01 12:00:00 +0000", "lazy_upper"),
+            "submission_170": ([person("Ed No-File", "s5")], "2026-11-01 12:00:00 +0000", None),
+        },
+    )
     grades = tmp_path / "out" / "grades.csv"
     result = run_grader(COURSE, *ONLY, "--submissions", export, "--csv", grades, "--timeout", "5", "--gradebook", "generic")
     no_traceback(result)
@@ -78,10 +87,10 @@ def test_an_active_flag_wins_over_the_latest(tmp_path: Path) -> None:
     for key, student in (("submission_1", "correct_reexport"), ("submission_2", "lazy_upper")):
         (folder / key).mkdir(parents=True)
         (folder / key / "hooks.py").write_text(self_contained(student), encoding="utf-8")
-    metadata = {"submission_1": {":submitters": [{":name": "A", ":sid": "7", ":email": ""}], ":created_at": "2026-01-01",
-                                 ":active": True},
-                "submission_2": {":submitters": [{":name": "A", ":sid": "7", ":email": ""}], ":created_at": "2026-02-01",
-                                 ":active": False}}
+    metadata = {
+        "submission_1": {":submitters": [{":name": "A", ":sid": "7", ":email": ""}], ":created_at": "2026-01-01", ":active": True},
+        "submission_2": {":submitters": [{":name": "A", ":sid": "7", ":email": ""}], ":created_at": "2026-02-01", ":active": False},
+    }
     (folder / METADATA).write_text(yaml.safe_dump(metadata), encoding="utf-8")
     export = read_export(folder, tmp_path / "scratch")
     assert export.entries is not None and [e.folder.name for e in export.entries if e.folder] == ["submission_1"]
@@ -165,11 +174,13 @@ def test_a_member_lying_about_its_size_is_cut_off(tmp_path: Path) -> None:
 
 def test_hostile_names_in_metadata_reach_no_page_or_terminal_raw(tmp_path: Path) -> None:
     evil = "<script>alert(1)</script>\x1b[2J"
-    export = gradescope_zip(tmp_path / "export.zip", {
-        "submission_1": ([{"name": evil, "sid": "<b>9</b>", "email": "=cmd|' /C calc'!A0"}], "2026-01-01",
-                         "correct_reexport"),
-        "../outside": ([person("Out Side", "s8")], "2026-01-01", None),
-    })
+    export = gradescope_zip(
+        tmp_path / "export.zip",
+        {
+            "submission_1": ([{"name": evil, "sid": "<b>9</b>", "email": "=cmd|' /C calc'!A0"}], "2026-01-01", "correct_reexport"),
+            "../outside": ([person("Out Side", "s8")], "2026-01-01", None),
+        },
+    )
     grades = tmp_path / "grades.csv"
     result = run_grader(COURSE, *ONLY, "--submissions", export, "--csv", grades, "--timeout", "5")
     no_traceback(result)
@@ -183,12 +194,15 @@ def test_hostile_names_in_metadata_reach_no_page_or_terminal_raw(tmp_path: Path)
 
 
 def test_similarity_reads_an_export_and_names_a_group_once(tmp_path: Path) -> None:
-    export = gradescope_zip(tmp_path / "export.zip", {
-        "submission_1": ([person("Ada", "s1")], "2026-01-01", "lazy_upper"),
-        "submission_2": ([person("Ada", "s1")], "2026-01-02", "correct_reexport"),
-        "submission_3": ([person("Bo", "s2"), person("Cy", "s3")], "2026-01-01", "correct_reexport"),
-        "submission_4": ([person("Di", "s4")], "2026-01-01", None),
-    })
+    export = gradescope_zip(
+        tmp_path / "export.zip",
+        {
+            "submission_1": ([person("Ada", "s1")], "2026-01-01", "lazy_upper"),
+            "submission_2": ([person("Ada", "s1")], "2026-01-02", "correct_reexport"),
+            "submission_3": ([person("Bo", "s2"), person("Cy", "s3")], "2026-01-01", "correct_reexport"),
+            "submission_4": ([person("Di", "s4")], "2026-01-01", None),
+        },
+    )
     out = tmp_path / "similarity.html"
     result = run_grader("similarity", export, "--out", out)
     no_traceback(result)
@@ -208,6 +222,8 @@ def test_gradescope_times_are_compared_as_times(tmp_path: Path) -> None:
         "submission_1:\n  :submitters:\n  - :name: Ada\n    :sid: '1'\n    :email: a@x.edu\n"
         "  :created_at: 2026-11-02 01:00:00.000000000 +09:00\n"
         "submission_2:\n  :submitters:\n  - :name: Ada\n    :sid: '1'\n    :email: a@x.edu\n"
-        "  :created_at: 2026-11-01 20:00:00.000000000 -00:00\n", encoding="utf-8")
+        "  :created_at: 2026-11-01 20:00:00.000000000 -00:00\n",
+        encoding="utf-8",
+    )
     export = read_export(folder, tmp_path / "scratch")
     assert export.entries is not None and [e.folder.name for e in export.entries if e.folder] == ["submission_2"]

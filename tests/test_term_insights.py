@@ -28,10 +28,12 @@ COURSE = Path(__file__).resolve().parents[1] / "problems" / "course.yaml"
 HOSTILE = "<img src=x onerror=window.__pwned=1>"
 #: Students of tests/student_files graded on the hook tests alone, and the first wrong
 #: case and mistake each one's forward_check is known to show (None: it lost nothing there).
-CLASS = {"fixpoint_loop": ("one pass, not a fixpoint", "more than one pass"),
-         "bounds_skip_decided": ("one pass, not a fixpoint", ""),
-         "lazy_upper": ("assigned is given", "less than one pass"),
-         "docs_swapped_bounds": None}
+CLASS = {
+    "fixpoint_loop": ("one pass, not a fixpoint", "more than one pass"),
+    "bounds_skip_decided": ("one pass, not a fixpoint", ""),
+    "lazy_upper": ("assigned is given", "less than one pass"),
+    "docs_swapped_bounds": None,
+}
 CRASHING_AGENT = "lazy_upper"
 
 
@@ -55,11 +57,9 @@ def kept(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if name == CRASHING_AGENT:  # its agent plays the practice games, and loses every one to an exception
             agent = source.with_name("agent.py")
             agent.write_text(self_contained("agent_crash"), encoding="utf-8")
-        report = runner.grade(Job([], None, mode, 10.0, str(source), "folder", str(agent) if agent else None,
-                                  str(folder / f"{name}.json")))
+        report = runner.grade(Job([], None, mode, 10.0, str(source), "folder", str(agent) if agent else None, str(folder / f"{name}.json")))
         assert isinstance(report, Report), report
-        students.append(KeptStudent(name, {"section": "A" if "bounds" in name else "B"}, f"{name}.py", report, None,
-                                    1.0, 2.0))
+        students.append(KeptStudent(name, {"section": "A" if "bounds" in name else "B"}, f"{name}.py", report, None, 1.0, 2.0))
     students.append(KeptStudent("nobody_graded", {}, "x.py", None, "the grading process failed", None, None))
     copy = students[0].report
     assert copy is not None
@@ -80,8 +80,7 @@ def test_first_wrong_cases_are_counted_and_who_is_stuck_is_named(kept: Path, tmp
     for name, known in {**CLASS, HOSTILE: CLASS["fixpoint_loop"]}.items():
         if known:
             expected.setdefault(known, set()).add(name)
-    assert {(r["first wrong case"], r["looks like"]): int(r["students"]) for r in forward} == {
-        key: len(who) for key, who in expected.items()}
+    assert {(r["first wrong case"], r["looks like"]): int(r["students"]) for r in forward} == {key: len(who) for key, who in expected.items()}
     assert int(rows[0]["students"]) == max(len(who) for who in expected.values())  # the commonest first
     assert int(forward[0]["students"]) == 2 and forward[0]["looks like"] == "more than one pass"
     helped = {r["student"]: r["why"] for r in read(tables / "needs_help.csv")}
@@ -98,7 +97,11 @@ def test_first_wrong_cases_are_counted_and_who_is_stuck_is_named(kept: Path, tmp
     graded = len(CLASS) + 1
     full = sum(known is None for known in CLASS.values())
     assert (forward["students"], forward["full"], forward["partial"], forward["none"]) == (
-        str(graded), f"{full / graded:.0%}", f"{(graded - full) / graded:.0%}", "0%")
+        str(graded),
+        f"{full / graded:.0%}",
+        f"{(graded - full) / graded:.0%}",
+        "0%",
+    )
     assert forward["lost the most"].startswith("bounds_skip_decided (")  # the fewest groups right
     assert read(tables / "agent_losses.csv") == [{"how": "to an exception", "games": str(PRACTICE.games), "students": "1"}]
     assert [(r["students"], r["who"]) for r in read(tables / "agent_win_rates.csv")][0] == ("1", CRASHING_AGENT)
@@ -109,16 +112,18 @@ def report(*items: ItemResult) -> Report:
 
 
 def board(name: str, score: float, lost_to: str = "") -> ItemResult:
-    return ItemResult("problem", name, "pass" if score else "fail", score, 1.0, "lost it" if not score else "",
-                      file="set.yaml", lost_to=lost_to)
+    return ItemResult("problem", name, "pass" if score else "fail", score, 1.0, "lost it" if not score else "", file="set.yaml", lost_to=lost_to)
 
 
 def test_boards_almost_everyone_fails_and_nobody_fails_are_flagged() -> None:
     count = 10
     failing = round(count * ALMOST_ALL)  # just at the mark
-    students = [StudentResult(f"s{i}", report(board("hard", 0.0 if i < failing else 1.0, "forward_check"),
-                                        board("easy", 1.0), board("some", 0.0 if i < 3 else 1.0)))
-                for i in range(count)]
+    students = [
+        StudentResult(
+            f"s{i}", report(board("hard", 0.0 if i < failing else 1.0, "forward_check"), board("easy", 1.0), board("some", 0.0 if i < 3 else 1.0))
+        )
+        for i in range(count)
+    ]
     rows = {r[0]: r for r in boards_table(students).rows}
     assert rows["set/hard"][1:3] == [failing, count] and "almost everyone" in str(rows["set/hard"][6])
     assert rows["set/hard"][5] == f"lost to forward_check ({failing})"
@@ -133,23 +138,22 @@ def test_the_agent_games_are_counted_by_outcome_and_win_rate() -> None:
         outcomes = (("won", won), ("opened a mine", mines), ("to an exception", crashed))
         return ItemResult("agent", "agent", "fail", 0.0, 1.0, game_outcomes=tuple(p for p in outcomes if p[1]))
 
-    students = [StudentResult("a", report(agent(18, 2, 0))), StudentResult("b", report(agent(1, 10, 9))),
-                StudentResult("c", report(agent(0, 0, 20)))]
+    students = [StudentResult("a", report(agent(18, 2, 0))), StudentResult("b", report(agent(1, 10, 9))), StudentResult("c", report(agent(0, 0, 20)))]
     rates, causes = agent_tables(students)
     assert [r[1] for r in rates.rows] == [2, 0, 0, 0, 1]
     assert causes.rows == [["to an exception", 29, 2], ["opened a mine", 12, 2]]
 
 
 def test_who_needs_help_names_zero_and_timeouts() -> None:
-    students = [StudentResult("zero", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0))),
-                StudentResult("slow", report(ItemResult("hook", "forward_check", "timeout", 0.0, 3.0),
-                                       ItemResult("hook", "order_values", "pass", 1.0, 1.0))),
-                StudentResult("fine", report(ItemResult("hook", "order_values", "pass", 1.0, 1.0)))]
+    students = [
+        StudentResult("zero", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0))),
+        StudentResult("slow", report(ItemResult("hook", "forward_check", "timeout", 0.0, 3.0), ItemResult("hook", "order_values", "pass", 1.0, 1.0))),
+        StudentResult("fine", report(ItemResult("hook", "order_values", "pass", 1.0, 1.0))),
+    ]
     students.append(StudentResult("unloadable", report(ItemResult("hook", "forward_check", "error", 0.0, 3.0, error_kind="unloadable"))))
     helped = dict(help_table(students).rows)
     assert helped["zero"] == "scored 0" and helped["unloadable"] == "scored 0"
-    assert first_wrong_table(students).rows == [["forward_check", "(error)", "", 1, "zero"],
-                                                ["forward_check", "(timeout)", "", 1, "slow"]]
+    assert first_wrong_table(students).rows == [["forward_check", "(error)", "", 1, "zero"], ["forward_check", "(timeout)", "", 1, "slow"]]
     assert helped["slow"] == "ran out of time: hooks/forward_check"
     assert "fine" not in helped
 
@@ -214,7 +218,7 @@ def test_a_class_run_ends_with_the_insights_in_short(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     text = " ".join(result.stdout.split())
     assert "First wrong cases" in text and "Who needs help" in text
-    assert f"stuck at forward_check's case \"{CLASS['lazy_upper'][0]}\", looking like {CLASS['lazy_upper'][1]} (as 1 other)" in text
+    assert f'stuck at forward_check\'s case "{CLASS["lazy_upper"][0]}", looking like {CLASS["lazy_upper"][1]} (as 1 other)' in text
 
 
 def test_the_short_insights_failing_changes_no_grade(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,8 +45,21 @@ def term(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "bob.py").write_text(self_contained("off_by_one_bounds"), encoding="utf-8")
     (root / "roster.csv").write_text(ROSTER, encoding="utf-8")
     out = root / "out"
-    result = run_grader(COURSE, "--submissions", folder, "--csv", out / "grades.csv", "--only", "constraint_bounds",
-                        "--jobs", "2", "--roster", root / "roster.csv", "--gradebook", "canvas")
+    result = run_grader(
+        COURSE,
+        "--submissions",
+        folder,
+        "--csv",
+        out / "grades.csv",
+        "--only",
+        "constraint_bounds",
+        "--jobs",
+        "2",
+        "--roster",
+        root / "roster.csv",
+        "--gradebook",
+        "canvas",
+    )
     no_traceback(result)
     assert result.returncode == 1, said(result)  # carol, graded, is on no roster line
     assert "carol (graded 0/0) matches no roster line" in said(result)
@@ -76,7 +89,8 @@ def test_a_class_run_keeps_a_file_per_student_and_the_run(term: Path) -> None:
         assert score == float(rows[student.student]["score"])
         if student.report:
             assert {k: str(v) for k, v in item_scores(student.report).items()} == {
-                k: v for k, v in rows[student.student].items() if k in item_scores(student.report)}
+                k: v for k, v in rows[student.student].items() if k in item_scores(student.report)
+            }
     assert {s.student: s.submission for s in kept.students} == {"ada": "ada.py", "bob": "bob.py", "carol": "carol"}
     assert kept.students[2].report is None and kept.students[2].problem.startswith("nothing to grade")
 
@@ -178,10 +192,12 @@ def test_a_bad_or_hostile_kept_file_is_one_line_and_skipped(term: Path, tmp_path
 def test_bad_calls_are_one_line_with_exit_status_2(tmp_path: Path) -> None:
     empty = tmp_path / "empty-results"
     empty.mkdir()
-    for args, words in (((tmp_path / "nowhere",), "not a folder of kept results"),
-                        ((empty,), "no kept results to export"),
-                        ((empty, "--missing", "zero"), "--missing goes with --gradebook"),
-                        ((empty, "--gradebook", "canvas"), "--roster and --gradebook go together")):
+    for args, words in (
+        ((tmp_path / "nowhere",), "not a folder of kept results"),
+        ((empty,), "no kept results to export"),
+        ((empty, "--missing", "zero"), "--missing goes with --gradebook"),
+        ((empty, "--gradebook", "canvas"), "--roster and --gradebook go together"),
+    ):
         result = reexport(*args)
         assert result.returncode == 2 and words in said(result), (args, said(result))
 
@@ -205,8 +221,7 @@ def test_a_kept_file_gone_or_twice_is_one_line(tmp_path: Path) -> None:
     (folder / "zz.json").write_text((folder / "ana.json").read_text(encoding="utf-8"), encoding="utf-8")
     kept = load_kept(folder)
     assert [s.student for s in kept.students] == ["ana", "run"]  # "run" is a student, not the run
-    assert [line.split(": ", 1)[1] for line in kept.errors] == ["missing (run.json lists it)",
-                                                               "skipped: a second file for the student ana"]
+    assert [line.split(": ", 1)[1] for line in kept.errors] == ["missing (run.json lists it)", "skipped: a second file for the student ana"]
     assert kept.errors[0].startswith(str(folder / "ben.json")) and kept.errors[1].startswith(str(folder / "zz.json"))
 
 

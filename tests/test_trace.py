@@ -138,8 +138,7 @@ def _cli(*args: str, env_extra: dict[str, str] | None = None) -> subprocess.Comp
 def test_grader_trace_compare_and_export(tmp_path: Path) -> None:
     traced = _cli("grader", "problems/course.yaml", "--trace", "nctu-2", "--solver", "reference", "--compact")
     assert traced.returncode == 0 and "✓ solution 2" in traced.stdout and "search summary" in traced.stdout
-    against = _cli("grader", "problems/course.yaml", "--trace", "nctu-2", "--against", "reference",
-                   "--solver", "tests/student_files/lazy_fc.py")
+    against = _cli("grader", "problems/course.yaml", "--trace", "nctu-2", "--against", "reference", "--solver", "tests/student_files/lazy_fc.py")
     assert "First difference at step 1" in against.stdout
     compared = _cli("grader", "problems/course.yaml", "--compare")
     for name in ("plain", "fc-once", "fc-fixpoint", "fc-mrv", "total"):
@@ -156,8 +155,7 @@ def test_grader_trace_compare_and_export(tmp_path: Path) -> None:
 
 
 def test_plain_output_when_piped_or_no_color(tmp_path: Path) -> None:
-    result = _cli("grader", "problems/course.yaml", "--trace", "nctu-2", "--solver", "reference",
-                  env_extra={"NO_COLOR": "1"})
+    result = _cli("grader", "problems/course.yaml", "--trace", "nctu-2", "--solver", "reference", env_extra={"NO_COLOR": "1"})
     assert "\x1b[" not in result.stdout  # no escape codes: symbols carry the meaning
     legend = "legend: ● mine (assigned)  ○ safe (assigned)  ◆ mine by forward checking  ◇ safe by forward checking"
     assert legend in result.stdout
@@ -218,11 +216,11 @@ def test_the_model_answers_reasoning_comes_with_against_reference_labelled() -> 
 def test_a_goal_test_dead_end_is_the_engines_not_the_forward_checks() -> None:
     """A forward check that narrows nothing lets full assignments through; the engine's goal
     test rejects those that break a clue, and the trace says so, not "returned None"."""
+
     def unchanged(csp: CSP, domains: dict, assigned: int | None) -> dict:
         return dict(domains)
 
-    blind = Strategy("blind", lambda csp, domains, unassigned: unassigned[0], lambda csp, var, domains: list(domains[var]),
-                     forward_check=unchanged)
+    blind = Strategy("blind", lambda csp, domains, unassigned: unassigned[0], lambda csp, var, domains: list(domains[var]), forward_check=unchanged)
     trace = record(build_csp(SMALL), blind)
     ends = [step for step in trace.steps if step["outcome"] == "dead-end"]
     assert ends and {step["dead_end"] for step in ends} == {"goal-test"} and all(step["after"] for step in ends)

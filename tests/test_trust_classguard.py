@@ -71,8 +71,7 @@ def pathological_class(folder: Path) -> tuple[list[str], dict[str, str]]:
     for name in ("plus_line.py", "nested_lists.py", "binary.py", "nul_byte.py"):
         (folder / "folder_honest" / f"scratch_{name}").write_bytes(files[name])
     honest_students = ["aaa_honest", "latin1", "big_under", "dir_named", "folder_honest", "zzz_honest"]
-    odd = {"big_over": "refused", **dict.fromkeys(
-        ["plus_line", "nested_parens", "nested_lists", "binary", "nul_byte", "utf16"], "cannot load")}
+    odd = {"big_over": "refused", **dict.fromkeys(["plus_line", "nested_parens", "nested_lists", "binary", "nul_byte", "utf16"], "cannot load")}
     return honest_students, odd
 
 
@@ -82,8 +81,7 @@ def test_one_file_never_stops_the_class(kit: Kit, tmp_path: Path) -> None:
     the summary; the CSV and the feedback are written; exit 1 (a file was refused)."""
     honest_students, odd = pathological_class(tmp_path / "class")
     grades = tmp_path / "grades.csv"
-    result = kit.run(kit.course, "--submissions", tmp_path / "class", "--csv", grades, "--jobs", "2",
-                     "--timeout", "3", timeout=900)
+    result = kit.run(kit.course, "--submissions", tmp_path / "class", "--csv", grades, "--jobs", "2", "--timeout", "3", timeout=900)
     no_traceback(result)
     assert grades.is_file(), result.stdout[-3000:] + result.stderr[-3000:]
     rows = read_rows(grades)
@@ -129,6 +127,7 @@ def test_the_single_file_cli_says_one_line(tmp_path: Path, name: str) -> None:
 
 
 # --- each step in the student's guard, without grading ---------------------------------
+
 
 def test_reading_a_file_costs_only_that_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The syntax-tree reading says why an odd file cannot be read instead of raising, and
@@ -213,8 +212,7 @@ def test_a_failure_of_ours_on_one_student_stops_no_one(tmp_path: Path, monkeypat
     batch.write_csv(tmp_path / "grades.csv", rows)
     written = read_rows(tmp_path / "grades.csv")
     assert written["ana"]["score"] == "2.0" and written["ana"]["note"] == ""
-    for student, step in (("eve", "taking in"), ("bob", "grading"), ("cid", "writing its feedback"),
-                          ("dan", "writing its CSV row")):
+    for student, step in (("eve", "taking in"), ("bob", "grading"), ("cid", "writing its feedback"), ("dan", "writing its CSV row")):
         note = written[student]["note"]
         assert note.startswith("not graded: the grader failed while " + step) and "not of the submission" in note, note
         assert written[student]["score"] == "", written[student]

@@ -34,8 +34,7 @@ AGENT = "agent:\n  level: beginner\n  games: 2\n  points: 2\n"
 def pl_results(kit: Kit, student: Path, out: Path, *extra: str | Path) -> dict:
     """PrairieLearn's results.json for `student` graded on the course (exit 0 and a results
     file: a graded or not gradable submission, never a failed job)."""
-    result = kit.run(kit.course, "--solver", student, "--format", "prairielearn", "--output", out, "--timeout", "3",
-                     *extra)
+    result = kit.run(kit.course, "--solver", student, "--format", "prairielearn", "--output", out, "--timeout", "3", *extra)
     assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
     assert result.returncode == 0 and out.is_file(), result.stdout + result.stderr
     return json.loads(out.read_text(encoding="utf-8"))
@@ -47,8 +46,7 @@ def test_a_hook_that_sleeps_while_writing_to_us_is_charged_and_graded(kit: Kit, 
     score (exit 1, a JSON report with a score), never "not graded" (exit 3)."""
     student = attacker(tmp_path / "s", "kinds_stall")
     out = tmp_path / "report.json"
-    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "3", "--only", "constraint_bounds",
-                     timeout=400)
+    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "3", "--only", "constraint_bounds", timeout=400)
     assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
     assert result.returncode == 1, result.stdout + result.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
@@ -68,8 +66,7 @@ def test_an_exception_named_like_a_load_failure_is_graded(kit: Kit, tmp_path: Pa
     assert all(t["points"] == 0 for t in results["tests"]) and "so that it loads" not in results["message"], results
 
 
-@pytest.mark.parametrize("config", ["", EFFICIENCY, AGENT, EFFICIENCY + AGENT],
-                         ids=["plain", "efficiency", "agent", "efficiency and agent"])
+@pytest.mark.parametrize("config", ["", EFFICIENCY, AGENT, EFFICIENCY + AGENT], ids=["plain", "efficiency", "agent", "efficiency and agent"])
 def test_a_file_that_does_not_parse_is_not_gradable_whatever_the_config(kit: Kit, tmp_path: Path, config: str) -> None:
     """A syntax error: not gradable in PrairieLearn (no score, no attempt charged), with the
     parser's reason, with or without efficiency and agent sections in grading.yaml."""
@@ -84,8 +81,7 @@ def test_a_file_that_does_not_parse_is_not_gradable_whatever_the_config(kit: Kit
 
 
 @pytest.mark.slow
-def test_the_backstop_after_student_code_ran_is_the_students_timeout(monkeypatch: pytest.MonkeyPatch,
-                                                                    tmp_path: Path) -> None:
+def test_the_backstop_after_student_code_ran_is_the_students_timeout(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A hook that sleeps past the wall-clock backstop (brought down to 3 s in this
     process, the limit left at 30 s): the item's outcome is the student's timeout, not a
     failure of the grader's retried and then "ungraded"."""
@@ -93,13 +89,12 @@ def test_the_backstop_after_student_code_ran_is_the_students_timeout(monkeypatch
     monkeypatch.setattr(budget, "WALL_FACTOR", 0.0)
     monkeypatch.setattr(budget, "WALL_EXTRA", 3.0 - 30.0)  # max(30 x 0, 30 - 27) = 3 s on the wall clock
     student = tmp_path / "sleeper.py"
-    student.write_text("import time\n\ndef constraint_bounds(scope, domains):\n    time.sleep(8)\n    return 0, 0\n",
-                       encoding="utf-8")
+    student.write_text("import time\n\ndef constraint_bounds(scope, domains):\n    time.sleep(8)\n    return 0, 0\n", encoding="utf-8")
     sandbox = open_sandbox("bwrap", [], workers=1)
     try:
         task = hook_task("constraint_bounds", load_cases()["constraint_bounds"][:1], 30.0)
         start = start_worker(sandbox, sandbox.submission(student), Limits())
-        outcome, = run_tasks(start, stop_worker, [task], 1, TASK_FAILURES)
+        (outcome,) = run_tasks(start, stop_worker, [task], 1, TASK_FAILURES)
     finally:
         sandbox.close()
     assert outcome.status == "timeout" and "of wall-clock time" in outcome.message, outcome

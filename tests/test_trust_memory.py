@@ -52,8 +52,9 @@ def config(folder: Path) -> Path:
 
 def run_in_group(kit: Kit, group: Group, *args: str | Path) -> subprocess.CompletedProcess[str]:
     """The grader run with `args`, born in `group` (like a container's memory limit)."""
-    process = subprocess.Popen(held(kit.command(*args)), cwd=kit.root, env=kit.env(), stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        held(kit.command(*args)), cwd=kit.root, env=kit.env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     group.place(process.pid)
     stdout, stderr = process.communicate("\n", timeout=300)
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
@@ -72,6 +73,7 @@ def groups_of(table: str) -> tuple[str, str]:
 def limits_of(memory: str, pids: str) -> tuple[int | None, int | None, int | None]:
     """(memory, memory with swap, tasks) limits of a process's groups: v1's memory and
     pids hierarchies, or v2's one group (no separate swap figure then)."""
+
     def number(path: Path) -> int | None:
         try:
             return int(path.read_text(encoding="ascii"))
@@ -80,8 +82,11 @@ def limits_of(memory: str, pids: str) -> tuple[int | None, int | None, int | Non
 
     v1 = Path("/sys/fs/cgroup/memory") / memory.lstrip("/")
     if v1.is_dir():
-        return (number(v1 / "memory.limit_in_bytes"), number(v1 / "memory.memsw.limit_in_bytes"),
-                number(Path("/sys/fs/cgroup/pids") / pids.lstrip("/") / "pids.max"))
+        return (
+            number(v1 / "memory.limit_in_bytes"),
+            number(v1 / "memory.memsw.limit_in_bytes"),
+            number(Path("/sys/fs/cgroup/pids") / pids.lstrip("/") / "pids.max"),
+        )
     v2 = Path("/sys/fs/cgroup") / memory.lstrip("/")
     return number(v2 / "memory.max"), None, number(v2 / "pids.max")
 
@@ -96,8 +101,21 @@ def test_memory_outside_every_process_stops_the_item(kit: Kit, tree: Tree, tmp_p
     out = tmp_path / "report.json"
     machine = tree.group(1 << 30, 512)
     try:
-        result = run_in_group(kit, machine, kit.course, "--solver", student, "--json", out, "--timeout", "10",
-                              "--only", "forward_check", "--config", config(tmp_path / "c"))
+        result = run_in_group(
+            kit,
+            machine,
+            kit.course,
+            "--solver",
+            student,
+            "--json",
+            out,
+            "--timeout",
+            "10",
+            "--only",
+            "forward_check",
+            "--config",
+            config(tmp_path / "c"),
+        )
         peak = machine.peak()
     finally:
         machine.remove()
@@ -136,9 +154,14 @@ def test_a_workers_processes_are_born_in_a_group_of_their_own(kit: Kit, tmp_path
                     seen[pid] = now
                 last[pid] = now
 
-    grading = subprocess.Popen(kit.command(kit.course, "--solver", student, "--json", out, "--timeout", "30", "--only",
-                                           "forward_check", "--config", config(tmp_path / "c")),
-                               cwd=kit.root, env=kit.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    grading = subprocess.Popen(
+        kit.command(kit.course, "--solver", student, "--json", out, "--timeout", "30", "--only", "forward_check", "--config", config(tmp_path / "c")),
+        cwd=kit.root,
+        env=kit.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     watcher = threading.Thread(target=watch, args=(grading,))
     watcher.start()
     grader_group = groups_of(Path(f"/proc/{grading.pid}/cgroup").read_text(encoding="ascii"))
@@ -180,11 +203,15 @@ def test_without_control_groups_the_report_says_so(kit: Kit, tmp_path: Path) -> 
     and its header and JSON say that the kernel kept no limits."""
     student = attacker(tmp_path / "s", "correct")
     out = tmp_path / "report.json"
-    hidden = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-              'mount -t tmpfs none /sys/fs/cgroup && exec "$@"', "sh"]
-    result = subprocess.run([*hidden, *kit.command(kit.course, "--solver", student, "--json", out, "--only",
-                                                   "constraint_bounds")],
-                            cwd=kit.root, env=kit.env(), capture_output=True, text=True, timeout=300)
+    hidden = ["unshare", "--mount", "--propagation", "private", "sh", "-c", 'mount -t tmpfs none /sys/fs/cgroup && exec "$@"', "sh"]
+    result = subprocess.run(
+        [*hidden, *kit.command(kit.course, "--solver", student, "--json", out, "--only", "constraint_bounds")],
+        cwd=kit.root,
+        env=kit.env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.is_file(), result.stdout + result.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["isolation"] == kit.mode and "no control group" in report["unbounded"], report

@@ -50,11 +50,21 @@ def unneeded(python: str) -> list[str]:
     installed packages, and shared libraries beside libc that the interpreter does not load."""
     seen = visible.bound(python)
     libc = next(p for p in seen.files if os.path.basename(p).startswith("libc.so"))
-    libraries = sorted(p for p in Path(os.path.dirname(libc)).glob("lib*.so*")
-                       if p.is_file() and not p.is_symlink() and str(p.resolve()) not in seen.files)[:5]
-    paths = ["/usr/share", "/usr/include", "/usr/sbin", "/etc/passwd", "/usr/bin/env", "/usr/lib/python3/dist-packages",
-             os.path.join(seen.stdlib, "site-packages"), os.path.join(seen.stdlib, "dist-packages"),
-             *seen.masks, *map(str, libraries)]
+    libraries = sorted(
+        p for p in Path(os.path.dirname(libc)).glob("lib*.so*") if p.is_file() and not p.is_symlink() and str(p.resolve()) not in seen.files
+    )[:5]
+    paths = [
+        "/usr/share",
+        "/usr/include",
+        "/usr/sbin",
+        "/etc/passwd",
+        "/usr/bin/env",
+        "/usr/lib/python3/dist-packages",
+        os.path.join(seen.stdlib, "site-packages"),
+        os.path.join(seen.stdlib, "dist-packages"),
+        *seen.masks,
+        *map(str, libraries),
+    ]
     return [p for p in paths if os.path.exists(p)]
 
 
@@ -67,8 +77,9 @@ def test_a_bwrap_worker_sees_its_interpreter_and_a_private_standard_library_only
     seen = visible.bound(python)
     absent = unneeded(python)
     assert len(absent) >= 6, absent  # the check is not empty on this machine
-    inodes = {path: os.stat(path).st_ino for path in
-              (seen.stdlib, os.path.join(seen.stdlib, "os.py"), os.path.join(seen.stdlib, "json", "__init__.py"))}
+    inodes = {
+        path: os.stat(path).st_ino for path in (seen.stdlib, os.path.join(seen.stdlib, "os.py"), os.path.join(seen.stdlib, "json", "__init__.py"))
+    }
     student = attacker(tmp_path / "s", "pagecache_looks", ABSENT=repr(absent), INODES=repr(inodes))
     report = grade(bwrap_kit, student, tmp_path / "report.json")
     assert report["score"] == report["max_score"], report["errors"] or report["hooks"][0]["message"]

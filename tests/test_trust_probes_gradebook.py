@@ -33,6 +33,7 @@ KELVIN = "\u212a"  # KELVIN SIGN: casefolds to "k", and NFC makes it "K"
 
 # --- probes that do not finish ---------------------------------------------------------
 
+
 def test_a_constraint_bounds_that_sleeps_when_probed_loses_its_searches_share(kit: Kit, tmp_path: Path) -> None:
     """Graded through the real CLI: the dodger answers every named case right and sleeps
     on every probe of a real board; its constraint_bounds earns nothing from the searches
@@ -56,8 +57,7 @@ def _bounds_cases() -> list[Case]:
 
 
 def _problem(name: str, visibility: str = "visible") -> Problem:
-    return Problem("sets/probes.yaml", name, board_from_rows([[None, 1, None], [None, None, None]], mines=1),
-                   visibility=visibility)
+    return Problem("sets/probes.yaml", name, board_from_rows([[None, 1, None], [None, None, None]], mines=1), visibility=visibility)
 
 
 def test_an_unfinished_probe_task_leaves_every_board_of_its_part_unanswered() -> None:
@@ -69,7 +69,10 @@ def test_an_unfinished_probe_task_leaves_every_board_of_its_part_unanswered() ->
     probes.take(False, [stopped])
     probes.take(True, [Outcome("not_run", None, "not run: constraint_bounds ran out of time on hooks/constraint_bounds")])
     assert [(s.problem.id, s.unfinished.status if s.unfinished else None) for s in probes.calls] == [
-        ("v1", "error"), ("v2", "error"), ("h1", "not_run")]
+        ("v1", "error"),
+        ("v2", "error"),
+        ("h1", "not_run"),
+    ]
 
 
 def test_unfinished_hidden_probes_cost_the_hook_and_tell_nothing_of_the_board() -> None:
@@ -77,8 +80,10 @@ def test_unfinished_hidden_probes_cost_the_hook_and_tell_nothing_of_the_board() 
     loses the hidden board's group, and its reason reads as for a hidden board answered
     wrong (neither the failure's text nor its kind, nor that it did not finish)."""
     answered = Outcome("ok", HookAnswers([{"value": [1, 2]}]))
-    searched = [Searched(_problem("v1"), HookCalls(calls=3)),
-                Searched(_problem("h1", "hidden"), HookCalls(), Outcome("timeout", None, "ran out of time: SECRET"))]
+    searched = [
+        Searched(_problem("v1"), HookCalls(calls=3)),
+        Searched(_problem("h1", "hidden"), HookCalls(), Outcome("timeout", None, "ran out of time: SECRET")),
+    ]
     result = score_hook("constraint_bounds", 2, _bounds_cases(), answered, searched)
     assert result.status == "fail" and result.score < 2, result
     assert "1/1 visible boards right" in result.message
@@ -98,6 +103,7 @@ def test_probes_that_failed_by_our_fault_leave_the_hook_not_graded() -> None:
 
 # --- the gradebook ------------------------------------------------------------------------
 
+
 def _class(tmp_path: Path, names: list[str], roster: str) -> tuple[Path, Path]:
     """A class folder of untouched stubs (graded fast, 0 points: a score all the same) and its
     roster. The gradebook is the subject, not the isolation: the classes are graded under bwrap."""
@@ -111,8 +117,9 @@ def _class(tmp_path: Path, names: list[str], roster: str) -> tuple[Path, Path]:
 
 def _batch(kit: Kit, tmp_path: Path, folder: Path, roster: Path) -> tuple[int, str, list[list[str]]]:
     """Grade the class with a Canvas gradebook: the exit status, what was said, the gradebook's rows."""
-    result = kit.run(kit.course, "--submissions", folder, "--csv", tmp_path / "grades.csv", "--roster", roster,
-                     "--gradebook", "canvas", "--jobs", "2", timeout=600)
+    result = kit.run(
+        kit.course, "--submissions", folder, "--csv", tmp_path / "grades.csv", "--roster", roster, "--gradebook", "canvas", "--jobs", "2", timeout=600
+    )
     said = result.stdout + result.stderr
     assert "Traceback" not in said, said
     with (tmp_path / "grades-canvas.csv").open(encoding="utf-8", newline="") as handle:
@@ -153,8 +160,7 @@ def test_matching_is_by_exact_name_in_nfc(tmp_path: Path) -> None:
     """Case is not folded; canonical equivalents (é as one character or as e and an accent)
     are one name; `.py` on either side is the file's."""
     students = [Student("jos\u00e9", "1"), Student("Ann.py", "2"), Student("bo", "3")]
-    book = match([Graded("jose\u0301", 5.0, 9.0), Graded("ann", 4.0, 9.0), Graded("Ann", 3.0, 9.0),
-                  Graded("BO", 2.0, 9.0)], students)
+    book = match([Graded("jose\u0301", 5.0, 9.0), Graded("ann", 4.0, 9.0), Graded("Ann", 3.0, 9.0), Graded("BO", 2.0, 9.0)], students)
     assert [(s.id, score) for s, score in book.rows] == [("1", 5.0), ("2", 3.0)]
     assert [g.submission for g in book.unmatched] == ["ann", "BO"] and [s.id for s in book.absent] == ["3"]
     assert [g.submission for g in book.left_out()] == ["ann", "BO"]

@@ -70,8 +70,15 @@ def test_every_call_the_filter_does_not_name_is_refused(machine: str) -> None:
         elif number not in names.values():
             assert verdict(machine, arch, number) == REFUSED, number
     thread = 0x3D0F00  # the flags the C library makes a thread with
-    for flags, expected in ((thread, ALLOW), (17, REFUSED), (thread | 0x10000000, REFUSED), (thread | 0x20000, REFUSED),
-                            (0x4000 | 0x100 | 17, REFUSED), (thread & ~0x10000, REFUSED), (thread | 0x2000, REFUSED)):
+    for flags, expected in (
+        (thread, ALLOW),
+        (17, REFUSED),
+        (thread | 0x10000000, REFUSED),
+        (thread | 0x20000, REFUSED),
+        (0x4000 | 0x100 | 17, REFUSED),
+        (thread & ~0x10000, REFUSED),
+        (thread | 0x2000, REFUSED),
+    ):
         assert verdict(machine, arch, names["clone"], (flags,)) == expected, hex(flags)
     for name, (index, values) in ONLY_WITH.items():
         for value in (*values, 5, 6, 7, 37, 38, 3, 9, 20, 21, 0x5412, PID):  # lock commands, page-out advice, TIOCSTI
@@ -97,11 +104,12 @@ def test_a_confined_process_is_refused_every_other_call(tmp_path: Path) -> None:
     flock and fcntl locks, page-out advice, signals to others), fail with EPERM (clone3:
     ENOSYS); threads still start."""
     sweeper(tmp_path)
-    script = ("import json, sys; sys.path.insert(0, sys.argv[1]); from grader.sandbox.confine import confine\n"
-              "assert confine() is None\nsys.path.insert(0, sys.argv[2]); import seccomp_sweep\n"
-              "print(json.dumps(seccomp_sweep.sweep()))")
-    ran = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(ROOT), str(tmp_path)],
-                         capture_output=True, text=True, timeout=120)
+    script = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); from grader.sandbox.confine import confine\n"
+        "assert confine() is None\nsys.path.insert(0, sys.argv[2]); import seccomp_sweep\n"
+        "print(json.dumps(seccomp_sweep.sweep()))"
+    )
+    ran = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(ROOT), str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout) == []
 
@@ -117,8 +125,7 @@ def test_the_standard_library_and_threads_still_work(kit: Kit, tmp_path: Path) -
     """A student that imports a broad set of the standard library and answers through a
     thread pool, a queue and a lock, with timing, random numbers and a scratch file: full marks."""
     report = grade(kit, attacker(tmp_path / "s", "seccomp_stdlib"), tmp_path / "report.json")
-    assert report["score"] == report["max_score"] > 0, [(e["id"], e["message"]) for e in entries(report).values()
-                                                        if e["status"] != "pass"]
+    assert report["score"] == report["max_score"] > 0, [(e["id"], e["message"]) for e in entries(report).values() if e["status"] != "pass"]
 
 
 def test_file_locks_carry_nothing_between_workers(kit: Kit, tmp_path: Path) -> None:
@@ -134,5 +141,4 @@ def test_file_locks_carry_nothing_between_workers(kit: Kit, tmp_path: Path) -> N
         assert result.returncode == 0, result.stdout + result.stderr
         rows[jobs] = read_rows(grades)
     for student in ("aaa_honest", "mmm_locker", "nnn_locker", "zzz_honest"):
-        assert rows["1"][student]["score"] == rows["2"][student]["score"] == rows["1"][student]["max_score"], \
-            (rows["1"][student], rows["2"][student])
+        assert rows["1"][student]["score"] == rows["2"][student]["score"] == rows["1"][student]["max_score"], (rows["1"][student], rows["2"][student])

@@ -94,7 +94,7 @@ def test_a_copy_shipped_in_base64_and_run_with_exec_is_flagged_beside_its_studen
     assert any(re.fullmatch(r"mallory\.py: line \d+: a \d+-character base64 literal", line) for line in flags["mallory"])
     assert "1 to read by hand (code built from data, or not readable)" in " ".join(output.split()), output
     html = report.read_text(encoding="utf-8")
-    section = html[html.index("Submissions to read by hand"):html.index("Matched Code")]
+    section = html[html.index("Submissions to read by hand") : html.index("Matched Code")]
     assert "<b>mallory</b>" in section and "exec() of a value computed at run time" in section
     assert not any(f"<b>{name}</b>" in section for name in ("alice", "bob", "carol", "dave", "erin", "oscar"))
 
@@ -163,8 +163,10 @@ def test_files_no_syntax_tree_can_be_built_from_give_one_line_each(tmp_path: Pat
     report = tmp_path / "report.html"
     output, ranked = similarity(folder, report, tmp_path)
     assert len(ranked) == 28 and "not compared: huge: huge.py is larger than 5 MB" in " ".join(output.split()), output
-    assert flagged(output) == {"deep": ["deep.py: could not be read: nested too deep"],
-                               "nul": ["nul.py: could not be read: source code string cannot contain null bytes"]}
+    assert flagged(output) == {
+        "deep": ["deep.py: could not be read: nested too deep"],
+        "nul": ["nul.py: could not be read: source code string cannot contain null bytes"],
+    }
     html = report.read_text(encoding="utf-8")
     assert "deep.py: could not be read: nested too deep" in html and "<html" in html.lower()
 
@@ -187,7 +189,7 @@ HIDING = {
     "marshal and FunctionType": "import marshal, types\nf = types.FunctionType(marshal.loads(data), {})\n",
     "rot13": "import codecs\nname = codecs.decode('rkrp', 'rot13')\n",
     "subclasses": "found = ().__class__.__base__.__subclasses__()\n",
-    "base64 cut in pieces": "parts = [" + ", ".join(repr(PAYLOAD[i:i + 60]) for i in range(0, 600, 60)) + "]\n",
+    "base64 cut in pieces": "parts = [" + ", ".join(repr(PAYLOAD[i : i + 60]) for i in range(0, 600, 60)) + "]\n",
     "byte values": "data = bytes([" + ", ".join(map(str, (CLASS / "carol.py").read_bytes()[:300])) + "])\n",
     "hex": "data = bytes.fromhex(" + repr((CLASS / "carol.py").read_bytes()[:200].hex()) + ")\n",
 }
@@ -200,8 +202,12 @@ def test_each_way_of_running_data_as_code_is_flagged(source: str) -> None:
     assert read_flags("x.py", source), source
 
 
-HONEST = [STUDENT_FILES / "model_answer.py", STUDENT_FILES / "standalone_correct.py", *sorted(CLASS.glob("*.py")),
-          *sorted((STUDENT_FILES.parent.parent / "assignment").glob("*.py"))]
+HONEST = [
+    STUDENT_FILES / "model_answer.py",
+    STUDENT_FILES / "standalone_correct.py",
+    *sorted(CLASS.glob("*.py")),
+    *sorted((STUDENT_FILES.parent.parent / "assignment").glob("*.py")),
+]
 
 
 @pytest.mark.parametrize("path", HONEST, ids=lambda p: p.name)
@@ -219,9 +225,11 @@ def test_what_only_looks_like_running_code_is_not_flagged() -> None:
     assert read_flags("x.py", source) == []
 
 
-@pytest.mark.parametrize("source", ["x = " + "1+" * 300_000 + "1\n", "x = 1\x00\n", "x = " + "(" * 100_000, "def f(:\n",
-                                    "x = 1\n" * 200_000, "x = " + "not " * 200_000 + "1\n"],
-                         ids=["deep sum", "NUL byte", "deep parentheses", "syntax error", "over the limit", "deep not"])
+@pytest.mark.parametrize(
+    "source",
+    ["x = " + "1+" * 300_000 + "1\n", "x = 1\x00\n", "x = " + "(" * 100_000, "def f(:\n", "x = 1\n" * 200_000, "x = " + "not " * 200_000 + "1\n"],
+    ids=["deep sum", "NUL byte", "deep parentheses", "syntax error", "over the limit", "deep not"],
+)
 def test_a_file_the_parser_refuses_gives_one_line(source: str) -> None:
     from grader.commands.codeflags import read_flags
 
@@ -247,7 +255,7 @@ def test_each_side_of_a_pair_stays_within_its_budget() -> None:
         code = "".join(rng.choice("ab<>&\"'\n é€😀") for _ in range(size))
         cuts = sorted(rng.sample(range(size), min(size, 40)))
         runs = list(zip(cuts[::2], cuts[1::2]))
-        for shown in (shown_code(code, runs, "h"), shown_code(code, runs[len(runs) // 2:], "h"), shown_code(code, [], "h")):
+        for shown in (shown_code(code, runs, "h"), shown_code(code, runs[len(runs) // 2 :], "h"), shown_code(code, [], "h")):
             assert len(shown.encode("utf-8")) <= CODE_BYTES
     small = "def f(x):\n    return x < 1 & 2\n"
     assert shown_code(small, [(4, 9)], "h") == "def <span class='h'>f(x):</span>\n    return x &lt; 1 &amp; 2\n"

@@ -144,20 +144,17 @@ def test_a_throttled_process_waits_a_stopped_or_sleeping_one_does_not(tree: Tree
     stopped = subprocess.Popen([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSTOP)"])
     asleep = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
     try:
-        until(lambda: Path(f"/proc/{stopped.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T",
-              "the process stopped itself")
-        until(lambda: Path(f"/proc/{asleep.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "S",
-              "the process fell asleep")
+        until(lambda: Path(f"/proc/{stopped.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T", "the process stopped itself")
+        until(lambda: Path(f"/proc/{asleep.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "S", "the process fell asleep")
         budgets = {process.pid: Budget(1.0, 0.0) for process in (busy, stopped, asleep)}
         first = {pid: scheduled((pid,)) for pid in budgets}
         for pid, item in budgets.items():
             item.read_threads(first[pid], sum(ran for ran, _ in first[pid].values()), now=0.0)
-        until(lambda: sum(scheduled((busy.pid,))[busy.pid]) - sum(first[busy.pid][busy.pid]) > 1.0,
-              "the busy process ran or waited a second")
+        until(lambda: sum(scheduled((busy.pid,))[busy.pid]) - sum(first[busy.pid][busy.pid]) > 1.0, "the busy process ran or waited a second")
         for pid, item in budgets.items():
             now = scheduled((pid,))
             item.read_threads(now, sum(ran for ran, _ in now.values()), now=1e6)
-        (busy_ran, busy_waited), = scheduled((busy.pid,)).values()
+        ((busy_ran, busy_waited),) = scheduled((busy.pid,)).values()
         assert busy_waited - first[busy.pid][busy.pid][1] > busy_ran - first[busy.pid][busy.pid][0]
         assert budgets[busy.pid].starved > 0.5
         assert scheduled((stopped.pid,)) == first[stopped.pid]
@@ -173,19 +170,19 @@ def test_no_student_can_change_its_priority_or_scheduling() -> None:
     """The seccomp allowlist names no call that changes a priority, a scheduling policy
     or where a thread runs, on any machine it knows; a confined process that tries gets
     a refusal (and may still stop itself: stopped is not ready)."""
-    refused = {"setpriority", "sched_setscheduler", "sched_setparam", "sched_setattr", "sched_setaffinity", "nice",
-               "ioprio_set", "ptrace"}
+    refused = {"setpriority", "sched_setscheduler", "sched_setparam", "sched_setattr", "sched_setaffinity", "nice", "ioprio_set", "ptrace"}
     for machine in ARCHITECTURES:
         assert not refused & set(allowed(machine)), machine
-    probe = ("import os, sys\nfrom grader.sandbox.confine import confine\nassert confine() is None\nrefused = 0\n"
-             "for attempt in (lambda: os.nice(-5), lambda: os.nice(5), lambda: os.setpriority(os.PRIO_PROCESS, 0, 10),\n"
-             "                lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)),\n"
-             "                lambda: os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1)),\n"
-             "                lambda: os.sched_setaffinity(0, {0})):\n"
-             "    try:\n        attempt()\n    except PermissionError:\n        refused += 1\n"
-             "print(refused)\n")
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
-                            cwd=Path(__file__).resolve().parents[1])
+    probe = (
+        "import os, sys\nfrom grader.sandbox.confine import confine\nassert confine() is None\nrefused = 0\n"
+        "for attempt in (lambda: os.nice(-5), lambda: os.nice(5), lambda: os.setpriority(os.PRIO_PROCESS, 0, 10),\n"
+        "                lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)),\n"
+        "                lambda: os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1)),\n"
+        "                lambda: os.sched_setaffinity(0, {0})):\n"
+        "    try:\n        attempt()\n    except PermissionError:\n        refused += 1\n"
+        "print(refused)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
     assert result.stdout.strip() == "6", result.stdout + result.stderr
 
 
@@ -266,9 +263,14 @@ def test_a_workers_processes_are_born_in_a_cpu_group_of_their_own(kit: Kit, tmp_
                     continue
                 last[pid] = now
 
-    grading = subprocess.Popen(kit.command(kit.course, "--solver", student, "--json", out, "--timeout", "30", "--only",
-                                           "forward_check"),
-                               cwd=kit.root, env=kit.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    grading = subprocess.Popen(
+        kit.command(kit.course, "--solver", student, "--json", out, "--timeout", "30", "--only", "forward_check"),
+        cwd=kit.root,
+        env=kit.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     watcher = threading.Thread(target=watch, args=(grading,))
     watcher.start()
     grader_group = cpu_group_of(Path(f"/proc/{grading.pid}/cgroup").read_text(encoding="ascii"))
@@ -300,15 +302,14 @@ def backstop_outcome(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, hook: str,
 
         monkeypatch.setattr(host.Worker, "begin", busy_begin)
     student = tmp_path / "stalls.py"
-    student.write_text(f"import os, signal, time\n\ndef constraint_bounds(scope, domains):\n    {hook}\n    return 0, 0\n",
-                       encoding="utf-8")
+    student.write_text(f"import os, signal, time\n\ndef constraint_bounds(scope, domains):\n    {hook}\n    return 0, 0\n", encoding="utf-8")
     sandbox = open_sandbox("bwrap", [], workers=1)
     try:
         if sandbox.tree is None or sandbox.tree.cpu is None:
             pytest.fail(f"no cpu group: {sandbox.unbounded}")
         task = hook_task("constraint_bounds", load_cases()["constraint_bounds"][:1], 30.0)
         start = start_worker(sandbox, sandbox.submission(student), Limits())
-        outcome, = run_tasks(start, stop_worker, [task], 1, TASK_FAILURES)
+        (outcome,) = run_tasks(start, stop_worker, [task], 1, TASK_FAILURES)
     finally:
         sandbox.close()
     return outcome
@@ -325,8 +326,7 @@ def test_a_worker_starved_by_a_busy_machine_is_ours(monkeypatch: pytest.MonkeyPa
 
 @pytest.mark.slow
 @pytest.mark.parametrize("hook", ["os.kill(os.getpid(), signal.SIGSTOP)", "time.sleep(60)"], ids=["stops", "sleeps"])
-def test_a_worker_that_stops_or_sleeps_on_a_busy_machine_is_the_students(monkeypatch: pytest.MonkeyPatch,
-                                                                        tmp_path: Path, hook: str) -> None:
+def test_a_worker_that_stops_or_sleeps_on_a_busy_machine_is_the_students(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, hook: str) -> None:
     """The same busy machine, a hook that stops itself or sleeps: stopped and asleep are
     not ready, so the backstop is the student's timeout, a recorded outcome."""
     outcome = backstop_outcome(monkeypatch, tmp_path, hook, QUOTA)

@@ -50,6 +50,7 @@ def _caught(error: BaseException) -> BaseException:
 
 # --- one describe_exception, one error printer ---------------------------------------------
 
+
 class Unprintable(Exception):
     def __str__(self) -> str:
         raise RuntimeError("no words")
@@ -100,6 +101,7 @@ def test_no_other_error_printer_or_exception_wording_in_the_kit() -> None:
 
 # --- the worker's kind: what it saw raised ------------------------------------------------
 
+
 def _asker(**functions: object) -> Hooks:
     return Hooks(LocalAsker(functions))  # type: ignore[arg-type]
 
@@ -137,9 +139,12 @@ def _stub_after(calls: int) -> object:
 
 def _graded(hook: object) -> ItemResult:
     cases = load_cases()["constraint_bounds"]
-    chain = Chain(lambda limit: LocalAsker({"constraint_bounds": hook}), lambda asker: None,  # type: ignore[dict-item]
-                  TASK_FAILURES)
-    outcome, = chain.run([hook_task("constraint_bounds", cases, 10.0)])
+    chain = Chain(
+        lambda limit: LocalAsker({"constraint_bounds": hook}),
+        lambda asker: None,  # type: ignore[dict-item]
+        TASK_FAILURES,
+    )
+    (outcome,) = chain.run([hook_task("constraint_bounds", cases, 10.0)])
     points = next(spec.points for spec in CSP_HOOKS if spec.name == "constraint_bounds")
     return score_hook("constraint_bounds", points, cases, outcome)
 
@@ -158,10 +163,11 @@ def test_a_hook_raising_not_implemented_mid_way_is_not_written_yet_and_never_not
 def test_a_broken_contract_and_an_exception_in_our_words_are_no_stub() -> None:
     """A task a hook's broken contract ended is "contract"; an exception carrying our words
     is counted as a wrong case, and the hook is to fix, not to write."""
+
     def broken(asker: object) -> dict[str, object]:
         raise HookContractError("select_variable", f"select_variable {OURS}")
 
-    outcome, = Chain(lambda limit: LocalAsker({}), lambda asker: None, TASK_FAILURES).run([Task(broken, 10.0, "t")])
+    (outcome,) = Chain(lambda limit: LocalAsker({}), lambda asker: None, TASK_FAILURES).run([Task(broken, 10.0, "t")])
     assert (outcome.status, outcome.error_kind) == ("error", "contract") and not outcome.unloadable
     item = _graded(lambda scope, domains: _raise(ValueError(f"constraint_bounds {OURS}")))
     assert item.status == "fail" and item.error_kind is None and OURS in item.message
@@ -184,8 +190,11 @@ def test_a_lost_board_keeps_where_its_search_parted_and_how_it_failed() -> None:
     from the hook it is lost to; the terminal groups lost boards by that field."""
     first = _lost_board("b1", "forward_check", "select_variable", "contract")
     assert (first.error_kind, first.parted_in, first.lost_to) == ("contract", "forward_check", "select_variable")
-    boards = [first, _lost_board("b2", "forward_check", "forward_check", "raised"),
-              _lost_board("b3", "order_values", "order_values", "not_implemented")]
+    boards = [
+        first,
+        _lost_board("b2", "forward_check", "forward_check", "raised"),
+        _lost_board("b3", "order_values", "order_values", "not_implemented"),
+    ]
     console = Console(file=io.StringIO(), width=400, color_system=None)
     show_causes(console, boards, against=False)
     shown = console.file.getvalue()  # type: ignore[attr-defined]
@@ -196,15 +205,36 @@ def test_a_lost_board_keeps_where_its_search_parted_and_how_it_failed() -> None:
 
 # --- kept results ----------------------------------------------------------------------------
 
+
 def test_results_kept_before_the_kinds_are_read_with_what_they_held() -> None:
     """An item kept as `"unloadable": true` failed as unloadable; a lost board kept with
     its cause parted in the hook that cause names; a kind the grader never writes is
     refused; a report round-trips its kinds."""
-    old: dict[str, Any] = {"solver": "hooks.py", "isolation": "bwrap", "partial": False, "items": [
-        {"kind": "hook", "name": "forward_check", "status": "error", "score": 0.0, "max_score": 3.0,
-         "message": "cannot load hooks.py: SyntaxError", "unloadable": True},
-        {"kind": "problem", "name": "b1", "status": "fail", "score": 0.0, "max_score": 1.0, "message": "m",
-         "cause": "order_values ordered [1, 0] where the model answer orders [0, 1] at the root of b1"}]}
+    old: dict[str, Any] = {
+        "solver": "hooks.py",
+        "isolation": "bwrap",
+        "partial": False,
+        "items": [
+            {
+                "kind": "hook",
+                "name": "forward_check",
+                "status": "error",
+                "score": 0.0,
+                "max_score": 3.0,
+                "message": "cannot load hooks.py: SyntaxError",
+                "unloadable": True,
+            },
+            {
+                "kind": "problem",
+                "name": "b1",
+                "status": "fail",
+                "score": 0.0,
+                "max_score": 1.0,
+                "message": "m",
+                "cause": "order_values ordered [1, 0] where the model answer orders [0, 1] at the root of b1",
+            },
+        ],
+    }
     report = report_from_data(old)
     assert report.items[0].error_kind == "unloadable" and report.items[0].unloadable
     assert report.items[1].parted_in == "order_values" and report.items[1].error_kind is None
@@ -216,14 +246,16 @@ def test_results_kept_before_the_kinds_are_read_with_what_they_held() -> None:
 
 # --- through the real grader -------------------------------------------------------------------
 
+
 @pytest.mark.slow  # grades through the CLI
 def test_a_student_imitating_our_words_is_graded_by_what_was_raised(tmp_path: Path) -> None:
     """typed_imitates.py raises a ValueError and prints in our words in constraint_bounds,
     and a NotImplementedError worded as our failure, mid-way, in order_values: the next
     step is to write order_values, nothing is "not graded", every failure is the student's."""
     needed("--isolation bwrap", isolation_unavailable("bwrap"))
-    run, report = grade_json(COURSE, STUDENT_FILES / "typed_imitates.py", tmp_path / "report.json",
-                             "--isolation", "bwrap", "--timeout", "10", columns=400)
+    run, report = grade_json(
+        COURSE, STUDENT_FILES / "typed_imitates.py", tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", columns=400
+    )
     text = " ".join(run.stdout.split())
     assert "Next step: implement order_values in assignment/hooks.py" in text, text
     assert "Not graded" not in text and report["score"] is not None and "ungraded" not in report

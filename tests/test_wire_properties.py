@@ -31,8 +31,7 @@ SCALARS = st.none() | st.booleans() | SMALL_INTS | st.text(max_size=30)
 HASHABLE = st.recursive(SCALARS, lambda inner: st.tuples(inner, inner) | st.frozensets(inner, max_size=4), max_leaves=8)
 VALUES = st.recursive(
     SCALARS | st.floats(allow_nan=False, allow_infinity=False),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(HASHABLE, inner, max_size=4)
-    | st.frozensets(HASHABLE, max_size=4),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(HASHABLE, inner, max_size=4) | st.frozensets(HASHABLE, max_size=4),
     max_leaves=20,
 )
 
@@ -125,9 +124,13 @@ def test_any_bytes_are_a_reply_or_one_bad_message(line: bytes) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10) | st.floats(),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-                    max_leaves=30))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=10) | st.floats(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+        max_leaves=30,
+    )
+)
 def test_any_json_value_is_a_reply_or_one_bad_message(value: Any) -> None:
     import json
 

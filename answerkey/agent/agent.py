@@ -127,8 +127,7 @@ class Agent:
         """Cells that (a) and (b) missed but every consistent layout agrees on."""
         total = counted.total
         safe = [
-            Decision(Move("open", cell), "count", f"safe in all {total:,} layouts consistent with the board", Fraction(0))
-            for cell in counted.safe()
+            Decision(Move("open", cell), "count", f"safe in all {total:,} layouts consistent with the board", Fraction(0)) for cell in counted.safe()
         ]
         mines = [
             Decision(Move("flag", cell), "count", f"a mine in all {total:,} layouts consistent with the board", Fraction(1))

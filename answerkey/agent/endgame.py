@@ -54,9 +54,7 @@ class Endgame:
         index = {cell: var for var, cell in enumerate(csp.cells)}
         around = [[index[n] for n in view.neighbours(cell) if n in index] for cell in csp.cells]
         # shows[var][layout]: the number var shows in that layout, -1 where it is a mine.
-        self.shows = [
-            tuple(-1 if layout[var] else sum(layout[n] for n in around[var]) for layout in layouts) for var in range(len(csp.cells))
-        ]
+        self.shows = [tuple(-1 if layout[var] else sum(layout[n] for n in around[var]) for layout in layouts) for var in range(len(csp.cells))]
         # numbers[var]: for each number var can show, the mask of layouts where it shows it;
         # safe[var]: the layouts where var is safe.
         self.numbers: list[tuple[int, ...]] = []

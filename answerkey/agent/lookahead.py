@@ -75,9 +75,7 @@ class Lookahead:
         self.index = {cell: var for var, cell in enumerate(self.cells)}
         number = {i: var for var, i in enumerate(order)}
         self.outside = sum(1 for value in flat if value < 0) - len(order)
-        base = CSP(
-            self.cells, tuple(Constraint(tuple(number[j] for j in table[i] if flat[j] < 0), flat[i], divmod(i, cols)) for i in clues)
-        )
+        base = CSP(self.cells, tuple(Constraint(tuple(number[j] for j in table[i] if flat[j] < 0), flat[i], divmod(i, cols)) for i in clues))
         self.counter = ComponentCounter(per_variable=True)
         dec = decompose(base)
         if dec is None:

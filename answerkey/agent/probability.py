@@ -62,9 +62,7 @@ def view_csp(view: View) -> CSP:
         if value < 0:
             var[i] = len(cells)
             cells.append(divmod(i, cols))
-    constraints = [
-        Constraint(tuple(var[j] for j in table[i] if var[j] >= 0), value, divmod(i, cols)) for i, value in enumerate(flat) if value >= 0
-    ]
+    constraints = [Constraint(tuple(var[j] for j in table[i] if var[j] >= 0), value, divmod(i, cols)) for i, value in enumerate(flat) if value >= 0]
     constraints.append(Constraint(tuple(range(len(cells))), view.mines))
     return CSP(tuple(cells), tuple(constraints))
 

@@ -114,5 +114,3 @@ def _back_step(forward: dict[int, int], after: dict[int, int], step: Step, width
         if marked:
             mine += poly * marked
     return back, mine
-
-

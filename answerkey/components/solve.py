@@ -139,9 +139,7 @@ def _free_layouts(free: tuple[int, ...], mines: int | None, values: list[int]) -
     if mines is None:
         layouts: Iterator[Sequence[int]] = product((0, 1), repeat=len(free))
     else:
-        layouts = (
-            tuple(int(i in chosen) for i in range(len(free))) for chosen in map(set, combinations(range(len(free)), mines))
-        )
+        layouts = (tuple(int(i in chosen) for i in range(len(free))) for chosen in map(set, combinations(range(len(free)), mines)))
     for layout in layouts:
         for var, value in zip(free, layout):
             values[var] = value

@@ -72,15 +72,19 @@ def agent_time_warnings(problems: Path, platform: Platform) -> list[str]:
     room = platform.limit * AGENT_SHARE * platform.cpu
     warnings = []
     if agent.timeout / platform.cpu > platform.limit:
-        warnings.append(f"{path}: agent.timeout lets the games use {agent.timeout:g} s of CPU, up to "
-                        f"{agent.timeout / platform.cpu:.0f} s on {platform.name}{cpu}, past its {platform.limit:g} s "
-                        f"limit for a grading job: a slow agent's job would be killed with no grade; set agent.timeout "
-                        f"to at most {room:.0f}")
+        warnings.append(
+            f"{path}: agent.timeout lets the games use {agent.timeout:g} s of CPU, up to "
+            f"{agent.timeout / platform.cpu:.0f} s on {platform.name}{cpu}, past its {platform.limit:g} s "
+            f"limit for a grading job: a slow agent's job would be killed with no grade; set agent.timeout "
+            f"to at most {room:.0f}"
+        )
     per_game = reference_seconds_per_game(agent)
     needed = per_game * agent.games / platform.cpu
     if needed > platform.limit * AGENT_SHARE:
-        warnings.append(f"{path}: the reference agent's {agent.games} {agent.level} games would take about {needed:.0f} s "
-                        f"on {platform.name}{cpu} ({per_game * 1000:.1f} ms of CPU a game, timed on {SAMPLE_GAMES} games "
-                        f"here, the sandbox included), more than {AGENT_SHARE:.0%} of its {platform.limit:g} s limit for "
-                        f"a grading job; lower agent.games to about {int(room / per_game)}")
+        warnings.append(
+            f"{path}: the reference agent's {agent.games} {agent.level} games would take about {needed:.0f} s "
+            f"on {platform.name}{cpu} ({per_game * 1000:.1f} ms of CPU a game, timed on {SAMPLE_GAMES} games "
+            f"here, the sandbox included), more than {AGENT_SHARE:.0%} of its {platform.limit:g} s limit for "
+            f"a grading job; lower agent.games to about {int(room / per_game)}"
+        )
     return warnings

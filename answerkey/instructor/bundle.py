@@ -53,9 +53,11 @@ def seed_refusal(problems: Path, public_hook_cases: bool, unseeded_agent_games: 
     if not missing:
         return ""
     flags = " ".join(f"--{FLAGS[name]}" for name in missing)
-    return (f"{path} has no private {' nor '.join(missing)} ({'; '.join(WITHOUT[name] for name in missing)}): "
-            f"`python -m grader release OUT_DIR --problems {problems}` writes {'it' if len(missing) == 1 else 'them'}, "
-            f"or pass {flags} to build anyway")
+    return (
+        f"{path} has no private {' nor '.join(missing)} ({'; '.join(WITHOUT[name] for name in missing)}): "
+        f"`python -m grader release OUT_DIR --problems {problems}` writes {'it' if len(missing) == 1 else 'them'}, "
+        f"or pass {flags} to build anyway"
+    )
 
 
 def write_bundle(source: Path, problems: Path, out: Path) -> int:

@@ -35,8 +35,17 @@ class CheckRow:
         return self.expect is None or self.expect == self.solutions
 
     def as_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "id": self.id, "solutions": self.solutions, "expect": self.expect,
-                "ok": self.ok, "rule": self.rule, "mines": self.mines, "size": self.size, "counted_by": self.method}
+        return {
+            "file": self.file,
+            "id": self.id,
+            "solutions": self.solutions,
+            "expect": self.expect,
+            "ok": self.ok,
+            "rule": self.rule,
+            "mines": self.mines,
+            "size": self.size,
+            "counted_by": self.method,
+        }
 
 
 def check_problems(problems: list[Problem]) -> list[CheckRow]:
@@ -49,8 +58,19 @@ def check_problems(problems: list[Problem]) -> list[CheckRow]:
             count = count_solutions(board)
         except OracleDisagreement as error:
             raise OracleDisagreement(f"{problem.file}: problem {problem.id!r}: {error}") from None
-        rows.append(CheckRow(problem.file, problem.id, f"{board.rows}x{board.cols}", board.rule, board.mines,
-                             count, problem.expect, time.perf_counter() - started, count_method(board)))
+        rows.append(
+            CheckRow(
+                problem.file,
+                problem.id,
+                f"{board.rows}x{board.cols}",
+                board.rule,
+                board.mines,
+                count,
+                problem.expect,
+                time.perf_counter() - started,
+                count_method(board),
+            )
+        )
     return rows
 
 
@@ -70,15 +90,24 @@ def show_check(console: Console, rows: list[CheckRow]) -> None:
             status = "[green]✓ ok[/]"
         else:
             status = f"[red]✗ expect says {row.expect}[/]"
-        table.add_row(Text(f"{Path(row.file).stem}/{row.id}"), row.size, row.rule, "-" if row.mines is None else str(row.mines),
-                      str(row.solutions), row.method, "-" if row.expect is None else str(row.expect), status)
+        table.add_row(
+            Text(f"{Path(row.file).stem}/{row.id}"),
+            row.size,
+            row.rule,
+            "-" if row.mines is None else str(row.mines),
+            str(row.solutions),
+            row.method,
+            "-" if row.expect is None else str(row.expect),
+            status,
+        )
     console.print(table)
     wrong = sum(not r.ok for r in rows)
     console.print(f"{len(rows)} problems checked, {wrong} with a wrong expect.")
     for row in rows:
         if row.solutions == 0 and row.expect is None:  # a draft's typo, most often; `expect: 0` says it is meant
-            console.print(Text(f"warning: {Path(row.file).stem}/{row.id} has no solution; if that is meant, "
-                               "say `expect: 0` in its file", style="yellow"))
+            console.print(
+                Text(f"warning: {Path(row.file).stem}/{row.id} has no solution; if that is meant, say `expect: 0` in its file", style="yellow")
+            )
 
 
 def config_errors(path: Path | None, problems: list[Problem]) -> list[ProblemError]:
@@ -88,7 +117,13 @@ def config_errors(path: Path | None, problems: list[Problem]) -> list[ProblemErr
         return []
     config, errors = load_config(path)
     files = {Path(p.file).name for p in problems}
-    errors += [ProblemError(str(path), f"problem_sets names {name!r}, but no problem file has that name "
-                            f"(there are: {', '.join(sorted(files)) or 'none'})", field="problem_sets")
-               for name in config.set_points if name not in files]
+    errors += [
+        ProblemError(
+            str(path),
+            f"problem_sets names {name!r}, but no problem file has that name (there are: {', '.join(sorted(files)) or 'none'})",
+            field="problem_sets",
+        )
+        for name in config.set_points
+        if name not in files
+    ]
     return errors

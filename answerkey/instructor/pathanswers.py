@@ -30,6 +30,7 @@ from solvers.engine import Strategy, search
 
 def _recording(model: Model, board: Board, entries: dict[str, Any]) -> Model:
     """`model`, writing each answer it gives on `board` into `entries` (by `call_key`)."""
+
     def record(hook: str, answer: Callable[..., Any], takes_csp: bool = True) -> Callable[..., Any]:
         def call(*args: Any) -> Any:
             given = args[1:] if takes_csp else args
@@ -39,13 +40,17 @@ def _recording(model: Model, board: Board, entries: dict[str, Any]) -> Model:
             assert as_data(hook, restored_answer(hook, stored, data)) == as_data(hook, value), f"{hook} does not read back"
             entries[call_key(hook, board, data)] = stored
             return value
+
         return call
 
     strategy = model.strategy
     assert strategy.forward_check is not None
-    recorded = Strategy("model answer (recorded)", record("select_variable", strategy.select_variable),
-                        record("order_values", strategy.order_values),
-                        forward_check=record("forward_check", strategy.forward_check))
+    recorded = Strategy(
+        "model answer (recorded)",
+        record("select_variable", strategy.select_variable),
+        record("order_values", strategy.order_values),
+        forward_check=record("forward_check", strategy.forward_check),
+    )
     return Model(recorded, {hook: record(hook, answer, takes_csp=False) for hook, answer in model.probed.items()})
 
 

@@ -113,8 +113,15 @@ def write_course(source: Path, problems: Path, out: Path, image: str | None, tim
     packages = kit_packages(source)
     version = kit_version(source)
     image = image or DEFAULT_IMAGE.format(version=version)
-    names = {"version": version, "files": FILES, "question": QUESTION, "image": image, "timeout": timeout,
-             "python": GRADER_PYTHON, "venv": str(Path(GRADER_PYTHON).parents[1])}
+    names = {
+        "version": version,
+        "files": FILES,
+        "question": QUESTION,
+        "image": image,
+        "timeout": timeout,
+        "python": GRADER_PYTHON,
+        "venv": str(Path(GRADER_PYTHON).parents[1]),
+    }
     files = out / "serverFilesCourse" / FILES
     kit = files / "kit"
     kit.mkdir(parents=True)
@@ -129,10 +136,20 @@ def write_course(source: Path, problems: Path, out: Path, image: str | None, tim
     question = out / "questions" / QUESTION
     question.mkdir(parents=True)
     chosen = question_uuid or str(uuid.uuid4())
-    info = {"uuid": chosen, "title": "Minesweeper CSP: the search hooks", "topic": "Constraint satisfaction",
-            "type": "v3", "singleVariant": True, "gradingMethod": "External",
-            "externalGradingOptions": {"image": image, "entrypoint": f"/grade/serverFilesCourse/{FILES}/grade.sh",
-                                       "serverFilesCourse": [f"{FILES}/"], "timeout": timeout}}
+    info = {
+        "uuid": chosen,
+        "title": "Minesweeper CSP: the search hooks",
+        "topic": "Constraint satisfaction",
+        "type": "v3",
+        "singleVariant": True,
+        "gradingMethod": "External",
+        "externalGradingOptions": {
+            "image": image,
+            "entrypoint": f"/grade/serverFilesCourse/{FILES}/grade.sh",
+            "serverFilesCourse": [f"{FILES}/"],
+            "timeout": timeout,
+        },
+    }
     (question / "info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     (question / "question.html").write_text(QUESTION_HTML, encoding="utf-8")
     image_dir = out / "image"

@@ -145,8 +145,9 @@ def _check_sources(source: Path, problems_dir: Path, allow_solutions: bool) -> d
     except SyntaxError as error:
         raise ReleaseError(f"assignment/{error}") from None
     if solved and not allow_solutions:
-        raise ReleaseError(f"assignment/ holds implemented hooks ({', '.join(solved)}): students would get them; "
-                           "restore the stubs, or pass --allow-solutions")
+        raise ReleaseError(
+            f"assignment/ holds implemented hooks ({', '.join(solved)}): students would get them; restore the stubs, or pass --allow-solutions"
+        )
     if not problems_dir.is_dir():
         raise ReleaseError(f"--problems {problems_dir}: not a folder")
     loaded = {path: load_problem_file(path) for path in problem_files(problems_dir)}

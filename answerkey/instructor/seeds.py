@@ -28,16 +28,20 @@ RANDOM_SEED = "python3 -c 'import secrets; print(secrets.randbits(63))'"
 
 #: What each seed makes private, and what grading without it gives away.
 MAKES_PRIVATE = {HOOK_SEED: "the graded hook cases", AGENT_SEED: "the agent's graded games"}
-WITHOUT = {HOOK_SEED: "without hook_seed the hooks are graded on the public cases, whose answers every student has",
-           AGENT_SEED: "without agent.seed the agent plays the public default games (seeds 0, 1, ...), the same at "
-                       "every run, which every student can replay"}
+WITHOUT = {
+    HOOK_SEED: "without hook_seed the hooks are graded on the public cases, whose answers every student has",
+    AGENT_SEED: "without agent.seed the agent plays the public default games (seeds 0, 1, ...), the same at "
+    "every run, which every student can replay",
+}
 
 
 def written(names: list[str], path: Path) -> str:
     """The line that tells the instructor which seeds were written where."""
     source = "it" if len(names) == 1 else "them"
-    return (f"wrote a private {' and '.join(names)} into {path}: {' and '.join(MAKES_PRIVATE[n] for n in names)} "
-            f"come from {source}, not from anything students have; keep that file private")
+    return (
+        f"wrote a private {' and '.join(names)} into {path}: {' and '.join(MAKES_PRIVATE[n] for n in names)} "
+        f"come from {source}, not from anything students have; keep that file private"
+    )
 
 
 class SeedError(ValueError):
@@ -140,5 +144,7 @@ def _expected(data: Any, seeds: dict[str, int]) -> dict[str, Any]:
 def _by_hand(path: Path, names: list[str]) -> str:
     """The line that asks the instructor to add `names` to `path` themselves."""
     where = {HOOK_SEED: "`hook_seed: N` at the top level", AGENT_SEED: "`seed: N` under `agent:`"}
-    return (f"{path}: cannot add {' and '.join(names)} without changing what the file says; add "
-            f"{' and '.join(where[name] for name in names)} yourself (N: a private whole number, e.g. from {RANDOM_SEED})")
+    return (
+        f"{path}: cannot add {' and '.join(names)} without changing what the file says; add "
+        f"{' and '.join(where[name] for name in names)} yourself (N: a private whole number, e.g. from {RANDOM_SEED})"
+    )

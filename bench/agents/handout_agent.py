@@ -65,9 +65,10 @@ def _safest(view: View) -> Cell:
     frontier = sorted({c for n in numbers for c in view.neighbours(n) if view[c] == HIDDEN})
     index = {cell: i for i, cell in enumerate(frontier)}
     constraints = tuple(
-        Constraint(tuple(index[c] for c in view.neighbours(n) if c in index),
-                   view[n] - sum(view[c] == FLAGGED for c in view.neighbours(n)), n)
-        for n in numbers if any(c in index for c in view.neighbours(n)))
+        Constraint(tuple(index[c] for c in view.neighbours(n) if c in index), view[n] - sum(view[c] == FLAGGED for c in view.neighbours(n)), n)
+        for n in numbers
+        if any(c in index for c in view.neighbours(n))
+    )
     others = [c for c in hidden if c not in index]
     left = view.mines - len(view.flags())
     mines = [0] * len(frontier)

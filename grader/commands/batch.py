@@ -151,8 +151,9 @@ def _folder_submission(student: str, folder: Path, root: Path) -> Submission:
     submission = _contained(student, found.hooks, root, "folder", found.agent)
     if found.rivals:
         others = ", ".join(shown(p, root) for p in found.rivals)
-        submission.notice = (f"{shown(found.hooks, root)} graded, not {others}: it defines the most hooks "
-                             "(the first by name of those defining as many)")
+        submission.notice = (
+            f"{shown(found.hooks, root)} graded, not {others}: it defines the most hooks (the first by name of those defining as many)"
+        )
     return submission
 
 
@@ -223,8 +224,7 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
     assert submission.hooks is not None
     hooks = str(submission.hooks.resolve())
     agent = str(submission.agent.resolve()) if submission.agent else None
-    return Job(problem_keys(run.problems), str(run.config) if run.config else None, run.mode, run.timeout, hooks,
-               submission.scope, agent, str(out))
+    return Job(problem_keys(run.problems), str(run.config) if run.config else None, run.mode, run.timeout, hooks, submission.scope, agent, str(out))
 
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:
@@ -233,6 +233,7 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
     become_subreaper()  # what a dead grading process leaves comes to us
     runner = Runner(run.spared)
     with tempfile.TemporaryDirectory(prefix="grader-class-") as scratch:
+
         def grade_one(index: int, submission: Submission) -> BatchRow:
             if submission.hooks is None:
                 return BatchRow(submission.student, None, submission.problem)
@@ -241,13 +242,13 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
                 job = _job(run, submission, Path(scratch) / f"{index}-{attempt}.json")
                 result = runner.grade(job)
                 if isinstance(result, Report):
-                    return BatchRow(submission.student, result, load_note(result), cpu_seconds=cpu_seconds(job),
-                                    wall_seconds=time.monotonic() - start)
+                    return BatchRow(
+                        submission.student, result, load_note(result), cpu_seconds=cpu_seconds(job), wall_seconds=time.monotonic() - start
+                    )
                 why = result
                 if runner.stopping:
                     break
-            return BatchRow(submission.student, None, not_graded=clean_text(why, 300),
-                            wall_seconds=time.monotonic() - start)
+            return BatchRow(submission.student, None, not_graded=clean_text(why, 300), wall_seconds=time.monotonic() - start)
 
         def guarded(index: int, submission: Submission) -> BatchRow:
             """grade_one, in the student's guard."""
@@ -286,8 +287,7 @@ def load_note(report: Report) -> str:
 
 def _finished(submissions: list[Submission], rows: list[BatchRow | None]) -> list[BatchRow]:
     """Every student: those graded before the run was stopped, and the others not graded."""
-    return [row or _found(s, BatchRow(s.student, None, not_graded="the run was interrupted"))
-            for s, row in zip(submissions, rows)]
+    return [row or _found(s, BatchRow(s.student, None, not_graded="the run was interrupted")) for s, row in zip(submissions, rows)]
 
 
 def _found(submission: Submission, row: BatchRow) -> BatchRow:
@@ -315,20 +315,25 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
         scores: dict[str, float | str] = dict(scored.get(id(row), {})) if row.report else dict.fromkeys(columns, 0.0)
         if row.ungraded:  # no score at all, never a zero
             scores = {}
-        return [csv_text(row.student), row.score, row.report.max_score if row.report else class_max,
-                *(scores.get(name, "") for name in columns), csv_text(note(row)), csv_text(lost_points(row)),
-                _seconds(row.cpu_seconds), _seconds(row.wall_seconds)]
+        return [
+            csv_text(row.student),
+            row.score,
+            row.report.max_score if row.report else class_max,
+            *(scores.get(name, "") for name in columns),
+            csv_text(note(row)),
+            csv_text(lost_points(row)),
+            _seconds(row.cpu_seconds),
+            _seconds(row.wall_seconds),
+        ]
 
     lines = [guard(row, step, cells) or cells(row) for row in rows]  # a row it failed is written not graded
     who: tuple[str, ...] = ()
     if any(row.identity for row in rows):  # an export named the students: their names and emails too
         who = ("name", "email")
-        lines = [[line[0], *(csv_text(getattr(row.identity or Identity(), key)) for key in who), *line[1:]]
-                 for row, line in zip(rows, lines)]
+        lines = [[line[0], *(csv_text(getattr(row.identity or Identity(), key)) for key in who), *line[1:]] for row, line in zip(rows, lines)]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow([csv_text(name) for name in ("student", *who, "score", "max_score", *columns, "note", "lost",
-                                                                 "cpu_seconds", "wall_seconds")])
+        writer.writerow([csv_text(name) for name in ("student", *who, "score", "max_score", *columns, "note", "lost", "cpu_seconds", "wall_seconds")])
         writer.writerows(lines)
 
 
@@ -385,7 +390,7 @@ def note(row: BatchRow) -> str:
 
 
 def lost_points(row: BatchRow, limit: int = 80) -> str:
-    """"items: first line of their reason" for every cause of lost points (items alike
+    """ "items: first line of their reason" for every cause of lost points (items alike
     share one), joined by " | "."""
     if row.report is None or row.ungraded:
         return ""
@@ -479,23 +484,39 @@ def _identity(row: BatchRow) -> dict[str, str]:
 def keep_results(csv_path: Path, rows: list[BatchRow], run_info: dict[str, object]) -> Path:
     """Keep every student's result and `run_info` beside the CSV at `csv_path`; the folder."""
     folder = results_folder(csv_path)
-    write_kept(folder, run_info, [KeptStudent(row.student, _identity(row), row.submission, row.report, row.not_graded or None,
-                                              row.cpu_seconds, row.wall_seconds, row.problem) for row in rows])
+    write_kept(
+        folder,
+        run_info,
+        [
+            KeptStudent(
+                row.student, _identity(row), row.submission, row.report, row.not_graded or None, row.cpu_seconds, row.wall_seconds, row.problem
+            )
+            for row in rows
+        ],
+    )
     return folder
 
 
 def run_info(config: GradingConfig, problems: list[Problem], rows: list[BatchRow]) -> dict[str, object]:
     """What a kept run says of itself: the config's points, the problems, the full marks, when."""
-    points = {"hook_points": config.hook_points, "set_points": config.set_points, "timeout": config.timeout,
-              "efficiency_points": config.efficiency.points if config.efficiency else None,
-              "agent_points": config.agent.points if config.agent else None}
-    return {"config": points, "problems": [{"id": problem.id, "file": Path(problem.file).name} for problem in problems],
-            "max_score": max((row.report.max_score for row in rows if row.report), default=0.0),
-            "graded_at": datetime.now(UTC).isoformat(timespec="seconds")}
+    points = {
+        "hook_points": config.hook_points,
+        "set_points": config.set_points,
+        "timeout": config.timeout,
+        "efficiency_points": config.efficiency.points if config.efficiency else None,
+        "agent_points": config.agent.points if config.agent else None,
+    }
+    return {
+        "config": points,
+        "problems": [{"id": problem.id, "file": Path(problem.file).name} for problem in problems],
+        "max_score": max((row.report.max_score for row in rows if row.report), default=0.0),
+        "graded_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
 
 
-def class_gradebook(console: Console, path: Path, rows: list[BatchRow], roster: list[Student], form: str,
-                    assignment: str, missing: str = "blank") -> Gradebook:
+def class_gradebook(
+    console: Console, path: Path, rows: list[BatchRow], roster: list[Student], form: str, assignment: str, missing: str = "blank"
+) -> Gradebook:
     """Write the gradebook of `rows` for `roster` to `path` (roster students with no
     submission left out, or 0 with `missing="zero"`) and say what it leaves out."""
     graded = [Graded(row.student, row.score, row.report.max_score if row.report else 0.0) for row in rows]

@@ -121,8 +121,11 @@ def spec_problems(results: Any) -> list[str]:
     """What in `results` does not follow Gradescope's results.json format."""
     if not isinstance(results, dict):
         return ["results.json is not an object"]
-    kinds: tuple[tuple[str, tuple[type, ...], str], ...] = (("score", (int, float), "a number"), ("output", (str,), "text"),
-                                                             ("tests", (list,), "a list"))
+    kinds: tuple[tuple[str, tuple[type, ...], str], ...] = (
+        ("score", (int, float), "a number"),
+        ("output", (str,), "text"),
+        ("tests", (list,), "a list"),
+    )
     problems = [f"`{key}` missing or not {what}" for key, kind, what in kinds if not isinstance(results.get(key), kind)]
     for number, test in enumerate(results.get("tests") or [], start=1):
         if not isinstance(test, dict) or not {"name", "score", "max_score", "status", "output", "visibility"} <= set(test):
@@ -167,8 +170,15 @@ def run_one(root: Path, submission: Path, secrets: Secrets, keep: Path | None = 
     results_file = root / "results" / "results.json"
     results_file.unlink(missing_ok=True)
     try:
-        ran = subprocess.run(["bash", str(root / "run_autograder")], cwd=root, env=bare_env(root), capture_output=True,
-                             text=True, errors="replace", timeout=RUN_SECONDS)
+        ran = subprocess.run(
+            ["bash", str(root / "run_autograder")],
+            cwd=root,
+            env=bare_env(root),
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=RUN_SECONDS,
+        )
         status, said = ran.returncode, ran.stdout + ran.stderr
     except subprocess.TimeoutExpired:
         status, said = -1, f"run_autograder did not end within {RUN_SECONDS} s"
@@ -208,8 +218,15 @@ def runs_table(runs: list[Run], title: str) -> Table:
         visible = sum(t.get("visibility") == "visible" for t in tests)
         check = Text("; ".join(run.problems), style="red") if run.problems else Text("✓ format, no hidden data shown", style="green")
         isolation = re.search(r"isolated: (\w+)", str(run.results.get("output", "")))
-        table.add_row(Text(run.submission), exit_text, isolation.group(1) if isolation else "?",
-                      f"{run.results.get('score', 0):g}/{top:g}", str(visible), str(len(tests) - visible), check)
+        table.add_row(
+            Text(run.submission),
+            exit_text,
+            isolation.group(1) if isolation else "?",
+            f"{run.results.get('score', 0):g}/{top:g}",
+            str(visible),
+            str(len(tests) - visible),
+            check,
+        )
     return table
 
 
@@ -234,8 +251,15 @@ def check_bundle(archive: Path, submissions: list[Path], console: Console, keep:
             return print_error(f"{archive}: {error}", console)
         console.print(Text(f"testing {archive} as Gradescope runs it, in {root}: setup.sh on the system's python3..."))
         try:
-            setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source", env=bare_env(root),
-                                   capture_output=True, text=True, errors="replace", timeout=SETUP_SECONDS)
+            setup = subprocess.run(
+                ["bash", str(root / "source" / "setup.sh")],
+                cwd=root / "source",
+                env=bare_env(root),
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=SETUP_SECONDS,
+            )
             status, said = setup.returncode, setup.stdout + setup.stderr
         except subprocess.TimeoutExpired:
             status, said = -1, f"setup.sh did not end within {SETUP_SECONDS} s"
@@ -253,8 +277,7 @@ def check_bundle(archive: Path, submissions: list[Path], console: Console, keep:
         console.print(runs_table(runs, f"{archive.name}: run_autograder on {len(runs)} submission(s)"))
         if keep is not None:
             kept = [name for name in names if (keep / name).is_file()]
-            console.print(Text(f"kept {len(kept)} results.json in {keep} ({', '.join(kept) or 'none written'}): "
-                               "what each student will read"))
+            console.print(Text(f"kept {len(kept)} results.json in {keep} ({', '.join(kept) or 'none written'}): what each student will read"))
         for run in runs:
             if run.results is None and run.said:
                 console.print(Text(f"{run.submission}: {run.said}"))

@@ -20,8 +20,15 @@ if TYPE_CHECKING:
     from grader.sandbox.isolation import Sandbox
 
 
-def _batch(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
-           sandbox: Sandbox | None, errors: list, grading: GradingConfig) -> int:
+def _batch(
+    args: argparse.Namespace,
+    problems: list[Problem],
+    config: Path | None,
+    console: Console,
+    sandbox: Sandbox | None,
+    errors: list,
+    grading: GradingConfig,
+) -> int:
     """Grade every submission of --submissions (a folder, or a platform's export, zipped or
     not) into the CSV, feedback files and kept results, then the summary, all written even
     when interrupted. Exit status: 0, or 1 when a submission was refused (a link, a FIFO,
@@ -46,13 +53,22 @@ def _class_roster(args: argparse.Namespace, submissions: list) -> list | None:
         return read_roster(args.roster)
     from grader.reports.gradebook import Student
 
-    named = [Student(s.student, s.identity.sid or s.student, s.identity.name, s.identity.section)
-             for s in submissions if s.identity]  # the export is the roster
+    named = [
+        Student(s.student, s.identity.sid or s.student, s.identity.name, s.identity.section) for s in submissions if s.identity
+    ]  # the export is the roster
     return named or None
 
 
-def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
-              sandbox: Sandbox | None, errors: list, grading: GradingConfig, scratch: Path) -> int:
+def _batch_in(
+    args: argparse.Namespace,
+    problems: list[Problem],
+    config: Path | None,
+    console: Console,
+    sandbox: Sandbox | None,
+    errors: list,
+    grading: GradingConfig,
+    scratch: Path,
+) -> int:
     """`_batch`, an export unpacked into `scratch`."""
     import zipfile
 
@@ -82,9 +98,11 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
     jobs = args.jobs
     if mode is Isolation.USER:  # no private /tmp, /dev/shm or file system: students graded at once could meet there
         jobs = 1
-        notes.append("one student at a time (under user, students graded at once would share /tmp and /dev/shm); "
-                     "a student graded earlier can still pass data to a later one through the machine's file caches: "
-                     "grade a class under bwrap")
+        notes.append(
+            "one student at a time (under user, students graded at once would share /tmp and /dev/shm); "
+            "a student graded earlier can still pass data to a later one through the machine's file caches: "
+            "grade a class under bwrap"
+        )
     console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
     try:
         export = read_export(args.submissions, scratch)
@@ -95,8 +113,7 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
     roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
     if args.gradebook and roster is None:
         return print_error("--gradebook: give --roster (the submissions are no export naming the students)", console)
-    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout,
-                   sandbox.helpers() if sandbox else frozenset())
+    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout, sandbox.helpers() if sandbox else frozenset())
     stopped: Interrupted | None = None
     try:
         rows = grade_batch(submissions, run, jobs, console)
@@ -117,8 +134,7 @@ def _batch_in(args: argparse.Namespace, problems: list[Problem], config: Path | 
         path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
         left_out = bool(class_gradebook(console, path, rows, roster, args.gradebook, args.assignment).left_out()) or left_out
     if stopped is not None:
-        print_error(f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; "
-                      "the others are marked not graded", console)
+        print_error(f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; the others are marked not graded", console)
         return 128 + signal.Signals[stopped.name].value
     if any(row.ungraded for row in rows):
         return NOT_GRADED_EXIT

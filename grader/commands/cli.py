@@ -1,22 +1,22 @@
 """`python -m grader`: grade solvers on problem sets, check problem sets, package the course.
 
-    python -m grader PATH... [--solver assignment|reference|FILE.py] [--json FILE] [--jobs N]
-                     [--timeout S] [--config FILE] [--format table|gradescope] [--output FILE]
-                     [--submissions DIR [--csv FILE]] [--show-hidden]
-    python -m grader PATH... --trace ID [--against reference] [--max-steps N] [--only dead-ends|solutions]
-                     [--compact] [--tree] [--export trace.svg|.html|.txt]
-    python -m grader PATH... --compare [--trace ID]
-    python -m grader check PATH... [--json FILE]
-    python -m grader release OUT_DIR [--problems DIR] [--allow-solutions]
-    python -m grader gradescope-bundle OUT.zip [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
-                     [--test SUBMISSION... [--keep DIR]]
-    python -m grader gradescope-test OUT.zip SUBMISSION... [--keep DIR]
-    python -m grader prairielearn OUT_DIR [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
-    python -m grader similarity CLASS_DIR [--out report.html] [--boilerplate FILE_OR_DIR...]
-    python -m grader insights RESULTS_DIR [--html FILE] [--csv-dir DIR] [--against OTHER_RESULTS_DIR]
-    python -m grader reexport RESULTS_DIR [--csv OUT.csv] [--roster CSV --gradebook canvas|generic
-                     [--assignment NAME] [--missing blank|zero]]
-    python -m grader goldens
+python -m grader PATH... [--solver assignment|reference|FILE.py] [--json FILE] [--jobs N]
+                 [--timeout S] [--config FILE] [--format table|gradescope] [--output FILE]
+                 [--submissions DIR [--csv FILE]] [--show-hidden]
+python -m grader PATH... --trace ID [--against reference] [--max-steps N] [--only dead-ends|solutions]
+                 [--compact] [--tree] [--export trace.svg|.html|.txt]
+python -m grader PATH... --compare [--trace ID]
+python -m grader check PATH... [--json FILE]
+python -m grader release OUT_DIR [--problems DIR] [--allow-solutions]
+python -m grader gradescope-bundle OUT.zip [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
+                 [--test SUBMISSION... [--keep DIR]]
+python -m grader gradescope-test OUT.zip SUBMISSION... [--keep DIR]
+python -m grader prairielearn OUT_DIR [--problems DIR] [--public-hook-cases] [--unseeded-agent-games]
+python -m grader similarity CLASS_DIR [--out report.html] [--boilerplate FILE_OR_DIR...]
+python -m grader insights RESULTS_DIR [--html FILE] [--csv-dir DIR] [--against OTHER_RESULTS_DIR]
+python -m grader reexport RESULTS_DIR [--csv OUT.csv] [--roster CSV --gradebook canvas|generic
+                 [--assignment NAME] [--missing blank|zero]]
+python -m grader goldens
 """
 
 from __future__ import annotations
@@ -68,8 +68,7 @@ def _release(argv: list[str], console: Console) -> int:
     add_version(parser)
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems", help="the problem folder to publish")
-    parser.add_argument("--allow-solutions", action="store_true",
-                        help="publish assignment/ even if it holds implemented hooks")
+    parser.add_argument("--allow-solutions", action="store_true", help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
     from grader.reference import ReleaseRefused, instructor_tools
     from solvers.cliargs import print_error
@@ -86,25 +85,36 @@ def _release(argv: list[str], console: Console) -> int:
     return 0
 
 
-KEEP_HELP = ("keep each run's results.json in DIR (made if need be) as DIR/SUBMISSION.json: what each student "
-             "will read on Gradescope")
+KEEP_HELP = "keep each run's results.json in DIR (made if need be) as DIR/SUBMISSION.json: what each student will read on Gradescope"
 
 
 def _bundle(argv: list[str], console: Console) -> int:
     parser = OneLineParser(prog="python -m grader gradescope-bundle", description="Build the Gradescope autograder zip.")
     add_version(parser)
     parser.add_argument("out", type=Path, metavar="OUT.zip")
-    parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems",
-                        help="the problem folder to grade with (hidden problems and grading.yaml included)")
-    parser.add_argument("--public-hook-cases", action="store_true",
-                        help="build even though grading.yaml has no private hook_seed: the hooks are then graded on "
-                             "the public cases, whose answers every student has")
-    parser.add_argument("--unseeded-agent-games", action="store_true",
-                        help="build even though the agent section of grading.yaml has no seed: the agent then plays the "
-                             "public default games (seeds 0, 1, ...), the same at every run, which every student can replay")
-    parser.add_argument("--test", type=Path, nargs="+", metavar="SUBMISSION",
-                        help="then run the zip as Gradescope does (setup.sh on a bare Python, run_autograder on each "
-                             "SUBMISSION: a .py file or a folder) and show every results.json in a table")
+    parser.add_argument(
+        "--problems", type=Path, default=KIT_ROOT / "problems", help="the problem folder to grade with (hidden problems and grading.yaml included)"
+    )
+    parser.add_argument(
+        "--public-hook-cases",
+        action="store_true",
+        help="build even though grading.yaml has no private hook_seed: the hooks are then graded on "
+        "the public cases, whose answers every student has",
+    )
+    parser.add_argument(
+        "--unseeded-agent-games",
+        action="store_true",
+        help="build even though the agent section of grading.yaml has no seed: the agent then plays the "
+        "public default games (seeds 0, 1, ...), the same at every run, which every student can replay",
+    )
+    parser.add_argument(
+        "--test",
+        type=Path,
+        nargs="+",
+        metavar="SUBMISSION",
+        help="then run the zip as Gradescope does (setup.sh on a bare Python, run_autograder on each "
+        "SUBMISSION: a .py file or a folder) and show every results.json in a table",
+    )
     parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
     args = parser.parse_args(argv)
     from grader.reference import instructor_tools
@@ -138,8 +148,7 @@ def _bundle(argv: list[str], console: Console) -> int:
 
 
 def _gradescope_test(argv: list[str], console: Console) -> int:
-    parser = OneLineParser(prog="python -m grader gradescope-test",
-                           description="Run a Gradescope autograder zip on submissions as Gradescope does.")
+    parser = OneLineParser(prog="python -m grader gradescope-test", description="Run a Gradescope autograder zip on submissions as Gradescope does.")
     add_version(parser)
     parser.add_argument("zip", type=Path, metavar="AUTOGRADER.zip")
     parser.add_argument("submissions", type=Path, nargs="+", metavar="SUBMISSION", help="a .py file or a folder")
@@ -175,8 +184,9 @@ def _reexport(argv: list[str], console: Console) -> int:
 
 
 def _goldens(argv: list[str], console: Console) -> int:
-    parser = OneLineParser(prog="python -m grader goldens",
-                                     description="Rebuild the hook test cases (grader/scoring/hook_cases.yaml) from the reference.")
+    parser = OneLineParser(
+        prog="python -m grader goldens", description="Rebuild the hook test cases (grader/scoring/hook_cases.yaml) from the reference."
+    )
     add_version(parser)
     parser.parse_args(argv)
     from grader.reference import require_answer_key
@@ -190,9 +200,17 @@ def _goldens(argv: list[str], console: Console) -> int:
     return 0
 
 
-COMMANDS = {"check": _check, "release": _release, "gradescope-bundle": _bundle, "goldens": _goldens,
-            "gradescope-test": _gradescope_test, "prairielearn": _prairielearn, "similarity": _similarity,
-            "insights": _insights, "reexport": _reexport}
+COMMANDS = {
+    "check": _check,
+    "release": _release,
+    "gradescope-bundle": _bundle,
+    "goldens": _goldens,
+    "gradescope-test": _gradescope_test,
+    "prairielearn": _prairielearn,
+    "similarity": _similarity,
+    "insights": _insights,
+    "reexport": _reexport,
+}
 
 
 def _stop_on_signal(number: int, frame: object) -> None:

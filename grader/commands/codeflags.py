@@ -29,15 +29,35 @@ SHORT_CODE = 80  # exec/eval/compile of a literal up to this long is left alone:
 FLAGS_SHOWN = 5  # flags shown per file; the rest are counted
 
 #: What runs text or data as code, by where it lives.
-RUNNERS = frozenset({
-    "builtins.exec", "builtins.eval", "builtins.compile", "builtins.__import__",
-    "importlib.import_module", "importlib.__import__", "importlib.util.spec_from_file_location",
-    "importlib.util.spec_from_loader", "importlib.machinery.SourceFileLoader",
-    "importlib.machinery.SourcelessFileLoader", "runpy.run_path", "runpy.run_module",
-    "types.FunctionType", "types.LambdaType", "types.CodeType", "marshal.loads", "marshal.load",
-    "pickle.loads", "pickle.load", "_pickle.loads", "_pickle.load", "code.InteractiveInterpreter",
-    "code.InteractiveConsole", "code.interact", "codeop.compile_command",
-})
+RUNNERS = frozenset(
+    {
+        "builtins.exec",
+        "builtins.eval",
+        "builtins.compile",
+        "builtins.__import__",
+        "importlib.import_module",
+        "importlib.__import__",
+        "importlib.util.spec_from_file_location",
+        "importlib.util.spec_from_loader",
+        "importlib.machinery.SourceFileLoader",
+        "importlib.machinery.SourcelessFileLoader",
+        "runpy.run_path",
+        "runpy.run_module",
+        "types.FunctionType",
+        "types.LambdaType",
+        "types.CodeType",
+        "marshal.loads",
+        "marshal.load",
+        "pickle.loads",
+        "pickle.load",
+        "_pickle.loads",
+        "_pickle.load",
+        "code.InteractiveInterpreter",
+        "code.InteractiveConsole",
+        "code.interact",
+        "codeop.compile_command",
+    }
+)
 COMPILERS = frozenset({"builtins.exec", "builtins.eval", "builtins.compile"})  # fine on short literal code
 IMPORTERS = frozenset({"builtins.__import__", "importlib.import_module", "importlib.__import__"})  # fine on a literal name
 WATCHED = frozenset({name.rsplit(".", 1)[0] for name in RUNNERS} | {"importlib"})  # reached by a computed name: flagged
@@ -47,8 +67,7 @@ ROT13 = frozenset({"rot13", "rot_13"})
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/=_-]+")
 _HEX = re.compile(r"(?:[0-9a-fA-F]|\\x[0-9a-fA-F]{2})+")
-_MAGIC = ((b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda"), "zlib"), ((b"\x1f\x8b",), "gzip"), \
-    ((b"BZh",), "bz2"), ((b"\xfd7zXZ",), "xz")
+_MAGIC = ((b"\x78\x01", b"\x78\x5e", b"\x78\x9c", b"\x78\xda"), "zlib"), ((b"\x1f\x8b",), "gzip"), ((b"BZh",), "bz2"), ((b"\xfd7zXZ",), "xz")
 
 
 def read_flags(label: str, source: str) -> list[str]:
@@ -159,8 +178,7 @@ class _Reader:
             base, key = self.resolve(node.value), _text(node.slice)
             if key is None or base is None:
                 return None
-            return key if base in ("sys.modules", "globals") and key != "__builtins__" else \
-                "builtins" if key == "__builtins__" else f"{base}.{key}"
+            return key if base in ("sys.modules", "globals") and key != "__builtins__" else "builtins" if key == "__builtins__" else f"{base}.{key}"
         if isinstance(node, ast.Call):
             return self._call_result(node)
         return None

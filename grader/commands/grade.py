@@ -50,8 +50,12 @@ COMMAND_HELP = """other commands (each with its own --help):
 def _grade_parser() -> argparse.ArgumentParser:
     from solvers.trace import add_trace_arguments
 
-    parser = OneLineParser(prog="python -m grader", description="Grade a solver's hooks on problem sets.",
-                                     epilog=COMMAND_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = OneLineParser(
+        prog="python -m grader",
+        description="Grade a solver's hooks on problem sets.",
+        epilog=COMMAND_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_version(parser)
     parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="problem files or folders of them")
     parser.add_argument("--solver", default="assignment", help="assignment (default), reference, or a hooks .py file")
@@ -59,30 +63,61 @@ def _grade_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=seconds, help="seconds per graded item (beats the problem files and config)")
     parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, help="items graded in parallel (default: cores)")
     parser.add_argument("--config", type=Path, help="grading config (default: grading.yaml beside the problems)")
-    parser.add_argument("--format", choices=("table", "gradescope", "prairielearn"), default="table",
-                        help="table (default), gradescope or prairielearn (results.json for that platform)")
+    parser.add_argument(
+        "--format",
+        choices=("table", "gradescope", "prairielearn"),
+        default="table",
+        help="table (default), gradescope or prairielearn (results.json for that platform)",
+    )
     parser.add_argument("--output", type=Path, help="with --format gradescope or prairielearn: where to write results.json")
-    parser.add_argument("--submissions", type=Path, metavar="DIR", help="grade every submission in DIR (a folder, "
-                        "or a Gradescope or PrairieLearn export, zipped or not)")
+    parser.add_argument(
+        "--submissions",
+        type=Path,
+        metavar="DIR",
+        help="grade every submission in DIR (a folder, or a Gradescope or PrairieLearn export, zipped or not)",
+    )
     parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="with --submissions: the CSV to write")
-    parser.add_argument("--roster", type=Path, metavar="CSV", help="with --submissions and --gradebook: the class roster "
-                        "(columns submission, id, and optionally name, section, sis_user_id, sis_login_id)")
-    parser.add_argument("--gradebook", choices=("canvas", "generic"), help="with --submissions and --roster: also write "
-                        "a gradebook CSV to import as is (canvas, or generic id,score) beside --csv")
-    parser.add_argument("--assignment", default="Minesweeper CSP", help="with --gradebook canvas: the assignment's "
-                        "column name, as Canvas shows it (e.g. 'Minesweeper CSP (12345)')")
+    parser.add_argument(
+        "--roster",
+        type=Path,
+        metavar="CSV",
+        help="with --submissions and --gradebook: the class roster (columns submission, id, and optionally name, section, sis_user_id, sis_login_id)",
+    )
+    parser.add_argument(
+        "--gradebook",
+        choices=("canvas", "generic"),
+        help="with --submissions and --roster: also write a gradebook CSV to import as is (canvas, or generic id,score) beside --csv",
+    )
+    parser.add_argument(
+        "--assignment",
+        default="Minesweeper CSP",
+        help="with --gradebook canvas: the assignment's column name, as Canvas shows it (e.g. 'Minesweeper CSP (12345)')",
+    )
     parser.add_argument("--show-hidden", action="store_true", help="show hidden problems' details (instructors)")
-    parser.add_argument("--agent", help="the playing agent to grade when grading.yaml has an agent section "
-                        "(default: choose_move in the solver's file, else agent.py beside it)")
-    parser.add_argument("--isolation", choices=("auto", *MODES), default="auto",
-                        help="how student code is isolated: bwrap, user (as root), none (process limits only); "
-                             "auto (default) picks the strongest available")
-    parser.add_argument("--only", metavar="ITEM[,ITEM]", help="grade just these: hook names, sat_encoding, "
-                        "efficiency, agent, problem ids, or problem files (course.yaml or course); with --trace: "
-                        "the steps to show, all, dead-ends or solutions")
-    parser.add_argument("--case", metavar="HOOK:N", help="run hook case N of HOOK (as a reason names it) and show it, "
-                        "after cases 1 to N-1 as grading asks them; HOOK@BOARD:N: the N-th call of HOOK in the search "
-                        "of BOARD; HOOK:TOKEN: a private case, as its reason gives it")
+    parser.add_argument(
+        "--agent",
+        help="the playing agent to grade when grading.yaml has an agent section (default: choose_move in the solver's file, else agent.py beside it)",
+    )
+    parser.add_argument(
+        "--isolation",
+        choices=("auto", *MODES),
+        default="auto",
+        help="how student code is isolated: bwrap, user (as root), none (process limits only); auto (default) picks the strongest available",
+    )
+    parser.add_argument(
+        "--only",
+        metavar="ITEM[,ITEM]",
+        help="grade just these: hook names, sat_encoding, "
+        "efficiency, agent, problem ids, or problem files (course.yaml or course); with --trace: "
+        "the steps to show, all, dead-ends or solutions",
+    )
+    parser.add_argument(
+        "--case",
+        metavar="HOOK:N",
+        help="run hook case N of HOOK (as a reason names it) and show it, "
+        "after cases 1 to N-1 as grading asks them; HOOK@BOARD:N: the N-th call of HOOK in the search "
+        "of BOARD; HOOK:TOKEN: a private case, as its reason gives it",
+    )
     parser.add_argument("--trace", metavar="ID", help="show the search on problem ID step by step")
     parser.add_argument("--against", choices=("reference",), help="with --trace: stop at the first step that differs")
     parser.add_argument("--compare", action="store_true", help="nodes, dead ends and time of each strategy")
@@ -132,8 +167,7 @@ def _grade(argv: list[str], console: Console) -> int:
             return _one_case(args, solver, config, console, sandbox, scope)
         from grader.scoring.grading import grade
 
-        report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
-                       sandbox, scope, only)
+        report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder), sandbox, scope, only)
     return _show_grades(args, config, report, errors, console)
 
 
@@ -182,15 +216,17 @@ def _selection(args: argparse.Namespace, problems: list[Problem]) -> tuple[froze
     return only, problems
 
 
-def _show_grades(args: argparse.Namespace, config: GradingConfig, report: Report, errors: list[ProblemError],
-                 console: Console) -> int:
+def _show_grades(args: argparse.Namespace, config: GradingConfig, report: Report, errors: list[ProblemError], console: Console) -> int:
     """Print the report (and write its JSON); 0 only for full marks without errors."""
     from grader.reports.report import report_json, show_report, write_json
 
     show_report(console, report, errors, args.show_hidden)
     if args.agent and config.agent is None:  # say what --agent did without an agent section
-        console.print("note: grading.yaml has no agent section, so --agent plays practice games for no points "
-                      "(once its choose_move is written)", markup=False, highlight=False)
+        console.print(
+            "note: grading.yaml has no agent section, so --agent plays practice games for no points (once its choose_move is written)",
+            markup=False,
+            highlight=False,
+        )
     if args.json:
         write_json(args.json, report_json(report, errors, args.show_hidden))
     if report.ungraded:
@@ -205,20 +241,23 @@ def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], li
 
     items = {*SOLVER_HOOK_NAMES, SAT_ENCODING, "efficiency", "agent"}
     asked = [name.strip() for name in text.split(",") if name.strip()]
+
     def picks(problem: Problem, name: str) -> bool:
         return name in (problem.id, Path(problem.file).name, Path(problem.file).stem)
+
     chosen = [p for p in problems if any(picks(p, name) for name in asked)]
     unknown = [name for name in asked if name not in items and not any(picks(p, name) for p in problems)]
     return frozenset(asked), chosen, unknown
 
 
-NONE_RISK = ("with --isolation none, student code runs with your permissions: it can read the answer key and the "
-             "hidden problems, change files and stop the grader")
+NONE_RISK = (
+    "with --isolation none, student code runs with your permissions: it can read the answer key and the "
+    "hidden problems, change files and stop the grader"
+)
 
 
 @contextmanager
-def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console,
-             strict: bool) -> Iterator[Sandbox | None]:
+def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console, strict: bool) -> Iterator[Sandbox | None]:
     """The sandbox for this run (None when only the reference is graded).
 
     `strict` (a class, Gradescope): falling back to `none` is refused unless asked for.
@@ -234,8 +273,10 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
     try:
         if sandbox.mode is Isolation.NONE and strict:
             if args.isolation == "auto":
-                raise IsolationUnavailable(f"no isolation is available for grading a class ({sandbox.note}); install "
-                                           f"bubblewrap, or pass --isolation none knowing that {NONE_RISK.split(', ', 1)[1]}")
+                raise IsolationUnavailable(
+                    f"no isolation is available for grading a class ({sandbox.note}); install "
+                    f"bubblewrap, or pass --isolation none knowing that {NONE_RISK.split(', ', 1)[1]}"
+                )
             console.print(f"warning: {NONE_RISK}", style="yellow", markup=False, highlight=False)
         yield sandbox
     finally:
@@ -255,8 +296,7 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
     from grader.scoring.grading import grade
 
     platform = "PrairieLearn" if args.format == "prairielearn" else "Gradescope"
-    writers = {"gradescope": (lambda report: gradescope_results(report, []), student_failure),
-               "prairielearn": (prairielearn_results, not_gradable)}
+    writers = {"gradescope": (lambda report: gradescope_results(report, []), student_failure), "prairielearn": (prairielearn_results, not_gradable)}
     results_for, failure = writers[args.format]
     output = args.output or Path("results.json")
     try:
@@ -273,8 +313,16 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
         if errors or config_errors:  # a broken assignment must not hand out partial grades
             raise ValueError(f"the assignment's own files are broken: {(errors + config_errors)[0]}")
         with _sandbox(args, problems, config_path, console, strict=True) as sandbox:
-            report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder),
-                           sandbox, "folder" if folder else "siblings")
+            report = grade(
+                solver,
+                problems,
+                config,
+                args.jobs,
+                args.timeout,
+                resolve_agent(args.agent, solver, folder),
+                sandbox,
+                "folder" if folder else "siblings",
+            )
     except Exception as error:  # the grader's failure: no grade at all, never a zero
         return _not_graded(console, output, describe_exception(error), platform)
     if report.ungraded:
@@ -289,6 +337,10 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
 def _not_graded(console: Console, output: Path, why: str, platform: str = "Gradescope") -> int:
     """Say why a submission was not graded, and leave no results.json behind."""
     output.unlink(missing_ok=True)
-    console.print(f"not graded: {why}; no {output.name} was written, so {platform} records no score for this "
-                  "submission: run the autograder on it again", markup=False, highlight=False, soft_wrap=True)
+    console.print(
+        f"not graded: {why}; no {output.name} was written, so {platform} records no score for this submission: run the autograder on it again",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
     return NOT_GRADED_EXIT

@@ -132,8 +132,13 @@ class Runner:
         with self.lock:
             if self.stopping:
                 return "the run was interrupted"
-            process = subprocess.Popen([sys.executable, "-m", "grader.commands.gradejob", str(os.getpid())], stdin=subprocess.PIPE,
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            process = subprocess.Popen(
+                [sys.executable, "-m", "grader.commands.gradejob", str(os.getpid())],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
             self.live.add(process)
         try:
             _, said = process.communicate(job.to_json())

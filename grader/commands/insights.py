@@ -60,8 +60,11 @@ def show_short(console: Console, students: list[StudentResult]) -> None:
     for table in (first_wrong_table(students), help_table(students)):
         if table.rows:
             show_table(console, table, SHORT_ROWS)
-    console.print("every table: python -m grader insights RESULTS_DIR (the results kept beside the CSV) "
-                  "[--html FILE] [--csv-dir DIR]", highlight=False, markup=False)
+    console.print(
+        "every table: python -m grader insights RESULTS_DIR (the results kept beside the CSV) [--html FILE] [--csv-dir DIR]",
+        highlight=False,
+        markup=False,
+    )
 
 
 def _loaded(console: Console, folder: Path) -> tuple[list[StudentResult], bool]:
@@ -73,8 +76,7 @@ def _loaded(console: Console, folder: Path) -> tuple[list[StudentResult], bool]:
 
 
 def command(argv: list[str], console: Console) -> int:
-    parser = OneLineParser(prog="python -m grader insights",
-                           description="What a class got wrong, from the results a class run keeps beside its CSV.")
+    parser = OneLineParser(prog="python -m grader insights", description="What a class got wrong, from the results a class run keeps beside its CSV.")
     add_version(parser)
     parser.add_argument("results", type=Path, metavar="RESULTS_DIR", help="the folder STEM-results beside a class CSV")
     parser.add_argument("--html", type=Path, metavar="FILE", help="also write the tables as one page")
@@ -94,8 +96,11 @@ def command(argv: list[str], console: Console) -> int:
         clean = clean and read
         tables += moved(before, students)
     scores = [s for student in students if (s := student.score) is not None]
-    summary = (f"{len(students)} students, {len(scores)} graded, out of {class_max(students):g}; "
-               f"mean {sum(scores) / len(scores):.2f}" if scores else f"{len(students)} students, none graded")
+    summary = (
+        f"{len(students)} students, {len(scores)} graded, out of {class_max(students):g}; mean {sum(scores) / len(scores):.2f}"
+        if scores
+        else f"{len(students)} students, none graded"
+    )
     console.print(summary, highlight=False, markup=False)
     for table in tables:
         show_table(console, table)

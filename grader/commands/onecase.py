@@ -38,11 +38,17 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
         known = ", ".join(f"{name}:1-{len(cases[name])}" for name in HOOK_NAMES)
         return print_error(f"--case {args.case}: expected HOOK:N, one of {known}", console)
     else:
-        course_number, asked, graded = int(number), cases[hook][:int(number)], None
+        course_number, asked, graded = int(number), cases[hook][: int(number)], None
         labels = [f'case {n} ("{c.name}")' for n, c in enumerate(asked, start=1)]
     case = asked[-1]
-    shown_number, shown = (course_number, case) if graded is None else (  # a private case is no case of the copy's
-        None, replace(case, name=f'the course\'s private case {course_number}, "{case.name}"'))
+    shown_number, shown = (
+        (course_number, case)
+        if graded is None
+        else (  # a private case is no case of the copy's
+            None,
+            replace(case, name=f'the course\'s private case {course_number}, "{case.name}"'),
+        )
+    )
     rerun = ask_in_order(solver, hook, asked, args.timeout or config.timeout, config.memory_mb, sandbox, scope)
     if not rerun.outcome.ok:
         return print_error(f"{hook} case {course_number}: {rerun.outcome.message}", console)
@@ -56,8 +62,9 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     return verdict(console, rerun, labels, rerun.answer, case.expected)
 
 
-def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Problem], config, console: Console,
-                     sandbox: Sandbox | None, scope: Scope) -> int:
+def _one_search_call(
+    args: argparse.Namespace, solver: str, problems: list[Problem], config, console: Console, sandbox: Sandbox | None, scope: Scope
+) -> int:
     """`--case HOOK@BOARD:N`: search BOARD with the solver's hooks up to the N-th call of
     HOOK, and show that call as a case (a reason names it so)."""
     from rich.text import Text
@@ -102,8 +109,17 @@ def _one_search_call(args: argparse.Namespace, solver: str, problems: list[Probl
     return verdict(console, rerun, labels, call.returned, case.expected)
 
 
-def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], problem: Problem, number: int, config,
-               console: Console, sandbox: Sandbox | None, scope: Scope) -> int:
+def _one_probe(
+    args: argparse.Namespace,
+    solver: str,
+    problems: list[Problem],
+    problem: Problem,
+    number: int,
+    config,
+    console: Console,
+    sandbox: Sandbox | None,
+    scope: Scope,
+) -> int:
     """`--case HOOK@BOARD:N` for a probed hook (`HookSpec.probe`): ask the questions about
     the searches of the visible boards in order, as grading did (every board before BOARD,
     then BOARD's up to its N-th), and show the last in full."""
@@ -125,8 +141,11 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
         try:
             probes = board_probes(hook, shown.board, model)
         except OffPath:
-            return print_error(f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
-                        "(a board changed since the copy was made), so only the course's grader can ask this call", console)
+            return print_error(
+                f"--case {args.case}: this copy does not carry the model answer's search of {shown.id} "
+                "(a board changed since the copy was made), so only the course's grader can ask this call",
+                console,
+            )
         if shown is problem and number > len(probes):
             return print_error(f"{args.case}: the search of {problem.id} made fewer than {number} calls of {hook}", console)
         count = number if shown is problem else len(probes)
@@ -149,7 +168,12 @@ def _one_probe(args: argparse.Namespace, solver: str, problems: list[Problem], p
 
 def _off_path(divergence: Divergence | None, board: str) -> str:
     """Why a call of a search cannot be shown with the model answer's answer in a student copy."""
-    where = (f"after your search had left the model answer's path ({divergence.describe(board)})"
-             if divergence is not None else "on a board this copy does not carry as it is now")
-    return (f"this call came {where}; this copy knows the model answer's answers only along its own searches of the "
-            "public boards, so only the course's grader can check this call (fix the first wrong call first)")
+    where = (
+        f"after your search had left the model answer's path ({divergence.describe(board)})"
+        if divergence is not None
+        else "on a board this copy does not carry as it is now"
+    )
+    return (
+        f"this call came {where}; this copy knows the model answer's answers only along its own searches of the "
+        "public boards, so only the course's grader can check this call (fix the first wrong call first)"
+    )

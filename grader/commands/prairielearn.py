@@ -43,21 +43,29 @@ def command(argv: list[str], console: Console) -> int:
     from grader.inputs.submission import KIT_ROOT
     from solvers.cliargs import OneLineParser, add_version
 
-    parser = OneLineParser(prog="python -m grader prairielearn",
-                           description="Write a PrairieLearn question, its course files and its grader image.")
+    parser = OneLineParser(prog="python -m grader prairielearn", description="Write a PrairieLearn question, its course files and its grader image.")
     add_version(parser)
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
-    parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems",
-                        help="the problem folder to grade with (hidden problems and grading.yaml included)")
-    parser.add_argument("--image", help="the grader image's Docker Hub name (default: "
-                        "yourdockerhubaccount/minesweeper-csp-grader:VERSION)")
-    parser.add_argument("--job-timeout", type=int, default=MAX_TIMEOUT, metavar="SECONDS",
-                        help=f"the grading job's time limit in seconds (default and most: {MAX_TIMEOUT})")
+    parser.add_argument(
+        "--problems", type=Path, default=KIT_ROOT / "problems", help="the problem folder to grade with (hidden problems and grading.yaml included)"
+    )
+    parser.add_argument("--image", help="the grader image's Docker Hub name (default: yourdockerhubaccount/minesweeper-csp-grader:VERSION)")
+    parser.add_argument(
+        "--job-timeout",
+        type=int,
+        default=MAX_TIMEOUT,
+        metavar="SECONDS",
+        help=f"the grading job's time limit in seconds (default and most: {MAX_TIMEOUT})",
+    )
     parser.add_argument("--uuid", help="the question's uuid (keep the one of an earlier build; default: a new one)")
-    parser.add_argument("--public-hook-cases", action="store_true",
-                        help="build even though grading.yaml has no private hook_seed (see gradescope-bundle --help)")
-    parser.add_argument("--unseeded-agent-games", action="store_true",
-                        help="build even though the agent section of grading.yaml has no seed (see gradescope-bundle --help)")
+    parser.add_argument(
+        "--public-hook-cases", action="store_true", help="build even though grading.yaml has no private hook_seed (see gradescope-bundle --help)"
+    )
+    parser.add_argument(
+        "--unseeded-agent-games",
+        action="store_true",
+        help="build even though the agent section of grading.yaml has no seed (see gradescope-bundle --help)",
+    )
     args = parser.parse_args(argv)
     from grader.commands.common import need_source_checkout
     from grader.reference import instructor_tools
@@ -83,11 +91,14 @@ def command(argv: list[str], console: Console) -> int:
     if not args.out.resolve().parent.is_dir():
         return print_error(f"{args.out}: the folder {args.out.resolve().parent} does not exist", console)
     course = tools.write_prairielearn_course(KIT_ROOT, args.problems, args.out, args.image, args.job_timeout, args.uuid)
-    console.print(Text(f"wrote {args.out} ({course.files} files): {course.question}, {course.course_files} and "
-                       f"image/ (Docker image {course.image}); {args.out / 'README.md'} says how to add them to a course"))
+    console.print(
+        Text(
+            f"wrote {args.out} ({course.files} files): {course.question}, {course.course_files} and "
+            f"image/ (Docker image {course.image}); {args.out / 'README.md'} says how to add them to a course"
+        )
+    )
     if args.image is None:
-        console.print(Text("note: --image names the image you will push to Docker Hub; info.json names a placeholder "
-                           "until then", style="yellow"))
+        console.print(Text("note: --image names the image you will push to Docker Hub; info.json names a placeholder until then", style="yellow"))
     for warning in tools.prairielearn_time_warnings(args.problems, args.job_timeout):
         console.print(Text(f"warning: {warning}", style="yellow"))
     return 0

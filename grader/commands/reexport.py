@@ -24,16 +24,18 @@ from solvers.cliargs import OneLineParser, UsageError, add_version, output_probl
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="python -m grader reexport",
-                           description="Write a class run's grades CSV and gradebook again from its kept results.")
+    parser = OneLineParser(prog="python -m grader reexport", description="Write a class run's grades CSV and gradebook again from its kept results.")
     add_version(parser)
     parser.add_argument("results", type=Path, metavar="RESULTS_DIR", help="the kept results (GRADES-results/ beside the CSV)")
     parser.add_argument("--csv", type=Path, help="the grades CSV to write (default: GRADES-reexport.csv beside RESULTS_DIR)")
     parser.add_argument("--roster", type=Path, metavar="CSV", help="with --gradebook: the class roster, as it is now")
     parser.add_argument("--gradebook", choices=FORMATS, help="with --roster: also write a gradebook CSV beside --csv")
     parser.add_argument("--assignment", default="Minesweeper CSP", help="with --gradebook canvas: the assignment's column")
-    parser.add_argument("--missing", choices=("blank", "zero"), help="with --gradebook: roster students with no kept "
-                        "result are left out (blank, the default) or given 0 (zero)")
+    parser.add_argument(
+        "--missing",
+        choices=("blank", "zero"),
+        help="with --gradebook: roster students with no kept result are left out (blank, the default) or given 0 (zero)",
+    )
     return parser
 
 
@@ -68,5 +70,4 @@ def command(argv: list[str], console: Console) -> int:
 def _row(kept: KeptStudent) -> BatchRow:
     """The class run's row of a kept student, as it was."""
     identity = Identity(**kept.identity) if any(kept.identity.values()) else None  # as an export named them
-    return BatchRow(kept.student, kept.report, kept.problem, kept.not_graded or "", kept.submission, identity,
-                    kept.cpu_seconds, kept.wall_seconds)
+    return BatchRow(kept.student, kept.report, kept.problem, kept.not_graded or "", kept.submission, identity, kept.cpu_seconds, kept.wall_seconds)

@@ -27,10 +27,14 @@ from grader.scoring.hookcases import result_text
 from grader.scoring.hookitems import HookAnswers, hook_task
 from grader.scoring.problems import SearchAnswer
 
-RANDOMNESS = ("its answers do not depend on its input alone (the time, os.urandom, the order of a set of objects, ...; "
-              "`random` is seeded alike in every run): no rerun can promise the graded answer")
-STATE = ("its answer depends on the calls before it: your hook keeps state between calls (a global, a cache, a "
-         "mutable default argument, ...), and grading asks the calls of one item in order, in one process, as a search does")
+RANDOMNESS = (
+    "its answers do not depend on its input alone (the time, os.urandom, the order of a set of objects, ...; "
+    "`random` is seeded alike in every run): no rerun can promise the graded answer"
+)
+STATE = (
+    "its answer depends on the calls before it: your hook keeps state between calls (a global, a cache, a "
+    "mutable default argument, ...), and grading asks the calls of one item in order, in one process, as a search does"
+)
 
 
 @dataclass(frozen=True)
@@ -71,8 +75,7 @@ def _calls(outcome: Outcome[HookAnswers] | Outcome[SearchAnswer]) -> list[Any]:
     return [answer.found if answer is not None else None]
 
 
-def ask_in_order(solver: str, hook: str, cases: list[Case], limit: float, memory_mb: int, sandbox: Sandbox | None,
-                 scope: Scope) -> Rerun:
+def ask_in_order(solver: str, hook: str, cases: list[Case], limit: float, memory_mb: int, sandbox: Sandbox | None, scope: Scope) -> Rerun:
     """Ask `cases` of `hook` in order (the last is the one asked about) as one graded item
     does, twice; and the last alone when others come before it. One worker, a fresh
     process for each."""
@@ -89,14 +92,14 @@ def rerun_notes(hook: str, rerun: Rerun, labels: Sequence[str], expected: Any, b
     before it, named)."""
     unsteady = rerun.unsteady(labels)
     if unsteady is not None:
-        return [f"  not reproduced: asked the same calls again, in a fresh process, your hook answered otherwise "
-                f"({unsteady}): {RANDOMNESS}"]
+        return [f"  not reproduced: asked the same calls again, in a fresh process, your hook answered otherwise ({unsteady}): {RANDOMNESS}"]
     alone = rerun.alone_answer()
     if alone is None or alone == rerun.answer:
         return []
     verdict = "right" if alone == {"value": expected} else "wrong"
-    return [f"  asked alone, in a fresh process, your hook {result_text(hook, alone)} ({verdict}); "
-            f"in the graded order it came after {before}: {STATE}"]
+    return [
+        f"  asked alone, in a fresh process, your hook {result_text(hook, alone)} ({verdict}); in the graded order it came after {before}: {STATE}"
+    ]
 
 
 def earlier_cases(cases: Sequence[Case], shown: int = 6) -> str:
@@ -125,6 +128,9 @@ def private_note(hook: str, number: int, graded: dict[str, Any], answer: dict[st
         return []
     cases = "case 1" if number == 2 else f"cases 1-{number - 1}"
     before = f"the course's private {cases}, asked before it in the same process" if number > 1 else ""
-    why = (f"the difference is {before}: {STATE}" if before else
-           "nothing was asked before it there either: your hook's answer does not depend on its input alone")
+    why = (
+        f"the difference is {before}: {STATE}"
+        if before
+        else "nothing was asked before it there either: your hook's answer does not depend on its input alone"
+    )
     return [f"  when graded, your hook {result_text(hook, graded)} here. If you have not changed it since, {why}"]

@@ -148,8 +148,7 @@ def safe_name(student: str, used: set[str]) -> str:
     return name
 
 
-def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None,
-            flags: dict[str, list[str]] | None = None) -> list[Pair]:
+def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None, flags: dict[str, list[str]] | None = None) -> list[Pair]:
     """Every pair of submissions with what they share, most shared first; the HTML report
     written to `out` (when given), with the `flags` of each flagged student.
 
@@ -163,19 +162,22 @@ def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None,
         return _compare_here(sources, boilerplate, out, flags)
     from grader.inputs.submission import KIT_ROOT
 
-    request = json.dumps({"sources": sources, "boilerplate": [str(p) for p in boilerplate], "out": str(out) if out else None,
-                          "flags": flags})
+    request = json.dumps({"sources": sources, "boilerplate": [str(p) for p in boilerplate], "out": str(out) if out else None, "flags": flags})
     path = os.pathsep.join(filter(None, [str(KIT_ROOT), os.environ.get("PYTHONPATH")]))
-    ran = subprocess.run([sys.executable, "-m", "grader.commands.similarity"], input=request, capture_output=True,
-                         text=True, env={**os.environ, "PYTHONHASHSEED": HASH_SEED, "PYTHONPATH": path})
+    ran = subprocess.run(
+        [sys.executable, "-m", "grader.commands.similarity"],
+        input=request,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": HASH_SEED, "PYTHONPATH": path},
+    )
     if ran.returncode != 0:
         last = (ran.stderr.strip().splitlines() or ["no message"])[-1]
         raise RuntimeError(f"the comparison failed: {clean_text(last, 300)}")
     return [Pair(**pair) for pair in json.loads(ran.stdout)]
 
 
-def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | None,
-                  flags: dict[str, list[str]]) -> list[Pair]:
+def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | None, flags: dict[str, list[str]]) -> list[Pair]:
     """`compare`, in this process."""
     import matplotlib
 
@@ -188,8 +190,15 @@ def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | 
             path = folder / f"{safe_name(student, used)}.py"
             path.write_text(code, encoding="utf-8")
             names[str(path)] = student
-        detector = CopyDetector(extensions=["py"], noise_t=NOISE, guarantee_t=GUARANTEE, display_t=SHOWN,
-                                autoopen=False, silent=True, out_file=str(out or folder / "report.html"))
+        detector = CopyDetector(
+            extensions=["py"],
+            noise_t=NOISE,
+            guarantee_t=GUARANTEE,
+            display_t=SHOWN,
+            autoopen=False,
+            silent=True,
+            out_file=str(out or folder / "report.html"),
+        )
         for path_text in names:
             detector.add_file(path_text)
         for path in boilerplate:
@@ -206,20 +215,23 @@ def _report(detector: Any, names: dict[str, str], pairs: list[Pair], flags: dict
     from grader.commands.similarity_html import PAIRS_WITH_CODE, Settings, ShownPair, _runs, report, shown_code
 
     files = list(detector.test_files)
-    shares = {(names[a], names[b]): float(detector.similarity_matrix[i][j][0])
-              for i, a in enumerate(files) for j, b in enumerate(files) if i != j}
+    shares = {(names[a], names[b]): float(detector.similarity_matrix[i][j][0]) for i, a in enumerate(files) for j, b in enumerate(files) if i != j}
     by_name = {student: path for path, student in names.items()}
     shown = []
     for rank, pair in enumerate(p for p in pairs if p.share > SHOWN):
-        first, second, a, b = ((pair.first, pair.second, pair.first_share, pair.second_share)
-                               if pair.first_share >= pair.second_share else
-                               (pair.second, pair.first, pair.second_share, pair.first_share))
+        first, second, a, b = (
+            (pair.first, pair.second, pair.first_share, pair.second_share)
+            if pair.first_share >= pair.second_share
+            else (pair.second, pair.first, pair.second_share, pair.first_share)
+        )
         code = None
         if rank < PAIRS_WITH_CODE:
             test, ref = by_name[first], by_name[second]
             slices = detector.slice_matrix.get((test, ref)) or detector.slice_matrix[(ref, test)][::-1]
-            code = (shown_code(detector.file_data[test].raw_code, _runs(slices[0]), "highlight-red"),
-                    shown_code(detector.file_data[ref].raw_code, _runs(slices[1]), "highlight-green"))
+            code = (
+                shown_code(detector.file_data[test].raw_code, _runs(slices[0]), "highlight-red"),
+                shown_code(detector.file_data[ref].raw_code, _runs(slices[1]), "highlight-green"),
+            )
         shown.append(ShownPair(first, second, a, b, pair.tokens, code))
     settings = Settings(NOISE, GUARANTEE, SHOWN, version)
     return report([names[f] for f in files], shares, [p.share for p in pairs], shown, flags, settings)
@@ -249,8 +261,9 @@ def pairs_table(pairs: list[Pair], top: int) -> Table:
     table.add_column("tokens in common", justify="right")
     for rank, pair in enumerate(pairs[:top], start=1):
         style = "red" if pair.share > SHOWN else ""
-        table.add_row(str(rank), Text(pair.first), Text(pair.second),
-                      Text(f"{pair.first_share:.0%} / {pair.second_share:.0%}", style=style), str(pair.tokens))
+        table.add_row(
+            str(rank), Text(pair.first), Text(pair.second), Text(f"{pair.first_share:.0%} / {pair.second_share:.0%}", style=style), str(pair.tokens)
+        )
     return table
 
 
@@ -258,14 +271,25 @@ def command(argv: list[str], console: Console) -> int:
     """`python -m grader similarity CLASS_DIR`."""
     from solvers.cliargs import OneLineParser, add_version, output_problem, positive_int
 
-    parser = OneLineParser(prog="python -m grader similarity",
-                           description="Rank pairs of submissions by the code they share (copydetect), stubs excluded.")
+    parser = OneLineParser(
+        prog="python -m grader similarity", description="Rank pairs of submissions by the code they share (copydetect), stubs excluded."
+    )
     add_version(parser)
-    parser.add_argument("folder", type=Path, metavar="CLASS_DIR", help="the submissions, as for --submissions "
-                        "(a folder, or a Gradescope or PrairieLearn export, zipped or not)")
+    parser.add_argument(
+        "folder",
+        type=Path,
+        metavar="CLASS_DIR",
+        help="the submissions, as for --submissions (a folder, or a Gradescope or PrairieLearn export, zipped or not)",
+    )
     parser.add_argument("--out", type=Path, default=Path("similarity.html"), help="the HTML report (default: similarity.html)")
-    parser.add_argument("--boilerplate", type=Path, nargs="+", default=[], metavar="FILE_OR_DIR",
-                        help="more code every student was given (the handout's stubs, assignment/*.py, always are)")
+    parser.add_argument(
+        "--boilerplate",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="FILE_OR_DIR",
+        help="more code every student was given (the handout's stubs, assignment/*.py, always are)",
+    )
     parser.add_argument("--top", type=positive_int, default=10, help="pairs shown in the terminal (default 10)")
     args = parser.parse_args(argv)
     from grader.reference import require_answer_key
@@ -295,8 +319,7 @@ def command(argv: list[str], console: Console) -> int:
     return _compared(args, console, *found) or (1 if export.notes else 0)
 
 
-def _compared(args: argparse.Namespace, console: Console, submissions: dict[str, list[tuple[str, str]]],
-              refused: list[str]) -> int:
+def _compared(args: argparse.Namespace, console: Console, submissions: dict[str, list[tuple[str, str]]], refused: list[str]) -> int:
     """Compare the class's `submissions` and show the pairs; an exit status (0 when all went well)."""
     from grader.inputs.submission import KIT_ROOT
     from solvers.cliargs import print_error
@@ -311,8 +334,12 @@ def _compared(args: argparse.Namespace, console: Console, submissions: dict[str,
         return print_error(str(error), console)
     console.print(pairs_table(pairs, args.top))
     flagged = sum(pair.share > SHOWN for pair in pairs)
-    console.print(Text(f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "
-                       f"(in {args.out}, side by side); {len(flags)} to read by hand (code built from data, or not readable)"))
+    console.print(
+        Text(
+            f"{len(sources)} submissions, {len(pairs)} pairs; {flagged} share more than {SHOWN:.0%} "
+            f"(in {args.out}, side by side); {len(flags)} to read by hand (code built from data, or not readable)"
+        )
+    )
     for student, lines in sorted(flags.items()):
         console.print(Text.assemble(("! ", "red"), f"read by hand: {student}"))
         for line in lines:

@@ -52,7 +52,7 @@ def shown_code(code: str, runs: list[tuple[int, int]], css: str, budget: int = C
     at most `budget` bytes, with a line for each part left out."""
     room = budget - NOTE_ROOM
     begin = 0
-    if runs and _size(code[:min(runs[0][0], room)]) > room // 2:  # the first shared run is far down
+    if runs and _size(code[: min(runs[0][0], room)]) > room // 2:  # the first shared run is far down
         begin = code.rfind("\n", 0, runs[0][0]) + 1
         for _ in range(CONTEXT_LINES):
             begin = code.rfind("\n", 0, begin - 1) + 1 if begin else 0
@@ -70,8 +70,7 @@ def shown_code(code: str, runs: list[tuple[int, int]], css: str, budget: int = C
             position += len(shown)
             if len(shown) < len(text):
                 left = len(code) - position
-                parts.append(f"\n\n[cut here: {left} more characters ({code.count(chr(10), position) + 1} lines) "
-                             "not shown; read the file itself]")
+                parts.append(f"\n\n[cut here: {left} more characters ({code.count(chr(10), position) + 1} lines) not shown; read the file itself]")
                 return "".join(parts)
     return "".join(parts)
 
@@ -88,11 +87,15 @@ def flags_section(flags: dict[str, list[str]]) -> str:
     heading = "<h2>Submissions to read by hand</h2>\n"
     if not flags:
         return heading + "<p>None: no submission builds code from data, and every file could be read.</p>\n"
-    items = "".join(f"<li><b>{html.escape(student)}</b><ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in lines)
-                    + "</ul></li>\n" for student, lines in sorted(flags.items()))
-    return (heading + "<p>These files turn data into code, hold encoded data, or could not be read as Python: "
-            "the comparison cannot see such code. A flag is a reason to look, not a verdict, and changes no grade.</p>\n"
-            "<ul>\n" + items + "</ul>\n")
+    items = "".join(
+        f"<li><b>{html.escape(student)}</b><ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in lines) + "</ul></li>\n"
+        for student, lines in sorted(flags.items())
+    )
+    return (
+        heading + "<p>These files turn data into code, hold encoded data, or could not be read as Python: "
+        "the comparison cannot see such code. A flag is a reason to look, not a verdict, and changes no grade.</p>\n"
+        "<ul>\n" + items + "</ul>\n"
+    )
 
 
 @dataclass(frozen=True)
@@ -157,16 +160,21 @@ def matrix_section(students: list[str], shares: dict[tuple[str, str], float], pa
                 text = f"<a href='#{anchor}'>{label}</a>" if anchor else label
                 cells.append(f"<td class='t{min(int(share * 10), 9)}'>{text}</td>")
         rows.append(f"<tr><th class='row' title='{_e(row)}'>{_e(_short(row))}</th>{''.join(cells)}</tr>\n")
-    note = ("" if len(names) == len(students) else
-            f"<p>The {len(names)} submissions of the most similar pairs, of {len(students)}.</p>\n")
-    return ("<h2>Similarity matrix</h2>\n<p>Each cell: the share (%) of the row's code found in the column's; "
-            "darker is more. A linked number opens the pair's code below.</p>\n" + note +
-            "<div class='matrix'><table><thead><tr><th></th>" + head + "</tr></thead>\n<tbody>\n" + "".join(rows) +
-            "</tbody></table></div>\n")
+    note = "" if len(names) == len(students) else f"<p>The {len(names)} submissions of the most similar pairs, of {len(students)}.</p>\n"
+    return (
+        "<h2>Similarity matrix</h2>\n<p>Each cell: the share (%) of the row's code found in the column's; "
+        "darker is more. A linked number opens the pair's code below.</p>\n"
+        + note
+        + "<div class='matrix'><table><thead><tr><th></th>"
+        + head
+        + "</tr></thead>\n<tbody>\n"
+        + "".join(rows)
+        + "</tbody></table></div>\n"
+    )
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= SHORT_NAME else name[:SHORT_NAME - 1] + "…"
+    return name if len(name) <= SHORT_NAME else name[: SHORT_NAME - 1] + "…"
 
 
 def histogram_section(shares: list[float], threshold: float) -> str:
@@ -175,10 +183,12 @@ def histogram_section(shares: list[float], threshold: float) -> str:
     for share in shares:
         counts[min(int(share * 10), 9)] += 1
     top = max(counts) or 1
-    rows = "".join(f"<tr><th>{10 * tenth}-{10 * tenth + 10}%</th><td><span class='bar{' over' if tenth / 10 >= threshold else ''}' "
-                   f"style='width:{count / top * 100:.0f}%'></span></td><td>{count}</td></tr>\n"
-                   for tenth, count in enumerate(counts))
-    return ("<h2>Pairs by share</h2>\n<table class='histogram'><tbody>\n" + rows + "</tbody></table>\n")
+    rows = "".join(
+        f"<tr><th>{10 * tenth}-{10 * tenth + 10}%</th><td><span class='bar{' over' if tenth / 10 >= threshold else ''}' "
+        f"style='width:{count / top * 100:.0f}%'></span></td><td>{count}</td></tr>\n"
+        for tenth, count in enumerate(counts)
+    )
+    return "<h2>Pairs by share</h2>\n<table class='histogram'><tbody>\n" + rows + "</tbody></table>\n"
 
 
 def pairs_section(pairs: list[ShownPair], threshold: float) -> str:
@@ -186,38 +196,62 @@ def pairs_section(pairs: list[ShownPair], threshold: float) -> str:
     side, the shared code highlighted (the first pair open)."""
     items = []
     for rank, pair in enumerate(pairs, start=1):
-        summary = (f"<summary><span class='rank'>{rank}</span> <i>{_e(pair.first)}</i> {pair.first_share:.0%} · "
-                   f"<i>{_e(pair.second)}</i> {pair.second_share:.0%} · {pair.tokens} tokens in common</summary>")
+        summary = (
+            f"<summary><span class='rank'>{rank}</span> <i>{_e(pair.first)}</i> {pair.first_share:.0%} · "
+            f"<i>{_e(pair.second)}</i> {pair.second_share:.0%} · {pair.tokens} tokens in common</summary>"
+        )
         if pair.code is None:
             body = f"<p>(the report shows the code of the {PAIRS_WITH_CODE} most similar pairs only)</p>"
         else:
-            body = ("<div class='sides'>" + "".join(
-                f"<div class='side'><div class='name'>{_e(name)} ({share:.0%} found in the other)</div>"
-                f"<pre><code>{code}</code></pre></div>"
-                for name, share, code in ((pair.first, pair.first_share, pair.code[0]),
-                                          (pair.second, pair.second_share, pair.code[1]))) + "</div>")
+            body = (
+                "<div class='sides'>"
+                + "".join(
+                    f"<div class='side'><div class='name'>{_e(name)} ({share:.0%} found in the other)</div><pre><code>{code}</code></pre></div>"
+                    for name, share, code in ((pair.first, pair.first_share, pair.code[0]), (pair.second, pair.second_share, pair.code[1]))
+                )
+                + "</div>"
+            )
         items.append(f"<details class='pair' id='pair-{rank}'{' open' if rank == 1 else ''}>{summary}{body}</details>\n")
     if not items:
         items = [f"<p>No pair shares more than {threshold:.0%}.</p>\n"]
-    return (f"{MATCHED}\n<p>The pairs sharing more than {threshold:.0%}, most similar first: "
-            "red on the left and green on the right is code found in both.</p>\n" + "".join(items))
+    return (
+        f"{MATCHED}\n<p>The pairs sharing more than {threshold:.0%}, most similar first: "
+        "red on the left and green on the right is code found in both.</p>\n" + "".join(items)
+    )
 
 
-def report(students: list[str], shares: dict[tuple[str, str], float], larger: list[float], pairs: list[ShownPair],
-           flags: dict[str, list[str]], settings: Settings) -> str:
+def report(
+    students: list[str],
+    shares: dict[tuple[str, str], float],
+    larger: list[float],
+    pairs: list[ShownPair],
+    flags: dict[str, list[str]],
+    settings: Settings,
+) -> str:
     """The whole page: the flags, the matrix and the histogram, the pairs with their code,
     and how the comparison was made. Self-contained: no script, no font, no URL."""
     flagged = len(pairs)
-    intro = (f"<p>{len(students)} submissions, {len(larger)} pairs compared; {flagged} share more than "
-             f"{settings.threshold:.0%}. A high share is a reason to read both files, not a verdict.</p>\n")
-    foot = (f"<p class='foot'>Compared by copydetect {_e(settings.version)}: runs of fewer than {settings.noise} tokens "
-            f"are not counted, runs of {settings.guarantee} are always found; names of variables, functions and classes "
-            "read alike, comments and layout are dropped; the handout's stubs are left out.</p>\n")
-    return ("<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>\n<title>Similarity report</title>\n"
-            f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>Similarity report</h1>\n" + intro +
-            flags_section(flags) + matrix_section(students, shares, pairs) + histogram_section(larger, settings.threshold) +
-            pairs_section(pairs, settings.threshold) + foot + "</main>\n</body>\n</html>\n")
+    intro = (
+        f"<p>{len(students)} submissions, {len(larger)} pairs compared; {flagged} share more than "
+        f"{settings.threshold:.0%}. A high share is a reason to read both files, not a verdict.</p>\n"
+    )
+    foot = (
+        f"<p class='foot'>Compared by copydetect {_e(settings.version)}: runs of fewer than {settings.noise} tokens "
+        f"are not counted, runs of {settings.guarantee} are always found; names of variables, functions and classes "
+        "read alike, comments and layout are dropped; the handout's stubs are left out.</p>\n"
+    )
+    return (
+        "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>\n<title>Similarity report</title>\n"
+        f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n<h1>Similarity report</h1>\n"
+        + intro
+        + flags_section(flags)
+        + matrix_section(students, shares, pairs)
+        + histogram_section(larger, settings.threshold)
+        + pairs_section(pairs, settings.threshold)
+        + foot
+        + "</main>\n</body>\n</html>\n"
+    )
 
 
 STYLE = """

@@ -50,6 +50,7 @@ class TraceAnswer:
 
 def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task[TraceAnswer]:
     """Record the search of one problem, step by step (up to max_steps), asking the hooks."""
+
     def run(asker: Asker) -> TraceAnswer | WorkerLost[TraceAnswer]:
         recorder = Recorder(max_steps)
         hooks = Hooks(asker)
@@ -74,8 +75,7 @@ def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task[Tr
     return Task(run, limit, problem.id)
 
 
-def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem], console: Console,
-                  sandbox: Sandbox | None) -> int:
+def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem], console: Console, sandbox: Sandbox | None) -> int:
     """Trace one problem with the solver's hooks (and the reference with --against)."""
     from solvers.trace_page import PageInfo, write_trace_page
     from solvers.trace_view import divergence_story, render_divergence, render_trace, save_export
@@ -111,8 +111,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     if args.export and args.export.suffix == ".html":  # a page that plays the search
         info = PageInfo(title, summary["complete"], args.max_steps, story)
         narrate = solver != "reference"
-        write_trace_page(args.export, board, csp, steps, info, narrate,
-                         reference_explainer() if args.against or not narrate else None)
+        write_trace_page(args.export, board, csp, steps, info, narrate, reference_explainer() if args.against or not narrate else None)
         console.print(f"wrote {args.export}")
     elif args.export:
         for line in save_export(out, args.export, title):
@@ -144,6 +143,8 @@ def compare_command(args: argparse.Namespace, problems: list[Problem], console: 
         table.add_section()
         table.add_row("[bold]total[/]", *(f"{n} · {d} · {s * 1000:.1f} ms" for n, d, s in totals.values()))
     console.print(table)
-    console.print("plain: backtracking with a bounds check; fc-once: one forward-checking pass per node; "
-                  "fc-fixpoint: forward checking repeated to a fixpoint; fc-mrv: fixpoint with MRV.")
+    console.print(
+        "plain: backtracking with a bounds check; fc-once: one forward-checking pass per node; "
+        "fc-fixpoint: forward checking repeated to a fixpoint; fc-mrv: fixpoint with MRV."
+    )
     return 0

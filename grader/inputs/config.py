@@ -150,8 +150,10 @@ class AgentGrading:
         (a, low), (b, high) = self.segment(win_rate)
         if a == b:
             return f"{rate} is at or above {_percent(a)}, the best threshold: {_percent(share)} of the points"
-        return (f"{rate} lies between {_percent(a)} ({low:.0%} of the points) and {_percent(b)} ({high:.0%}): "
-                f"{low:.0%} + {(win_rate - a) * 100:.2f}/{(b - a) * 100:g} of the {high - low:.0%} between = {share:.1%} of the points")
+        return (
+            f"{rate} lies between {_percent(a)} ({low:.0%} of the points) and {_percent(b)} ({high:.0%}): "
+            f"{low:.0%} + {(win_rate - a) * 100:.2f}/{(b - a) * 100:g} of the {high - low:.0%} between = {share:.1%} of the points"
+        )
 
 
 @dataclass(frozen=True)

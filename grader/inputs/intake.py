@@ -45,8 +45,13 @@ def not_plain(info: os.stat_result) -> str:
         return ""
     if stat.S_ISREG(mode):
         return f"is a hard link ({info.st_nlink} names for one file)" if info.st_nlink > 1 else ""
-    kinds = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+    kinds = (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+    )
     return "is " + next((kind for test, kind in kinds if test(mode)), "not a file")
 
 

@@ -144,8 +144,7 @@ def _build_problem(path: str, raw: Any, node: yaml.Node | None, defaults: dict[s
     if visibility not in VISIBILITIES:
         raise _Invalid(f"must be one of {', '.join(VISIBILITIES)}, got {visibility!r}", "visibility", _line(_child(node, "visibility")))
     notes = raw.get("notes")
-    return Problem(path, str(raw["id"]), board, expect, points, _line(node), timeout, visibility,
-                   None if notes is None else str(notes))
+    return Problem(path, str(raw["id"]), board, expect, points, _line(node), timeout, visibility, None if notes is None else str(notes))
 
 
 def _number(value: Any, field: str, node: yaml.Node | None, positive: bool = False) -> float:
@@ -175,8 +174,11 @@ def load_problem_file(path: Path) -> tuple[list[Problem], list[ProblemError]]:
     ]
     defaults = data.get("defaults") or {}
     if not isinstance(defaults, dict) or set(defaults) - DEFAULT_FIELDS:
-        errors.append(ProblemError(name, f"must map some of {', '.join(sorted(DEFAULT_FIELDS))} to values", field="defaults",
-                                   line=_line(_child(root, "defaults"))))
+        errors.append(
+            ProblemError(
+                name, f"must map some of {', '.join(sorted(DEFAULT_FIELDS))} to values", field="defaults", line=_line(_child(root, "defaults"))
+            )
+        )
         defaults = {}
     if "visibility" in data:  # a file-wide visibility, unless the defaults say otherwise
         defaults = {"visibility": data["visibility"], **defaults}

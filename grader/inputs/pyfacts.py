@@ -82,11 +82,9 @@ def facts_of(path: Path, wanted: frozenset[str]) -> Facts:
 
 def _read_elsewhere(paths: list[Path], wanted: frozenset[str]) -> dict[Path, Facts]:
     """The facts of the files a reading process answered for, in order, before it ended."""
-    asked = json.dumps({"paths": [str(p) for p in paths], "wanted": sorted(wanted), "memory": READ_MEMORY,
-                        "seconds": READ_SECONDS})
+    asked = json.dumps({"paths": [str(p) for p in paths], "wanted": sorted(wanted), "memory": READ_MEMORY, "seconds": READ_SECONDS})
     try:
-        done = subprocess.run([sys.executable, "-I", __file__], input=asked, capture_output=True, text=True,
-                              timeout=WALL_SECONDS, check=False)
+        done = subprocess.run([sys.executable, "-I", __file__], input=asked, capture_output=True, text=True, timeout=WALL_SECONDS, check=False)
         said = done.stdout
     except subprocess.TimeoutExpired as stopped:
         said = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else stopped.stdout or ""
@@ -96,12 +94,12 @@ def _read_elsewhere(paths: list[Path], wanted: frozenset[str]) -> dict[Path, Fac
             raw = json.loads(line)
         except ValueError:  # a line cut short as the process died
             break
-        answered[path] = Facts(frozenset(raw["names"]), tuple(raw["written"]),
-                               frozenset((a, b) for a, b in raw["calls"]), raw["unread"])
+        answered[path] = Facts(frozenset(raw["names"]), tuple(raw["written"]), frozenset((a, b) for a, b in raw["calls"]), raw["unread"])
     return answered
 
 
 # --- the reading process: the standard library only ------------------------------------
+
 
 def read(path: str, wanted: frozenset[str]) -> dict[str, object]:
     """The facts of one file, as JSON-ready values."""
@@ -151,8 +149,11 @@ def top_level_names(node: ast.stmt) -> set[str]:
 
 def is_stub(function: ast.FunctionDef) -> bool:
     """True when the function only raises NotImplementedError (after its docstring)."""
-    body = function.body[1:] if function.body and isinstance(function.body[0], ast.Expr) \
-        and isinstance(function.body[0].value, ast.Constant) else function.body
+    body = (
+        function.body[1:]
+        if function.body and isinstance(function.body[0], ast.Expr) and isinstance(function.body[0].value, ast.Constant)
+        else function.body
+    )
     if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
         return False
     raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc

@@ -48,8 +48,7 @@ def _entries_digest(entries: dict[str, Any]) -> str:
 
 def write_search_answers(path: Path, entries: dict[str, Any]) -> int:
     """Write the answers (by `call_key`) where `search_answers` reads them; its size in bytes."""
-    text = json.dumps({"format": FORMAT, "digest": _entries_digest(entries), "answers": entries},
-                      sort_keys=True, separators=(",", ":")) + "\n"
+    text = json.dumps({"format": FORMAT, "digest": _entries_digest(entries), "answers": entries}, sort_keys=True, separators=(",", ":")) + "\n"
     path.write_text(text, encoding="utf-8")
     return len(text.encode())
 

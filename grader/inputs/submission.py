@@ -16,9 +16,11 @@ from grader.inputs.pyfacts import facts, facts_of
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
 MAX_SCANNED = 200  # Python files looked at in one submission folder
-WHAT_TO_SUBMIT = ("submit a .py file defining constraint_bounds, forward_check, select_variable and order_values "
-                  "(and at_least_clauses, at_most_clauses for part 2; choose_move, in its own file or the same one, "
-                  "for part 3)")
+WHAT_TO_SUBMIT = (
+    "submit a .py file defining constraint_bounds, forward_check, select_variable and order_values "
+    "(and at_least_clauses, at_most_clauses for part 2; choose_move, in its own file or the same one, "
+    "for part 3)"
+)
 
 
 #: The names the grader looks for in a submission's files.
@@ -58,7 +60,7 @@ def found_among(files: list[Path]) -> Found:
 
 
 def resolve_solver(name: str) -> str | None:
-    """"reference", or the path of the hooks file to grade: `name` itself, the hooks file
+    """ "reference", or the path of the hooks file to grade: `name` itself, the hooks file
     in the folder `name`, or assignment/hooks.py (None when there is none)."""
     if name == "reference":
         return name
@@ -98,7 +100,7 @@ def own_agent(hooks: Path) -> Path | None:
 
 
 def solved_hooks(folder: Path, pattern: str = "*.py") -> list[str]:
-    """"file: name" for every hook or agent function in `folder` (its files matching
+    """ "file: name" for every hook or agent function in `folder` (its files matching
     `pattern`) that is not a stub; SyntaxError naming the file when one cannot be read."""
     found = []
     paths = [p for p in sorted(folder.glob(pattern)) if p.is_file()]

@@ -49,7 +49,7 @@ class ReasonGroup:
         return shortened((self.message.splitlines() or [self.status])[0], limit)
 
     def who(self, graded: int, listed: int = 3) -> str:
-        """"all 64 items", or the first names and how many more."""
+        """ "all 64 items", or the first names and how many more."""
         if len(self.members) == graded > 1:
             return f"all {graded} items"
         names = ", ".join(label(i) for i in self.members[:listed])
@@ -64,7 +64,7 @@ def shortened(line: str, limit: int) -> str:
         return line
     room = limit - len(MORE)
     clause = word = loose = depth = 0
-    for index, char in enumerate(line[:room + 1]):
+    for index, char in enumerate(line[: room + 1]):
         depth += (char == "(") - (char == ")" and depth > 0)
         if char == " ":
             loose = index
@@ -95,8 +95,10 @@ class NextStep:
 
 #: The parts of the handout, in the order a student should finish them.
 PARTS: tuple[Part, ...] = ("csp", "sat", "agent")
-PRACTICE_STUB = ("write your agent: choose_move in assignment/agent.py is still the stub (part 3: it plays for practice "
-                 "here, for no points, and its games show how it would be graded).")
+PRACTICE_STUB = (
+    "write your agent: choose_move in assignment/agent.py is still the stub (part 3: it plays for practice "
+    "here, for no points, and its games show how it would be graded)."
+)
 
 
 def part_of(item: ItemResult) -> Part:
@@ -135,14 +137,14 @@ def next_step(report: Report, show_hidden: bool = False) -> NextStep | None:
     return NextStep(PRACTICE_STUB) if report.agent_stub else None
 
 
-def _part_step(report: Report, items: list[ItemResult], part: Part, lost: list[ItemResult],
-               stakes: dict[str, float]) -> NextStep:
+def _part_step(report: Report, items: list[ItemResult], part: Part, lost: list[ItemResult], stakes: dict[str, float]) -> NextStep:
     """The step for a part that loses points (`lost`: its items that do)."""
     hooks = tuple(spec.name for spec in HOOKS if spec.part == part)
     unwritten = report.next_hook_to_implement(hooks)
     if unwritten:
-        return NextStep(f"implement {unwritten} in assignment/hooks.py ({_summary(unwritten)}); "
-                        "its docstring gives the exact contract and an example.")
+        return NextStep(
+            f"implement {unwritten} in assignment/hooks.py ({_summary(unwritten)}); its docstring gives the exact contract and an example."
+        )
     ranked = sorted((hook for hook in hooks if stakes.get(hook, 0) > 0), key=lambda hook: -stakes[hook])
     if ranked:
         hook = ranked[0]
@@ -176,8 +178,9 @@ def _fix(report: Report, items: list[ItemResult], hook: str, points: float) -> N
     failing = {i.name for i in items if i.kind == "hook" and i.score < i.max_score}
     underneath = _failing_callee(hook, dict_of(report.calls), failing)
     if underneath is not None:
-        return NextStep(f"fix {underneath} first: your {hook} calls it, and the tests of {underneath} fail too "
-                        f"(up to {points:g} points depend on {hook}).")
+        return NextStep(
+            f"fix {underneath} first: your {hook} calls it, and the tests of {underneath} fail too (up to {points:g} points depend on {hook})."
+        )
     return NextStep(f"fix {hook} in assignment/hooks.py: up to {points:g} points depend on it.")
 
 
@@ -221,8 +224,9 @@ def _faster(lost: list[ItemResult]) -> NextStep | None:
         boards += " ran out of time"
     if not times:
         return NextStep(f"make your code faster: {boards}.")
-    return NextStep(f"make {times[0][0]} faster: {boards}; most of that time went to waiting "
-                    f"for {times[0][0]} (the calls the grader made, below).", times)
+    return NextStep(
+        f"make {times[0][0]} faster: {boards}; most of that time went to waiting for {times[0][0]} (the calls the grader made, below).", times
+    )
 
 
 def _agent(lost: list[ItemResult]) -> NextStep | None:

@@ -58,15 +58,16 @@ tr.differs { background: #fff1f0; font-weight: 600; }
 """
 
 #: Opens every section before printing (what is closed would not print otherwise).
-PRINT_SCRIPT = ("addEventListener('beforeprint', function () {"
-                " document.querySelectorAll('details').forEach(function (d) { d.open = true; }); });")
+PRINT_SCRIPT = "addEventListener('beforeprint', function () { document.querySelectorAll('details').forEach(function (d) { d.open = true; }); });"
 
 
 def _page(title: str, body: str) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n"
-            f"<body>\n{body}\n<script>{PRINT_SCRIPT}</script></body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n"
+        f"<body>\n{body}\n<script>{PRINT_SCRIPT}</script></body></html>\n"
+    )
 
 
 def status_text(status: str) -> str:
@@ -80,10 +81,12 @@ def item_section(number: int, item: ItemResult) -> str:
     lost = item.score < item.max_score
     measured = [] if item.nodes is None else [f"{item.nodes} nodes"]
     measured += [] if item.seconds is None else [f"{item.seconds * 1000:.1f} ms"]
-    summary = (f'<summary><span class="name">{escape(label(item))}</span>'
-               f'<span class="{escape(item.status)}">{escape(status_text(item.status))}</span>'
-               f"<span>{item.score:g}/{item.max_score:g}</span>"
-               f'<span class="measured">{escape(", ".join(measured))}</span></summary>')
+    summary = (
+        f'<summary><span class="name">{escape(label(item))}</span>'
+        f'<span class="{escape(item.status)}">{escape(status_text(item.status))}</span>'
+        f"<span>{item.score:g}/{item.max_score:g}</span>"
+        f'<span class="measured">{escape(", ".join(measured))}</span></summary>'
+    )
     body = [reason_html(item.message)] if item.message else []
     if item.output.strip():
         body.append(f"<p>The code printed:</p><pre>{escape(item.output)}</pre>")
@@ -103,13 +106,12 @@ def _top(report: Report, items: list[ItemResult], errors: list[ProblemError]) ->
     elif step is not None:
         parts.append(f'<p class="next" id="next-step"><strong>Next step:</strong> {escape(step.text)}</p>')
         if step.times:
-            rows = "".join(f"<tr><td>{escape(hook)}</td><td>{calls}</td><td>{seconds:.2f}</td></tr>"
-                           for hook, calls, seconds in step.times)
-            parts.append('<div class="grid"><table><thead><tr><th>hook</th><th>calls</th><th>seconds</th></tr></thead>'
-                         f"<tbody>{rows}</tbody></table></div>")
+            rows = "".join(f"<tr><td>{escape(hook)}</td><td>{calls}</td><td>{seconds:.2f}</td></tr>" for hook, calls, seconds in step.times)
+            parts.append(
+                f'<div class="grid"><table><thead><tr><th>hook</th><th>calls</th><th>seconds</th></tr></thead><tbody>{rows}</tbody></table></div>'
+            )
     elif errors:
-        parts.append(f'<p class="next" id="next-step">{len(errors)} error(s) in the problem files or config; '
-                     "fix them for a full grade.</p>")
+        parts.append(f'<p class="next" id="next-step">{len(errors)} error(s) in the problem files or config; fix them for a full grade.</p>')
     elif report.score == report.max_score and not report.unverified:
         full = "Full marks on the items graded (a partial run: --only)." if report.partial else "Full marks."
         parts.append(f'<p class="next full" id="next-step">{full}</p>')
@@ -119,9 +121,11 @@ def _top(report: Report, items: list[ItemResult], errors: list[ProblemError]) ->
         entries = []
         for group in groups:
             first = numbers[id(group.members[0])]
-            entries.append(f'<li><a href="#item-{first}">{escape(group.who(len(items)))}</a> '
-                           f'<span class="{escape(group.status)}">{escape(status_text(group.status))}</span>: '
-                           f"{escape(group.headline(240))}</li>")
+            entries.append(
+                f'<li><a href="#item-{first}">{escape(group.who(len(items)))}</a> '
+                f'<span class="{escape(group.status)}">{escape(status_text(group.status))}</span>: '
+                f"{escape(group.headline(240))}</li>"
+            )
         parts.append(f'<h2>Where points were lost</h2><ul class="lost" id="lost">{"".join(entries)}</ul>')
     parts.append(_causes(items))
     parts += [f'<p class="note">{escape(line)}</p>' for line in unchecked_lines(report)]
@@ -150,15 +154,17 @@ def feedback_page(student: str, report: Report, errors: list[ProblemError]) -> s
     report = shown_report(report)
     items = report.items
     sections = "\n".join(item_section(number, item) for number, item in enumerate(items, start=1))
-    body = (f"<header><h1>Grading report: {escape(student)}</h1>"
-            f"<p><small>Graded file: {escape(report.solver)} · isolation: {escape(report.isolated)}</small></p>"
-            f"{_top(report, items, errors)}</header>\n"
-            f"<main><h2>Every item</h2>\n{sections}</main>")
+    body = (
+        f"<header><h1>Grading report: {escape(student)}</h1>"
+        f"<p><small>Graded file: {escape(report.solver)} · isolation: {escape(report.isolated)}</small></p>"
+        f"{_top(report, items, errors)}</header>\n"
+        f"<main><h2>Every item</h2>\n{sections}</main>"
+    )
     return _page(f"Grading report: {student}", body)
 
 
 def note_page(student: str, text: str) -> str:
     """The page for a student with no report (not graded, or nothing to grade): why."""
-    return _page(f"Grading report: {student}",
-                 f'<header><h1>Grading report: {escape(student)}</h1><p class="next" id="next-step">{escape(text)}</p>'
-                 "</header>")
+    return _page(
+        f"Grading report: {student}", f'<header><h1>Grading report: {escape(student)}</h1><p class="next" id="next-step">{escape(text)}</p></header>'
+    )

@@ -110,8 +110,7 @@ def read_roster(path: Path) -> list[Student]:
     header = [_column(name) for name in lines[0]]
     missing = [name for name in REQUIRED if name not in header]
     if missing:
-        raise RosterError(f"--roster {path}: the header has no {' nor '.join(missing)} column "
-                          f"(found: {', '.join(lines[0]) or 'nothing'})")
+        raise RosterError(f"--roster {path}: the header has no {' nor '.join(missing)} column (found: {', '.join(lines[0]) or 'nothing'})")
     fields = ("submission", "id", "name", "section", "sis_user_id", "sis_login_id")
     students: list[Student] = []
     seen: dict[str, int] = {}
@@ -170,8 +169,16 @@ def write_gradebook(path: Path, book: Gradebook, form: str, assignment: str) -> 
             writer.writerow([*CANVAS_HEADER, csv_text(assignment)])
             writer.writerow(["    Points Possible", "", "", "", "", _number(book.max_score)])
             for student, score in book.rows:
-                writer.writerow([csv_text(student.name), csv_text(student.id), csv_text(student.sis_user_id),
-                                 csv_text(student.sis_login_id), csv_text(student.section), _number(score)])
+                writer.writerow(
+                    [
+                        csv_text(student.name),
+                        csv_text(student.id),
+                        csv_text(student.sis_user_id),
+                        csv_text(student.sis_login_id),
+                        csv_text(student.section),
+                        _number(score),
+                    ]
+                )
         else:
             writer.writerow(["id", "score"])
             for student, score in book.rows:
@@ -199,15 +206,19 @@ def show_gradebook(console: Console, path: Path, book: Gradebook) -> None:
     console.print(Text(f"wrote {path}: {len(book.rows)} students, to import as is"))
     warn = ("! ", "yellow")
     for entry in book.unmatched:
-        console.print(Text.assemble(warn, f"not in {path.name}: {_named(entry.submission)} ({_scored(entry)}) "
-                                          "matches no roster line"))
+        console.print(Text.assemble(warn, f"not in {path.name}: {_named(entry.submission)} ({_scored(entry)}) matches no roster line"))
     for student, entries in book.shared:
         both = " and ".join(f"{_named(e.submission)} ({_scored(e)})" for e in entries)
         line = clean_text(_who(student), 200).replace("\n", " ")
-        console.print(Text.assemble(warn, f"not in {path.name}: {both} match the same roster line, {line}: "
-                                          "none is written (keep one of them, then grade again)"))
-    for kind, names in (("roster lines with no submission", [_who(s) for s in book.absent]),
-                        ("students not graded (grade them again)", [_who(s) for s in book.ungraded])):
+        console.print(
+            Text.assemble(
+                warn, f"not in {path.name}: {both} match the same roster line, {line}: none is written (keep one of them, then grade again)"
+            )
+        )
+    for kind, names in (
+        ("roster lines with no submission", [_who(s) for s in book.absent]),
+        ("students not graded (grade them again)", [_who(s) for s in book.ungraded]),
+    ):
         if names:
             shown = ", ".join(clean_text(name, 100).replace("\n", " ") for name in names[:LISTED])
             more = f" and {len(names) - LISTED} more" if len(names) > LISTED else ""

@@ -43,16 +43,18 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
         output = reason_html(cut(item.message))
         if item.output.strip():
             output += f"\n<p>The code printed:</p><pre>{escape(cut(item.output))}</pre>"
-        tests.append({
-            "name": label(item),
-            "number": str(number),
-            "score": item.score,
-            "max_score": item.max_score,
-            "status": "passed" if item.status == "pass" else "failed",
-            "output": output,
-            "output_format": "html",
-            "visibility": item.visibility,
-        })
+        tests.append(
+            {
+                "name": label(item),
+                "number": str(number),
+                "score": item.score,
+                "max_score": item.max_score,
+                "status": "passed" if item.status == "pass" else "failed",
+                "output": output,
+                "output_format": "html",
+                "visibility": item.visibility,
+            }
+        )
     graded = Path(report.solver).name  # the student's file, never a path on the grader's machine
     lines = [f"Score: {report.score:g}/{report.max_score:g} for {graded} (your code ran isolated: {report.isolated})."]
     step = next_step(report)
@@ -78,8 +80,8 @@ def cut(text: str, limit: int = OUTPUT_LIMIT) -> str:
     if len(text) <= limit:
         return text
     mark = "\n... (cut short here)"
-    kept = text[:limit - len(mark)]
-    return kept[:kept.rfind("\n")] + mark if "\n" in kept else kept + mark
+    kept = text[: limit - len(mark)]
+    return kept[: kept.rfind("\n")] + mark if "\n" in kept else kept + mark
 
 
 def student_failure(message: str) -> dict[str, Any]:

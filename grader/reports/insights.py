@@ -80,9 +80,18 @@ def items_table(students: list[StudentResult]) -> Table:
         none = sum(i.score <= 0 < i.max_score for _, i in results)
         worst = max((i.max_score - i.score for _, i in results), default=0.0)
         losers = [s for s, i in results if worst > 0 and i.max_score - i.score == worst]
-        table.rows.append([name, count, _share(full, count), _share(count - full - none, count), _share(none, count),
-                           round(statistics.mean(i.score for _, i in results), 2), results[0][1].max_score,
-                           f"{names(losers)} (-{worst:g})" if losers else ""])
+        table.rows.append(
+            [
+                name,
+                count,
+                _share(full, count),
+                _share(count - full - none, count),
+                _share(none, count),
+                round(statistics.mean(i.score for _, i in results), 2),
+                results[0][1].max_score,
+                f"{names(losers)} (-{worst:g})" if losers else "",
+            ]
+        )
     return table
 
 
@@ -93,8 +102,7 @@ def _share(part: int, whole: int) -> str:
 def first_wrong_table(students: list[StudentResult]) -> Table:
     """Per hook: each first wrong case (and the mistake it looks like), with its students,
     the commonest first: what to teach again."""
-    table = Table("first_wrong", "First wrong cases (what to teach again)",
-                  ["hook", "first wrong case", "looks like", "students", "who"])
+    table = Table("first_wrong", "First wrong cases (what to teach again)", ["hook", "first wrong case", "looks like", "students", "who"])
     groups: dict[tuple[str, str, str], list[str]] = {}
     for student, report in graded(students):
         for item in report.items:
@@ -130,10 +138,18 @@ def boards_table(students: list[StudentResult]) -> Table:
         failed = [(s, i) for s, i in results if i.score < i.max_score]
         share = len(failed) / len(results)
         reasons = Counter(_reason(i) for _, i in failed).most_common(1)
-        flag = ("almost everyone fails it: the problem's fault?" if share >= ALMOST_ALL
-                else "nobody fails it: worth nothing?" if not failed else "")
-        table.rows.append([board, len(failed), len(results), f"{share:.0%}", names([s for s, _ in failed]),
-                           f"{reasons[0][0]} ({reasons[0][1]})" if reasons else "", flag])
+        flag = "almost everyone fails it: the problem's fault?" if share >= ALMOST_ALL else "nobody fails it: worth nothing?" if not failed else ""
+        table.rows.append(
+            [
+                board,
+                len(failed),
+                len(results),
+                f"{share:.0%}",
+                names([s for s, _ in failed]),
+                f"{reasons[0][0]} ({reasons[0][1]})" if reasons else "",
+                flag,
+            ]
+        )
     return table
 
 
@@ -174,8 +190,9 @@ def agent_tables(students: list[StudentResult]) -> tuple[Table, Table]:
 def help_table(students: list[StudentResult]) -> Table:
     """Who needs help: not graded, zero, stuck at a first wrong case others share, timed out."""
     table = Table("needs_help", "Who needs help", ["student", "why"])
-    shared = Counter((item.name, key) for _, report in graded(students) for item in report.items
-                     if item.kind == "hook" and (key := first_wrong(item)))
+    shared = Counter(
+        (item.name, key) for _, report in graded(students) for item in report.items if item.kind == "hook" and (key := first_wrong(item))
+    )
     for student in students:
         reasons = []
         if student.score is None:
@@ -188,8 +205,7 @@ def help_table(students: list[StudentResult]) -> Table:
                 if key and item.first_wrong and shared[(item.name, key)] > 1:
                     others = shared[(item.name, key)] - 1
                     looks = f", looking like {item.mistake}" if item.mistake else ""
-                    reasons.append(f'stuck at {item.name}\'s case "{item.first_wrong}"{looks} (as {others} other'
-                                   f'{"s" * (others != 1)})')
+                    reasons.append(f'stuck at {item.name}\'s case "{item.first_wrong}"{looks} (as {others} other{"s" * (others != 1)})')
             timed = [label(i) for i in student.report.items if i.status == "timeout"]
             if timed:
                 reasons.append(f"ran out of time: {names(timed)}")
@@ -221,8 +237,15 @@ def sections_table(students: list[StudentResult]) -> Table:
             by_section.setdefault(student.section, []).append(student)
     for section, members in sorted(by_section.items()):
         scores = [s for m in members if (s := m.score) is not None]
-        table.rows.append([section, len(members), len(scores), round(statistics.mean(scores), 2) if scores else "",
-                           round(statistics.median(scores), 2) if scores else ""])
+        table.rows.append(
+            [
+                section,
+                len(members),
+                len(scores),
+                round(statistics.mean(scores), 2) if scores else "",
+                round(statistics.median(scores), 2) if scores else "",
+            ]
+        )
     return table
 
 
@@ -233,8 +256,16 @@ def class_max(students: list[StudentResult]) -> float:
 def all_tables(students: list[StudentResult]) -> list[Table]:
     """Every table of the insights, in the page's order."""
     rates, causes = agent_tables(students)
-    return [histogram(students, class_max(students)), items_table(students), first_wrong_table(students),
-            boards_table(students), rates, causes, help_table(students), sections_table(students)]
+    return [
+        histogram(students, class_max(students)),
+        items_table(students),
+        first_wrong_table(students),
+        boards_table(students),
+        rates,
+        causes,
+        help_table(students),
+        sections_table(students),
+    ]
 
 
 def moved(before: list[StudentResult], after: list[StudentResult]) -> list[Table]:
@@ -253,8 +284,9 @@ def moved(before: list[StudentResult], after: list[StudentResult]) -> list[Table
     for item in dict.fromkeys([*was_means, *now_means]):
         was, now = was_means.get(item), now_means.get(item)
         if was != now:
-            means.rows.append([item, "" if was is None else was, "" if now is None else now,
-                               round(now - was, 2) if was is not None and now is not None else ""])
+            means.rows.append(
+                [item, "" if was is None else was, "" if now is None else now, round(now - was, 2) if was is not None and now is not None else ""]
+            )
     people = Table("moved_students", "Students added or removed", ["student", "change"])
     people.rows += [[n, "added"] for n in new if n not in old]
     people.rows += [[n, "removed"] for n in old if n not in new]

@@ -45,17 +45,24 @@ def bars(table: Table, column: int, width: int = 600, bar: int = 18) -> str:
     for index, (row, count) in enumerate(zip(table.rows, counts)):
         y = index * bar + 2
         length = round((width - 220) * count / widest)
-        rows.append(f"<text x='0' y='{y + 13}'>{html.escape(str(row[0]))}</text>"
-                    f"<rect x='150' y='{y + 2}' width='{length}' height='{bar - 4}' fill='#4a7ab5'/>"
-                    f"<text x='{155 + length}' y='{y + 13}'>{count:g}</text>")
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
-            f"aria-label='{html.escape(table.title)}'>{''.join(rows)}</svg>")
+        rows.append(
+            f"<text x='0' y='{y + 13}'>{html.escape(str(row[0]))}</text>"
+            f"<rect x='150' y='{y + 2}' width='{length}' height='{bar - 4}' fill='#4a7ab5'/>"
+            f"<text x='{155 + length}' y='{y + 13}'>{count:g}</text>"
+        )
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
+        f"aria-label='{html.escape(table.title)}'>{''.join(rows)}</svg>"
+    )
 
 
 def insights_page(title: str, summary: str, tables: list[Table]) -> str:
     """The whole page: a heading, a line of summary, then every table."""
     links = " · ".join(f"<a href='#{html.escape(t.key)}'>{html.escape(t.title)}</a>" for t in tables)
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>{links}</nav>"
-            + "\n".join(table_html(t) for t in tables) + "</body></html>\n")
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>{links}</nav>"
+        + "\n".join(table_html(t) for t in tables)
+        + "</body></html>\n"
+    )

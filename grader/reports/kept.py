@@ -79,10 +79,17 @@ def identity_of(raw: object) -> dict[str, str]:
 def student_data(kept: KeptStudent) -> dict[str, Any]:
     """One student's kept file as plain data (the report as `shown_report` shows it)."""
     report = report_data(shown_report(kept.report)) if kept.report else None
-    return {"format": FORMAT, "student": kept.student, "identity": identity_of(kept.identity),
-            "submission": kept.submission, "report": report,
-            "not_graded": kept.not_graded, "cpu_seconds": kept.cpu_seconds, "wall_seconds": kept.wall_seconds,
-            "problem": kept.problem}
+    return {
+        "format": FORMAT,
+        "student": kept.student,
+        "identity": identity_of(kept.identity),
+        "submission": kept.submission,
+        "report": report,
+        "not_graded": kept.not_graded,
+        "cpu_seconds": kept.cpu_seconds,
+        "wall_seconds": kept.wall_seconds,
+        "problem": kept.problem,
+    }
 
 
 def write_kept(folder: Path, run_info: dict[str, Any], students: list[KeptStudent]) -> None:
@@ -150,7 +157,7 @@ def _read(path: Path) -> dict[str, Any]:
         if not stat.S_ISREG(info.st_mode):
             raise Unreadable("not a plain file")
         if info.st_size > FILE_LIMIT:
-            raise Unreadable(f"larger than {FILE_LIMIT // 2 ** 20} MB")
+            raise Unreadable(f"larger than {FILE_LIMIT // 2**20} MB")
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise Unreadable(f"cannot be read ({error.strerror})") from None
@@ -182,15 +189,29 @@ def _student(data: dict[str, Any]) -> KeptStudent:
             report = report_from_data(report)
         except Exception as error:  # any shape report_from_data cannot read
             raise Unreadable(f"its report cannot be read ({type(error).__name__})") from None
-    return KeptStudent(student, identity_of(data.get("identity")), text["submission"] or "", report,
-                       text["not_graded"], _seconds(data, "cpu_seconds"), _seconds(data, "wall_seconds"),
-                       text["problem"] or "")
+    return KeptStudent(
+        student,
+        identity_of(data.get("identity")),
+        text["submission"] or "",
+        report,
+        text["not_graded"],
+        _seconds(data, "cpu_seconds"),
+        _seconds(data, "wall_seconds"),
+        text["problem"] or "",
+    )
 
 
 def _plain_name(student: str) -> bool:
     """Whether `student` is a name a class run gives: one line, no path, nothing hidden."""
-    return (bool(student) and len(student) <= NAME_LIMIT and clean_text(student) == student and "\n" not in student
-            and "/" not in student and "\\" not in student and student not in (".", ".."))
+    return (
+        bool(student)
+        and len(student) <= NAME_LIMIT
+        and clean_text(student) == student
+        and "\n" not in student
+        and "/" not in student
+        and "\\" not in student
+        and student not in (".", "..")
+    )
 
 
 def _text(data: dict[str, Any], key: str) -> str | None:

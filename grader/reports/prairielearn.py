@@ -41,8 +41,10 @@ def prairielearn_results(report: Report) -> dict[str, Any]:
     if unloadable is not None:
         return not_gradable(unloadable.message if not unloadable.hidden else HIDDEN_LOAD)
     gradescope = gradescope_results(report, [])
-    tests = [{"name": graded["name"], "points": item.score, "max_points": item.max_score, "message": item.message,
-              "output": item.output[:OUTPUT_LIMIT]} for item, graded in zip(report.items, gradescope["tests"])]
+    tests = [
+        {"name": graded["name"], "points": item.score, "max_points": item.max_score, "message": item.message, "output": item.output[:OUTPUT_LIMIT]}
+        for item, graded in zip(report.items, gradescope["tests"])
+    ]
     score = min(1.0, max(0.0, report.score / report.max_score)) if report.max_score > 0 else 0.0
     results = {"gradable": True, "score": round(score, 6), "message": gradescope["output"], "tests": tests}
     if len(json.dumps(results)) > SIZE_LIMIT:  # many long outputs: keep their beginnings

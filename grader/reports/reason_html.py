@@ -58,7 +58,7 @@ def _board_rows(lines: list[str], start: int) -> tuple[list[list[tuple[str, str,
     width = max((len(line) for line in drawn), default=0)
     rows = []
     for line in drawn:
-        cells = [_cell(line[at:at + CELL_WIDTH].strip()) for at in range(0, width, CELL_WIDTH)]
+        cells = [_cell(line[at : at + CELL_WIDTH].strip()) for at in range(0, width, CELL_WIDTH)]
         if any(cell is None for cell in cells):
             return [], start
         rows.append([cell for cell in cells if cell is not None])
@@ -84,8 +84,10 @@ def board_html(board: Board) -> str:
             tip = f"variable {var}: {meaning}" + (" (the call is about it)" if mark else "")
             cells.append(f'<td class="{css}{" here" if mark else ""}" title="{escape(tip)}">{shown}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    legend = ('<p class="legend"><small>vN is variable N: ? undecided, ◇ safe, ◆ a mine, ✗ no value left; '
-              "digits are clues; [vN] the variable the call is about</small></p>")
+    legend = (
+        '<p class="legend"><small>vN is variable N: ? undecided, ◇ safe, ◆ a mine, ✗ no value left; '
+        "digits are clues; [vN] the variable the call is about</small></p>"
+    )
     return f'{head}<div class="grid"><table class="board">{"".join(body)}</table></div>{legend}'
 
 
@@ -103,8 +105,7 @@ def _cells(boards: list[Board]) -> dict[int, str]:
     """Each variable's cell (r1c1 is the top left) on the last board drawn."""
     if not boards:
         return {}
-    return {int(var): cell_name((r, c)) for r, row in enumerate(boards[-1].rows)
-            for c, (_, var, _, _) in enumerate(row) if var}
+    return {int(var): cell_name((r, c)) for r, row in enumerate(boards[-1].rows) for c, (_, var, _, _) in enumerate(row) if var}
 
 
 def answers_html(returned: dict[int, str], expected: dict[int, str], cells: dict[int, str]) -> str:
@@ -114,10 +115,11 @@ def answers_html(returned: dict[int, str], expected: dict[int, str], cells: dict
         yours, right = returned.get(var, "(missing)"), expected.get(var, "(missing)")
         differs = yours != right
         mark, css = ("✗ ", ' class="differs"') if differs else ("", "")
-        rows.append(f"<tr{css}><td>{mark}{var}</td><td>{escape(cells.get(var, ''))}</td>"
-                    f"<td>{escape(yours)}</td><td>{escape(right)}</td></tr>")
-    return ('<div class="grid"><table class="answers"><thead><tr><th>variable</th><th>cell</th><th>returned</th>'
-            f'<th>expected</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+        rows.append(f"<tr{css}><td>{mark}{var}</td><td>{escape(cells.get(var, ''))}</td><td>{escape(yours)}</td><td>{escape(right)}</td></tr>")
+    return (
+        '<div class="grid"><table class="answers"><thead><tr><th>variable</th><th>cell</th><th>returned</th>'
+        f"<th>expected</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 def reason_html(text: str) -> str:

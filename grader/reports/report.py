@@ -28,8 +28,7 @@ STATUS_STYLE = {
     "not_run": ("⏭ not run", "yellow"),
     "ungraded": ("? not graded", "magenta"),
 }
-NOT_GRADED = ("this is a failure of the grader or of the machine, not of the code graded: nothing was scored; "
-              "grade it again")
+NOT_GRADED = "this is a failure of the grader or of the machine, not of the code graded: nothing was scored; grade it again"
 
 
 def _status(status: str) -> str:
@@ -56,8 +55,7 @@ def away_from_grader(report: Report) -> Report:
     return replace(report, solver=Path(report.solver).name, items=items)
 
 
-def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False,
-                for_student: bool = False) -> None:
+def show_report(console: Console, report: Report, errors: list[ProblemError], show_hidden: bool = False, for_student: bool = False) -> None:
     """The grade table (one row per item, the total last), why points were lost, what next.
 
     Hidden items show only their status and points unless `show_hidden` (`shown_report`).
@@ -102,34 +100,39 @@ def show_report(console: Console, report: Report, errors: list[ProblemError], sh
     elif errors:
         console.print(f"[red]{len(errors)} error(s) in the problem files or config above; fix them for a full grade.[/]")
     elif report.score == report.max_score and not report.unverified:
-        console.print("[green]Full marks on the items graded (a partial run: --only).[/]" if report.partial
-                      else "[green]Full marks.[/]")
+        console.print("[green]Full marks on the items graded (a partial run: --only).[/]" if report.partial else "[green]Full marks.[/]")
 
 
 #: What a student copy's hook cases are to the course's.
-PRIVATE_CASES = ("the course's grader asks its own private cases of the same kinds instead, so a hook wrong on some "
-                 "kind of case can get other points there")
+PRIVATE_CASES = (
+    "the course's grader asks its own private cases of the same kinds instead, so a hook wrong on some kind of case can get other points there"
+)
 #: Why a student copy counts as right the calls it cannot check after a first wrong one.
-ALONG_THE_PATH = ("this copy knows the model answer's answers only along its own searches of the public boards, so it "
-                  "finds every board's first wrong call, and counts the calls your search made after that one as right")
+ALONG_THE_PATH = (
+    "this copy knows the model answer's answers only along its own searches of the public boards, so it "
+    "finds every board's first wrong call, and counts the calls your search made after that one as right"
+)
 
 
 def unchecked_lines(report: Report) -> list[str]:
     """The points of the total that this copy could not check, which and why (a line each
     for those counted and those not)."""
+
     def items(points: str) -> str:
         return ", ".join(f"{i.name} {getattr(i, points):g}" for i in report.items if getattr(i, points))
 
     lines = []
     if report.unverified:
-        lines.append(f"Checked only by the course's grader: {report.unverified:g} points of the total above "
-                     f"({items('unverified')}): {ALONG_THE_PATH}.")
+        lines.append(
+            f"Checked only by the course's grader: {report.unverified:g} points of the total above ({items('unverified')}): {ALONG_THE_PATH}."
+        )
     if report.public_cases:
-        lines.append(f"Hook cases here: {report.public_cases:g} points of the hooks are graded here on the public cases; "
-                     f"{PRIVATE_CASES}.")
+        lines.append(f"Hook cases here: {report.public_cases:g} points of the hooks are graded here on the public cases; {PRIVATE_CASES}.")
     if report.unchecked:
-        lines.append(f"Not checked here: {report.unchecked:g} points ({items('unchecked')}) are checked only by the "
-                     f"course's grader, and are not in the total above: {report.unchecked_why}.")
+        lines.append(
+            f"Not checked here: {report.unchecked:g} points ({items('unchecked')}) are checked only by the "
+            f"course's grader, and are not in the total above: {report.unchecked_why}."
+        )
     return lines
 
 

@@ -65,8 +65,16 @@ class ItemResult:
         return self.error_kind == "unloadable"
 
     def as_dict(self) -> dict[str, Any]:
-        data = {"kind": self.kind, "id": self.name, "status": self.status, "score": self.score,
-                "max_score": self.max_score, "message": self.message, "nodes": self.nodes, "seconds": self.seconds}
+        data = {
+            "kind": self.kind,
+            "id": self.name,
+            "status": self.status,
+            "score": self.score,
+            "max_score": self.max_score,
+            "message": self.message,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+        }
         if self.file:
             data["file"] = self.file
         if self.hidden:
@@ -181,10 +189,17 @@ class Report:
 def report_data(report: Report) -> dict[str, Any]:
     """The whole report as plain data, hidden details included (for the grader's own use:
     a class's submissions are graded in processes of their own)."""
-    return {"solver": report.solver, "isolation": report.isolation, "partial": report.partial,
-            "calls": [list(pair) for pair in report.calls], "items": [asdict(item) for item in report.items],
-            "unbounded": report.unbounded, "agent_stub": report.agent_stub, "unchecked_why": report.unchecked_why,
-            "public_cases": report.public_cases}
+    return {
+        "solver": report.solver,
+        "isolation": report.isolation,
+        "partial": report.partial,
+        "calls": [list(pair) for pair in report.calls],
+        "items": [asdict(item) for item in report.items],
+        "unbounded": report.unbounded,
+        "agent_stub": report.agent_stub,
+        "unchecked_why": report.unchecked_why,
+        "public_cases": report.public_cases,
+    }
 
 
 def report_from_data(data: dict[str, Any]) -> Report:
@@ -200,9 +215,17 @@ def report_from_data(data: dict[str, Any]) -> Report:
         values["game_outcomes"] = tuple((str(way), int(count)) for way, count in values.get("game_outcomes", ()))
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
-    return Report(data["solver"], items, data["isolation"], data["partial"], calls, str(data.get("unbounded", "")),
-                  bool(data.get("agent_stub", False)), str(data.get("unchecked_why", "")),
-                  float(data.get("public_cases", 0.0)))
+    return Report(
+        data["solver"],
+        items,
+        data["isolation"],
+        data["partial"],
+        calls,
+        str(data.get("unbounded", "")),
+        bool(data.get("agent_stub", False)),
+        str(data.get("unchecked_why", "")),
+        float(data.get("public_cases", 0.0)),
+    )
 
 
 def _before_kinds(raw: dict[str, Any]) -> dict[str, Any]:

@@ -73,7 +73,7 @@ def _mounts(table: str = "/proc/self/mountinfo") -> list[tuple[str, str, str, se
 def _folder(own: str, shown: str, point: str) -> Path:
     """Where our group `own` is, in a mount at `point` showing the hierarchy from `shown`."""
     if shown != "/" and (own == shown or own.startswith(shown.rstrip("/") + "/")):
-        own = own[len(shown.rstrip("/")):]
+        own = own[len(shown.rstrip("/")) :]
     return Path(point) / own.lstrip("/")
 
 
@@ -244,8 +244,13 @@ def open_tree() -> Tree | str:
         own, mounts = _own_groups(), _mounts()
     except (OSError, ValueError) as error:
         return f"the control groups cannot be read ({error})"
-    v1 = {name: _folder(own[name], shown, point) for shown, point, kind, options in mounts if kind == "cgroup"
-          for name in ("memory", "pids", "cpu") if name in options and name in own}
+    v1 = {
+        name: _folder(own[name], shown, point)
+        for shown, point, kind, options in mounts
+        if kind == "cgroup"
+        for name in ("memory", "pids", "cpu")
+        if name in options and name in own
+    }
     if "memory" in v1 and "pids" in v1:
         return _make_tree(v1["memory"], v1["pids"], v1.get("cpu"), v2=False)
     unified = [_folder(own[""], shown, point) for shown, point, kind, _ in mounts if kind == "cgroup2" and "" in own]
@@ -310,7 +315,7 @@ def _sweep(*parents: Path) -> None:
     prefix = _run_prefix()
     for parent in dict.fromkeys(parents):
         for run in parent.glob(f"{prefix}*"):
-            number = run.name[len(prefix):].split("-")[0]
+            number = run.name[len(prefix) :].split("-")[0]
             if number.isdigit() and not Path(f"/proc/{number}").exists():
                 for child in run.glob("w*"):
                     _remove_folder(child, tries=1)

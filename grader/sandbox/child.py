@@ -104,8 +104,7 @@ class OwnFilesAndStandardLibrary:
     def allows(self, place: str) -> bool:
         real = os.path.realpath(place)
         for root, whole in self.roots:
-            if (real == root or real.startswith(root.rstrip(os.sep) + os.sep)) and (
-                    whole or not self.INSTALLED & set(Path(real[len(root):]).parts)):
+            if (real == root or real.startswith(root.rstrip(os.sep) + os.sep)) and (whole or not self.INSTALLED & set(Path(real[len(root) :]).parts)):
                 return True
         return False
 
@@ -169,8 +168,9 @@ def student_reason(error: BaseException, source: Path, asked: str = "a hook") ->
     if isinstance(error, NotImplementedError):
         hook = error.args[0] if error.args and isinstance(error.args[0], str) else asked
         if hook == AGENT_NAME:
-            return (f"your agent's choose_move in {source.name} is still the stub (it raises NotImplementedError): "
-                    "write it there (part 3 of the handout)")
+            return (
+                f"your agent's choose_move in {source.name} is still the stub (it raises NotImplementedError): write it there (part 3 of the handout)"
+            )
         return f"{hook} is not implemented yet (it raises NotImplementedError)"
     return describe_exception(error, str(source.parent))
 
@@ -213,8 +213,7 @@ class Answerer:
                 return Answer({"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]})
             return Answer(to_data(value))
         except BaseException as error:  # the student's failure is an answer, not our crash
-            return Raised(student_reason(error, self.source, hook), isinstance(error, FATAL),
-                          missing_module(error, self.source), raised_kind(error))
+            return Raised(student_reason(error, self.source, hook), isinstance(error, FATAL), missing_module(error, self.source), raised_kind(error))
 
 
 def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
@@ -283,8 +282,7 @@ def load(source: Path, quiet: bool) -> Answerer:
         module = import_source(source)
         defines = any(callable(getattr(module, name, None)) for name in BY_NAME)
     except BaseException as error:  # a broken file is reported, never a crash
-        return Answerer(None, source, f"cannot load {source.name}: {student_reason(error, source)}",
-                        missing_module(error, source))
+        return Answerer(None, source, f"cannot load {source.name}: {student_reason(error, source)}", missing_module(error, source))
     finally:
         for fd, saved in zip((1, 2), kept):
             os.dup2(saved, fd)
@@ -316,6 +314,7 @@ def serve(source: Path, requests: BinaryIO, reply: Callable[[dict[str, Any]], No
     nothing after {"op": "end"} until this process says the fork ended, so neither
     process ever reads a line meant for the other.
     """
+
     def check() -> None:
         answerer = load(source, quiet=False)
         reply(ready_message(Ready(not answerer.broken, answerer.broken, answerer.missing)))

@@ -76,8 +76,15 @@ def kill_user(uid: int, shadow: int, python: str = sys.executable) -> bool:
     for _ in range(KILL_ROUNDS):
         if not user_processes(uid):
             return True
-        subprocess.run([python, "-I", "-S", "-c", _KILL, str(uid), str(shadow)], cwd="/", env={},
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            [python, "-I", "-S", "-c", _KILL, str(uid), str(shadow)],
+            cwd="/",
+            env={},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
         time.sleep(0.01)  # let the killed exit and their parents reap them
     return not user_processes(uid)
 
@@ -89,7 +96,8 @@ def remove_ipc(uid: int) -> None:
     removers: tuple[tuple[str, str, Callable[[int], object]], ...] = (
         ("shm", "shmid", lambda ident: libc.shmctl(ident, IPC_RMID, None)),
         ("msg", "msqid", lambda ident: libc.msgctl(ident, IPC_RMID, None)),
-        ("sem", "semid", lambda ident: libc.semctl(ident, 0, IPC_RMID)))
+        ("sem", "semid", lambda ident: libc.semctl(ident, 0, IPC_RMID)),
+    )
     for kind, key, remove in removers:
         try:
             with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:

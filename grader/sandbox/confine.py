@@ -52,34 +52,99 @@ ARCHITECTURES = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 #: the machine has no such call (aarch64 has only the `*at`, `p*` and `*3` forms of older ones).
 CALLS = {
     # files the isolation lets it see, and its descriptors
-    "read": (0, 63), "write": (1, 64), "open": (2, None), "openat": (257, 56), "close": (3, 57),
-    "stat": (4, None), "fstat": (5, 80), "lstat": (6, None), "newfstatat": (262, 79), "statx": (332, 291),
-    "statfs": (137, 43), "fstatfs": (138, 44),
-    "access": (21, None), "faccessat": (269, 48), "faccessat2": (439, 439), "lseek": (8, 62),
-    "pread64": (17, 67), "readv": (19, 65), "writev": (20, 66), "getdents64": (217, 61),
-    "readlink": (89, None), "readlinkat": (267, 78), "getcwd": (79, 17), "dup": (32, 23), "dup2": (33, None),
-    "dup3": (292, 24), "fcntl": (72, 25), "ioctl": (16, 29), "mkdir": (83, None), "mkdirat": (258, 34),
-    "rename": (82, None), "renameat": (264, 38), "renameat2": (316, 276), "unlink": (87, None),
-    "unlinkat": (263, 35), "rmdir": (84, None), "fallocate": (285, 47), "link": (86, None),
-    "linkat": (265, 37), "pipe": (22, None), "pipe2": (293, 59),
+    "read": (0, 63),
+    "write": (1, 64),
+    "open": (2, None),
+    "openat": (257, 56),
+    "close": (3, 57),
+    "stat": (4, None),
+    "fstat": (5, 80),
+    "lstat": (6, None),
+    "newfstatat": (262, 79),
+    "statx": (332, 291),
+    "statfs": (137, 43),
+    "fstatfs": (138, 44),
+    "access": (21, None),
+    "faccessat": (269, 48),
+    "faccessat2": (439, 439),
+    "lseek": (8, 62),
+    "pread64": (17, 67),
+    "readv": (19, 65),
+    "writev": (20, 66),
+    "getdents64": (217, 61),
+    "readlink": (89, None),
+    "readlinkat": (267, 78),
+    "getcwd": (79, 17),
+    "dup": (32, 23),
+    "dup2": (33, None),
+    "dup3": (292, 24),
+    "fcntl": (72, 25),
+    "ioctl": (16, 29),
+    "mkdir": (83, None),
+    "mkdirat": (258, 34),
+    "rename": (82, None),
+    "renameat": (264, 38),
+    "renameat2": (316, 276),
+    "unlink": (87, None),
+    "unlinkat": (263, 35),
+    "rmdir": (84, None),
+    "fallocate": (285, 47),
+    "link": (86, None),
+    "linkat": (265, 37),
+    "pipe": (22, None),
+    "pipe2": (293, 59),
     # memory of its own
-    "brk": (12, 214), "mmap": (9, 222), "munmap": (11, 215), "mremap": (25, 216), "mprotect": (10, 226),
+    "brk": (12, 214),
+    "mmap": (9, 222),
+    "munmap": (11, 215),
+    "mremap": (25, 216),
+    "mprotect": (10, 226),
     "madvise": (28, 233),
     # threads
-    "clone": (56, 220), "futex": (202, 98), "set_robust_list": (273, 99), "rseq": (334, 293), "gettid": (186, 178),
-    "sched_yield": (24, 124), "sched_getaffinity": (204, 123), "exit": (60, 93), "exit_group": (231, 94),
+    "clone": (56, 220),
+    "futex": (202, 98),
+    "set_robust_list": (273, 99),
+    "rseq": (334, 293),
+    "gettid": (186, 178),
+    "sched_yield": (24, 124),
+    "sched_getaffinity": (204, 123),
+    "exit": (60, 93),
+    "exit_group": (231, 94),
     # signal handlers, and signals to itself only
-    "kill": (62, 129), "tgkill": (234, 131),
-    "rt_sigaction": (13, 134), "rt_sigprocmask": (14, 135), "rt_sigreturn": (15, 139), "sigaltstack": (131, 132),
+    "kill": (62, 129),
+    "tgkill": (234, 131),
+    "rt_sigaction": (13, 134),
+    "rt_sigprocmask": (14, 135),
+    "rt_sigreturn": (15, 139),
+    "sigaltstack": (131, 132),
     "restart_syscall": (219, 128),
     # time and waiting
-    "clock_gettime": (228, 113), "clock_getres": (229, 114), "gettimeofday": (96, 169), "time": (201, None),
-    "clock_nanosleep": (230, 115), "nanosleep": (35, 101), "getrusage": (98, 165), "times": (100, 153),
-    "poll": (7, None), "ppoll": (271, 73), "select": (23, None), "pselect6": (270, 72),
-    "epoll_create1": (291, 20), "epoll_ctl": (233, 21), "epoll_wait": (232, None), "epoll_pwait": (281, 22),
+    "clock_gettime": (228, 113),
+    "clock_getres": (229, 114),
+    "gettimeofday": (96, 169),
+    "time": (201, None),
+    "clock_nanosleep": (230, 115),
+    "nanosleep": (35, 101),
+    "getrusage": (98, 165),
+    "times": (100, 153),
+    "poll": (7, None),
+    "ppoll": (271, 73),
+    "select": (23, None),
+    "pselect6": (270, 72),
+    "epoll_create1": (291, 20),
+    "epoll_ctl": (233, 21),
+    "epoll_wait": (232, None),
+    "epoll_pwait": (281, 22),
     # about itself
-    "getpid": (39, 172), "getppid": (110, 173), "getuid": (102, 174), "geteuid": (107, 175), "getgid": (104, 176),
-    "getegid": (108, 177), "getrandom": (318, 278), "uname": (63, 160), "prlimit64": (302, 261),
+    "getpid": (39, 172),
+    "getppid": (110, 173),
+    "getuid": (102, 174),
+    "geteuid": (107, 175),
+    "getgid": (104, 176),
+    "getegid": (108, 177),
+    "getrandom": (318, 278),
+    "uname": (63, 160),
+    "prlimit64": (302, 261),
 }
 CLONE3 = 435  # on both machines
 #: Calls allowed only with one of these values of one argument (by its index); the kernel
@@ -120,8 +185,13 @@ def _checked(name: str, pid: int) -> list[tuple[int, int, int, int]]:
     """The steps after a call's number matched: allow it only in its safe form (`pid`:
     this process's id)."""
     if name == "clone":
-        return [_argument(0), (JUMP_IF_SET, 2, 0, ~THREAD_FLAGS & 0xFFFFFFFF), (JUMP_IF_SET, 0, 1, CLONE_THREAD),
-                (RETURN, 0, 0, ALLOW), (RETURN, 0, 0, _fail(errno.EPERM))]
+        return [
+            _argument(0),
+            (JUMP_IF_SET, 2, 0, ~THREAD_FLAGS & 0xFFFFFFFF),
+            (JUMP_IF_SET, 0, 1, CLONE_THREAD),
+            (RETURN, 0, 0, ALLOW),
+            (RETURN, 0, 0, _fail(errno.EPERM)),
+        ]
     if name not in ONLY_WITH and name not in TO_ITSELF:
         return [(RETURN, 0, 0, ALLOW)]
     index, values = ONLY_WITH.get(name, (0, (pid,)))
@@ -140,9 +210,16 @@ def allowed(machine: str) -> dict[str, int]:
 def program(machine: str, pid: int) -> list[tuple[int, int, int, int]]:
     """The filter for `machine` and the process `pid` as (code, jump if true, jump if
     false, value) instructions."""
-    steps = [(LOAD, 0, 0, 4), (JUMP_IF_EQUAL, 1, 0, ARCHITECTURES[machine]), (RETURN, 0, 0, KILL),  # arch, then nr
-             (LOAD, 0, 0, 0), (JUMP_IF_SET, 0, 1, X32_SYSCALL), (RETURN, 0, 0, KILL),
-             (JUMP_IF_EQUAL, 0, 1, CLONE3), (RETURN, 0, 0, _fail(errno.ENOSYS))]
+    steps = [
+        (LOAD, 0, 0, 4),
+        (JUMP_IF_EQUAL, 1, 0, ARCHITECTURES[machine]),
+        (RETURN, 0, 0, KILL),  # arch, then nr
+        (LOAD, 0, 0, 0),
+        (JUMP_IF_SET, 0, 1, X32_SYSCALL),
+        (RETURN, 0, 0, KILL),
+        (JUMP_IF_EQUAL, 0, 1, CLONE3),
+        (RETURN, 0, 0, _fail(errno.ENOSYS)),
+    ]
     for name, number in allowed(machine).items():
         then = _checked(name, pid)
         steps += [(JUMP_IF_EQUAL, 0, len(then), number), *then]
@@ -164,7 +241,6 @@ def confine() -> str | None:
     instructions = (Instruction * len(steps))(*(Instruction(*step) for step in steps))
     filter_program = Program(len(steps), instructions)
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
-            libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(filter_program), 0, 0) != 0:
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(filter_program), 0, 0) != 0:
         return f"the seccomp filter could not be installed (errno {ctypes.get_errno()})"
     return None

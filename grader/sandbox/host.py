@@ -205,9 +205,15 @@ class Worker:
             self.scratch = Path(extra["cwd"])  # the worker's private folder, removed when it stops
             self.group = sandbox.group(limits.memory_mb << 20, limits.tasks)
             with _live_lock:
-                self.process = subprocess.Popen(held(argv) if self.group else argv, stdin=subprocess.PIPE,
-                                                stdout=output_write, stderr=output_write, pass_fds=(reply_write,),
-                                                start_new_session=True, **extra)
+                self.process = subprocess.Popen(
+                    held(argv) if self.group else argv,
+                    stdin=subprocess.PIPE,
+                    stdout=output_write,
+                    stderr=output_write,
+                    pass_fds=(reply_write,),
+                    start_new_session=True,
+                    **extra,
+                )
                 _live[self.process.pid] = self
             if self.group is not None:
                 self._release_into(self.group)
@@ -271,8 +277,7 @@ class Worker:
             raise WorkerFailure("unloadable", f"the process ended while loading the file ({ready.how})")
         if not ready.ok:
             rule = outside_rule(ready.missing) if ready.missing else None
-            raise WorkerFailure("unloadable", f"cannot load {self.name}: {rule}" if rule else
-                                clean_text(ready.why or "the file did not load", 400))
+            raise WorkerFailure("unloadable", f"cannot load {self.name}: {rule}" if rule else clean_text(ready.why or "the file did not load", 400))
         self.printed_bytes = 0  # the output bound counts per task from here
 
     def begin(self, limit: float) -> None:
@@ -320,7 +325,7 @@ class Worker:
         the pipe has room for is written at once, without waiting."""
         data = encode(request)
         try:
-            data = data[os.write(self.requests, data):]
+            data = data[os.write(self.requests, data) :]
         except BlockingIOError:
             pass
         except OSError:
@@ -335,7 +340,7 @@ class Worker:
                 if not selector.select(POLL_SECONDS):
                     continue
                 try:
-                    data = data[os.write(self.requests, data):]
+                    data = data[os.write(self.requests, data) :]
                 except BlockingIOError:
                     continue
                 except OSError:
@@ -358,8 +363,9 @@ class Worker:
         if isinstance(reply, Ended):
             raise WorkerFailure("crashed", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
-            raise StudentRaised((outside_rule(reply.missing) if reply.missing else None)
-                                or clean_text(reply.message, 400), reply.fatal, hook, reply.kind)
+            raise StudentRaised(
+                (outside_rule(reply.missing) if reply.missing else None) or clean_text(reply.message, 400), reply.fatal, hook, reply.kind
+            )
         assert isinstance(reply, Answer)
         return reply.value
 
@@ -440,11 +446,19 @@ class Worker:
             raise WorkerFailure("timeout", f"no answer within {self.call_limit[1]:g} s: {budget.describe()}", self.pending)
         if budget.past_backstop():
             if self._shares_cpu() and budget.starved_most():
-                raise WorkerFailure("timeout", f"no answer within {budget.wall:g} s of wall-clock time, most of it "
-                                    f"waiting for a busy machine ({budget.waited_for_the_machine():.0f} s)",
-                                    self.pending, ours=True)
-            raise WorkerFailure("timeout", f"no answer within {budget.wall:g} s of wall-clock time ({budget.describe()}): "
-                                "an item that sleeps, stops or keeps sending output is ended there", self.pending)
+                raise WorkerFailure(
+                    "timeout",
+                    f"no answer within {budget.wall:g} s of wall-clock time, most of it "
+                    f"waiting for a busy machine ({budget.waited_for_the_machine():.0f} s)",
+                    self.pending,
+                    ours=True,
+                )
+            raise WorkerFailure(
+                "timeout",
+                f"no answer within {budget.wall:g} s of wall-clock time ({budget.describe()}): "
+                "an item that sleeps, stops or keeps sending output is ended there",
+                self.pending,
+            )
 
     def _shares_cpu(self) -> bool:
         """Whether the worker has a CPU share of its own, equal to every other worker's."""
@@ -472,23 +486,28 @@ class Worker:
         return self.group is not None and self.group.out_of_memory()
 
     def _memory_text(self) -> str:
-        return (f"used more than {self.limits.memory_mb} MB of memory (its processes, the files it keeps in memory, "
-                "its unread socket buffers and the kernel's memory for it together), so it was stopped")
+        return (
+            f"used more than {self.limits.memory_mb} MB of memory (its processes, the files it keeps in memory, "
+            "its unread socket buffers and the kernel's memory for it together), so it was stopped"
+        )
 
     def _count_resources(self, reading: Usage) -> None:
         """Where no control group keeps the limits: the worker's resident memory, under
         `user` with its own files in RAM-backed folders, and its processes, as we read them."""
         if reading.memory > self.limits.memory_mb << 20:
-            raise WorkerFailure("crashed", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
-                                         "together), so it was stopped", self.pending)
+            raise WorkerFailure(
+                "crashed", f"used more than {self.limits.memory_mb} MB of memory (all its processes together), so it was stopped", self.pending
+            )
         ram_files = self.sandbox.ram_folders
-        if ram_files and self.uid is not None and \
-                reading.memory + files_in_memory(self.uid, ram_files) > self.limits.memory_mb << 20:
-            raise WorkerFailure("crashed", f"used more than {self.limits.memory_mb} MB of memory (all its processes "
-                                         f"and its files in {', '.join(ram_files)} together), so it was stopped", self.pending)
+        if ram_files and self.uid is not None and reading.memory + files_in_memory(self.uid, ram_files) > self.limits.memory_mb << 20:
+            raise WorkerFailure(
+                "crashed",
+                f"used more than {self.limits.memory_mb} MB of memory (all its processes "
+                f"and its files in {', '.join(ram_files)} together), so it was stopped",
+                self.pending,
+            )
         if reading.processes > self.limits.processes:
-            raise WorkerFailure("crashed", f"ran more than {self.limits.processes} processes at once, so it was stopped",
-                                self.pending)
+            raise WorkerFailure("crashed", f"ran more than {self.limits.processes} processes at once, so it was stopped", self.pending)
 
     def _usage(self) -> Usage:
         return usage(self.process.pid, self.uid)
@@ -502,8 +521,9 @@ class Worker:
         if sum(map(len, self.printed)) < self.limits.output_kept:
             self.printed.append(chunk.decode("utf-8", "replace"))
         if self.printed_bytes > self.limits.output_bytes:
-            raise WorkerFailure("output", f"printed more than {self.limits.output_bytes >> 20} MiB "
-                                         "(leftover debugging output?), so it was stopped", self.pending)
+            raise WorkerFailure(
+                "output", f"printed more than {self.limits.output_bytes >> 20} MiB (leftover debugging output?), so it was stopped", self.pending
+            )
 
     def _drain_output(self) -> None:
         """Read what the worker printed before its answer, without waiting."""
@@ -561,6 +581,7 @@ class Worker:
             self.process.stdin.close()
         except OSError:
             pass
+
 
 class Asker(Protocol):
     """Who answers hook calls: a sandboxed `Worker`, or the reference in our own process."""

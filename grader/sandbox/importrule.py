@@ -10,8 +10,7 @@ import sys
 
 from grader.sandbox.wire import Missing
 
-RULE = ("graded code may import only Python's standard library, your own files and the kit modules "
-        "the handout lists (section 5)")
+RULE = "graded code may import only Python's standard library, your own files and the kit modules the handout lists (section 5)"
 
 
 def outside_rule(missing: Missing) -> str | None:

@@ -57,10 +57,22 @@ KIT_ROOT = Path(__file__).resolve().parents[2]
 #: What student code may import from the kit: the model (board, CSP, engine), the game's
 #: view and moves, and the child side of the sandbox (with how it words an exception). No
 #: reference answer is among them.
-STUDENT_API = ("solvers/__init__.py", "solvers/board.py", "solvers/csp.py", "solvers/textformat.py",
-               "solvers/engine.py", "solvers/errortext.py", "play/__init__.py", "play/view.py",
-               "grader/__init__.py", "grader/hooktable.py", "grader/sandbox/__init__.py", "grader/sandbox/child.py", "grader/sandbox/confine.py",
-               "grader/sandbox/wire.py")
+STUDENT_API = (
+    "solvers/__init__.py",
+    "solvers/board.py",
+    "solvers/csp.py",
+    "solvers/textformat.py",
+    "solvers/engine.py",
+    "solvers/errortext.py",
+    "play/__init__.py",
+    "play/view.py",
+    "grader/__init__.py",
+    "grader/hooktable.py",
+    "grader/sandbox/__init__.py",
+    "grader/sandbox/child.py",
+    "grader/sandbox/confine.py",
+    "grader/sandbox/wire.py",
+)
 BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child import main; main(sys.argv[1:])"
 FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
 SUBMISSION_FILES = 200  # .py files copied from one submission, at most
@@ -79,8 +91,7 @@ class IsolationUnavailable(UserError):
 
 
 def _clean_env(home: str) -> dict[str, str]:
-    return {"PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8",
-            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+    return {"PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
 
 
 def _run_as(uid: int | None, argv: list[str], timeout: float = 20.0) -> subprocess.CompletedProcess[str] | None:
@@ -88,8 +99,8 @@ def _run_as(uid: int | None, argv: list[str], timeout: float = 20.0) -> subproce
     extra = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
     try:
         done: subprocess.CompletedProcess[str] = subprocess.run(  # type: ignore[call-overload]
-            argv, capture_output=True, text=True, timeout=timeout, cwd="/", env=_clean_env("/"), stdin=subprocess.DEVNULL,
-            **extra)
+            argv, capture_output=True, text=True, timeout=timeout, cwd="/", env=_clean_env("/"), stdin=subprocess.DEVNULL, **extra
+        )
         return done
     except (OSError, subprocess.SubprocessError):
         return None
@@ -179,8 +190,17 @@ def _bwrap_argv(python: str, view: Path, submission: Path, private: Path | None 
     """bubblewrap's command line up to (not including) the command it runs. `private`:
     the sandbox's folder, where the worker's own copy of the standard library is made
     (without it the machine's is bound: for probes that run no student code)."""
-    argv = [BWRAP or "bwrap", "--unshare-all", "--unshare-user", *_no_namespaces_inside(), "--die-with-parent",
-            "--new-session", "--cap-drop", "ALL", "--clearenv"]
+    argv = [
+        BWRAP or "bwrap",
+        "--unshare-all",
+        "--unshare-user",
+        *_no_namespaces_inside(),
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--clearenv",
+    ]
     for key, value in _clean_env("/tmp").items():
         argv += ["--setenv", key, value]
     for name in ("/bin", "/lib", "/lib64", "/sbin"):
@@ -188,9 +208,31 @@ def _bwrap_argv(python: str, view: Path, submission: Path, private: Path | None 
             argv += ["--symlink", os.readlink(name), name]
     seen = visible.bound(python)
     argv += seen.argv(visible.private_copy(seen, private) if private is not None else None)
-    argv += ["--ro-bind", str(view), "/kit", "--ro-bind", str(submission), "/submission", "--proc", "/proc",
-             "--dev", "/dev", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
-             "--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
+    argv += [
+        "--ro-bind",
+        str(view),
+        "/kit",
+        "--ro-bind",
+        str(submission),
+        "/submission",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(SHM_BYTES),
+        "--tmpfs",
+        "/dev/shm",
+        "--remount-ro",
+        "/dev",
+        "--size",
+        str(TMP_BYTES),
+        "--tmpfs",
+        "/tmp",
+        "--chdir",
+        "/tmp",
+        "--",
+    ]
     return argv
 
 
@@ -218,8 +260,7 @@ class Sandbox:
             if found.unshared:
                 self.unbounded = f"CPU not shared evenly between workers: {found.unshared}"
         else:
-            self.unbounded = f"memory and processes counted by the grader, not the kernel, and CPU not shared " \
-                             f"evenly between workers: {found}"
+            self.unbounded = f"memory and processes counted by the grader, not the kernel, and CPU not shared evenly between workers: {found}"
 
     def group(self, memory_bytes: int, tasks: int) -> Group | None:
         """A control group of its own for a new worker (None where none can be made here);
@@ -260,7 +301,14 @@ class Sandbox:
         tail = ["-I", "-S", "-u", "-c", BOOTSTRAP]
         if self.mode is Isolation.BWRAP:
             argv = _bwrap_argv(self.python, self.view, own, self.root) + [
-                self.python, *tail, "/kit", f"/submission/{hooks.name}", str(reply_fd), str(memory_mb), contained]
+                self.python,
+                *tail,
+                "/kit",
+                f"/submission/{hooks.name}",
+                str(reply_fd),
+                str(memory_mb),
+                contained,
+            ]
         else:
             argv = [self.python, *tail, str(self.view), str(hooks), str(reply_fd), str(memory_mb), contained]
         extra: dict[str, Any] = {"cwd": str(scratch), "env": _clean_env(str(scratch))}
@@ -316,16 +364,22 @@ class Sandbox:
 def _guardian(writable: list[str]) -> subprocess.Popen[bytes]:
     """A root process that cleans every user id it is sent once its standard input closes:
     when the grader ends, however it ends. Signals other than SIGKILL do not stop it."""
-    return subprocess.Popen([sys.executable, "-I", "-S", cleanup.__file__, "guard", str(SHADOW_OFFSET), *writable],
-                            stdin=subprocess.PIPE, start_new_session=True, cwd="/", env=_clean_env("/"))
+    return subprocess.Popen(
+        [sys.executable, "-I", "-S", cleanup.__file__, "guard", str(SHADOW_OFFSET), *writable],
+        stdin=subprocess.PIPE,
+        start_new_session=True,
+        cwd="/",
+        env=_clean_env("/"),
+    )
 
 
 def _copy_python_files(source: Path, target: Path, recursive: bool) -> None:
     files = sorted(source.rglob("*.py") if recursive else source.glob("*.py"))
     files = [f for f in files if f.is_file() and not f.is_symlink() and "__pycache__" not in f.parts]
     if len(files) > SUBMISSION_FILES or sum(f.stat().st_size for f in files) > SUBMISSION_BYTES:
-        raise IsolationUnavailable(f"{source} holds more than {SUBMISSION_FILES} Python files or "
-                                   f"{SUBMISSION_BYTES >> 20} MB: submit only your own files")
+        raise IsolationUnavailable(
+            f"{source} holds more than {SUBMISSION_FILES} Python files or {SUBMISSION_BYTES >> 20} MB: submit only your own files"
+        )
     for file in files:
         destination = target / file.relative_to(source)
         destination.parent.mkdir(parents=True, exist_ok=True)
@@ -392,8 +446,10 @@ def _why_not_user(python: str | None, uid: int | None, secrets: list[Path]) -> s
     leaks = [line for line in exposed(uid, python, secrets)]
     if leaks:
         action, _, path = leaks[0].partition(" ")
-        return (f"an unprivileged user can {action} {path or 'the grading data'}; close the grading data to other "
-                f"users (chmod -R go-rwx on the kit, the problems and the config)")
+        return (
+            f"an unprivileged user can {action} {path or 'the grading data'}; close the grading data to other "
+            f"users (chmod -R go-rwx on the kit, the problems and the config)"
+        )
     return None
 
 
@@ -426,7 +482,7 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
     reasons: dict[Isolation, str] = {}
     python = python_for(probe_uid)
     try:
-        for candidate in (tuple(Isolation) if mode == "auto" else (Isolation(mode),)):
+        for candidate in tuple(Isolation) if mode == "auto" else (Isolation(mode),):
             if candidate is Isolation.NONE:
                 note = "; ".join(f"{m}: {why}" for m, why in reasons.items())
                 return Sandbox(candidate, os.path.realpath(sys.executable), root, note=note, locks=locks)
@@ -440,8 +496,7 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
                 writable = world_writable()
                 for uid in list(pool.queue):  # what an earlier run may have left
                     clean_user(uid, uid + SHADOW_OFFSET, writable)
-                return Sandbox(candidate, python, root, pool, _guardian(writable), locks=locks, writable=writable,
-                               ram_folders=in_memory(writable))
+                return Sandbox(candidate, python, root, pool, _guardian(writable), locks=locks, writable=writable, ram_folders=in_memory(writable))
             reasons[candidate] = why or "unavailable"
     except BaseException:
         for fd in locks:

@@ -113,8 +113,7 @@ def failed(status: Failure, message: str, output: str = "", seconds: float = 0.0
     return Outcome(status, None, message, output, seconds, hook)
 
 
-def outcome_of(failure: WorkerFailure, output: str = "", seconds: float = 0.0,
-               calls: tuple[tuple[str, int, float], ...] = ()) -> Outcome[Any]:
+def outcome_of(failure: WorkerFailure, output: str = "", seconds: float = 0.0, calls: tuple[tuple[str, int, float], ...] = ()) -> Outcome[Any]:
     """The outcome of a task its worker failed (a failure of the student's), kind kept."""
     status: Failure = "timeout" if failure.kind == "timeout" else "error"
     return Outcome(status, None, failure.message, output, seconds, failure.hook, calls, failure.kind)
@@ -123,8 +122,7 @@ def outcome_of(failure: WorkerFailure, output: str = "", seconds: float = 0.0,
 class Chain:
     """One chain's tasks, run in order with one asker at a time."""
 
-    def __init__(self, start: Callable[[float], Asker], stop: Callable[[Asker], None],
-                 failures: tuple[type[HookError], ...]):
+    def __init__(self, start: Callable[[float], Asker], stop: Callable[[Asker], None], failures: tuple[type[HookError], ...]):
         self.start, self.stop, self.failures = start, stop, failures
         self.asker: Asker | None = None
         self.load_error: WorkerFailure | None = None  # the student's file does not load: every task fails alike
@@ -211,8 +209,9 @@ class Chain:
             self.asker = None
 
 
-def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task[Any]], jobs: int = 1,
-              failures: tuple[type[HookError], ...] = ()) -> list[Outcome[Any]]:
+def run_tasks(
+    start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task[Any]], jobs: int = 1, failures: tuple[type[HookError], ...] = ()
+) -> list[Outcome[Any]]:
     """Every task's outcome, in order.
 
     `start(limit)` gives a ready asker, `stop` ends one; `failures` are the exceptions a
@@ -233,8 +232,14 @@ def run_tasks(start: Callable[[float], Asker], stop: Callable[[Asker], None], ta
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-def _run_chains(start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task[Any]],
-                chains: list[list[int]], jobs: int, failures: tuple[type[HookError], ...]) -> list[list[Outcome[Any]]]:
+def _run_chains(
+    start: Callable[[float], Asker],
+    stop: Callable[[Asker], None],
+    tasks: list[Task[Any]],
+    chains: list[list[int]],
+    jobs: int,
+    failures: tuple[type[HookError], ...],
+) -> list[list[Outcome[Any]]]:
     def run(indices: list[int]) -> list[Outcome[Any]]:
         return Chain(start, stop, failures).run([tasks[index] for index in indices])
 

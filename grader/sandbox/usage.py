@@ -66,10 +66,9 @@ def _processes() -> Iterator[_Process]:
                     text = handle.read()
             except OSError:
                 continue
-            fields = text[text.rfind(b")") + 2:].split()  # the command name may hold spaces and parentheses
+            fields = text[text.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
             try:
-                yield _Process(int(entry.name), int(fields[1]), fields[0].decode(),
-                               sum(int(value) for value in fields[11:15]), int(fields[21]))
+                yield _Process(int(entry.name), int(fields[1]), fields[0].decode(), sum(int(value) for value in fields[11:15]), int(fields[21]))
             except (IndexError, ValueError):
                 continue
 
@@ -118,8 +117,13 @@ def usage(root: int, uid: int | None = None) -> Usage:
     """What the worker started as `root` (and user `uid`'s processes) use right now."""
     found = members(root, uid)
     running = any(p.state in RUNNING for p in found) or any(_thread_running(p.pid) for p in found)
-    return Usage(cpu=sum(p.ticks for p in found) / TICKS, memory=sum(p.pages for p in found) * PAGE,
-                 processes=len(found), running=running, pids=tuple(p.pid for p in found))
+    return Usage(
+        cpu=sum(p.ticks for p in found) / TICKS,
+        memory=sum(p.pages for p in found) * PAGE,
+        processes=len(found),
+        running=running,
+        pids=tuple(p.pid for p in found),
+    )
 
 
 def scheduled(pids: tuple[int, ...]) -> dict[int, tuple[float, float]]:
@@ -156,7 +160,7 @@ def _thread_running(pid: int) -> bool:
                 text = handle.read()
         except OSError:
             continue
-        if text[text.rfind(b")") + 2:][:1].decode() in RUNNING:
+        if text[text.rfind(b")") + 2 :][:1].decode() in RUNNING:
             return True
     return False
 
@@ -174,9 +178,11 @@ def in_memory(folders: list[str], mounts: str = "/proc/self/mounts") -> list[str
             table = [line.split()[1:3] for line in handle if len(line.split()) > 2]
     except OSError:
         return []
+
     def kind(folder: str) -> str:
         matching = [(point, fs) for point, fs in table if folder == point or folder.startswith(point.rstrip("/") + "/")]
         return max(matching, key=lambda pair: len(pair[0]))[1] if matching else ""
+
     return [folder for folder in folders if kind(folder) in RAM_FILE_SYSTEMS]
 
 

@@ -95,8 +95,15 @@ class Bound:
 def bound(python: str) -> Bound:
     """The bound set for the interpreter `python` (computed once per grader process)."""
     try:
-        ran = subprocess.run([python, "-I", "-S", "-c", _PROBE], capture_output=True, text=True, timeout=60,
-                             stdin=subprocess.DEVNULL, cwd="/", env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+        ran = subprocess.run(
+            [python, "-I", "-S", "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+            cwd="/",
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        )
     except (OSError, subprocess.SubprocessError) as error:
         raise ProbeFailed(f"{python} could not be probed: {error}") from error
     lines = ran.stdout.splitlines()
@@ -111,8 +118,7 @@ def bound(python: str) -> Bound:
 
 def _loaded_later(mapped: set[str]) -> set[str]:
     folders = {os.path.dirname(p) for p in mapped if os.path.basename(p).startswith("libc.so")}
-    return {os.path.realpath(os.path.join(f, name)) for f in folders for name in _LOADED_LATER
-            if os.path.isfile(os.path.join(f, name))}
+    return {os.path.realpath(os.path.join(f, name)) for f in folders for name in _LOADED_LATER if os.path.isfile(os.path.join(f, name))}
 
 
 def _links_to(files: set[str], python: str) -> list[tuple[str, str]]:
@@ -170,9 +176,9 @@ def _sweep(base: Path) -> None:
     """Remove the copies in `base` that graders of our PID namespace, now gone (killed),
     left behind."""
     own = _holder_prefix(os.getpid())
-    start = own[:own.rindex("-", 0, len(own) - 1) + 1]  # grader-stdlib-<namespace>-
+    start = own[: own.rindex("-", 0, len(own) - 1) + 1]  # grader-stdlib-<namespace>-
     for holder in base.glob(f"{start}*"):
-        pid = holder.name[len(start):].split("-")[0]
+        pid = holder.name[len(start) :].split("-")[0]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists():
             shutil.rmtree(holder, ignore_errors=True)
 

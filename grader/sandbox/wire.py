@@ -60,6 +60,7 @@ class BadMessage(ValueError):
 
 # --- worker side: any Python value as data ---------------------------------------------
 
+
 def to_data(value: Any, depth: int = 1) -> Any:
     """`value` as wire data (tagged where JSON has no type for it), to sit `depth` levels
     deep in a message. A container takes up to 3 levels (a dict: the tag's object, its
@@ -88,6 +89,7 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 # --- grader side: a worker's line, checked ----------------------------------------------
+
 
 def _reject_constant(name: str) -> Any:
     raise BadMessage(f"a non-finite number ({name})")
@@ -162,8 +164,12 @@ class Missing:
         """A dotted name of identifiers, a `.py` file's name (no folder, no control
         character) or "", and a line number: what the worker sends, and the grader takes."""
         parts = self.module.split(".")
-        return (len(parts) <= 10 and all(part.isidentifier() and len(part) <= 100 for part in parts)
-                and (self.file == "" or _FILE.fullmatch(self.file) is not None) and 0 <= self.line < 10**7)
+        return (
+            len(parts) <= 10
+            and all(part.isidentifier() and len(part) <= 100 for part in parts)
+            and (self.file == "" or _FILE.fullmatch(self.file) is not None)
+            and 0 <= self.line < 10**7
+        )
 
 
 @dataclass(frozen=True)
@@ -222,8 +228,7 @@ def ready_message(record: Ready) -> dict[str, Any]:
 def reply_message(record: Answer | Raised) -> dict[str, Any]:
     if isinstance(record, Answer):
         return {"value": record.value}
-    return ({"raised": record.message, "fatal": record.fatal, "kind": record.kind}
-            | ({"missing": record.missing.data()} if record.missing else {}))
+    return {"raised": record.message, "fatal": record.fatal, "kind": record.kind} | ({"missing": record.missing.data()} if record.missing else {})
 
 
 def _missing(message: dict[str, Any]) -> Missing | None:
@@ -233,8 +238,14 @@ def _missing(message: dict[str, Any]) -> Missing | None:
     if "missing" not in message:
         return None
     value = message["missing"]
-    if not (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str) and isinstance(value[1], str)
-            and type(value[2]) is int and Missing(*value).well_formed()):
+    if not (
+        isinstance(value, list)
+        and len(value) == 3
+        and isinstance(value[0], str)
+        and isinstance(value[1], str)
+        and type(value[2]) is int
+        and Missing(*value).well_formed()
+    ):
         raise BadMessage("a malformed missing module")
     return Missing(value[0], clean_text(value[1]), value[2])
 
@@ -270,8 +281,7 @@ def read_ended(line: bytes) -> Ended:
 
 def read_ready(line: bytes) -> Ready | Ended:
     """Whether the student's file loaded (Ended: the process loading it died first)."""
-    message = read_message(line, (frozenset({"ready"}), frozenset({"ready", "why"}), frozenset({"ready", "why", "missing"}),
-                                  frozenset({"ended"})))
+    message = read_message(line, (frozenset({"ready"}), frozenset({"ready", "why"}), frozenset({"ready", "why", "missing"}), frozenset({"ended"})))
     if "ended" in message:
         return _ended(message)
     if message["ready"] is True and "why" not in message:
@@ -283,22 +293,24 @@ def read_ready(line: bytes) -> Ready | Ended:
 
 def read_reply(line: bytes) -> Answer | Raised | Ended:
     """A worker's reply to a call, checked (Ended: the item's process died instead)."""
-    message = read_message(line, (frozenset({"value"}), frozenset({"raised", "fatal", "kind"}),
-                                  frozenset({"raised", "fatal", "kind", "missing"}), frozenset({"ended"})))
+    message = read_message(
+        line, (frozenset({"value"}), frozenset({"raised", "fatal", "kind"}), frozenset({"raised", "fatal", "kind", "missing"}), frozenset({"ended"}))
+    )
     if "ended" in message:
         return _ended(message)
     if "value" in message:
         return Answer(message["value"])
-    if (isinstance(message["raised"], str) and isinstance(message["fatal"], bool)
-            and message["kind"] in get_args(RaisedKind)):
+    if isinstance(message["raised"], str) and isinstance(message["fatal"], bool) and message["kind"] in get_args(RaisedKind):
         return Raised(message["raised"], message["fatal"], _missing(message), message["kind"])
     raise BadMessage("a malformed reply")
 
 
 # --- text that came from a worker, made safe to show -------------------------------------
 
-_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|.?)"
-                      r"|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*[\x07\x9c]?")
+_ESCAPES = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|.?)"
+    r"|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*[\x07\x9c]?"
+)
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
@@ -312,6 +324,7 @@ def clean_text(text: str, limit: int | None = None) -> str:
 
 
 # --- grader side: wire data back to Python values ----------------------------------------
+
 
 class Opaque:
     """A value the worker could not send as data; shown as the worker described it."""
@@ -337,7 +350,7 @@ def from_data(value: Any) -> Any:
         return [from_data(item) for item in value]
     if not isinstance(value, dict):
         return value
-    (tag, inner), = value.items()
+    ((tag, inner),) = value.items()
     if tag == "set" and isinstance(inner, list):
         try:
             return WireSet(from_data(item) for item in inner)
@@ -357,10 +370,39 @@ def from_data(value: Any) -> Any:
 
 QUOTE_LIMIT = 200  # characters of one quoted value
 #: Kinds of values named in reasons (any other name could be one a student made up to carry text).
-PLAIN_KINDS = frozenset({"generator", "function", "method", "builtin_function_or_method", "map", "filter", "zip",
-                         "range", "bytes", "bytearray", "complex", "object", "type", "module", "dict_keys",
-                         "dict_values", "dict_items", "list_iterator", "tuple_iterator", "set_iterator", "nan", "inf",
-                         "-inf", "NotImplementedType", "ellipsis", "Move", "View", "CSP", "Board"})
+PLAIN_KINDS = frozenset(
+    {
+        "generator",
+        "function",
+        "method",
+        "builtin_function_or_method",
+        "map",
+        "filter",
+        "zip",
+        "range",
+        "bytes",
+        "bytearray",
+        "complex",
+        "object",
+        "type",
+        "module",
+        "dict_keys",
+        "dict_values",
+        "dict_items",
+        "list_iterator",
+        "tuple_iterator",
+        "set_iterator",
+        "nan",
+        "inf",
+        "-inf",
+        "NotImplementedType",
+        "ellipsis",
+        "Move",
+        "View",
+        "CSP",
+        "Board",
+    }
+)
 
 
 def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:

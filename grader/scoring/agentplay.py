@@ -57,8 +57,7 @@ class RemoteAgent:
     `Limits.output_kept` characters) move by move, so the output cap bounds one move.
     """
 
-    def __init__(self, source: str, rules: str, limits: Limits, budget: float, move_limit: float,
-                 sandbox: Sandbox | None, scope: Scope):
+    def __init__(self, source: str, rules: str, limits: Limits, budget: float, move_limit: float, sandbox: Sandbox | None, scope: Scope):
         self.budget, self.move_limit, self.kept = budget, move_limit, limits.output_kept
         self.start: Callable[[float], Asker]
         if source == "reference":
@@ -194,10 +193,16 @@ def games_result(games: list[GameResult]) -> AgentGames:
     as a guess or a cell the agent's view proved to be a mine."""
     wins = sum(game.won for game in games)
     ways = first_lost_ways(games, LOST_WAYS_SHOWN, load_probabilities())
-    return AgentGames(len(games), wins, wins / max(len(games), 1), wilson_interval(wins, len(games)),
-                      describe_losses(games), sum(not game.won and game.error is not None for game in games),
-                      sorted(Counter(_outcome(game) for game in games).items(), key=lambda pair: -pair[1]),
-                      [FirstLoss(way.game, way.result.moves, way.reason, way.games, way.at()) for way in ways])
+    return AgentGames(
+        len(games),
+        wins,
+        wins / max(len(games), 1),
+        wilson_interval(wins, len(games)),
+        describe_losses(games),
+        sum(not game.won and game.error is not None for game in games),
+        sorted(Counter(_outcome(game) for game in games).items(), key=lambda pair: -pair[1]),
+        [FirstLoss(way.game, way.result.moves, way.reason, way.games, way.at()) for way in ways],
+    )
 
 
 def _outcome(game: GameResult) -> str:
@@ -207,8 +212,9 @@ def _outcome(game: GameResult) -> str:
     return "opened a mine" if game.error is None else CAUSE_WORDS[game.cause or "raised"]
 
 
-def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits: Limits,
-                     sandbox: Sandbox | None, scope: Scope = "siblings") -> Outcome[AgentGames]:
+def play_agent_games(
+    source: str, grading: AgentGrading, first_seed: int, limits: Limits, sandbox: Sandbox | None, scope: Scope = "siblings"
+) -> Outcome[AgentGames]:
     """Play the configured games, from `first_seed`, with the agent in `source` ("reference"
     or a file defining choose_move): their `games_result` as the answer of one task."""
     agent = RemoteAgent(source, grading.rules, limits, grading.timeout, grading.move_timeout, sandbox, scope)
@@ -216,14 +222,16 @@ def play_agent_games(source: str, grading: AgentGrading, first_seed: int, limits
         result = games_result(play_games(agent, grading, first_seed))
     finally:
         agent.close()
-    output, seconds = agent.printed[:limits.output_kept], agent.used
+    output, seconds = agent.printed[: limits.output_kept], agent.used
     if agent.ungraded is not None:
         return Outcome("ungraded", None, f"{agent.ungraded} (tried twice)", output, seconds)
     return Outcome("ok", result, output=output, seconds=seconds)
 
 
-NO_AGENT = ("no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
-            "file in with your hooks (part 3 of the handout)")
+NO_AGENT = (
+    "no agent found: none of your files defines choose_move; write it in assignment/agent.py and hand that "
+    "file in with your hooks (part 3 of the handout)"
+)
 PUBLIC_GAMES = "the public default games, which anyone can replay: set a private agent.seed in grading.yaml to grade"
 #: How many of the configured games a student copy plays: a practice set, seconds to play
 #: locally, while the course's autograder plays every configured game.
@@ -261,11 +269,11 @@ def score_agent(grading: AgentGrading, outcome: Outcome[AgentGames]) -> ItemResu
     losses = result.losses
     if len(losses) == 1 and losses[0].games == result.games and result.errors == result.games:
         # every game lost to the same error at the same move (the stub, say): that is the reason
-        message = (f"won 0/{result.games} {grading.level} games: all lost at move {losses[0].moves + 1}: "
-                   f"{losses[0].reason}" + (f"; 0 of {grading.points:g} points" if grading.points else ""))
+        message = f"won 0/{result.games} {grading.level} games: all lost at move {losses[0].moves + 1}: {losses[0].reason}" + (
+            f"; 0 of {grading.points:g} points" if grading.points else ""
+        )
     else:
-        message = (f"won {result.wins}/{result.games} {grading.level} games ({result.win_rate:.1%}, "
-                   f"95% CI {low:.1%}-{high:.1%}); {computed}")
+        message = f"won {result.wins}/{result.games} {grading.level} games ({result.win_rate:.1%}, 95% CI {low:.1%}-{high:.1%}); {computed}"
         if losses:
             message += f"\n  {result.lost}; first: " + "; ".join(f"game {loss.game + 1} {loss.at}" for loss in losses)
     if public and grading.points:
@@ -274,14 +282,17 @@ def score_agent(grading: AgentGrading, outcome: Outcome[AgentGames]) -> ItemResu
     games = f"{result.games} {grading.level}, {grading.rules} rules"
     if public:  # practice games are public on purpose: a student can replay them with evaluate_agent
         games += f", {public_games(result.games, grading.games)}" if grading.points else ", the public default games"
-    facts = (("games", games), ("wins", str(result.wins)),
-             ("win rate", f"{result.win_rate:.1%} (95% interval {low:.1%}-{high:.1%})"),
-             ("grading", grading.describe().removeprefix("grading: ")), ("points", computed),
-             *((("losses", result.lost),) if losses else ()),
-             *((f"lost game {loss.game + 1}", loss.at) for loss in losses))
+    facts = (
+        ("games", games),
+        ("wins", str(result.wins)),
+        ("win rate", f"{result.win_rate:.1%} (95% interval {low:.1%}-{high:.1%})"),
+        ("grading", grading.describe().removeprefix("grading: ")),
+        ("points", computed),
+        *((("losses", result.lost),) if losses else ()),
+        *((f"lost game {loss.game + 1}", loss.at) for loss in losses),
+    )
     outcomes = tuple((str(way), int(count)) for way, count in result.outcomes)
-    return ItemResult("agent", name, status, score, grading.points, message, facts=facts, game_outcomes=outcomes,
-                      **measured(outcome))
+    return ItemResult("agent", name, status, score, grading.points, message, facts=facts, game_outcomes=outcomes, **measured(outcome))
 
 
 def agent_item(grading: AgentGrading, outcome: Outcome[AgentGames] | None) -> ItemResult:
@@ -330,8 +341,9 @@ def _practice_stub(config: GradingConfig, agent: str | None) -> bool:
     return agent is not None and not (config.agent is not None and config.agent.points) and not agent_is_written(agent)
 
 
-def _agent_games(config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None,
-                 scope: Scope) -> tuple[AgentGrading | None, Outcome[AgentGames] | None]:
+def _agent_games(
+    config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None, scope: Scope
+) -> tuple[AgentGrading | None, Outcome[AgentGames] | None]:
     """How the agent is graded (None: it is not), and its games' outcome (None: no agent file)."""
     grading = config.agent or (PRACTICE if agent is not None and agent_is_written(agent) else None)
     if grading is None or agent is None:

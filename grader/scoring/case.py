@@ -48,10 +48,16 @@ class Case:
         board, rule = data.get("board"), data.get("rule", "classic")
         if rule not in get_args(Rule):
             raise ValueError(f"no rule is called {rule!r}")
-        return cls(str(data.get("name", "")), str(data.get("why", "")),
-                   {key: value for key, value in data.items() if key not in NOTES + BOARD_FIELDS},
-                   None if board is None else tuple(str(row) for row in board), rule,
-                   data.get("mines"), data.get("expected"), data.get("group"))
+        return cls(
+            str(data.get("name", "")),
+            str(data.get("why", "")),
+            {key: value for key, value in data.items() if key not in NOTES + BOARD_FIELDS},
+            None if board is None else tuple(str(row) for row in board),
+            rule,
+            data.get("mines"),
+            data.get("expected"),
+            data.get("group"),
+        )
 
     def data(self) -> dict[str, Any]:
         """The case as one flat mapping of plain data (what `from_data` reads back)."""

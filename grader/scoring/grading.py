@@ -41,8 +41,9 @@ from grader.scoring.searchshare import Searched
 SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem it solves
 
 
-def run_solver_tasks(solver: str, tasks: list[Task[Any]], jobs: int, limits: Limits, sandbox: Sandbox | None,
-                     scope: Scope = "siblings") -> list[Outcome[Any]]:
+def run_solver_tasks(
+    solver: str, tasks: list[Task[Any]], jobs: int, limits: Limits, sandbox: Sandbox | None, scope: Scope = "siblings"
+) -> list[Outcome[Any]]:
     """Run tasks with the reference (here) or a student's file (in sandboxed workers)."""
     if not tasks:
         return []
@@ -55,9 +56,17 @@ def run_solver_tasks(solver: str, tasks: list[Task[Any]], jobs: int, limits: Lim
     return run_tasks(start_worker(sandbox, hooks, limits), stop_worker, tasks, jobs, TASK_FAILURES)
 
 
-def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingConfig(), jobs: int = 1,
-          timeout: float | None = None, agent: str | None = None, sandbox: Sandbox | None = None,
-          scope: Scope = "siblings", only: frozenset[str] | None = None) -> Report:
+def grade(
+    solver: str,
+    problems: list[Problem],
+    config: GradingConfig = GradingConfig(),
+    jobs: int = 1,
+    timeout: float | None = None,
+    agent: str | None = None,
+    sandbox: Sandbox | None = None,
+    scope: Scope = "siblings",
+    only: frozenset[str] | None = None,
+) -> Report:
     """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`.
 
     Student code runs in `sandbox` workers (`scope`: which of its files they see). The
@@ -67,6 +76,7 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     `only`: the names of the items to grade (hooks, sat_encoding, efficiency, agent); the
     caller picks the problems.
     """
+
     def wants(name: str) -> bool:
         return only is None or name in only
 
@@ -89,9 +99,13 @@ def grade(solver: str, problems: list[Problem], config: GradingConfig = GradingC
     hooks = [spec for spec in CSP_HOOKS if wants(spec.name)]
     sat_hooks = [spec for spec in SAT_HOOKS if wants(spec.name)]
     probes = {spec.name: Probes(spec.name, visible, hidden, model, item_timeout) for spec in hooks if spec.probe}
-    seen = run({"hooks": [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks],
-                "sat hooks": [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks],
-                **_part(visible, False, probes, model, config, timeout, wants(SAT_ENCODING))})
+    seen = run(
+        {
+            "hooks": [hook_task(spec.name, cases[spec.name], item_timeout) for spec in hooks],
+            "sat hooks": [sat_hook_task(spec.name, item_timeout) for spec in sat_hooks],
+            **_part(visible, False, probes, model, config, timeout, wants(SAT_ENCODING)),
+        }
+    )
     _take(probes, False, seen["probes"])
     agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
     unseen = run(_part(hidden, True, probes, model, config, timeout, wants(SAT_ENCODING)))
@@ -117,44 +131,67 @@ def _cases(config: GradingConfig) -> Cases:
     return build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
 
 
-def _part(chosen: list[Problem], hidden: bool, probes: dict[str, Probes], model: Model | AnswerTable, config: GradingConfig,
-          timeout: float | None, sat: bool) -> dict[str, list[Task[Any]]]:
+def _part(
+    chosen: list[Problem],
+    hidden: bool,
+    probes: dict[str, Probes],
+    model: Model | AnswerTable,
+    config: GradingConfig,
+    timeout: float | None,
+    sat: bool,
+) -> dict[str, list[Task[Any]]]:
     """The tasks about `chosen`: the probes of their searches, the searches, and with `sat`
     the SAT item's part (none without problems)."""
-    return {"probes": [task for asked in probes.values() for task in asked.tasks(hidden)],
-            "problems": [problem_task(p, timeout or p.timeout or config.timeout, model) for p in chosen],
-            "sat": _sat_part(chosen, hidden, timeout or config.timeout) if sat else []}
+    return {
+        "probes": [task for asked in probes.values() for task in asked.tasks(hidden)],
+        "problems": [problem_task(p, timeout or p.timeout or config.timeout, model) for p in chosen],
+        "sat": _sat_part(chosen, hidden, timeout or config.timeout) if sat else [],
+    }
 
 
-def _hook_items(config: GradingConfig, cases: Cases, hooks: list[HookSpec], outcomes: list[Outcome[HookAnswers]],
-                searches: list[tuple[Problem, Outcome[SearchAnswer]]], probes: dict[str, Probes]) -> list[ItemResult]:
+def _hook_items(
+    config: GradingConfig,
+    cases: Cases,
+    hooks: list[HookSpec],
+    outcomes: list[Outcome[HookAnswers]],
+    searches: list[tuple[Problem, Outcome[SearchAnswer]]],
+    probes: dict[str, Probes],
+) -> list[ItemResult]:
     """Each hook's item from its cases' outcome and its calls in the grader's searches."""
     items = []
     for spec, outcome in zip(hooks, outcomes):
         searched = _search_calls(spec, searches, probes)
-        items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched,
-                                private=config.hook_seed is not None))
+        items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched, private=config.hook_seed is not None))
     return items
 
 
-def _new_report(solver: str, config: GradingConfig, sandbox: Sandbox | None, only: frozenset[str] | None,
-                model: Model | AnswerTable, hooks: list[HookSpec], agent_stub: bool) -> Report:
+def _new_report(
+    solver: str,
+    config: GradingConfig,
+    sandbox: Sandbox | None,
+    only: frozenset[str] | None,
+    model: Model | AnswerTable,
+    hooks: list[HookSpec],
+    agent_stub: bool,
+) -> Report:
     """The report before any item: how the solver ran, and what the run could not check."""
-    return Report(solver, isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
-                  partial=only is not None, calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
-                  unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "",
-                  agent_stub=agent_stub,
-                  unchecked_why=_unchecked_why(model),
-                  public_cases=sum(config.hook_points[spec.name] for spec in hooks) if isinstance(model, AnswerTable) else 0.0)
+    return Report(
+        solver,
+        isolation="in-process (reference)" if solver == "reference" else _mode(sandbox),
+        partial=only is not None,
+        calls=() if solver == "reference" else hooks_calling_hooks(Path(solver)),
+        unbounded=sandbox.unbounded if sandbox is not None and solver != "reference" else "",
+        agent_stub=agent_stub,
+        unchecked_why=_unchecked_why(model),
+        public_cases=sum(config.hook_points[spec.name] for spec in hooks) if isinstance(model, AnswerTable) else 0.0,
+    )
 
 
-def _problem_items(problems: list[Problem], by_problem: dict[int, Outcome[SearchAnswer]], config: GradingConfig,
-                   only: frozenset[str] | None) -> list[ItemResult]:
+def _problem_items(
+    problems: list[Problem], by_problem: dict[int, Outcome[SearchAnswer]], config: GradingConfig, only: frozenset[str] | None
+) -> list[ItemResult]:
     """Each problem's item from its search's outcome (`by_problem`, by the problem's id())."""
-    problem_results = [
-        score_problem(problem, by_problem[id(problem)], config.points_for(problem.file, problem.points))
-        for problem in problems
-    ]
+    problem_results = [score_problem(problem, by_problem[id(problem)], config.points_for(problem.file, problem.points)) for problem in problems]
     counts = [expected_count(p) for p in problems]
     if only is None:  # a partial run (--only) grades boards alone
         problem_results = no_credit_for_answering_nothing(problem_results, counts)
@@ -171,8 +208,7 @@ def _sat_item(config: GradingConfig, parts: list[tuple[list[Problem], list[Outco
     sat_problems = [p for chosen, _ in parts for p in chosen]
     ran = [(chosen, part[0]) for chosen, part in parts if part]
     sat_outcome = merge_sat_parts(ran) if ran else Outcome("ok", SatSolutions([]))
-    return score_sat_problems(config.hook_points[SAT_ENCODING], sat_problems,
-                              [expected_count(p) for p in sat_problems], sat_outcome)
+    return score_sat_problems(config.hook_points[SAT_ENCODING], sat_problems, [expected_count(p) for p in sat_problems], sat_outcome)
 
 
 def _sat_part(chosen: list[Problem], hidden: bool, item_timeout: float) -> list[Task[SatSolutions]]:
@@ -188,16 +224,18 @@ def _take(probes: dict[str, Probes], hidden: bool, outcomes: list[Outcome[HookAn
         asked.take(hidden, [next(answered) for _ in asked.tasks(hidden)])
 
 
-def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome[SearchAnswer]]],
-                  probes: dict[str, Probes]) -> list[Searched]:
+def _search_calls(hook: HookSpec, searches: list[tuple[Problem, Outcome[SearchAnswer]]], probes: dict[str, Probes]) -> list[Searched]:
     """The hook's calls in the grader's searches, board by board, as its table entry says
     (`HookSpec.in_searches`): its calls there, its probes' answers, or none at all."""
     if hook.in_searches == "probes":
         return probes[hook.name].calls
     if hook.in_searches == "":
         return []
-    return [Searched(problem, outcome.answer.calls[hook.name], divergence=outcome.answer.divergence)
-            for problem, outcome in searches if outcome.answer is not None and hook.name in outcome.answer.calls]
+    return [
+        Searched(problem, outcome.answer.calls[hook.name], divergence=outcome.answer.divergence)
+        for problem, outcome in searches
+        if outcome.answer is not None and hook.name in outcome.answer.calls
+    ]
 
 
 NOT_CARRIED = "this copy has no model answer's answers for boards changed or added since it was made"

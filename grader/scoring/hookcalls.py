@@ -119,8 +119,9 @@ class Hooks:
         for var, values in result.items():
             kept = tuple(sorted(values)) if isinstance(values, (list, frozenset)) and all(map(is_int, values)) else None
             if kept is None or not set(kept) <= set(domains[var]):
-                raise HookContractError("forward_check", f"forward_check gave variable {quote(var)} the domain {quote(values)}, "
-                                        f"which is not a subset of {domains[var]}")
+                raise HookContractError(
+                    "forward_check", f"forward_check gave variable {quote(var)} the domain {quote(values)}, which is not a subset of {domains[var]}"
+                )
             narrowed[var] = kept
         return narrowed
 
@@ -133,8 +134,9 @@ class Hooks:
     def order_values(self, csp: CSP, var: int, domains: Domains) -> list[int]:
         values = self.ask("order_values", csp, var, domains)
         if not isinstance(values, list) or not all(map(is_int, values)) or sorted(values) != sorted(domains[var]):
-            raise HookContractError("order_values", f"order_values returned {quote(values)} for variable {var}; "
-                                    f"it must order exactly the values {domains[var]}")
+            raise HookContractError(
+                "order_values", f"order_values returned {quote(values)} for variable {var}; it must order exactly the values {domains[var]}"
+            )
         return values
 
     def strategy(self) -> Strategy:

@@ -39,6 +39,7 @@ HOOK_NAMES = tuple(spec.name for spec in HOOKS_WITH_CASES)
 
 # --- turning case data into hook arguments (for the model answer and the trivial probes) and results into data ---
 
+
 def csp_of(case: Case) -> CSP:
     return build_csp(board_of(case))
 
@@ -132,8 +133,7 @@ def _reference(hook: str) -> Callable[..., Any]:
     return reference_hooks()[hook]
 
 
-def _fc_case(rng: random.Random, rule: str = "classic", mines: bool = True, fixed: float = 0.2,
-             assigned: bool = False) -> Case:
+def _fc_case(rng: random.Random, rule: str = "classic", mines: bool = True, fixed: float = 0.2, assigned: bool = False) -> Case:
     board = _random_board(rng, rule, mines)
     csp = build_csp(board)
     domains = _random_domains(rng, csp, fixed)
@@ -201,12 +201,9 @@ def _bounds_cases(rng: random.Random) -> list[Case]:
     """constraint_bounds: the hand-made cases (renumbered), then random constraints."""
     named = [
         Case("an empty scope", "no variable: the sum is 0 at least and at most", {"scope": [], "domains": {}}),
-        Case("an empty domain", "a variable with no value left: no sum is reachable, so (1, 0)",
-             {"scope": [0, 1], "domains": {0: [], 1: [0, 1]}}),
-        Case("mixed domains", "low adds each domain's minimum, high each maximum",
-             {"scope": [0, 1, 2], "domains": {0: [1], 1: [0, 1], 2: [0]}}),
-        Case("all mines", "every variable is a mine: low = high = the scope's size",
-             {"scope": [3, 4, 5], "domains": {3: [1], 4: [1], 5: [1]}}),
+        Case("an empty domain", "a variable with no value left: no sum is reachable, so (1, 0)", {"scope": [0, 1], "domains": {0: [], 1: [0, 1]}}),
+        Case("mixed domains", "low adds each domain's minimum, high each maximum", {"scope": [0, 1, 2], "domains": {0: [1], 1: [0, 1], 2: [0]}}),
+        Case("all mines", "every variable is a mine: low = high = the scope's size", {"scope": [3, 4, 5], "domains": {3: [1], 4: [1], 5: [1]}}),
     ]
     cases = [_renumbered(rng, case) for case in named]
     for index in range(RANDOM_CASES):
@@ -231,22 +228,34 @@ def _forward_check_cases(rng: random.Random) -> list[Case]:
         return without is not None and _once(case) not in (None, without)
 
     named = [
-        ("one pass, not a fixpoint", "ONE pass in order: what a later constraint's narrowing would let an "
-         "earlier one narrow waits for the next call", _find(lambda: _fc_case(rng), one_pass_is_not_fixpoint)),
-        ("an empty domain", "a variable with no value left: some constraint cannot be met, so None",
-         _emptied(_find(lambda: _fc_case(rng), lambda c: bool(c.args["domains"])))),
-        ("the mine count last", "the global constraint is the last one: it narrows with what the clues left",
-         _find(lambda: _fc_case(rng, fixed=0.5), global_narrows)),
-        ("no mine count", "without a mine count there is no global constraint",
-         _find(lambda: _fc_case(rng, mines=False), _narrows)),
-        ("assigned is given", "`assigned` names the variable just assigned; the pass still checks every constraint",
-         _find(lambda: _just_assigned(rng), _narrows)),
-        ("the inclusive rule", "under the inclusive rule a clue counts its own cell too",
-         _find(lambda: _fc_case(rng, rule="inclusive"), _narrows)),
-        ("a dead end", "a clue can no longer be met: None",
-         _find(lambda: _fc_case(rng, fixed=0.5), lambda c: _once(c) is None)),
-        ("nothing to narrow", "no bound meets its total: every domain comes back as it was",
-         _find(lambda: _fc_case(rng, fixed=0.0), lambda c: _once(c) == domains_of(c.args["domains"]))),
+        (
+            "one pass, not a fixpoint",
+            "ONE pass in order: what a later constraint's narrowing would let an earlier one narrow waits for the next call",
+            _find(lambda: _fc_case(rng), one_pass_is_not_fixpoint),
+        ),
+        (
+            "an empty domain",
+            "a variable with no value left: some constraint cannot be met, so None",
+            _emptied(_find(lambda: _fc_case(rng), lambda c: bool(c.args["domains"]))),
+        ),
+        (
+            "the mine count last",
+            "the global constraint is the last one: it narrows with what the clues left",
+            _find(lambda: _fc_case(rng, fixed=0.5), global_narrows),
+        ),
+        ("no mine count", "without a mine count there is no global constraint", _find(lambda: _fc_case(rng, mines=False), _narrows)),
+        (
+            "assigned is given",
+            "`assigned` names the variable just assigned; the pass still checks every constraint",
+            _find(lambda: _just_assigned(rng), _narrows),
+        ),
+        ("the inclusive rule", "under the inclusive rule a clue counts its own cell too", _find(lambda: _fc_case(rng, rule="inclusive"), _narrows)),
+        ("a dead end", "a clue can no longer be met: None", _find(lambda: _fc_case(rng, fixed=0.5), lambda c: _once(c) is None)),
+        (
+            "nothing to narrow",
+            "no bound meets its total: every domain comes back as it was",
+            _find(lambda: _fc_case(rng, fixed=0.0), lambda c: _once(c) == domains_of(c.args["domains"])),
+        ),
     ]
     randoms = []
     for index in range(RANDOM_CASES):
@@ -262,14 +271,14 @@ def _select_variable_cases(rng: random.Random) -> list[Case]:
         csp, domains, unassigned = csp_of(case), domains_of(case.args["domains"]), case.args["unassigned"]
         smallest = min(len(domains[v]) for v in unassigned)
         tied = [v for v in unassigned if len(domains[v]) == smallest]
-        return len({len(csp.constraints_of[v]) for v in tied}) > 1 and _reference("select_variable")(
-            *arguments("select_variable", case)) != min(tied)
+        return len({len(csp.constraints_of[v]) for v in tied}) > 1 and _reference("select_variable")(*arguments("select_variable", case)) != min(tied)
 
     def with_unassigned(fixed: float) -> Callable[[], Case]:
         def make() -> Case:
             case = _without(_fc_case(rng, fixed=fixed), "assigned")
             unassigned = [v for v in domains_of(case.args["domains"]) if rng.random() < 0.8] or [0]
             return _with_assigned(rng, _with(case, unassigned=unassigned))
+
         return make
 
     def singletons_of_each_value(case: Case) -> bool:
@@ -277,10 +286,12 @@ def _select_variable_cases(rng: random.Random) -> list[Case]:
         return {domains[v] for v in case.args["unassigned"]} >= {(0,), (1,)}
 
     cases = [
-        _named("a degree tie", "equal domain sizes: the variable in more constraints comes first",
-               _find(with_unassigned(0.0), degree_tie)),
-        _named("a singleton of each value", "the smallest domain first: a decided variable, whatever its value",
-               _find(with_unassigned(0.4), singletons_of_each_value)),
+        _named("a degree tie", "equal domain sizes: the variable in more constraints comes first", _find(with_unassigned(0.0), degree_tie)),
+        _named(
+            "a singleton of each value",
+            "the smallest domain first: a decided variable, whatever its value",
+            _find(with_unassigned(0.4), singletons_of_each_value),
+        ),
     ]
     for index in range(RANDOM_CASES):
         board, csp, domains = _random_inputs(rng, index)
@@ -297,9 +308,11 @@ def _order_values_cases(rng: random.Random) -> list[Case]:
         var = rng.choice(list(domains_of(case.args["domains"])))
         return _with(case, var=var, domains={**case.args["domains"], var: list(domain)})
 
-    cases = [_named("undecided", "both values: safe (0) before mine (1)", order_case((0, 1))),
-             _named("decided safe", "a singleton (0,): only 0 to try", order_case((0,))),
-             _named("decided a mine", "a singleton (1,): only 1 to try", order_case((1,)))]
+    cases = [
+        _named("undecided", "both values: safe (0) before mine (1)", order_case((0, 1))),
+        _named("decided safe", "a singleton (0,): only 0 to try", order_case((0,))),
+        _named("decided a mine", "a singleton (1,): only 1 to try", order_case((1,))),
+    ]
     for index in range(RANDOM_CASES):
         board, csp, domains = _random_inputs(rng, index)
         cases.append(_random_case(index, board, domains, var=rng.choice(list(csp.variables))))
@@ -327,8 +340,7 @@ def trivial_passes(hook: str, case: Case, answer: Callable[..., Any]) -> bool:
 def _groups(hook: str, cases: list[Case]) -> list[list[int]]:
     """Cases in groups (indices) such that every trivial answer fails some case of each
     group: a group counts only when all its cases pass, so a trivial answer earns nothing."""
-    return group_indices([{label for label, answer in BY_NAME[hook].trivial if trivial_passes(hook, case, answer)}
-                          for case in cases])
+    return group_indices([{label for label, answer in BY_NAME[hook].trivial if trivial_passes(hook, case, answer)} for case in cases])
 
 
 def group_indices(passes: list[set[str]]) -> list[list[int]]:
@@ -366,8 +378,7 @@ def build_cases(seed: int = GOLDEN_SEED, hooks: Sequence[HookSpec] = HOOKS_WITH_
     for spec in hooks:
         seen = public.get(spec.name, set())
         fresh = [case for case in DRAWS[spec.name](stream(seed, spec.name)) if case.input_text() not in seen]
-        answered = [replace(case, expected=as_data(spec.name, reference[spec.name](*arguments(spec.name, case))))
-                    for case in fresh]
+        answered = [replace(case, expected=as_data(spec.name, reference[spec.name](*arguments(spec.name, case)))) for case in fresh]
         group_of = {index: number for number, group in enumerate(_groups(spec.name, answered), start=1) for index in group}
         built[spec.name] = [replace(case, group=group_of[index]) for index, case in enumerate(answered)]
     return built
@@ -391,6 +402,7 @@ def load_cases(path: Path = CASES_FILE) -> Cases:
 
 
 # --- a case as a student reads it --------------------------------------------------------
+
 
 def handout_domain(values: Any) -> str:
     """A domain as the handout writes it: (0, 1), (1,), () (a long one cut short)."""
@@ -439,8 +451,7 @@ def first_difference(hook: str, got: Any, expected: Any, case: Case | None = Non
             cells = csp_of(case).cells if case is not None and case.board is not None else []
             if isinstance(var, int) and 0 <= var < len(cells):  # a variable the board has
                 where = f" ({cell_name(cells[var])})"
-            return (f"variable {quote(var)}{where}: yours {handout_domain(got.get(var, []))}, "
-                    f"expected {handout_domain(expected.get(var, []))}")
+            return f"variable {quote(var)}{where}: yours {handout_domain(got.get(var, []))}, expected {handout_domain(expected.get(var, []))}"
     return f"yours {_handout_value(hook, got)}, expected {_handout_value(hook, expected)}"
 
 
@@ -463,8 +474,7 @@ def describe_case(hook: str, number: int | None, case: Case, result: dict[str, A
     if case.board is not None:
         count = case.mines
         mines = ", no mine count" if count is None else f", {count} mine{'' if count == 1 else 's'}"
-        lines.append(f"  board ({case.rule}{mines}; vN is variable N: ? undecided, ◇ safe, ◆ a mine, "
-                     "✗ no value left; digits are clues):")
+        lines.append(f"  board ({case.rule}{mines}; vN is variable N: ? undecided, ◇ safe, ◆ a mine, ✗ no value left; digits are clues):")
         lines += ["    " + row.rstrip() for row in _drawn(case).splitlines()]
     for param in BY_NAME[hook].params:
         if param.codec is DOMAINS:
@@ -491,8 +501,7 @@ def _mistake(hook: str, case: Case, returned: Any) -> str:
 
 
 def _recognised(hook: str, case: Case, returned: Any) -> Misconception | None:
-    seen = Answered(case.args, domains_of(case.args.get("domains", {})), csp_of(case) if case.board is not None else None,
-                    case.expected, returned)
+    seen = Answered(case.args, domains_of(case.args.get("domains", {})), csp_of(case) if case.board is not None else None, case.expected, returned)
     return recognised(hook, seen)
 
 

@@ -53,6 +53,7 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
 def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, item: str = "") -> Task[HookAnswers]:
     """Ask hook `name` every case. Only the inputs go out: the expected outputs never
     leave the grader. `hidden`: cases from hidden boards (run apart, after the rest)."""
+
     def run(asker: Asker) -> HookAnswers:
         hooks = Hooks(asker)
 
@@ -73,8 +74,7 @@ class Probes:
     def __init__(self, hook: str, visible: list[Problem], hidden: list[Problem], model: Model | AnswerTable, limit: float):
         """A board whose probes the student copy does not carry (None) is a board it cannot check."""
         self.hook = hook
-        self.parts = {part: [(p, _probes(hook, p, model)) for p in problems]
-                      for part, problems in ((False, visible), (True, hidden))}
+        self.parts = {part: [(p, _probes(hook, p, model)) for p in problems] for part, problems in ((False, visible), (True, hidden))}
         self.limit = limit
         self.calls: list[Searched] = []
 
@@ -107,8 +107,9 @@ def _probes(hook: str, problem: Problem, model: Model | AnswerTable) -> list[Cas
         return None
 
 
-def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcome[HookAnswers],
-               searched: Sequence[Searched] = (), private: bool = False) -> ItemResult:
+def score_hook(
+    spec_name: str, points: float, cases: list[Case], outcome: Outcome[HookAnswers], searched: Sequence[Searched] = (), private: bool = False
+) -> ItemResult:
     """Credit by groups of cases: a group counts when every case in it is right (the groups
     are built so that no input-independent answer gets a group right). The hook's calls in
     the grader's searches (`searched`) are graded alike, a board a case: the hook earns the
@@ -119,8 +120,11 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
     ours = next((s for s in searched if s.unfinished is not None and s.unfinished.status == "ungraded"), None)
     if ours is not None:
         return _searches_ungraded(spec_name, points, ours)
-    wrong = [(number, case, result) for number, (case, result) in enumerate(zip(cases, outcome.answered.results), start=1)
-             if "error" in result or result["value"] != case.expected]
+    wrong = [
+        (number, case, result)
+        for number, (case, result) in enumerate(zip(cases, outcome.answered.results), start=1)
+        if "error" in result or result["value"] != case.expected
+    ]
     groups = {number if case.group is None else case.group for number, case in enumerate(cases, start=1)}
     lost = {number if case.group is None else case.group for number, case, _ in wrong}
     passed = len(groups) - len(lost)
@@ -140,8 +144,7 @@ def score_hook(spec_name: str, points: float, cases: list[Case], outcome: Outcom
         first = {"first_wrong": case.name, "mistake": mistake_name(spec_name, case, result)}
     message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
     status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
-    return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified,
-                      **first, **measured(outcome))
+    return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified, **first, **measured(outcome))
 
 
 def _searches_ungraded(spec_name: str, points: float, searched: Searched) -> ItemResult:
@@ -149,5 +152,4 @@ def _searches_ungraded(spec_name: str, points: float, searched: Searched) -> Ite
     the grader's or the machine's (of a hidden board, only that)."""
     assert searched.unfinished is not None
     why = "on a hidden board" if searched.problem.hidden else searched.unfinished.message
-    return ItemResult("hook", spec_name, "ungraded", 0.0, points,
-                      f"its calls in the grader's searches could not be asked: {why}")
+    return ItemResult("hook", spec_name, "ungraded", 0.0, points, f"its calls in the grader's searches could not be asked: {why}")

@@ -13,9 +13,7 @@ from solvers.board import Board, cell_name
 
 def layout_problem(board: Board, grid: Any) -> str | None:
     """Why `grid` (rows of 0/1, 1 = mine) is not a solution of `board`, or None if it is."""
-    if not isinstance(grid, list) or len(grid) != board.rows or any(
-        not isinstance(row, list) or len(row) != board.cols for row in grid
-    ):
+    if not isinstance(grid, list) or len(grid) != board.rows or any(not isinstance(row, list) or len(row) != board.cols for row in grid):
         return f"is not a {board.rows}x{board.cols} grid"
     for r, row in enumerate(grid):
         for c, value in enumerate(row):

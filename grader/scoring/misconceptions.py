@@ -66,8 +66,14 @@ def _decided_as_mines(seen: Answered) -> bool:
 def _assigned_mines_left_out(seen: Answered) -> bool:
     got, want = _pair(seen.returned), _pair(seen.expected)
     mines = sum(d == (1,) for d in _scope_domains(seen))
-    return (got is not None and want is not None and mines > 0 and got != want
-            and got[0] in (want[0], want[0] - mines) and got[1] in (want[1], want[1] - mines))
+    return (
+        got is not None
+        and want is not None
+        and mines > 0
+        and got != want
+        and got[0] in (want[0], want[0] - mines)
+        and got[1] in (want[1], want[1] - mines)
+    )
 
 
 def _domains(value: Any) -> dict[int, set[int]] | None:
@@ -94,8 +100,7 @@ def _min_max_swapped(seen: Answered) -> bool:
     got, want = _domains(seen.returned), _domains(seen.expected)
     if got is None or want is None or set(got) != set(want) or got == want:
         return False
-    return all(got[v] == {1 - x for x in want[v]} for v in want if got[v] != want[v]) and all(
-        len(want[v]) == 1 for v in want if got[v] != want[v])
+    return all(got[v] == {1 - x for x in want[v]} for v in want if got[v] != want[v]) and all(len(want[v]) == 1 for v in want if got[v] != want[v])
 
 
 def _size(seen: Answered, var: Any) -> int | None:
@@ -114,14 +119,23 @@ def _largest_domain(seen: Answered) -> bool:
 
 def _degree_tie_broken_otherwise(seen: Answered) -> bool:
     got, want = _size(seen, seen.returned), _size(seen, seen.expected)
-    return (got is not None and got == want and seen.returned in seen.case.get("unassigned", [])
-            and _degree(seen, seen.returned) < _degree(seen, seen.expected))
+    return (
+        got is not None
+        and got == want
+        and seen.returned in seen.case.get("unassigned", [])
+        and _degree(seen, seen.returned) < _degree(seen, seen.expected)
+    )
 
 
 def _number_tie_broken_otherwise(seen: Answered) -> bool:
     got, want = _size(seen, seen.returned), _size(seen, seen.expected)
-    return (got is not None and got == want and seen.returned in seen.case.get("unassigned", [])
-            and _degree(seen, seen.returned) == _degree(seen, seen.expected) and seen.returned > seen.expected)
+    return (
+        got is not None
+        and got == want
+        and seen.returned in seen.case.get("unassigned", [])
+        and _degree(seen, seen.returned) == _degree(seen, seen.expected)
+        and seen.returned > seen.expected
+    )
 
 
 def _reversed(seen: Answered) -> bool:
@@ -129,32 +143,48 @@ def _reversed(seen: Answered) -> bool:
 
 
 MISCONCEPTIONS: tuple[Misconception, ...] = (
-    Misconception("constraint_bounds", "an empty domain missed",
-                  "a variable with no value left makes every sum unreachable: (1, 0)", _empty_domain_missed),
+    Misconception(
+        "constraint_bounds", "an empty domain missed", "a variable with no value left makes every sum unreachable: (1, 0)", _empty_domain_missed
+    ),
     Misconception("constraint_bounds", "low and high swapped", "return (low, high), the smallest sum first", _bounds_swapped),
-    Misconception("constraint_bounds", "decided cells counted as mines",
-                  "a variable decided safe, (0,), adds 0 to low", _decided_as_mines),
-    Misconception("constraint_bounds", "decided mines left out",
-                  "a variable decided a mine, (1,), adds 1 to low and 1 to high", _assigned_mines_left_out),
-    Misconception("forward_check", "more than one pass",
-                  "one pass in order narrows less: repeating it until nothing changes (a fixpoint) is not the rule",
-                  _narrows_further),
-    Misconception("forward_check", "minimum and maximum swapped",
-                  "where low == total the undecided variables keep their minimum (safe), where high == total "
-                  "their maximum (a mine)", _min_max_swapped),
-    Misconception("forward_check", "less than one pass",
-                  "each constraint sees the domains as narrowed so far in this pass, and every constraint counts, "
-                  "the last one too", _narrows_less),
-    Misconception("select_variable", "the largest domain", "MRV picks a variable with the smallest domain",
-                  _largest_domain),
-    Misconception("select_variable", "a degree tie broken otherwise",
-                  "among the smallest domains, the variable in the most constraints (len(csp.constraints_of[v])) "
-                  "comes first", _degree_tie_broken_otherwise),
-    Misconception("select_variable", "a number tie broken otherwise",
-                  "among the smallest domains and the most constraints, the lowest number comes first",
-                  _number_tie_broken_otherwise),
-    Misconception("order_values", "the order reversed",
-                  "ascending, the value to try first first: the engine already pushes them in that order", _reversed),
+    Misconception("constraint_bounds", "decided cells counted as mines", "a variable decided safe, (0,), adds 0 to low", _decided_as_mines),
+    Misconception(
+        "constraint_bounds", "decided mines left out", "a variable decided a mine, (1,), adds 1 to low and 1 to high", _assigned_mines_left_out
+    ),
+    Misconception(
+        "forward_check",
+        "more than one pass",
+        "one pass in order narrows less: repeating it until nothing changes (a fixpoint) is not the rule",
+        _narrows_further,
+    ),
+    Misconception(
+        "forward_check",
+        "minimum and maximum swapped",
+        "where low == total the undecided variables keep their minimum (safe), where high == total their maximum (a mine)",
+        _min_max_swapped,
+    ),
+    Misconception(
+        "forward_check",
+        "less than one pass",
+        "each constraint sees the domains as narrowed so far in this pass, and every constraint counts, the last one too",
+        _narrows_less,
+    ),
+    Misconception("select_variable", "the largest domain", "MRV picks a variable with the smallest domain", _largest_domain),
+    Misconception(
+        "select_variable",
+        "a degree tie broken otherwise",
+        "among the smallest domains, the variable in the most constraints (len(csp.constraints_of[v])) comes first",
+        _degree_tie_broken_otherwise,
+    ),
+    Misconception(
+        "select_variable",
+        "a number tie broken otherwise",
+        "among the smallest domains and the most constraints, the lowest number comes first",
+        _number_tie_broken_otherwise,
+    ),
+    Misconception(
+        "order_values", "the order reversed", "ascending, the value to try first first: the engine already pushes them in that order", _reversed
+    ),
 )
 
 

@@ -46,11 +46,13 @@ class SearchAnswer:
     found: SearchCall | None = None
 
 
-def problem_task(problem: Problem, limit: float, model: Model | AnswerTable | None = None,
-                 stop_at: tuple[str, int] | None = None) -> Task[SearchAnswer]:
+def problem_task(
+    problem: Problem, limit: float, model: Model | AnswerTable | None = None, stop_at: tuple[str, int] | None = None
+) -> Task[SearchAnswer]:
     """Search every solution of the problem here, each hook call asked of the solver; with
     the `model` answer, check every answer against it (see `Watcher`). The problems of one
     file form a chain. `stop_at` (hook, n): stop at that call and return it as a case."""
+
     def run(asker: Asker) -> SearchAnswer:
         board = problem.board
         hooks = Hooks(asker)
@@ -89,11 +91,17 @@ def score_problem(problem: Problem, outcome: Outcome[SearchAnswer], points: floa
     nodes = answer.stats.popped if answer.stats is not None else None
     points = problem.points if points is None else points
     divergence = answer.divergence
-    where = {"file": problem.file, "nodes": nodes, "visibility": problem.visibility, "calls_timed": outcome.calls_timed,
-             "cause": divergence.describe(problem.id) if divergence is not None else "",
-             "parted_in": divergence.hook if divergence is not None else "",
-             "lost_to": _lost_to(outcome, divergence), **measured(outcome),
-             "error_kind": outcome.error_kind or answer.failed_as}
+    where = {
+        "file": problem.file,
+        "nodes": nodes,
+        "visibility": problem.visibility,
+        "calls_timed": outcome.calls_timed,
+        "cause": divergence.describe(problem.id) if divergence is not None else "",
+        "parted_in": divergence.hook if divergence is not None else "",
+        "lost_to": _lost_to(outcome, divergence),
+        **measured(outcome),
+        "error_kind": outcome.error_kind or answer.failed_as,
+    }
     failure = _run_failure(outcome) or _solutions_failure(problem, answer.solutions)
     if failure is not None:
         status, reason = failure
@@ -198,8 +206,11 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
     try:
         reference = sum(reference_nodes(p) for p in problems)
     except ReferenceUnavailable:
-        return result("fail", 0.0, "not graded here: the model answer's node counts come with the boards this copy "
-                      f"shipped, and some board here is new or changed ({rule})")
+        return result(
+            "fail",
+            0.0,
+            f"not graded here: the model answer's node counts come with the boards this copy shipped, and some board here is new or changed ({rule})",
+        )
     share = efficiency.share(nodes / max(reference, 1))
     score = round(efficiency.points * share, 2)
     shown = [(r, p) for r, p in zip(results, problems) if not p.hidden]  # hidden boards' nodes are not shown
@@ -219,5 +230,7 @@ def no_credit_for_answering_nothing(results: list[ItemResult], counts: list[int]
     if any(r.status == "pass" and count > 0 for r, count in zip(results, counts)):
         return results
     lost_to = next((r.lost_to for r, count in zip(results, counts) if count > 0 and r.lost_to), "")  # what lost those
-    return [replace(r, status="fail", score=0.0, message=NOTHING_FOUND, lost_to=lost_to) if r.status == "pass" and count == 0
-            else r for r, count in zip(results, counts)]
+    return [
+        replace(r, status="fail", score=0.0, message=NOTHING_FOUND, lost_to=lost_to) if r.status == "pass" and count == 0 else r
+        for r, count in zip(results, counts)
+    ]

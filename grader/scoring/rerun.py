@@ -32,9 +32,10 @@ def case_hint(hook: str, number: int, case: Case, result: dict[str, Any], privat
     what the hook did with it, {"value": ...} or {"error": ...})."""
     if not private:
         return [f"  rerun just this case: --case {hook}:{number}"]
-    return ["  this is a private case of the course's (its own case "
-            f"{number}; your copy has another case under that number): its input is above in full",
-            f"  rerun just this case, in your copy too: --case='{hook}:{pack(hook, number, case, result)}'"]
+    return [
+        f"  this is a private case of the course's (its own case {number}; your copy has another case under that number): its input is above in full",
+        f"  rerun just this case, in your copy too: --case='{hook}:{pack(hook, number, case, result)}'",
+    ]
 
 
 def search_call_hint(hook: str, board: str, call: int) -> str:
@@ -47,8 +48,7 @@ def pack(hook: str, number: int, case: Case, result: dict[str, Any]) -> str:
     and expected answer, and what the hook did with it when graded, all of which its
     reason shows."""
     kept = {key: value for key, value in case.data().items() if key not in DROPPED}
-    data = json.dumps({"hook": hook, "number": number, "case": kept, "graded": result}, separators=(",", ":"),
-                      sort_keys=True)
+    data = json.dumps({"hook": hook, "number": number, "case": kept, "graded": result}, separators=(",", ":"), sort_keys=True)
     return base64.urlsafe_b64encode(zlib.compress(data.encode(), 9)).decode().rstrip("=")
 
 
@@ -66,10 +66,14 @@ def unpack(token: str) -> tuple[str, int, Case, dict[str, Any]]:
         data = json.loads(raw)
     except (binascii.Error, zlib.error, ValueError) as damaged:
         raise ValueError(f"this case is damaged ({damaged}): copy it again, whole, from the reason") from None
-    hook, number, case, graded = ((data.get(key) for key in ("hook", "number", "case", "graded"))
-                                  if isinstance(data, dict) else (None,) * 4)
-    if (hook not in HOOK_NAMES or not isinstance(number, int) or isinstance(number, bool) or not isinstance(case, dict)
-            or not isinstance(graded, dict)):
+    hook, number, case, graded = (data.get(key) for key in ("hook", "number", "case", "graded")) if isinstance(data, dict) else (None,) * 4
+    if (
+        hook not in HOOK_NAMES
+        or not isinstance(number, int)
+        or isinstance(number, bool)
+        or not isinstance(case, dict)
+        or not isinstance(graded, dict)
+    ):
         raise ValueError("this is not a case a reason gave: copy it again, whole, from the reason")
     return hook, number, _checked_case(hook, number, case, graded), graded
 
@@ -85,5 +89,4 @@ def _checked_case(hook: str, number: int, data: dict[str, Any], graded: dict[str
         describe_case(hook, number, case, graded)
         return case
     except Exception as wrong:  # any part of an edited case: one clear line, never a traceback
-        raise ValueError(f"this case of {hook} is incomplete ({describe_exception(wrong)}): "
-                         "copy it again, whole, from the reason") from None
+        raise ValueError(f"this case of {hook} is incomplete ({describe_exception(wrong)}): copy it again, whole, from the reason") from None

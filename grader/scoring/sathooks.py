@@ -72,6 +72,7 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
 
 def sat_hook_task(name: str, limit: float) -> Task[HookAnswers]:
     """Ask for the clauses of every small scope (n literals 1..n, each k)."""
+
     def run(asker: Asker) -> HookAnswers:
         hooks = Hooks(asker)
         return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
@@ -83,6 +84,7 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
     """Solve `problems` here with Glucose 4.1 through the student's clauses: all
     solutions, as grids. The whole task has one time limit: a hook that hangs costs the
     problems not reached yet, and nothing more. Hidden problems get a task of their own."""
+
     def run(asker: Asker) -> SatSolutions | WorkerLost[SatSolutions]:
         hooks, results = Hooks(asker), list[SatSolved]()
         for number, problem in enumerate(problems):
@@ -112,8 +114,14 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
             results.append(SatSolved([layout_of(csp, values, board.rows, board.cols) for values in found.solutions]))
         return SatSolutions(results)
 
-    return Task(run, limit, SAT_ENCODING + (" (hidden problems)" if hidden else ""), "hidden sat" if hidden else "sat",
-                frozenset(spec.name for spec in SAT_HOOKS), hidden)
+    return Task(
+        run,
+        limit,
+        SAT_ENCODING + (" (hidden problems)" if hidden else ""),
+        "hidden sat" if hidden else "sat",
+        frozenset(spec.name for spec in SAT_HOOKS),
+        hidden,
+    )
 
 
 def merge_sat_parts(parts: list[tuple[list[Problem], Outcome[SatSolutions]]]) -> Outcome[SatSolutions]:
@@ -121,6 +129,7 @@ def merge_sat_parts(parts: list[tuple[list[Problem], Outcome[SatSolutions]]]) ->
     ones'), each a task outcome: a part that failed fails each of its problems with its
     reason. Nothing of a hidden part (its reason, its output, its time) reaches the
     outcome but its problems' results, which the scorer masks."""
+
     def shown(problems: list[Problem], outcome: Outcome[SatSolutions]) -> str:
         hidden = any(p.hidden for p in problems)
         return "the hidden problems' part could not be graded" if hidden else outcome.message or outcome.status
@@ -157,8 +166,7 @@ def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str 
     sets = [frozenset(clause) for clause in clauses]  # linear in the answer's size, whatever it repeats
     distinct = [sorted(kept) for kept in {kept for kept in sets if not any(-lit in kept for lit in kept)}]
     if len(distinct) > 2 ** len(lits):
-        return [], (f"returned {len(distinct)} different clauses over {len(lits)} literals; "
-                    f"no constraint needs more than {2 ** len(lits)}")
+        return [], (f"returned {len(distinct)} different clauses over {len(lits)} literals; no constraint needs more than {2 ** len(lits)}")
     return distinct, None
 
 

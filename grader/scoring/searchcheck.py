@@ -73,9 +73,12 @@ def call_arguments(hook: str, *args: Any) -> dict[str, Any]:
     """A call's input as plain data (what `call_key` digests): the arguments after the
     CSP, by name, domains as {variable: [values]}."""
     names = [p.name for p in BY_NAME[hook].params if p.codec.sent]
-    return {name: ({var: list(values) for var, values in value.items()} if name == "domains" else
-                   list(value) if isinstance(value, (list, tuple)) else value)
-            for name, value in zip(names, args)}
+    return {
+        name: (
+            {var: list(values) for var, values in value.items()} if name == "domains" else list(value) if isinstance(value, (list, tuple)) else value
+        )
+        for name, value in zip(names, args)
+    }
 
 
 def stored_answer(hook: str, answer: Any, args: dict[str, Any]) -> Any:
@@ -115,11 +118,11 @@ class AnswerTable:
 
     def on(self, board: Board) -> Model:
         """The model answer on `board`, as far as the table knows it."""
+
         def ask(hook: str) -> Callable[..., Any]:
             return lambda csp, *args: self.answer(hook, board, *args)
 
-        strategy = Strategy("model answer (stored)", ask("select_variable"), ask("order_values"),
-                            forward_check=ask("forward_check"))
+        strategy = Strategy("model answer (stored)", ask("select_variable"), ask("order_values"), forward_check=ask("forward_check"))
         return Model(strategy, {hook: partial(self.answer, hook, board) for hook in PROBED})
 
 
@@ -160,8 +163,7 @@ class HookCalls:
     first_wrong: SearchCall | None = None  # the first call it got wrong
     trivial: set[str] = field(default_factory=set)  # the input-independent answers that matched every call
 
-    def note(self, case: Callable[[], Case], returned: Any, expected: Any,
-             trivial_answers: dict[str, Any]) -> None:
+    def note(self, case: Callable[[], Case], returned: Any, expected: Any, trivial_answers: dict[str, Any]) -> None:
         """Count one call: `returned` and `expected` as checked data (or {"error": why})."""
         self.calls += 1
         matching = {label for label, answer in trivial_answers.items() if answer == expected}
@@ -178,8 +180,7 @@ def _forward_check_detail(got: Domains | None, expected: Domains | None) -> str:
     if expected is None:
         return "missed a dead end (the model answer returns None)"
     var = next(v for v in sorted(expected) if tuple(got.get(v, ())) != tuple(expected[v]))
-    return (f"gave variable {var} the domain {handout_domain(got.get(var, ()))} "
-            f"where the model answer gives {handout_domain(expected[var])}")
+    return f"gave variable {var} the domain {handout_domain(got.get(var, ()))} where the model answer gives {handout_domain(expected[var])}"
 
 
 def _trivial(hook: str, args: tuple[Any, ...]) -> dict[str, Any]:
@@ -226,8 +227,9 @@ class Watcher:
     the n-th call of hook (to show one).
     """
 
-    def __init__(self, student: Strategy, model: Model | AnswerTable, board: Board, uncharged: Uncharged = nullcontext,
-                 stop_at: tuple[str, int] | None = None):
+    def __init__(
+        self, student: Strategy, model: Model | AnswerTable, board: Board, uncharged: Uncharged = nullcontext, stop_at: tuple[str, int] | None = None
+    ):
         self.student, self.model = student, model.on(board).strategy
         self.board, self.uncharged, self.stop_at = board, uncharged, stop_at
         self.step = 0
@@ -236,14 +238,20 @@ class Watcher:
 
     def _case(self, domains: Domains, **args: Any) -> Callable[[], Case]:
         def make() -> Case:
-            return Case(f"in the search of this board, node {self.step}",
-                        "a call the grader made while solving the board: the same rule as the named cases",
-                        {"domains": {var: list(values) for var, values in domains.items()}, **args},
-                        tuple(self.board.rows_text()), self.board.rule, self.board.mines)
+            return Case(
+                f"in the search of this board, node {self.step}",
+                "a call the grader made while solving the board: the same rule as the named cases",
+                {"domains": {var: list(values) for var, values in domains.items()}, **args},
+                tuple(self.board.rows_text()),
+                self.board.rule,
+                self.board.mines,
+            )
+
         return make
 
-    def _note(self, hook: str, case: Callable[[], Case], returned: Any, expected: Any, args: tuple[Any, ...],
-              detail: Callable[[], str] | None) -> None:
+    def _note(
+        self, hook: str, case: Callable[[], Case], returned: Any, expected: Any, args: tuple[Any, ...], detail: Callable[[], str] | None
+    ) -> None:
         """Record the call; keep the first divergence of the search. `expected` is
         UNKNOWN for a call the student copy cannot check (off the model answer's path)."""
         record = self.calls[hook]
@@ -259,8 +267,7 @@ class Watcher:
         if self.stop_at == (hook, record.calls):
             raise CallFound(hook, SearchCall(replace(case(), expected=expected), record.calls, returned))
 
-    def _failed(self, hook: str, case: Callable[[], Case], error: HookFailure, expected: Callable[[], Any],
-                args: tuple[Any, ...]) -> None:
+    def _failed(self, hook: str, case: Callable[[], Case], error: HookFailure, expected: Callable[[], Any], args: tuple[Any, ...]) -> None:
         """Record a call that raised or broke the hook's contract: a wrong call of `hook`
         (the board counts against it), and the search's divergence if none came before."""
         with self.uncharged():
@@ -281,41 +288,72 @@ class Watcher:
         try:
             got = student(csp, domains, assigned)
         except HOOK_FAILURES as error:
-            self._failed("forward_check", self._case(domains, assigned=assigned), error,
-                         lambda: as_data("forward_check", model(csp, dict(domains), assigned)), (csp, domains, assigned))
+            self._failed(
+                "forward_check",
+                self._case(domains, assigned=assigned),
+                error,
+                lambda: as_data("forward_check", model(csp, dict(domains), assigned)),
+                (csp, domains, assigned),
+            )
             raise
         with self.uncharged():
             expected = _asked(lambda check: check(csp, dict(domains), assigned), self.model.forward_check)
-            self._note("forward_check", self._case(domains, assigned=assigned), {"value": as_data("forward_check", got)},
-                       expected if expected is UNKNOWN else as_data("forward_check", expected), (csp, domains, assigned),
-                       lambda: _forward_check_detail(got, expected))
+            self._note(
+                "forward_check",
+                self._case(domains, assigned=assigned),
+                {"value": as_data("forward_check", got)},
+                expected if expected is UNKNOWN else as_data("forward_check", expected),
+                (csp, domains, assigned),
+                lambda: _forward_check_detail(got, expected),
+            )
         return got
 
     def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
         try:
             got = self.student.select_variable(csp, domains, unassigned)
         except HOOK_FAILURES as error:
-            self._failed("select_variable", self._case(domains, unassigned=list(unassigned)), error,
-                         lambda: self.model.select_variable(csp, dict(domains), list(unassigned)), (csp, domains, list(unassigned)))
+            self._failed(
+                "select_variable",
+                self._case(domains, unassigned=list(unassigned)),
+                error,
+                lambda: self.model.select_variable(csp, dict(domains), list(unassigned)),
+                (csp, domains, list(unassigned)),
+            )
             raise
         with self.uncharged():
             expected = _asked(lambda select: select(csp, dict(domains), list(unassigned)), self.model.select_variable)
-            self._note("select_variable", self._case(domains, unassigned=list(unassigned)), {"value": got}, expected,
-                       (csp, domains, list(unassigned)),
-                       lambda: f"chose variable {got} where the model answer chooses {expected}")
+            self._note(
+                "select_variable",
+                self._case(domains, unassigned=list(unassigned)),
+                {"value": got},
+                expected,
+                (csp, domains, list(unassigned)),
+                lambda: f"chose variable {got} where the model answer chooses {expected}",
+            )
         return got
 
     def order_values(self, csp: CSP, var: int, domains: Domains) -> Any:
         try:
             got = self.student.order_values(csp, var, domains)
         except HOOK_FAILURES as error:
-            self._failed("order_values", self._case(domains, var=var), error,
-                         lambda: list(self.model.order_values(csp, var, dict(domains))), (csp, var, domains))
+            self._failed(
+                "order_values",
+                self._case(domains, var=var),
+                error,
+                lambda: list(self.model.order_values(csp, var, dict(domains))),
+                (csp, var, domains),
+            )
             raise
         with self.uncharged():
             expected = _asked(lambda order: list(order(csp, var, dict(domains))), self.model.order_values)
-            self._note("order_values", self._case(domains, var=var), {"value": list(got)}, expected, (csp, var, domains),
-                       lambda: f"ordered {list(got)} where the model answer orders {expected}")
+            self._note(
+                "order_values",
+                self._case(domains, var=var),
+                {"value": list(got)},
+                expected,
+                (csp, var, domains),
+                lambda: f"ordered {list(got)} where the model answer orders {expected}",
+            )
         return got
 
     def strategy(self) -> Strategy:
@@ -339,15 +377,20 @@ def constraint_probes(hook: str, board: Board, model: Model | AnswerTable) -> li
     def recording(csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
         if len(cases) < PROBES and csp.constraints:
             scope = list(csp.constraints[-(len(cases) + 1) % len(csp.constraints)].scope)
-            cases.append(Case(f"node {len(cases) + 1} of the model answer's search of this board",
-                              "a call of the search of a real board: the same rule as the named cases",
-                              {"scope": scope, "domains": {var: list(values) for var, values in domains.items()}},
-                              tuple(board.rows_text()), board.rule, board.mines,
-                              as_data(hook, model.probed[hook](scope, domains))))
+            cases.append(
+                Case(
+                    f"node {len(cases) + 1} of the model answer's search of this board",
+                    "a call of the search of a real board: the same rule as the named cases",
+                    {"scope": scope, "domains": {var: list(values) for var, values in domains.items()}},
+                    tuple(board.rows_text()),
+                    board.rule,
+                    board.mines,
+                    as_data(hook, model.probed[hook](scope, domains)),
+                )
+            )
         return model_check(csp, domains, assigned)
 
-    search(build_csp(board), Strategy("probes", model.strategy.select_variable, model.strategy.order_values,
-                                      forward_check=recording), "first")
+    search(build_csp(board), Strategy("probes", model.strategy.select_variable, model.strategy.order_values, forward_check=recording), "first")
     return cases
 
 

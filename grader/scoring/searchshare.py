@@ -44,13 +44,13 @@ def verdict(searched: Searched) -> Verdict:
 
 
 def _boards(boards: list[Searched]) -> str:
-    """"K boards (ids)"."""
+    """ "K boards (ids)"."""
     ids = ", ".join(s.problem.id for s in boards[:4]) + (", ..." if len(boards) > 4 else "")
     return f"{len(boards)} board{'s' * (len(boards) != 1)} ({ids})"
 
 
 def _calls_on(boards: list[Searched]) -> str:
-    """"N calls on K boards (ids)"."""
+    """ "N calls on K boards (ids)"."""
     calls = sum(s.calls.unchecked for s in boards)
     return f"{calls} call{'s' * (calls != 1)} on {_boards(boards)}"
 
@@ -103,16 +103,17 @@ class SearchShare:
         shown = [s for s in self.boards if not s.problem.hidden]
         wrong = [s for s in shown if s.calls.wrong]
         right = sum(verdict(s) in ("right", "after") for s in shown)
-        text = (f"in the grader's searches, {right}/{len(shown)} visible boards right" if shown
-                else "in the grader's searches (of hidden boards only)")
+        text = f"in the grader's searches, {right}/{len(shown)} visible boards right" if shown else "in the grader's searches (of hidden boards only)"
         if self.after:
             text += f" ({len(self.after)} of them as far as this copy can check)"
         if self.unknown:
             text += f", {len(self.unknown)} not checked here"
         if wrong:
             unchecked = sum(s.calls.unchecked for s in wrong)
-            text += (f" ({sum(s.calls.wrong for s in wrong)} of its {sum(s.calls.calls for s in shown)} calls on them "
-                     "answered otherwise than the rule" + (f", {unchecked} more not checked here)" if unchecked else ")"))
+            text += (
+                f" ({sum(s.calls.wrong for s in wrong)} of its {sum(s.calls.calls for s in shown)} calls on them "
+                "answered otherwise than the rule" + (f", {unchecked} more not checked here)" if unchecked else ")")
+            )
         if self.wrong or self.unfinished:
             hidden = " (hidden boards included)" if len(shown) < len(self.boards) else ""
             text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
@@ -129,8 +130,10 @@ class SearchShare:
         assert call is not None
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
         case = replace(call.case, name=f"call {call.call} of {hook} in the search of {where}")
-        return [f"  the first wrong call in a search is {describe_case(hook, None, case, call.returned)}",
-                search_call_hint(hook, shown.problem.id, call.call)]
+        return [
+            f"  the first wrong call in a search is {describe_case(hook, None, case, call.returned)}",
+            search_call_hint(hook, shown.problem.id, call.call),
+        ]
 
     def unchecked_lines(self, unverified: float, unchecked: float) -> list[str]:
         """What the student copy could not check, and the points that rest on it: counted
@@ -140,13 +143,17 @@ class SearchShare:
         if self.after:
             first = next(s for s in self.after if s.divergence is not None)
             assert first.divergence is not None
-            lines.append(f"  checked only by the course's grader: {_calls_on(self.after)} came after the search had "
-                         f"parted from the model answer's path ({first.divergence.describe(first.problem.id)}); this "
-                         "copy knows the model answer's answers only along that path and counts them as right"
-                         + (f": {unverified:g} points rest on them" if unverified else ""))
+            lines.append(
+                f"  checked only by the course's grader: {_calls_on(self.after)} came after the search had "
+                f"parted from the model answer's path ({first.divergence.describe(first.problem.id)}); this "
+                "copy knows the model answer's answers only along that path and counts them as right"
+                + (f": {unverified:g} points rest on them" if unverified else "")
+            )
         if self.unknown:
-            lines.append(f"  not checked here: {_boards(self.unknown)}: this copy has no model answer's answers for "
-                         "their calls" + (f"; these {unchecked:g} points are not counted here" if unchecked else ""))
+            lines.append(
+                f"  not checked here: {_boards(self.unknown)}: this copy has no model answer's answers for "
+                "their calls" + (f"; these {unchecked:g} points are not counted here" if unchecked else "")
+            )
         return lines
 
     def unfinished_lines(self) -> list[str]:
@@ -159,5 +166,4 @@ class SearchShare:
         assert outcome is not None
         boards = f"{len(shown)} visible board{'s' * (len(shown) != 1)}"
         why = outcome.message if outcome.status == "not_run" else f"{outcome.status}: {outcome.message}"
-        return [f"  asked about the searches of {boards}, it did not finish ({why}): "
-                "each of them counts as a wrong board"]
+        return [f"  asked about the searches of {boards}, it did not finish ({why}): each of them counts as a wrong board"]

@@ -90,9 +90,7 @@ def _status(args: argparse.Namespace) -> int:
     from answerkey.generate import status_problem_set
 
     try:
-        boards = status_problem_set(
-            random.Random(args.seed), args.count, args.rows, args.cols, args.percent, args.unique_only
-        )
+        boards = status_problem_set(random.Random(args.seed), args.count, args.rows, args.cols, args.percent, args.unique_only)
     except RuntimeError as error:
         return print_error(str(error))
     return _write(args, boards)
@@ -113,9 +111,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     hints.add_argument("--unique", type=int, default=0, help="how many must have exactly one solution")
     hints.add_argument("--unsolvable", type=int, default=0, help="how many must have none (a clue perturbed, verified)")
     hints.add_argument("--unique-only", action="store_true", help="every board must have exactly one solution")
-    hints.add_argument(
-        "--unsolvable-only", action="store_true", help="every board must have none (a clue perturbed, verified by counting)"
-    )
+    hints.add_argument("--unsolvable-only", action="store_true", help="every board must have none (a clue perturbed, verified by counting)")
     hints.add_argument(
         "--min-nodes",
         type=int,

@@ -51,9 +51,7 @@ def _header(line: str, number: int) -> tuple[int, int]:
     """The board size from the `R C` line."""
     tokens = line.split()
     if len(tokens) != 2 or not all(t.isascii() and t.isdigit() and int(t) > 0 for t in tokens):
-        raise BoardFormatError(
-            f"line {number}: expected the board size 'R C' (two positive integers), got {line.strip()!r}"
-        )
+        raise BoardFormatError(f"line {number}: expected the board size 'R C' (two positive integers), got {line.strip()!r}")
     rows, cols = map(int, tokens)
     return rows, cols
 
@@ -101,14 +99,8 @@ def render(board: Board, csp: CSP, values: tuple[int, ...]) -> list[str]:
     from answerkey.sat import free_variables
 
     free = set(free_variables(csp))
-    shown = {
-        cell: FREE if var in free else MINE if value else SAFE
-        for var, (cell, value) in enumerate(zip(csp.cells, values))
-    }
-    rows = [
-        " ".join(str(clue) if clue is not None else shown[(r, c)] for c, clue in enumerate(row))
-        for r, row in enumerate(board.clues)
-    ]
+    shown = {cell: FREE if var in free else MINE if value else SAFE for var, (cell, value) in enumerate(zip(csp.cells, values))}
+    rows = [" ".join(str(clue) if clue is not None else shown[(r, c)] for c, clue in enumerate(row)) for r, row in enumerate(board.clues)]
     return [f"{board.rows} {board.cols}", *rows]
 
 
@@ -137,8 +129,7 @@ def stats_view(result: SatResult, encoding: str) -> RenderableType:
     table = stats_table(result, encoding)
     if result.stats.variables or not result.count:
         return table
-    return Group(table, Text("The bound rule decided every cell first, so Glucose had no formula; "
-                             "--all gives it the whole board."))
+    return Group(table, Text("The bound rule decided every cell first, so Glucose had no formula; --all gives it the whole board."))
 
 
 def count_table(counts: SolutionCounts) -> Table:
@@ -237,21 +228,26 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("file", nargs="?", help="the board (default: standard input)")
     parser.add_argument("--mines", type=int, help="the total number of mines, if known (default: no mine count)")
     parser.add_argument(
-        "--encoding", choices=ENCODINGS, default=DEFAULT_ENCODING,
+        "--encoding",
+        choices=ENCODINGS,
+        default=DEFAULT_ENCODING,
         help=f"CNF encoding of 'exactly k of these cells' (default {DEFAULT_ENCODING})",
     )
     parser.add_argument(
-        "--dimacs", metavar="FILE",
+        "--dimacs",
+        metavar="FILE",
         help="write the CNF in DIMACS to FILE, with 'c var V = row R col C' lines (from 1) for the cells",
     )
     parser.add_argument("--stats", action="store_true", help="print the solver's statistics after the answer")
     what = parser.add_mutually_exclusive_group()
     what.add_argument(
-        "--all", action="store_true",
+        "--all",
+        action="store_true",
         help="print every solution (boards as shown, '?' cells either way), blank-line separated, then their number",
     )
     what.add_argument(
-        "--count", action="store_true",
+        "--count",
+        action="store_true",
         help="print only the number of solutions (mine layouts of every unknown cell, as the grader counts them), "
         "counted exactly by independent components without enumerating them",
     )
