@@ -45,12 +45,15 @@ class SvgPage:
         return f"{self.path}{steps}"
 
 
+#: Fonts installed on most machines, then the viewer's own monospace: an SVG that loads
+#: nothing from the network (Rich's default asks a web server for Fira Code).
+LOCAL_MONOSPACE = '"Fira Code", "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace'
+
+
 def sized_svg_format() -> str:
     """Rich's SVG template with local fonts only (no @font-face, no URL) and a root that
     states its width and height besides its viewBox."""
     from rich.console import CONSOLE_SVG_FORMAT
-
-    from solvers.trace_view import LOCAL_MONOSPACE
 
     text = re.sub(r"@font-face\s*\{\{.*?\}\}\s*", "", CONSOLE_SVG_FORMAT, flags=re.S)
     text = re.sub(r"font-family:\s*Fira Code,\s*monospace", f"font-family: {LOCAL_MONOSPACE}", text)

@@ -301,11 +301,6 @@ def render_trace(
     console.print(summary_table(summary))
 
 
-#: Fonts installed on most machines, then the viewer's own monospace: an SVG that loads
-#: nothing from the network (Rich's default asks a web server for Fira Code).
-LOCAL_MONOSPACE = '"Fira Code", "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace'
-
-
 def save_export(console: Console, path: Path, title: str) -> list[str]:
     """Write what a recording console printed, in the format the suffix names; a line
     for each file written (an SVG trace may take several: `solvers.trace_svg`)."""

@@ -118,10 +118,11 @@ def _a_cycle(graph: dict[str, set[str]]) -> list[str]:
     return next((cycle for module in sorted(graph) if (cycle := visit(module, []))), [])
 
 
-def test_no_import_cycle_among_the_grader_modules() -> None:
-    """No module of the grader imports, through any chain of imports (lazy ones included),
+@pytest.mark.parametrize("package", ["grader", "solvers", "answerkey", "play", "assignment"])
+def test_no_import_cycle_among_a_packages_modules(package: str) -> None:
+    """No module of the package imports, through any chain of imports (lazy ones included),
     a module that imports it back."""
-    cycle = _a_cycle(_import_graph(ROOT, "grader"))
+    cycle = _a_cycle(_import_graph(ROOT, package))
     assert not cycle, f"an import cycle: {' -> '.join(cycle)}"
 
 
