@@ -10,7 +10,7 @@ import argparse
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -75,8 +75,19 @@ def kit_version() -> str:
         return "unknown (not installed)"
 
 
+class _VersionAction(argparse.Action):
+    """--version: the kit's version, read from the installed metadata only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object, option_string: str | None = None) -> None:
+        print(parser.prog, kit_version())
+        parser.exit()
+
+
 def add_version(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--version", action="version", version=f"%(prog)s {kit_version()}")
+    parser.add_argument("--version", action=_VersionAction)
 
 
 def output_problem(path: Path) -> str | None:

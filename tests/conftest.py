@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import csv
 import dis
 import hashlib
@@ -88,7 +89,8 @@ def by_id(report: dict) -> dict[str, dict]:
 
 
 def copy_kit(target: Path) -> Path:
-    """A copy of the kit's packages, problems and project files in `target`."""
+    """A copy of the kit's packages, problems and project files in `target`, its modules
+    compiled (see `pytest_configure`)."""
     for part in KIT_PARTS:
         source = ROOT / part
         if source.is_dir():
@@ -96,7 +98,20 @@ def copy_kit(target: Path) -> Path:
         else:
             target.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target / part)
+    compile_packages(target)
     return target
+
+
+def compile_packages(root: Path) -> None:
+    """Byte-compile the kit's packages at `root` in this process, so that the grader runs a
+    test starts read compiled modules even where PYTHONDONTWRITEBYTECODE keeps Python from
+    writing them: each run then loads the kit instead of compiling it again."""
+    for package in kit_packages(root):
+        compileall.compile_dir(root / package, quiet=1)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    compile_packages(ROOT)
 
 
 def live_processes() -> dict[int, list[bytes]]:

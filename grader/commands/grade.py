@@ -128,7 +128,6 @@ def _grade_parser() -> argparse.ArgumentParser:
 def _grade(argv: list[str], console: Console) -> int:
     """Grade one solver (or a class with --submissions): read, select, grade, report."""
     args = _grade_parser().parse_args(argv)  # first: --help and --version import nothing more
-    from grader.commands.tracing import compare_command
     from grader.inputs.config import find_config, load_config
     from grader.inputs.problemset import load_problems
     from grader.reports.report import show_errors
@@ -149,6 +148,8 @@ def _grade(argv: list[str], console: Console) -> int:
     errors += config_errors
     show_errors(console, errors)
     if args.compare:
+        from grader.commands.tracing import compare_command  # tracing's imports only when they are used
+
         return compare_command(args, problems, console)
     solver, folder = _graded_solver(args)
     only, problems = _selection(args, problems)

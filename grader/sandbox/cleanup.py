@@ -13,7 +13,7 @@ Processes are killed by a short-lived helper whose real and saved user ids are a
 process list under a lock, so a process that forks cannot outrun it), while no process
 of the worker's user may signal the helper, whose real and saved ids are not its own.
 The kill is repeated until /proc shows nothing of that user; an id that still has a
-process after that is never handed out again (`clean_user` says so).
+process after that is never handed out again (`clean_users` names it).
 
 Files are walked through folder descriptors, never following a link, with at most
 `MAX_OPEN` folders open: a deeper folder of the user's is first moved up to the top of
@@ -89,9 +89,9 @@ def kill_user(uid: int, shadow: int, python: str = sys.executable) -> bool:
     return not user_processes(uid)
 
 
-def remove_ipc(uid: int) -> None:
+def remove_ipc(uids: frozenset[int]) -> None:
     """Remove the System V shared memory segments, message queues and semaphore sets that
-    `uid` created or owns."""
+    one of `uids` created or owns."""
     libc = ctypes.CDLL(None, use_errno=True)
     removers: tuple[tuple[str, str, Callable[[int], object]], ...] = (
         ("shm", "shmid", lambda ident: libc.shmctl(ident, IPC_RMID, None)),
@@ -106,13 +106,14 @@ def remove_ipc(uid: int) -> None:
         except (OSError, ValueError):  # no System V IPC here, or a layout we do not know
             continue
         for row in rows:
-            if str(uid) in (row[owner], row[creator]):
+            if {row[owner], row[creator]} & {str(uid) for uid in uids}:
                 remove(int(row[ident]))
 
 
-def remove_files(top: str, uid: int) -> None:
-    """Remove every entry under `top` that `uid` owns (a folder of theirs with all it
-    holds), never following a link and never leaving `top`'s file system."""
+def remove_files(top: str, uids: frozenset[int]) -> None:
+    """Remove every entry under `top` that one of `uids` owns (a folder of theirs with all
+    it holds), never following a link and never leaving `top`'s file system: one walk
+    for all of them."""
     try:
         top_fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:
@@ -130,7 +131,7 @@ def remove_files(top: str, uid: int) -> None:
             info = os.stat(entry, dir_fd=fd, follow_symlinks=False)
         except OSError:
             continue
-        goes = doomed or info.st_uid == uid
+        goes = doomed or info.st_uid in uids
         if not stat.S_ISDIR(info.st_mode):
             if goes:
                 _quietly(os.unlink, entry, dir_fd=fd)
@@ -187,8 +188,10 @@ def _quietly(action: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
 def world_writable(top: str = "/", depth: int = 8, budget: int = 500_000) -> list[str]:
     """The folders anyone may write to, found under `top` without following a link (none
     inside another found, whose walk covers them; kernel file systems skipped but for
-    /dev/shm and /dev/mqueue): where a worker's user could leave files. At most `depth`
-    levels and `budget` entries are looked at."""
+    /dev/shm and /dev/mqueue): where a worker's user could leave files. Folders a
+    stranger may not pass through (no search permission for others) are not walked: a
+    worker's user could not reach what they hold. At most `depth` levels and `budget`
+    entries are looked at."""
     found: list[str] = []
     stack = [(top, 0)]
     while stack and budget > 0:
@@ -209,31 +212,39 @@ def world_writable(top: str = "/", depth: int = 8, budget: int = 500_000) -> lis
                 continue
             if mode & stat.S_IWOTH:
                 found.append(entry.path)
-            elif level < depth:
+            elif level < depth and mode & stat.S_IXOTH:
                 stack.append((entry.path, level + 1))
     return sorted(found)
 
 
-def clean_user(uid: int, shadow: int, folders: list[str] | None, python: str = sys.executable) -> bool:
-    """Everything of `uid` gone: its processes first (so nothing writes meanwhile), then,
-    unless `folders` is None (a worker in namespaces of its own leaves nothing outside
-    them), its IPC objects and its files in `folders`. False when a process survived."""
-    alone = kill_user(uid, shadow, python)
-    if folders is not None:
-        remove_ipc(uid)
+def clean_users(uids: list[int], offset: int, folders: list[str] | None, python: str = sys.executable) -> list[int]:
+    """Everything of each of `uids` gone: its processes first (so nothing writes
+    meanwhile; each id's shadow is the id + `offset`), then, unless `folders` is None (a
+    worker in namespaces of its own leaves nothing outside them), their IPC objects and
+    their files in `folders`, in one walk of each folder for all of them. The ids a
+    process survived."""
+    survivors = [uid for uid in uids if not kill_user(uid, uid + offset, python)]
+    if folders is not None and uids:
+        remove_ipc(frozenset(uids))
         for folder in folders:
-            remove_files(folder, uid)
-    return alone
+            remove_files(folder, frozenset(uids))
+    return survivors
 
 
 def guard(offset: int, folders: list[str]) -> None:
-    """The guardian: remember the ids read on standard input; when it closes (the grader
-    ended, however it ended), clean each of them."""
+    """The guardian: remember the ids read on standard input ("N": handed to a worker,
+    "-N": cleaned by the grader since); when it closes (the grader ended, however it
+    ended), clean each id not cleaned since it was last handed out."""
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, signal.SIG_IGN)
-    uids = {int(line) for line in sys.stdin if line.strip().isdigit()}
-    for uid in sorted(uids):
-        clean_user(uid, uid + offset, folders)
+    uids: set[int] = set()
+    for line in sys.stdin:
+        word = line.strip()
+        if word.isdigit():
+            uids.add(int(word))
+        elif word.startswith("-") and word[1:].isdigit():
+            uids.discard(int(word[1:]))
+    clean_users(sorted(uids), offset, folders)
 
 
 if __name__ == "__main__":

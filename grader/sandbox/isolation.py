@@ -21,6 +21,7 @@ those users if the grader dies.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import os
@@ -38,7 +39,7 @@ from typing import Any, Literal
 from grader.errors import UserError
 from grader.sandbox import cleanup, visible
 from grader.sandbox.cgroup import Group, Tree, open_tree
-from grader.sandbox.cleanup import SHADOW_OFFSET, clean_user, kill_user, world_writable
+from grader.sandbox.cleanup import SHADOW_OFFSET, clean_users, kill_user, world_writable
 from grader.sandbox.usage import in_memory
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
 
@@ -324,14 +325,18 @@ class Sandbox:
         if self.uids is None:
             return None
         uid = self.uids.get()
-        if self.guardian is not None and self.guardian.stdin is not None:
-            try:
-                self.guardian.stdin.write(f"{uid}\n".encode())
-                self.guardian.stdin.flush()
-            except OSError:
-                self.uids.put(uid)
-                raise
+        try:
+            self._tell_guardian(str(uid))
+        except OSError:
+            self.uids.put(uid)
+            raise
         return uid
+
+    def _tell_guardian(self, line: str) -> None:
+        """One line to the guardian (see `cleanup.guard`), if there is one."""
+        if self.guardian is not None and self.guardian.stdin is not None:
+            self.guardian.stdin.write(f"{line}\n".encode())
+            self.guardian.stdin.flush()
 
     def helpers(self) -> frozenset[int]:
         """The processes of the sandbox's own that are no worker (the guardian)."""
@@ -343,7 +348,9 @@ class Sandbox:
         back to the pool, or, if a process of it survived, a fresh id in its place."""
         if uid is None or self.uids is None:
             return
-        if clean_user(uid, uid + SHADOW_OFFSET, self.writable if self.mode is Isolation.USER else None):
+        if not clean_users([uid], SHADOW_OFFSET, self.writable if self.mode is Isolation.USER else None):
+            with contextlib.suppress(OSError):  # untold, the guardian cleans it once more: no harm
+                self._tell_guardian(f"-{uid}")  # cleaned: not to be cleaned again when the grader ends
             self.uids.put(uid)
         else:  # never handed out again (its lock stays held until this grader ends)
             self.uids.put(_claim_uids(1, self.locks, after=uid)[0])
@@ -494,8 +501,7 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
                 if candidate is Isolation.BWRAP or pool is None:
                     return Sandbox(candidate, python, root, pool, locks=locks)
                 writable = world_writable()
-                for uid in list(pool.queue):  # what an earlier run may have left
-                    clean_user(uid, uid + SHADOW_OFFSET, writable)
+                clean_users(list(pool.queue), SHADOW_OFFSET, writable)  # what an earlier run may have left
                 return Sandbox(candidate, python, root, pool, _guardian(writable), locks=locks, writable=writable, ram_folders=in_memory(writable))
             reasons[candidate] = why or "unavailable"
     except BaseException:
