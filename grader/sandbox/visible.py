@@ -11,8 +11,9 @@ a later worker reads by timing its own reads. So a worker sees only
   own) and read whole by the grader before the first worker starts: a worker's reads
   change nothing, and the system-call filter refuses the calls that evict pages;
 - a copy of the standard library made for its grading run (new files and folders, in
-  memory where the machine has a folder for it), without installed packages and the
-  interpreter's build files, in which the machine's extension modules are bound.
+  memory where the machine has a folder for it), without installed packages, the
+  interpreter's build files and the parts no hook can use (its own tests, IDE, demos and
+  bundled pip), in which the machine's extension modules are bound.
 
 Nothing else of `/usr` exists for it.
 """
@@ -52,9 +53,11 @@ print(*sorted({f[5].strip() for f in fields if len(f) == 6 and f[5].startswith("
 """
 #: Libraries glibc opens by name while a program runs (thread cancellation), not at start.
 _LOADED_LATER = ("libgcc_s.so.1",)
-#: Inside the standard library: installed packages (the kit may be among them) and the
-#: static library and Makefile of the interpreter's build.
-_MASKS = ("site-packages", "dist-packages", "config-*")
+#: Inside the standard library: installed packages (the kit may be among them), the
+#: static library and Makefile of the interpreter's build, and what no hook can use
+#: (CPython's own regression tests, its IDE and turtle demos, pip's bundled wheels, the
+#: retired 2to3): half the library's bytes, copied for every grading run otherwise.
+_MASKS = ("site-packages", "dist-packages", "config-*", "test", "idlelib", "turtledemo", "ensurepip", "lib2to3")
 _CHUNK = 1 << 20
 _SHARED_MEMORY = "/dev/shm"
 _COPIES: dict[str, str] = {}  # the sandbox's root -> its private copy
