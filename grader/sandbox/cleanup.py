@@ -25,18 +25,21 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import signal
 import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 SHADOW_OFFSET = 100_000_000  # a worker's shadow id: its id + this
 KILL_ROUNDS = 50
 MAX_OPEN = 64  # folders open at once while cleaning
 IPC_RMID = 0
+_STATE = re.compile(rb"^State:\s*(\S)", re.MULTILINE)
+_UIDS = re.compile(rb"^Uid:\s*(\d+)\s+(\d+)\s+(\d+)", re.MULTILINE)
 #: A folder being walked: its descriptor, the names left to look at, whether all of it goes,
 #: and where it sits (its parent's descriptor and its name), to remove it once empty.
 Folder = tuple[int, list[str], bool, int, str]
@@ -54,21 +57,29 @@ except OSError:
 """
 
 
-def user_processes(uid: int) -> list[int]:
-    """Live processes (zombies aside) any of whose real, effective or saved ids is `uid`."""
-    found = []
+def _processes() -> Iterator[tuple[int, set[int]]]:
+    """Each live process (zombies aside) and its real, effective and saved user ids."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/status", "rb") as handle:
-                fields = dict(line.split(b":", 1) for line in handle if b":" in line)
+                text = handle.read()
         except OSError:
             continue
-        ids = fields.get(b"Uid", b"").split()[:3]
-        if str(uid).encode() in ids and not fields.get(b"State", b"").strip().startswith(b"Z"):
-            found.append(int(entry))
-    return found
+        state, ids = _STATE.search(text), _UIDS.search(text)
+        if state is not None and ids is not None and state[1] != b"Z":
+            yield int(entry), {int(ids[1]), int(ids[2]), int(ids[3])}
+
+
+def user_processes(uid: int) -> list[int]:
+    """Live processes (zombies aside) any of whose real, effective or saved ids is `uid`."""
+    return [pid for pid, ids in _processes() if uid in ids]
+
+
+def live_users() -> set[int]:
+    """Every user id that a live process has as its real, effective or saved id."""
+    return {uid for _, ids in _processes() for uid in ids}
 
 
 def kill_user(uid: int, shadow: int, python: str = sys.executable) -> bool:
@@ -223,7 +234,8 @@ def clean_users(uids: list[int], offset: int, folders: list[str] | None, python:
     worker in namespaces of its own leaves nothing outside them), their IPC objects and
     their files in `folders`, in one walk of each folder for all of them. The ids a
     process survived."""
-    survivors = [uid for uid in uids if not kill_user(uid, uid + offset, python)]
+    running = live_users()
+    survivors = [uid for uid in uids if uid in running and not kill_user(uid, uid + offset, python)]
     if folders is not None and uids:
         remove_ipc(frozenset(uids))
         for folder in folders:

@@ -39,7 +39,7 @@ from typing import Any, Literal
 from grader.errors import UserError
 from grader.sandbox import cleanup, visible
 from grader.sandbox.cgroup import Group, Tree, open_tree
-from grader.sandbox.cleanup import SHADOW_OFFSET, clean_users, kill_user, world_writable
+from grader.sandbox.cleanup import SHADOW_OFFSET, clean_users, kill_user, live_users, world_writable
 from grader.sandbox.usage import in_memory
 from solvers.cliargs import ANSWER_KEY  # `user` isolation must hide every file of it
 
@@ -427,22 +427,36 @@ def _claim_uids(count: int, held: list[int], after: int = FIRST_UID - 1) -> list
     claimed: list[int] = []
     uid = after + 1
     while len(claimed) < count:
-        try:
-            pwd.getpwuid(uid)
-        except KeyError:
-            fd = os.open(locks / str(uid), os.O_RDWR | os.O_CREAT, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:  # another grader has it
-                os.close(fd)
+        locked: list[tuple[int, int]] = []  # (id, its lock) not yet checked for processes
+        while len(claimed) + len(locked) < count:
+            fd = _lock_uid(locks, uid)
+            if fd is not None:
+                locked.append((uid, fd))
+            uid += 1
+        running = live_users()  # one look at /proc once the locks are held: no grader starts one of these ids now
+        for candidate, fd in locked:
+            if candidate not in running or kill_user(candidate, candidate + SHADOW_OFFSET):  # a survivor of an earlier run keeps its id
+                held.append(fd)
+                claimed.append(candidate)
             else:
-                if kill_user(uid, uid + SHADOW_OFFSET):  # a survivor of an earlier run keeps its id
-                    held.append(fd)
-                    claimed.append(uid)
-                else:
-                    os.close(fd)
-        uid += 1
+                os.close(fd)
     return claimed
+
+
+def _lock_uid(locks: Path, uid: int) -> int | None:
+    """The held lock of `uid` (an open descriptor) when no account has that id and no
+    other grader holds it; None otherwise."""
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        fd = os.open(locks / str(uid), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # another grader has it
+            os.close(fd)
+            return None
+        return fd
+    return None
 
 
 def _why_not_user(python: str | None, uid: int | None, secrets: list[Path]) -> str | None:
