@@ -47,7 +47,7 @@ from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
 from grader.reports.shown import shown_items, shown_report
 from grader.sandbox.host import become_subreaper
-from grader.sandbox.isolation import Scope
+from grader.sandbox.isolation import Probed, Scope
 from grader.sandbox.wire import clean_text
 from solvers.errortext import describe_exception
 
@@ -210,6 +210,7 @@ class ClassRun:
     mode: str
     timeout: float | None
     spared: frozenset[int] = frozenset()  # processes of the grader's own that are no grading process
+    probed: Probed | None = None  # what the grader found of the machine when it chose the mode
 
 
 class Interrupted(Exception):
@@ -224,7 +225,9 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
     assert submission.hooks is not None
     hooks = str(submission.hooks.resolve())
     agent = str(submission.agent.resolve()) if submission.agent else None
-    return Job(problem_keys(run.problems), str(run.config) if run.config else None, run.mode, run.timeout, hooks, submission.scope, agent, str(out))
+    probed = run.probed.to_data() if run.probed is not None else None
+    config = str(run.config) if run.config else None
+    return Job(problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out), probed)
 
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:

@@ -113,7 +113,8 @@ def _batch_in(
     roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
     if args.gradebook and roster is None:
         return print_error("--gradebook: give --roster (the submissions are no export naming the students)", console)
-    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout, sandbox.helpers() if sandbox else frozenset())
+    spared, probed = (sandbox.helpers(), sandbox.probed()) if sandbox else (frozenset[int](), None)
+    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout, spared, probed)
     stopped: Interrupted | None = None
     try:
         rows = grade_batch(submissions, run, jobs, console)

@@ -8,7 +8,7 @@ submission, and an interrupted run stops every one of them at once.
     python -m grader.commands.gradejob PARENT_PID < JOB.json
 
 JOB holds the problems to grade (by file and id), the config, the isolation mode the
-parent chose, the time limit, the submission (hooks file, scope, agent file) and where
+parent chose (and what it found of the machine, not probed again here), the time limit, the submission (hooks file, scope, agent file) and where
 to write the report (`grader.reports.results.report_data`), and beside it (`cpu_file`) the
 CPU seconds of this process and the workers it waited for. Exit status 0 when the report
 is written; anything else is a failure of the grader's, which the parent retries. It
@@ -52,6 +52,7 @@ class Job:
     scope: Scope
     agent: str | None
     out: str
+    probed: dict[str, Any] | None = None  # what the class run's grader found of the machine (`Probed`)
 
     def to_json(self) -> bytes:
         return json.dumps(asdict(self)).encode()
@@ -85,14 +86,15 @@ def run(job: Job) -> None:
     """Grade the job's submission and write its report."""
     from grader.inputs.config import load_config
     from grader.reports.results import report_data
-    from grader.sandbox.isolation import open_sandbox
+    from grader.sandbox.isolation import Probed, open_sandbox
     from grader.scoring.grading import grade
 
     problems = _problems(job.problems)
     config_path = Path(job.config) if job.config else None
     config, _ = load_config(config_path)
     secrets = [Path(p.file) for p in problems] + ([config_path] if config_path else [])
-    sandbox = open_sandbox(job.mode, secrets, workers=2)
+    probed = Probed.from_data(job.probed) if job.probed is not None else None
+    sandbox = open_sandbox(job.mode, secrets, workers=2, probed=probed)
     try:
         report = grade(job.solver, problems, config, 1, job.timeout, job.agent, sandbox, job.scope)
     finally:

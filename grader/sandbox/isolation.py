@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
@@ -338,6 +338,13 @@ class Sandbox:
             self.guardian.stdin.write(f"{line}\n".encode())
             self.guardian.stdin.flush()
 
+    def probed(self) -> Probed | None:
+        """What opening this sandbox learned of the machine (None without isolation)."""
+        if self.mode is Isolation.NONE:
+            return None
+        seen = visible.bound(self.python) if self.mode is Isolation.BWRAP else None
+        return Probed(self.mode, self.python, seen, tuple(self.writable))
+
     def helpers(self) -> frozenset[int]:
         """The processes of the sandbox's own that are no worker (the guardian)."""
         return frozenset({self.guardian.pid}) if self.guardian is not None else frozenset()
@@ -443,6 +450,31 @@ def _claim_uids(count: int, held: list[int], after: int = FIRST_UID - 1) -> list
     return claimed
 
 
+def _reopen(probed: Probed, root: Path, workers: int) -> Sandbox:
+    """A sandbox of the mode `probed` found, in `root`, without probing the machine again."""
+    locks: list[int] = []
+    try:
+        pool = _uid_pool(max(1, workers), locks) if os.geteuid() == 0 else None
+        if probed.bound is not None:
+            visible.remember(probed.python, probed.bound)
+        return _opened(probed.mode, probed.python, root, pool, locks, list(probed.writable) if probed.writable else None)
+    except BaseException:
+        for fd in locks:
+            os.close(fd)
+        raise
+
+
+def _opened(mode: Isolation, python: str, root: Path, pool: queue.Queue[int] | None, locks: list[int], writable: list[str] | None = None) -> Sandbox:
+    """The sandbox once `mode` is known to work with `python`; under `user`, the folders
+    anyone may write to are found (unless given) and what an earlier run may have left
+    there under the pool's ids is removed first."""
+    if mode is Isolation.BWRAP or pool is None:
+        return Sandbox(mode, python, root, pool, locks=locks)
+    writable = world_writable() if writable is None else writable
+    clean_users(list(pool.queue), SHADOW_OFFSET, writable)
+    return Sandbox(mode, python, root, pool, _guardian(writable), locks=locks, writable=writable, ram_folders=in_memory(writable))
+
+
 def _lock_uid(locks: Path, uid: int) -> int | None:
     """The held lock of `uid` (an open descriptor) when no account has that id and no
     other grader holds it; None otherwise."""
@@ -474,11 +506,38 @@ def _why_not_user(python: str | None, uid: int | None, secrets: list[Path]) -> s
     return None
 
 
-def open_sandbox(mode: str, secrets: list[Path], workers: int) -> Sandbox:
+@dataclass(frozen=True)
+class Probed:
+    """What opening a sandbox learned of the machine: the mode that works, the interpreter
+    workers run, what they see under bubblewrap (`bound`), and under `user` the folders
+    anyone may write to. A class run hands it to each submission's grading process, which
+    opens a sandbox of that mode without probing again (with its own folder, user ids,
+    guardian and copy of the standard library)."""
+
+    mode: Isolation
+    python: str
+    bound: visible.Bound | None = None
+    writable: tuple[str, ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_data(data: dict[str, Any]) -> Probed:
+        seen = data["bound"]
+        bound = None
+        if seen is not None:
+            links = tuple((target, path) for target, path in seen["links"])
+            bound = visible.Bound(seen["stdlib"], tuple(seen["masks"]), tuple(seen["files"]), links)
+        return Probed(Isolation(data["mode"]), data["python"], bound, tuple(data["writable"]))
+
+
+def open_sandbox(mode: str, secrets: list[Path], workers: int, probed: Probed | None = None) -> Sandbox:
     """The sandbox for one grading run; `mode` is auto or one of MODES.
 
     `secrets` are the files `user` isolation must hide (problem files, config, outputs);
     the answer key and the kit are added here. `workers`: how many may run at once.
+    `probed`: what the grader that started this process found (then `mode` is its mode).
     Raises IsolationUnavailable when an explicit mode cannot be had.
     """
     root = Path(tempfile.mkdtemp(prefix="grader-"))
@@ -489,6 +548,8 @@ def open_sandbox(mode: str, secrets: list[Path], workers: int) -> Sandbox:
     os.chmod(root / "scratch", 0o711)
     _write_view(root / "view")
     try:
+        if probed is not None:
+            return _reopen(probed, root, workers)
         return _choose(mode, root, [KIT_ROOT, *answer_key_files(), *secrets], workers)
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
@@ -512,11 +573,7 @@ def _choose(mode: str, root: Path, secrets: list[Path], workers: int) -> Sandbox
             else:
                 why = _why_not_user(python, probe_uid, secrets)
             if why is None and python is not None:
-                if candidate is Isolation.BWRAP or pool is None:
-                    return Sandbox(candidate, python, root, pool, locks=locks)
-                writable = world_writable()
-                clean_users(list(pool.queue), SHADOW_OFFSET, writable)  # what an earlier run may have left
-                return Sandbox(candidate, python, root, pool, _guardian(writable), locks=locks, writable=writable, ram_folders=in_memory(writable))
+                return _opened(candidate, python, root, pool, locks)
             reasons[candidate] = why or "unavailable"
     except BaseException:
         for fd in locks:
