@@ -5,6 +5,7 @@ from __future__ import annotations
 import compileall
 import csv
 import dis
+import functools
 import hashlib
 import json
 import os
@@ -342,9 +343,10 @@ SLOW_MODULES = frozenset(
 )
 
 
-def globals_used(code: CodeType) -> set[str]:
+@functools.cache  # many tests share their helpers: each is disassembled once
+def globals_used(code: CodeType) -> frozenset[str]:
     """The global names `code` reads (not the attributes it looks up: `runner.run` is no call of a `run` helper)."""
-    return {op.argval for op in dis.get_instructions(code) if op.opname == "LOAD_GLOBAL"}
+    return frozenset(op.argval for op in dis.get_instructions(code) if op.opname == "LOAD_GLOBAL")
 
 
 def names_reached(item: pytest.Item) -> set[str]:
