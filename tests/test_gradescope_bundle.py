@@ -76,8 +76,7 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Autograder:
     work = tmp_path_factory.mktemp("gradescope")
     problems = work / "problems"
     problems.mkdir()
-    shutil.copyfile(ROOT / "problems" / "course.yaml", problems / "course.yaml")
-    quick_hidden_set(problems / "hidden.yaml")
+    quick_hidden_set(problems / "hidden.yaml")  # public and hidden boards: all each run here needs
     (problems / "grading.yaml").write_text(f"hook_seed: {HOOK_SEED}\ntimeout: 10\n", encoding="utf-8")
     archive = work / "autograder.zip"
     built = run_grader("gradescope-bundle", archive, "--problems", problems, timeout=600)

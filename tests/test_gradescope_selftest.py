@@ -43,8 +43,7 @@ def quick_hidden_set(target: Path) -> Path:
 
 def problem_folder(folder: Path) -> Path:
     folder.mkdir(parents=True)
-    shutil.copyfile(ROOT / "problems" / "course.yaml", folder / "course.yaml")
-    quick_hidden_set(folder / "hidden.yaml")
+    quick_hidden_set(folder / "hidden.yaml")  # public and hidden boards: all the runs here need
     (folder / "grading.yaml").write_text("hook_seed: 424242\ntimeout: 10\n", encoding="utf-8")
     return folder
 

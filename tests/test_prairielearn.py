@@ -58,8 +58,7 @@ def quick_hidden_set(target: Path) -> Path:
 
 def problem_folder(folder: Path, config: str = f"hook_seed: {HOOK_SEED}\ntimeout: 10\n") -> Path:
     folder.mkdir(parents=True)
-    shutil.copyfile(ROOT / "problems" / "course.yaml", folder / "course.yaml")
-    quick_hidden_set(folder / "hidden.yaml")
+    quick_hidden_set(folder / "hidden.yaml")  # public and hidden boards: all a job here needs
     (folder / "grading.yaml").write_text(config, encoding="utf-8")
     return folder
 
