@@ -4,6 +4,7 @@ from private seeds that release writes into the instructor's grading.yaml."""
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import re
@@ -32,6 +33,17 @@ def release(kit: Path, out: Path, *extra: str | Path) -> subprocess.CompletedPro
     return run_grader("release", out, *extra, cwd=kit, env=grader_env(kit), timeout=300)
 
 
+def compiled(root: Path) -> Path:
+    """`root` with each Python package directly in it byte-compiled in this process, as
+    conftest's compile_packages does for the kit: the runs of a test that start there
+    (where PYTHONDONTWRITEBYTECODE, or a worker, keeps Python from writing them) load the
+    modules instead of compiling them again. Compiled modules change no behaviour: Python
+    uses them only while their source is unchanged."""
+    for init in sorted(root.glob("*/__init__.py")):
+        compileall.compile_dir(init.parent, quiet=2)
+    return root
+
+
 def problems_folder(folder: Path, config: str | None = None, names: tuple[str, ...] = ("course.yaml",)) -> Path:
     """A problem folder with these of the kit's problem files and, when given, this grading.yaml text
     (release writes into grading.yaml: never the kit's own folder)."""
@@ -55,15 +67,36 @@ def test_solved_hooks_are_not_published_unless_asked(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "assignment" / "hooks.py").read_text() == (STUDENT_FILES / "model_answer.py").read_text()
 
 
-def test_the_stubs_are_published_as_they_are(tmp_path: Path) -> None:
-    made = release(ROOT, tmp_path / "out", "--problems", problems_folder(tmp_path / "problems"))
+@dataclass(frozen=True)
+class Released:
+    """A student copy released from this kit for problems/course.yaml with no grading.yaml."""
+
+    problems: Path
+    out: Path
+    made: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory: pytest.TempPathFactory) -> Released:
+    """One release for the module's tests that only read the copy, its problem folder or
+    what release said (a test that changes the copy works on a copy of it): release writes
+    the same copy and the same kind of private grading.yaml every time."""
+    work = tmp_path_factory.mktemp("released")
+    problems = problems_folder(work / "problems")
+    made = release(ROOT, work / "copy", "--problems", problems)
     assert made.returncode == 0, made.stdout + made.stderr
-    assert (tmp_path / "out" / "assignment" / "hooks.py").read_text() == (ROOT / "assignment" / "hooks.py").read_text()
+    return Released(problems, compiled(work / "copy"), made)
 
 
-def test_the_student_copy_explains_its_problems_to_students(tmp_path: Path) -> None:
-    assert release(ROOT, tmp_path / "out", "--problems", problems_folder(tmp_path / "problems")).returncode == 0
-    readme = (tmp_path / "out" / "problems" / "README.md").read_text(encoding="utf-8")
+def test_the_stubs_are_published_as_they_are(released: Released) -> None:
+    made = released.made
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert (released.out / "assignment" / "hooks.py").read_text() == (ROOT / "assignment" / "hooks.py").read_text()
+
+
+def test_the_student_copy_explains_its_problems_to_students(released: Released) -> None:
+    assert released.made.returncode == 0
+    readme = (released.out / "problems" / "README.md").read_text(encoding="utf-8")
     assert "python -m grader problems/" in readme and "hidden" in readme
     assert "hook_seed" not in readme and "visibility" not in readme  # the instructor's document stays home
 
@@ -92,12 +125,12 @@ def scan(kit: Path, tmp_path: Path) -> str:
     return found.read_text(encoding="utf-8")
 
 
-def test_no_module_of_the_student_copy_does_a_hooks_job(tmp_path: Path) -> None:
+def test_no_module_of_the_student_copy_does_a_hooks_job(released: Released, tmp_path: Path) -> None:
     """Every function of every module in the student copy, tried as each search hook on the
     hook cases: none gets a single group of cases right. The same scan of the full kit
     finds the reference hooks, so the scan can see them."""
-    out = tmp_path / "copy"
-    assert release(ROOT, out, "--problems", problems_folder(tmp_path / "problems")).returncode == 0
+    out = shutil.copytree(released.out, tmp_path / "copy")  # whatever the functions do, the shared copy stays as released
+    assert released.made.returncode == 0
     assert scan(out, tmp_path) == ""
     full = scan(copy_kit(tmp_path / "full"), tmp_path)
     assert "answerkey.strategies.constraint_bounds gets" in full and "answerkey.strategies.forward_check_once gets" in full
@@ -195,15 +228,14 @@ def test_release_writes_the_missing_seeds_and_keeps_the_instructors_text(tmp_pat
     assert (problems / "grading.yaml").read_text(encoding="utf-8") == text
 
 
-def test_release_creates_a_private_grading_config_when_there_is_none(tmp_path: Path) -> None:
-    problems = problems_folder(tmp_path / "problems")
-    made = release(ROOT, tmp_path / "copy", "--problems", problems)
+def test_release_creates_a_private_grading_config_when_there_is_none(released: Released) -> None:
+    problems, made = released.problems, released.made
     assert made.returncode == 0, made.stdout + made.stderr
     assert "wrote a private hook_seed into" in " ".join(made.stdout.split())
     config, errors = load_config(problems / "grading.yaml")
     assert not errors and config.hook_seed is not None and config.agent is None
     assert (problems / "grading.yaml").stat().st_mode & 0o077 == 0
-    assert not (tmp_path / "copy" / "problems" / "grading.yaml").exists()
+    assert not (released.out / "problems" / "grading.yaml").exists()
 
 
 UNEDITABLE = {  # grading.yaml texts a seed cannot be added to without changing what they say
@@ -252,13 +284,12 @@ def test_seeds_keep_the_files_line_endings(tmp_path: Path) -> None:
     assert b"\n" not in config.read_bytes().replace(b"\r\n", b"")
 
 
-def test_a_lookup_table_of_the_shipped_cases_earns_nothing_under_the_private_seed(tmp_path: Path) -> None:
+def test_a_lookup_table_of_the_shipped_cases_earns_nothing_under_the_private_seed(released: Released, tmp_path: Path) -> None:
     """A submission that answers every shipped public hook case from a table (constant
     answers otherwise) earns no more than constant answers once release has written the
     private hook_seed; on the public cases the same table earns more (it does work)."""
-    problems = problems_folder(tmp_path / "problems")
-    out = tmp_path / "copy"
-    assert release(ROOT, out, "--problems", problems).returncode == 0
+    problems, out = released.problems, released.out
+    assert released.made.returncode == 0
     shipped = yaml.safe_load((out / CASES_FILE.relative_to(ROOT)).read_text(encoding="utf-8"))["hooks"]
     lookup = student_copy(tmp_path / "lookup", "lookup_table", SHIPPED_CASES=repr(json.dumps(shipped)))
     constant = student_copy(tmp_path / "constant", "constant_answers")
@@ -340,13 +371,13 @@ def run_shown(copy: Path, command: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, *words[1:]], cwd=copy, env=env, capture_output=True, text=True, timeout=300)
 
 
-def test_every_command_the_student_copy_shows_works_there_or_is_marked(tmp_path: Path) -> None:
+def test_every_command_the_student_copy_shows_works_there_or_is_marked(released: Released, tmp_path: Path) -> None:
     """The student copy's handout, READMEs and stubs: each command they show runs in the
     copy (for a student who wrote the hooks and an agent), or is marked "instructor's kit
     only" and then stops there with the one-line refusal; none names a folder of the kit
     the copy lacks (bench/, answerkey/...)."""
-    out = tmp_path / "copy"
-    assert release(ROOT, out, "--problems", problems_folder(tmp_path / "problems")).returncode == 0
+    out = shutil.copytree(released.out, tmp_path / "copy")  # its own: this test writes into the copy
+    assert released.made.returncode == 0
     texts = {doc: (out / doc).read_text(encoding="utf-8") for doc in ["assignment/HANDOUT.md", "README.md", "problems/README.md"]}
     texts |= {f"assignment/{stub}": (out / "assignment" / stub).read_text(encoding="utf-8").split('"""')[1] for stub in ("agent.py", "hooks.py")}
     shown = [c for doc, text in texts.items() for c in shown_commands(text, doc)]
