@@ -20,6 +20,7 @@ from types import CodeType, FunctionType
 from typing import NoReturn
 
 import pytest
+import yaml
 from browser import Browser, chromium
 
 from answerkey.instructor.kit import kit_packages
@@ -103,12 +104,36 @@ def copy_kit(target: Path) -> Path:
     return target
 
 
-def compile_packages(root: Path) -> None:
-    """Byte-compile the kit's packages at `root` in this process, so that the grader runs a
-    test starts read compiled modules even where PYTHONDONTWRITEBYTECODE keeps Python from
-    writing them: each run then loads the kit instead of compiling it again."""
-    for package in kit_packages(root):
-        compileall.compile_dir(root / package, quiet=1)
+def compile_packages(root: Path) -> Path:
+    """`root` with each Python package directly in it (the kit's, a student copy's)
+    byte-compiled in this process, so that the grader runs a test starts there read
+    compiled modules even where PYTHONDONTWRITEBYTECODE (or a worker) keeps Python from
+    writing them: each run loads the modules instead of compiling them again. No behaviour
+    changes: Python uses a compiled module only while its source is unchanged."""
+    for init in sorted(root.glob("*/__init__.py")):
+        compileall.compile_dir(init.parent, quiet=2)
+    return root
+
+
+#: The hidden boards of tests/student_files/hidden_set/hidden.yaml: (mines, solutions) once
+#: given a mine count (see `quick_hidden_set`).
+QUICK_HIDDEN = {"secret-1": (8, 18), "secret-2": (8, 8)}
+
+
+def quick_hidden_set(target: Path) -> Path:
+    """tests/student_files/hidden_set/hidden.yaml written to `target` with a mine count on
+    its two hidden boards (18 and 8 solutions instead of 144 and 376): the same ids, boards,
+    visibilities (hidden, after_due_date) and public boards, whose searches (every hook
+    call of which a run grades) take a fraction of the time. What a platform's tests check
+    of hidden problems (they are graded and counted, nothing of them is shown) does not
+    depend on how many solutions they have."""
+    data = yaml.safe_load((STUDENT_FILES / "hidden_set" / "hidden.yaml").read_text(encoding="utf-8"))
+    hidden = [problem for problem in data["problems"] if problem.get("visibility") in ("hidden", "after_due_date")]
+    assert [problem["id"] for problem in hidden] == list(QUICK_HIDDEN), hidden
+    for problem in hidden:
+        problem["mines"], problem["expect"] = QUICK_HIDDEN[problem["id"]]
+    target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return target
 
 
 def pytest_configure(config: pytest.Config) -> None:

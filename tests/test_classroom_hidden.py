@@ -7,7 +7,6 @@ hidden_peek.py fails both hidden boards and prints their clues (PEEK ...).
 
 from __future__ import annotations
 
-import compileall
 import json
 import re
 import shutil
@@ -16,7 +15,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from conftest import attacker, grader_env, run_grader
+from conftest import attacker, compile_packages, grader_env, run_grader
 
 from grader.hooktable import CSP_HOOKS
 
@@ -32,17 +31,6 @@ SECRET_ROWS = ["1 . . . . 0", ". . . . 1 1", ". 2 2 2 1 .", "3 . 4 . . ."]
 def copy_env(copy: Path) -> dict[str, str]:
     """The environment for the student copy of the kit at `copy`: it sees nothing of the full kit."""
     return grader_env(copy, FILES / "only_this_copy")
-
-
-def compiled(root: Path) -> Path:
-    """`root` with each Python package directly in it byte-compiled in this process, as
-    conftest's compile_packages does for the kit: the runs of a test that start there
-    (where PYTHONDONTWRITEBYTECODE, or a worker, keeps Python from writing them) load the
-    modules instead of compiling them again. Compiled modules change no behaviour: Python
-    uses them only while their source is unchanged."""
-    for init in sorted(root.glob("*/__init__.py")):
-        compileall.compile_dir(init.parent, quiet=2)
-    return root
 
 
 def assert_no_secrets(text: str) -> None:
@@ -110,7 +98,7 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     made = run_grader("release", out, "--problems", problems)
     assert made.returncode == 0, made.stdout + made.stderr
     assert "2 public problems" in made.stdout
-    compiled(out)  # the runs below load the copy's modules instead of compiling them each time
+    compile_packages(out)  # the runs below load the copy's modules instead of compiling them each time
 
     stubs = (out / "assignment" / "hooks.py").read_text(encoding="utf-8")
     for hook in (spec.name for spec in CSP_HOOKS):

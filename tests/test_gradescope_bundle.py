@@ -20,33 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import yaml
-from conftest import STUDENT_FILES, check_gradescope_spec, run_grader, self_contained
+from conftest import check_gradescope_spec, quick_hidden_set, run_grader, self_contained
 
 from solvers.csp import build_csp
 
 ROOT = Path(__file__).resolve().parents[1]
 HOOK_SEED = "987654321"
-
-
-#: The hidden boards of hidden_set/hidden.yaml given a mine count, and their solutions then.
-QUICK_HIDDEN = {"secret-1": (8, 18), "secret-2": (8, 8)}
-
-
-def quick_hidden_set(target: Path) -> Path:
-    """tests/student_files/hidden_set/hidden.yaml written to `target` with a mine count on
-    its two hidden boards (18 and 8 solutions instead of 144 and 376): the same ids, boards,
-    visibilities (hidden, after_due_date) and public boards, whose searches (every hook
-    call of which a run grades) take a fraction of the time. What is checked here of hidden
-    problems (they are graded and counted, nothing of them is shown) does not depend on how
-    many solutions they have."""
-    data = yaml.safe_load((STUDENT_FILES / "hidden_set" / "hidden.yaml").read_text(encoding="utf-8"))
-    hidden = [problem for problem in data["problems"] if problem.get("visibility") in ("hidden", "after_due_date")]
-    assert [problem["id"] for problem in hidden] == list(QUICK_HIDDEN), hidden
-    for problem in hidden:
-        problem["mines"], problem["expect"] = QUICK_HIDDEN[problem["id"]]
-    target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return target
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ is graded in it and by the kit's grader on the copy's own problem folder and con
 
 from __future__ import annotations
 
-import compileall
 import json
 import shutil
 import subprocess
@@ -14,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, ROOT, STUDENT_FILES, grader_env, json_report, no_traceback, run_grader, student_copy
+from conftest import COURSE, ROOT, STUDENT_FILES, compile_packages, grader_env, json_report, no_traceback, run_grader, student_copy
 
 from grader.hooktable import BY_NAME
 from grader.inputs.searchanswers import SHOWN
@@ -35,18 +34,7 @@ def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copyfile(COURSE, work / "problems" / COURSE.name)
     made = run_grader("release", work / "copy", "--problems", work / "problems", timeout=300)
     assert made.returncode == 0, made.stdout + made.stderr
-    return compiled(work / "copy")
-
-
-def compiled(root: Path) -> Path:
-    """`root` with each Python package directly in it byte-compiled in this process, as
-    conftest's compile_packages does for the kit: the runs of a test that start there
-    (where PYTHONDONTWRITEBYTECODE, or a worker, keeps Python from writing them) load the
-    modules instead of compiling them again. Compiled modules change no behaviour: Python
-    uses them only while their source is unchanged."""
-    for init in sorted(root.glob("*/__init__.py")):
-        compileall.compile_dir(init.parent, quiet=2)
-    return root
+    return compile_packages(work / "copy")
 
 
 def in_copy(copy: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,6 @@ as the Dockerfile does. Then it reads /grade/results/results.json.
 
 from __future__ import annotations
 
-import compileall
 import hashlib
 import json
 import os
@@ -23,8 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
-from conftest import ROOT, STUDENT_FILES, isolation_unavailable, run_grader, self_contained
+from conftest import ROOT, STUDENT_FILES, compile_packages, isolation_unavailable, quick_hidden_set, run_grader, self_contained
 
 from grader.reports.prairielearn import prairielearn_results
 from grader.reports.results import ItemResult, Report
@@ -34,26 +32,6 @@ UUID = "0b7c7a52-3a47-4a53-9d3e-0c7d3a1f5e11"
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: The keys PrairieLearn's info.json schema allows in externalGradingOptions.
 EXTERNAL_KEYS = {"comment", "enabled", "image", "entrypoint", "serverFilesCourse", "timeout", "enableNetworking", "environment"}
-
-
-#: The hidden boards of hidden_set/hidden.yaml given a mine count, and their solutions then.
-QUICK_HIDDEN = {"secret-1": (8, 18), "secret-2": (8, 8)}
-
-
-def quick_hidden_set(target: Path) -> Path:
-    """tests/student_files/hidden_set/hidden.yaml written to `target` with a mine count on
-    its two hidden boards (18 and 8 solutions instead of 144 and 376): the same ids, boards,
-    visibilities (hidden, after_due_date) and public boards, whose searches (every hook
-    call of which a run grades) take a fraction of the time. What is checked here of hidden
-    problems (they are graded and counted, nothing of them is shown) does not depend on how
-    many solutions they have."""
-    data = yaml.safe_load((STUDENT_FILES / "hidden_set" / "hidden.yaml").read_text(encoding="utf-8"))
-    hidden = [problem for problem in data["problems"] if problem.get("visibility") in ("hidden", "after_due_date")]
-    assert [problem["id"] for problem in hidden] == list(QUICK_HIDDEN), hidden
-    for problem in hidden:
-        problem["mines"], problem["expect"] = QUICK_HIDDEN[problem["id"]]
-    target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return target
 
 
 def problem_folder(folder: Path, config: str = f"hook_seed: {HOOK_SEED}\ntimeout: 10\n") -> Path:
@@ -79,19 +57,8 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "300",
     )
     assert made.returncode == 0, made.stdout + made.stderr
-    compiled(work / "course" / "serverFilesCourse" / "minesweeper_grader" / "kit")  # each job copies it: compiled once here
+    compile_packages(work / "course" / "serverFilesCourse" / "minesweeper_grader" / "kit")  # each job copies it: compiled once here
     return work / "course"
-
-
-def compiled(root: Path) -> Path:
-    """`root` with each Python package directly in it byte-compiled in this process, as
-    conftest's compile_packages does for the kit: the runs of a test that start there
-    (where PYTHONDONTWRITEBYTECODE, or a worker, keeps Python from writing them) load the
-    modules instead of compiling them again. Compiled modules change no behaviour: Python
-    uses them only while their source is unchanged."""
-    for init in sorted(root.glob("*/__init__.py")):
-        compileall.compile_dir(init.parent, quiet=2)
-    return root
 
 
 def info(course: Path) -> dict:

@@ -4,7 +4,6 @@ from private seeds that release writes into the instructor's grading.yaml."""
 
 from __future__ import annotations
 
-import compileall
 import json
 import os
 import re
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import STUDENT_FILES, copy_kit, grade_json, grader_env, json_report, no_traceback, run_grader, student_copy
+from conftest import STUDENT_FILES, compile_packages, copy_kit, grade_json, grader_env, json_report, no_traceback, run_grader, student_copy
 
 from answerkey.instructor.kit import student_packages
 from answerkey.instructor.seeds import SEED_BITS, SeedError, write_seeds
@@ -31,17 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def release(kit: Path, out: Path, *extra: str | Path) -> subprocess.CompletedProcess[str]:
     return run_grader("release", out, *extra, cwd=kit, env=grader_env(kit), timeout=300)
-
-
-def compiled(root: Path) -> Path:
-    """`root` with each Python package directly in it byte-compiled in this process, as
-    conftest's compile_packages does for the kit: the runs of a test that start there
-    (where PYTHONDONTWRITEBYTECODE, or a worker, keeps Python from writing them) load the
-    modules instead of compiling them again. Compiled modules change no behaviour: Python
-    uses them only while their source is unchanged."""
-    for init in sorted(root.glob("*/__init__.py")):
-        compileall.compile_dir(init.parent, quiet=2)
-    return root
 
 
 def problems_folder(folder: Path, config: str | None = None, names: tuple[str, ...] = ("course.yaml",)) -> Path:
@@ -85,7 +73,7 @@ def released(tmp_path_factory: pytest.TempPathFactory) -> Released:
     problems = problems_folder(work / "problems")
     made = release(ROOT, work / "copy", "--problems", problems)
     assert made.returncode == 0, made.stdout + made.stderr
-    return Released(problems, compiled(work / "copy"), made)
+    return Released(problems, compile_packages(work / "copy"), made)
 
 
 def test_the_stubs_are_published_as_they_are(released: Released) -> None:
