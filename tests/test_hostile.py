@@ -89,7 +89,8 @@ def shared_class(kit: Kit, tmp_path_factory: pytest.TempPathFactory) -> SharedCl
         shutil.copyfile(escapes, folder / escape_name)
     before = kit.fingerprint()
     grades = tmp_path / "grades.csv"
-    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "10")
+    # every hook and the SAT item, and of the course's boards the one the forgers are read on (the others prove nothing more here)
+    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "10", "--only", "nctu-1")
     after = kit.fingerprint()
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
