@@ -77,7 +77,8 @@ def test_what_a_worker_leaves_reaches_no_later_worker(kit: Kit, tmp_path: Path) 
     for name in ("ppp_honest", "qqq_honest", "rrr_honest"):
         attacker(folder, "correct").rename(folder / f"{name}.py")
     grades = tmp_path / "grades.csv"
-    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "1", "--timeout", "3")
+    # every hook and the SAT item, on one course board: each student's workers start as often as the hooks need
+    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "1", "--timeout", "3", "--only", "nctu-1")
     assert result.returncode == 0, result.stdout + result.stderr
     rows = read_rows(grades)
     for name in ("aaa_honest", student, "ppp_honest", "qqq_honest", "rrr_honest", "zzz_honest"):
