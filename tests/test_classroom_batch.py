@@ -135,19 +135,19 @@ def test_violent_students_never_stop_the_batch(tmp_path: Path) -> None:
 def test_batch_honours_timeout(tmp_path: Path) -> None:
     """--timeout applies to every submission of a batch, as it does to one submission.
 
-    A student whose constraint_bounds loops forever costs one timeout, of 2 s here, not
+    A student whose constraint_bounds loops forever costs one timeout, of 1 s here, not
     the default 10 s: its reason says which limit ended it.
     """
     folder = submit(tmp_path / "subs", {"looper.py": "loop_bounds", "ok.py": "correct_reexport"})
     grades = tmp_path / "grades.csv"
-    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "2")
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "1")
     assert result.returncode == 0, result.stdout + result.stderr
     _, rows = read_csv(grades)
     full = float(rows["ok"]["max_score"])
     assert float(rows["ok"]["score"]) == full
     assert float(rows["looper"]["hooks/constraint_bounds"]) == 0
     assert float(rows["looper"]["score"]) == full - float(rows["ok"]["hooks/constraint_bounds"])
-    assert "hooks/constraint_bounds: ran out of time (2 s)" in rows["looper"]["lost"], rows["looper"]
+    assert "hooks/constraint_bounds: ran out of time (1 s)" in rows["looper"]["lost"], rows["looper"]
     assert re.search(r"\b2 submissions\b", result.stdout)
 
 
