@@ -172,11 +172,15 @@ def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def small_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
-    """One class run shared by the tests that read its CSV and feedback: ana (correct), bob
-    (off by one in constraint_bounds), cal (a TabError), carol (an empty folder) and zoe
-    (correct, with an agent); the folder of grades.csv, and the run."""
+    """One class run shared by the tests that read its CSV and feedback: ana (correct, in a
+    folder just within the intake's limits), bob (off by one in constraint_bounds), cal (a
+    TabError), carol (an empty folder) and zoe (correct, with an agent); the folder of
+    grades.csv, and the run."""
     where = tmp_path_factory.mktemp("small_class")
-    folder = submit(where / "subs", {"ana.py": "correct", "bob.py": "off_by_one_bounds", "cal.py": "tab_error", "carol": None})
+    folder = submit(where / "subs", {"bob.py": "off_by_one_bounds", "cal.py": "tab_error", "carol": None})
+    submit(folder, {f"ana/{'/'.join(['d'] * MAX_DEPTH)}/hooks.py": "correct_reexport"})
+    for number in range(SUBMISSION_FILES - MAX_DEPTH - 1):  # with the folders and hooks.py: the limit exactly
+        (folder / "ana" / f"notes-{number}.txt").write_text("x\n", encoding="utf-8")
     (folder / "zoe.py").write_text(self_contained("correct_reexport") + "\n" + (FILES / "agent_naive.py").read_text(), encoding="utf-8")
     result = run_grader(COURSE, "--submissions", folder, "--csv", where / "grades.csv", "--jobs", "2", "--timeout", "5")
     return where, result
@@ -285,13 +289,9 @@ def test_only_plain_submissions_are_graded_and_the_others_are_named(tmp_path: Pa
         assert f"{student}: {rows[student]['note']}" in summary
 
 
-def test_a_submission_folder_just_within_the_limits_is_graded(tmp_path: Path) -> None:
-    folder = tmp_path / "subs"
-    submit(folder, {f"ana/{'/'.join(['d'] * MAX_DEPTH)}/hooks.py": "correct_reexport"})
-    for number in range(SUBMISSION_FILES - MAX_DEPTH - 1):  # with the folders and hooks.py: the limit exactly
-        (folder / "ana" / f"notes-{number}.txt").write_text("x\n", encoding="utf-8")
-    grades = tmp_path / "grades.csv"
-    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--timeout", "5")
+def test_a_submission_folder_just_within_the_limits_is_graded(small_class: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    where, result = small_class  # ana is this test's: a folder MAX_DEPTH deep of SUBMISSION_FILES entries
+    grades = where / "grades.csv"
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
     _, rows = read_csv(grades)
