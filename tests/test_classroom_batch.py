@@ -9,6 +9,7 @@ import re
 import socket
 import stat
 import statistics
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,9 +51,11 @@ def submit(folder: Path, layout: dict[str, str | None]) -> Path:
     return folder
 
 
-def item_columns(tmp_path: Path) -> list[str]:
-    """One column per graded item, as the grader names them (from a --json run on the same problems)."""
-    out = tmp_path / "columns.json"
+@pytest.fixture(scope="module")
+def item_columns(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """One column per graded item, as the grader names them (from a --json run on the same
+    problems: one run for the module, every test that needs the columns reads them)."""
+    out = tmp_path_factory.mktemp("columns") / "columns.json"
     run_grader(COURSE, "--solver", FILES / "correct_reexport.py", "--json", out)
     report = json.loads(out.read_text(encoding="utf-8"))
     columns = [f"hooks/{h['id']}" for h in report["hooks"]]
@@ -69,7 +72,7 @@ def read_csv(path: Path) -> tuple[list[str], dict[str, dict[str, str]]]:
     return header, {row[0]: dict(zip(header, row)) for row in body}
 
 
-def test_class_of_four_gives_one_row_each_and_a_summary(tmp_path: Path) -> None:
+def test_class_of_four_gives_one_row_each_and_a_summary(tmp_path: Path, item_columns: list[str]) -> None:
     folder = submit(
         tmp_path / "subs",
         {
@@ -84,7 +87,7 @@ def test_class_of_four_gives_one_row_each_and_a_summary(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     header, rows = read_csv(grades)
-    items = item_columns(tmp_path)
+    items = item_columns
     assert header == ["student", "score", "max_score", *items, "note", "lost", "cpu_seconds", "wall_seconds"]
     assert list(rows) == ["ana", "bob", "carol", "dave"]
     full = float(rows["ana"]["max_score"])
@@ -132,19 +135,19 @@ def test_violent_students_never_stop_the_batch(tmp_path: Path) -> None:
 def test_batch_honours_timeout(tmp_path: Path) -> None:
     """--timeout applies to every submission of a batch, as it does to one submission.
 
-    A student whose constraint_bounds loops forever costs one timeout, of 2 s here, not
+    A student whose constraint_bounds loops forever costs one timeout, of 1 s here, not
     the default 10 s: its reason says which limit ended it.
     """
     folder = submit(tmp_path / "subs", {"looper.py": "loop_bounds", "ok.py": "correct_reexport"})
     grades = tmp_path / "grades.csv"
-    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "2")
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "1")
     assert result.returncode == 0, result.stdout + result.stderr
     _, rows = read_csv(grades)
     full = float(rows["ok"]["max_score"])
     assert float(rows["ok"]["score"]) == full
     assert float(rows["looper"]["hooks/constraint_bounds"]) == 0
     assert float(rows["looper"]["score"]) == full - float(rows["ok"]["hooks/constraint_bounds"])
-    assert "hooks/constraint_bounds: ran out of time (2 s)" in rows["looper"]["lost"], rows["looper"]
+    assert "hooks/constraint_bounds: ran out of time (1 s)" in rows["looper"]["lost"], rows["looper"]
     assert re.search(r"\b2 submissions\b", result.stdout)
 
 
@@ -167,10 +170,25 @@ def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
     assert graded[0][1].startswith("cannot load hooks.py: KeyError") and graded[1][1] == "", rows
 
 
-def test_each_student_gets_a_feedback_file_and_the_csv_says_what_was_lost(tmp_path: Path) -> None:
-    folder = submit(tmp_path / "subs", {"ana.py": "correct", "bob.py": "off_by_one_bounds", "cal.py": "tab_error"})
+@pytest.fixture(scope="module")
+def small_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """One class run shared by the tests that read its CSV and feedback: ana (correct, in a
+    folder just within the intake's limits), bob (off by one in constraint_bounds), cal (a
+    TabError), carol (an empty folder) and zoe (correct, with an agent); the folder of
+    grades.csv, and the run."""
+    where = tmp_path_factory.mktemp("small_class")
+    folder = submit(where / "subs", {"bob.py": "off_by_one_bounds", "cal.py": "tab_error", "carol": None})
+    submit(folder, {f"ana/{'/'.join(['d'] * MAX_DEPTH)}/hooks.py": "correct_reexport"})
+    for number in range(SUBMISSION_FILES - MAX_DEPTH - 1):  # with the folders and hooks.py: the limit exactly
+        (folder / "ana" / f"notes-{number}.txt").write_text("x\n", encoding="utf-8")
+    (folder / "zoe.py").write_text(self_contained("correct_reexport") + "\n" + (FILES / "agent_naive.py").read_text(), encoding="utf-8")
+    result = run_grader(COURSE, "--submissions", folder, "--csv", where / "grades.csv", "--jobs", "2", "--timeout", "5")
+    return where, result
+
+
+def test_each_student_gets_a_feedback_file_and_the_csv_says_what_was_lost(small_class: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    tmp_path, result = small_class  # ana, bob and cal are this test's; the class run is shared
     grades = tmp_path / "grades.csv"
-    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--timeout", "5")
     assert result.returncode == 0, result.stdout + result.stderr
     _, rows = read_csv(grades)
     assert rows["ana"]["lost"] == "" and rows["bob"]["lost"].startswith("hooks/forward_check: ")
@@ -271,13 +289,9 @@ def test_only_plain_submissions_are_graded_and_the_others_are_named(tmp_path: Pa
         assert f"{student}: {rows[student]['note']}" in summary
 
 
-def test_a_submission_folder_just_within_the_limits_is_graded(tmp_path: Path) -> None:
-    folder = tmp_path / "subs"
-    submit(folder, {f"ana/{'/'.join(['d'] * MAX_DEPTH)}/hooks.py": "correct_reexport"})
-    for number in range(SUBMISSION_FILES - MAX_DEPTH - 1):  # with the folders and hooks.py: the limit exactly
-        (folder / "ana" / f"notes-{number}.txt").write_text("x\n", encoding="utf-8")
-    grades = tmp_path / "grades.csv"
-    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--timeout", "5")
+def test_a_submission_folder_just_within_the_limits_is_graded(small_class: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    where, result = small_class  # ana is this test's: a folder MAX_DEPTH deep of SUBMISSION_FILES entries
+    grades = where / "grades.csv"
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
     _, rows = read_csv(grades)
@@ -332,21 +346,21 @@ def test_a_path_through_a_link_is_not_inside_the_class_folder(tmp_path: Path) ->
 # --- the CSV's columns, and student text in every output -----------------------------------
 
 
-def test_rows_line_up_with_the_header_when_some_students_wrote_an_agent(tmp_path: Path) -> None:
+def test_rows_line_up_with_the_header_when_some_students_wrote_an_agent(
+    small_class: tuple[Path, subprocess.CompletedProcess[str]], item_columns: list[str]
+) -> None:
     """Without an agent section, a file that also defines choose_move gets a practice agent
     item (no points) that a hooks-only file does not: the CSV has a column for it, empty
     for the others, and every row's note and lost stay under their headers."""
-    folder = submit(tmp_path / "subs", {"bob.py": "off_by_one_bounds", "carol": None})
-    (folder / "zoe.py").write_text(self_contained("correct_reexport") + "\n" + (FILES / "agent_naive.py").read_text(), encoding="utf-8")
-    grades = tmp_path / "grades.csv"
-    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "5")
+    where, result = small_class  # bob, carol and zoe are this test's; the class run is shared
+    grades = where / "grades.csv"
     no_traceback(result)
     assert result.returncode == 0, result.stdout + result.stderr
     with grades.open(newline="", encoding="utf-8") as handle:
         table = list(csv.reader(handle))
     header = table[0]
     assert {len(row) for row in table} == {len(header)}
-    items = item_columns(tmp_path)
+    items = item_columns
     practice = "agent (practice, no points)"
     assert header == ["student", "score", "max_score", *items, practice, "note", "lost", "cpu_seconds", "wall_seconds"]
     _, rows = read_csv(grades)

@@ -9,6 +9,7 @@ import asyncio
 import re
 
 import pytest
+from textual import events
 from textual.errors import NoWidget
 from textual.widgets import Button, Input, Select
 
@@ -227,6 +228,24 @@ def cursor_in_view(screen: GameScreen, cell: tuple[int, int] | None = None) -> b
     return ends == [board, board]
 
 
+async def press_together(pilot, *keys: str) -> None:
+    """Send `keys` to the app as the terminal does, one Key event each in order, without
+    Pilot.press's wait for the app to go idle after every key (on the expert board that
+    wait, and a redraw per key, cost most of a test's time)."""
+    for key in keys:
+        pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+    await pilot.pause()
+
+
+async def until(pilot, condition, tries: int = 100) -> None:
+    """Give the app time (one Pilot pause at a time, at most `tries`) until `condition()`
+    holds; the test then asserts it, so a condition that never holds still fails."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause()
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("overlay", [False, True])
 def test_expert_board_keeps_the_cursor_in_view(size, overlay):
@@ -239,8 +258,8 @@ def test_expert_board_keeps_the_cursor_in_view(size, overlay):
             await pilot.pause()
             assert (screen.overlay is not None) == overlay
             for keys, corner in ((["right"] * 29, (0, 29)), (["down"] * 15, (15, 29)), (["left"] * 29, (15, 0)), (["up"] * 15, (0, 0))):
-                await pilot.press(*keys)
-                await pilot.pause()
+                await press_together(pilot, *keys)
+                await until(pilot, lambda corner=corner: screen.cursor == corner and cursor_in_view(screen))
                 assert screen.cursor == corner and cursor_in_view(screen), corner
 
     run(scenario)
@@ -253,7 +272,9 @@ def test_overlay_columns_are_aligned_and_apart(size):
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             screen = app.screen
-            await pilot.press("enter", "p", *["down"] * 5, *["right"] * 5)
+            await pilot.press("enter", "p")
+            await press_together(pilot, *["down"] * 5, *["right"] * 5)
+            await until(pilot, lambda: screen.cursor == (5, 5))
             await pilot.pause()
             board = screen.query_one(BoardWidget)
             width = cell_width(board)
@@ -342,7 +363,9 @@ def test_a_hint_off_screen_scrolls_into_view_with_the_cursor():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             screen = app.screen
-            await pilot.press(*["right"] * 14, *["down"] * 8, "enter", "p", "h")  # today's hint: row 4, col 20, off-screen
+            await press_together(pilot, *["right"] * 14, *["down"] * 8)
+            await until(pilot, lambda: screen.cursor == (8, 14))
+            await pilot.press("enter", "p", "h")  # today's hint: row 4, col 20, off-screen
             await pilot.pause()
             assert screen.hint is not None
             assert cursor_in_view(screen, screen.hint.move.cell) and cursor_in_view(screen)

@@ -7,6 +7,7 @@ sometimes a mine count (the planted one or any other). Few clues leave free cell
 
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction
 from math import comb
@@ -63,12 +64,18 @@ def oracle(csp: CSP) -> tuple[list[tuple[int, ...]], list[int]]:
     return solutions, [sum(values[var] for values in solutions) for var in csp.variables]
 
 
+@functools.cache
+def oracles(seed: int, count: int) -> tuple[tuple[list[tuple[int, ...]], list[int]], ...]:
+    """oracle() of each board of boards(seed, count), enumerated once for the module: the
+    parametrized cases of a test check their methods against the same boards."""
+    return tuple(oracle(build_csp(board)) for board in boards(seed, count))
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("leaf_size", [0, 3, 8, 100])
 def test_counts_and_mine_counts_equal_brute_force(seed: int, leaf_size: int):
-    for board in boards(seed, 60):
+    for board, (solutions, mines) in zip(boards(seed, 60), oracles(seed, 60), strict=True):
         csp = build_csp(board)
-        solutions, mines = oracle(csp)
         counted = solution_counts(csp, leaf_size=leaf_size)
         assert counted.total == len(solutions), board
         assert list(counted.mines) == mines, board
@@ -215,9 +222,8 @@ def test_component_solving_agrees_with_brute_force(seed: int):
 @pytest.mark.parametrize("propagate", [False, True])
 @pytest.mark.parametrize("order", [MINE_FIRST, SAFE_FIRST])
 def test_recursive_agrees_with_brute_force(seed: int, propagate: bool, order: tuple[int, ...]):
-    for board in boards(300 + seed, 50):
+    for board, (solutions, _) in zip(boards(300 + seed, 50), oracles(300 + seed, 50), strict=True):
         csp = build_csp(board)
-        solutions, _ = oracle(csp)
         assert sorted(recursive_solve(csp, "all", order, propagate).solutions) == solutions
         assert recursive_solve(csp, "count", order, propagate).count == len(solutions)
         first = recursive_solve(csp, "first", order, propagate)
