@@ -4,7 +4,7 @@ load and the order of the batch, and a failure of the grader's is never a studen
 The class holds a correct student, every common mistake, a slow but correct student, a
 student that sleeps in a hook, one that works in a thread, crashing, looping, exiting and
 unloadable files, and a hook that keeps state between calls. It is graded with --jobs 1 on an idle machine,
-then with --jobs 2 beside two busy processes per core, so that submissions finish in
+then with --jobs 2 beside a busy process per core, so that submissions finish in
 another order and share the machine with others: every score and every reason (its
 measured times aside) must be the same.
 """
@@ -54,8 +54,11 @@ CLASS = {
 
 
 @contextmanager
-def busy_machine(per_core: int = 2) -> Iterator[None]:
-    """Two busy processes per core for as long as the block runs."""
+def busy_machine(per_core: int = 1) -> Iterator[None]:
+    """`per_core` busy processes per core for as long as the block runs: one keeps every
+    core shared with work that is not the grader's, so that submissions finish in another
+    order than on an idle machine (more would only slow the run down, and the tests of the
+    machine's other workers with it)."""
     count = per_core * (os.cpu_count() or 1)
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
     try:
