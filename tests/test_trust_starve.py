@@ -38,7 +38,7 @@ from grader.scoring.hookcalls import TASK_FAILURES
 from grader.scoring.hookcases import load_cases
 from grader.scoring.hookitems import hook_task
 
-BACKSTOP = 4.0  # the wall-clock backstop in the in-process tests (the item's limit left at 30 s)
+BACKSTOP = 6.0  # the wall-clock backstop in the in-process tests (the item's limit left at 30 s)
 QUOTA = 0.25  # the share of one core a "busy machine" leaves a worker
 POLLS = 2000  # readings of a process's counts before a test gives up on it
 LOOK_EVERY = 0.02  # seconds between two looks at a worker's processes (its hook waits 3 s)
@@ -294,7 +294,7 @@ def backstop_outcome(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, hook: str,
     brought down to BACKSTOP seconds and each item's worker left `share` of a core."""
     needed("--isolation bwrap", isolation_unavailable("bwrap"))
     monkeypatch.setattr(budget, "WALL_FACTOR", 0.0)
-    monkeypatch.setattr(budget, "WALL_EXTRA", BACKSTOP - 30.0)  # max(30 x 0, 30 - 26) = 4 s on the wall clock
+    monkeypatch.setattr(budget, "WALL_EXTRA", BACKSTOP - 30.0)  # max(30 x 0, 30 - 24) = 6 s on the wall clock
     if share is not None:
         begin = host.Worker.begin
 
