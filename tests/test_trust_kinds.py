@@ -46,13 +46,13 @@ def test_a_hook_that_sleeps_while_writing_to_us_is_charged_and_graded(kit: Kit, 
     score (exit 1, a JSON report with a score), never "not graded" (exit 3)."""
     student = attacker(tmp_path / "s", "kinds_stall")
     out = tmp_path / "report.json"
-    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "3", "--only", "constraint_bounds", timeout=400)
+    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "1", "--only", "constraint_bounds", timeout=400)
     assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
     assert result.returncode == 1, result.stdout + result.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["score"] == 0 and "ungraded" not in report, report
     bounds = next(h for h in report["hooks"] if h["id"] == "constraint_bounds")
-    assert bounds["status"] == "timeout" and "ran out of time (3 s)" in bounds["message"], bounds
+    assert bounds["status"] == "timeout" and "ran out of time (1 s)" in bounds["message"], bounds
     assert "asleep or blocked" in bounds["message"], bounds
 
 

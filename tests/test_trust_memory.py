@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +31,7 @@ from grader.sandbox.host import Limits
 
 CAP_MB = 256  # the worker's memory in these tests' config
 GRADER_SHARE_MB = 400  # what the grader itself may hold beside its workers
+LOOK_EVERY = 0.02  # seconds between two looks at the worker's processes (a hook waits 3 s)
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +135,7 @@ def test_a_workers_processes_are_born_in_a_group_of_their_own(kit: Kit, tmp_path
     the worker, the item's fork) is in one memory control group that is not the grader's,
     limited to the config's memory (swap included where counted) and to Limits.tasks tasks."""
     name = f"memory_waits_{uuid.uuid4().hex[:12]}"
-    student = attacker(tmp_path / "s", "memory_waits", SECONDS="6").rename(tmp_path / "s" / f"{name}.py")
+    student = attacker(tmp_path / "s", "memory_waits", SECONDS="3").rename(tmp_path / "s" / f"{name}.py")
     out = tmp_path / "report.json"
     seen: dict[int, str] = {}
 
@@ -153,6 +155,7 @@ def test_a_workers_processes_are_born_in_a_group_of_their_own(kit: Kit, tmp_path
                 if last.get(pid) == now:  # the same at two looks: not a process on its way out (it leaves its groups)
                     seen[pid] = now
                 last[pid] = now
+            time.sleep(LOOK_EVERY)
 
     grading = subprocess.Popen(
         kit.command(kit.course, "--solver", student, "--json", out, "--timeout", "30", "--only", "forward_check", "--config", config(tmp_path / "c")),
