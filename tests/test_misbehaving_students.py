@@ -45,6 +45,9 @@ GROUPS = {
     "sat": ["at_least_clauses", "at_most_clauses", "sat_encoding"],  # what a file with no SAT hooks loses
     "all": [*HOOK_IDS, *COURSE_IDS, "sat_encoding"],
 }
+#: How the table's students are graded: one item at a time (test_outcomes_do_not_depend_on_jobs
+#: shows that an outcome is the same with items graded side by side), one worker a run.
+TABLE_JOBS = ("--jobs", "1")
 #: Paths that would betray grader internals in a message meant for a student.
 INTERNALS = ("grader/", "grader\\", "host.py", "child.py", "wire.py", "searchcheck.py", "engine.py", "solvers/", "Traceback")
 
@@ -373,7 +376,7 @@ def test_every_student_gets_the_outcome_it_deserves(graded: Graded, student: str
         groups = GROUPS_OF_CASES.get(name)
         return [re.sub(r"\{line of (.+?)\}", lambda m: str(line_of(student, m[1])), word).replace("{all}", f"{groups}/{groups}") for word in words]
 
-    result, report = graded(student)
+    result, report = graded(student, *TABLE_JOBS)
     assert result.returncode == outcome.returncode, result.stdout
     assert [h["id"] for h in report["hooks"]] == HOOK_IDS and [p["id"] for p in report["problems"]] == COURSE_IDS
     entries = by_id(report)
@@ -419,9 +422,10 @@ def test_an_endless_loop_costs_only_the_boards_it_loops_on(tmp_path: Path) -> No
     assert {p["id"]: p["status"] for p in report["problems"]} == {"counted": "timeout", "uncounted": "pass"}
 
 
-def test_outcomes_do_not_depend_on_jobs(tmp_path: Path) -> None:
+def test_outcomes_do_not_depend_on_jobs(graded: Graded, tmp_path: Path) -> None:
     def statuses(jobs: str) -> list[tuple[str, str, float]]:
-        _, report = grade(tmp_path, "exits", "--jobs", jobs)
+        # --jobs 1 is the table's own run of exits.py (TABLE_JOBS)
+        _, report = graded("exits", "--jobs", jobs) if ("--jobs", jobs) == TABLE_JOBS else grade(tmp_path, "exits", "--jobs", jobs)
         return [(e["id"], e["status"], e["score"]) for e in report["hooks"] + report["problems"]]
 
     assert statuses("1") == statuses("3")
@@ -440,7 +444,7 @@ def test_expected_answers_never_reach_student_code(tmp_path: Path) -> None:
 
 def test_replacing_the_engine_in_its_own_process_changes_nothing(graded: Graded, tmp_path: Path) -> None:
     """The search runs in the grader: a fake engine in the student's process is never used."""
-    _, honest = graded("correct")  # the run the table's row for correct.py reads
+    _, honest = graded("correct", *TABLE_JOBS)  # the run the table's row for correct.py reads
     result, report = grade(tmp_path, "fake_search")
     assert result.returncode == 0 and report["score"] == report["max_score"]
     assert [p["nodes"] for p in report["problems"]] == [p["nodes"] for p in honest["problems"]]
