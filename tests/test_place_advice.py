@@ -48,8 +48,8 @@ def graded(tmp_path: Path, student: str) -> tuple[str, dict]:
     (whitespace made single spaces) and the JSON report."""
     needed("--isolation bwrap", isolation_unavailable("bwrap"))
     run, report = grade_json(
-        COURSE, STUDENT_FILES / f"{student}.py", tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", columns=400
-    )
+        COURSE, STUDENT_FILES / f"{student}.py", tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", "--jobs", "1", columns=400
+    )  # one worker: the advice does not depend on items graded side by side
     return " ".join(run.stdout.split()), report
 
 
@@ -173,7 +173,7 @@ def test_a_stub_agent_beside_right_hooks_is_a_next_step_not_full_marks(tmp_path:
     folder.mkdir()
     (folder / "hooks.py").write_text(self_contained("correct"), encoding="utf-8")
     shutil.copyfile(ROOT / "assignment" / "agent.py", folder / "agent.py")
-    run = run_grader(COURSE, "--solver", folder / "hooks.py", "--isolation", "bwrap", columns=400)
+    run = run_grader(COURSE, "--solver", folder / "hooks.py", "--isolation", "bwrap", "--jobs", "1", columns=400)
     text = " ".join(run.stdout.split())
     assert "Full marks." not in text and "Next step: write your agent: choose_move in assignment/agent.py" in text, text
 
