@@ -443,7 +443,7 @@ def test_expected_answers_never_reach_student_code(tmp_path: Path) -> None:
 def test_replacing_the_engine_in_its_own_process_changes_nothing(graded: Graded, tmp_path: Path) -> None:
     """The search runs in the grader: a fake engine in the student's process is never used."""
     _, honest = graded("correct", *TABLE_JOBS)  # the run the table's row for correct.py reads
-    result, report = grade(tmp_path, "fake_search")
+    result, report = grade(tmp_path, "fake_search", *TABLE_JOBS)  # graded as the honest run was
     assert result.returncode == 0 and report["score"] == report["max_score"]
     assert [p["nodes"] for p in report["problems"]] == [p["nodes"] for p in honest["problems"]]
 
