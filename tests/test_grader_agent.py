@@ -8,6 +8,7 @@ import math
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,25 +41,47 @@ def agent_entry(report: dict) -> dict:
     return next(e for e in report["other"] if e["id"] == "agent")
 
 
+#: The agent item alone: what a test that reads only the agent's entry grades.
+AGENT_ONLY = ("--only", "agent")
+
+Played = Callable[[Path], tuple[subprocess.CompletedProcess[str], dict | None]]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """The agent item of correct.py with --agent AGENT, graded once for the module (CONFIG's
+    seeded games): the tests that read the same agent's run share it."""
+    runs: dict[Path, tuple[subprocess.CompletedProcess[str], dict | None]] = {}
+
+    def played_once(agent: Path) -> tuple[subprocess.CompletedProcess[str], dict | None]:
+        if agent not in runs:
+            runs[agent] = grade(tmp_path_factory.mktemp("agent"), "--solver", STUDENTS / "correct.py", "--agent", agent, *AGENT_ONLY)
+        return runs[agent]
+
+    return played_once
+
+
 def test_reference_agent_gets_the_agent_points(tmp_path: Path) -> None:
-    result, report = grade(tmp_path, "--solver", "reference")
+    result, report = grade(tmp_path, "--solver", "reference", *AGENT_ONLY)
     entry = agent_entry(report)
     assert entry["status"] == "pass" and entry["score"] == entry["max_score"] == 4
     assert "beginner games" in entry["message"] and "95% CI" in entry["message"]
     assert result.returncode == 0
 
 
-def test_a_losing_agent_scores_by_the_thresholds(tmp_path: Path) -> None:
-    _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_naive.py")
+def test_a_losing_agent_scores_by_the_thresholds(played: Played, tmp_path: Path) -> None:
+    _, report = played(STUDENTS / "agent_naive.py")
     entry = agent_entry(report)
     assert entry["status"] == "fail" and entry["score"] < entry["max_score"]
     assert entry["message"].startswith("won ")
-    again = agent_entry(grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_naive.py")[1])
+    again = agent_entry(
+        grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_naive.py", *AGENT_ONLY)[1]
+    )  # a run of its own
     assert again["message"] == entry["message"]  # seeded games: the same result every time
 
 
-def test_a_crashing_agent_loses_its_games_with_the_reason(tmp_path: Path) -> None:
-    _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_crash.py")
+def test_a_crashing_agent_loses_its_games_with_the_reason(played: Played) -> None:
+    _, report = played(STUDENTS / "agent_crash.py")
     entry = agent_entry(report)
     assert entry["score"] == 0 and "KeyError" in entry["message"]
     assert entry["message"].startswith("won 0/20 beginner games: all lost at move 1: KeyError: 'no such key' (agent_crash.py, line 5")
@@ -66,11 +89,11 @@ def test_a_crashing_agent_loses_its_games_with_the_reason(tmp_path: Path) -> Non
     assert entry["message"].count("KeyError") == 1 and "move 1: move 1" not in entry["message"]  # said once
 
 
-def test_no_agent_file_is_one_reason(tmp_path: Path) -> None:
-    _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py")
+def test_no_agent_file_is_one_reason(played: Played, tmp_path: Path) -> None:
+    _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", *AGENT_ONLY)
     entry = agent_entry(report)
     assert entry["status"] == "error" and entry["message"] == NO_AGENT and "--agent" not in entry["message"]
-    _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "crash.py")
+    _, report = played(STUDENTS / "crash.py")
     assert "no function named choose_move" in agent_entry(report)["message"]
 
 
@@ -80,9 +103,9 @@ def test_bad_agent_config_is_one_line(tmp_path: Path) -> None:
     assert "agent.level: must be one of beginner, intermediate, expert" in " ".join(result.stdout.split())
 
 
-def test_an_agent_cannot_read_the_mines(tmp_path: Path) -> None:
+def test_an_agent_cannot_read_the_mines(played: Played) -> None:
     """The game stays in the grader: walking the agent's own frames finds no game to peek at."""
-    _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_peeks.py")
+    _, report = played(STUDENTS / "agent_peeks.py")
     entry = agent_entry(report)
     assert entry["score"] == 0 and entry["message"].startswith("won 0/20")
 
@@ -205,9 +228,9 @@ AGENT_OUTCOMES = {
 
 
 @pytest.mark.parametrize("name", AGENT_OUTCOMES)
-def test_every_agent_is_told_how_its_games_were_lost(tmp_path: Path, name: str) -> None:
+def test_every_agent_is_told_how_its_games_were_lost(played: Played, name: str) -> None:
     agent, points, status, words = AGENT_OUTCOMES[name]
-    result, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", agent, "--only", "agent")
+    result, report = played(agent)
     entry = agent_entry(report)
     assert (entry["score"], entry["status"]) == (points, status), entry
     for word in words:

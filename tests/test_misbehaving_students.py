@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,9 @@ GROUPS = {
     "sat": ["at_least_clauses", "at_most_clauses", "sat_encoding"],  # what a file with no SAT hooks loses
     "all": [*HOOK_IDS, *COURSE_IDS, "sat_encoding"],
 }
+#: How the table's students are graded: one item at a time (test_outcomes_do_not_depend_on_jobs
+#: shows that an outcome is the same with items graded side by side), one worker a run.
+TABLE_JOBS = ("--jobs", "1")
 #: Paths that would betray grader internals in a message meant for a student.
 INTERNALS = ("grader/", "grader\\", "host.py", "child.py", "wire.py", "searchcheck.py", "engine.py", "solvers/", "Traceback")
 
@@ -57,6 +61,24 @@ def line_of(student: str, marker: str) -> int:
 def grade(tmp_path: Path, student: str, *extra: str | Path, problems: Path = COURSE) -> tuple[subprocess.CompletedProcess[str], dict]:
     """Grade tests/student_files/STUDENT.py on `problems` with --timeout 2; the run and its JSON report."""
     return grade_json(problems, STUDENT_FILES / f"{student}.py", tmp_path / f"{student}.json", "--timeout", "2", *extra)
+
+
+Graded = Callable[..., tuple[subprocess.CompletedProcess[str], dict]]
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Graded:
+    """grade() on problems/course.yaml, each distinct run once for the module: tests that grade
+    the same student with the same options read one run (its report and terminal are only read)."""
+    runs: dict[tuple[str, ...], tuple[subprocess.CompletedProcess[str], dict]] = {}
+
+    def graded_once(student: str, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+        key = (student, *extra)
+        if key not in runs:
+            runs[key] = grade(tmp_path_factory.mktemp(student), student, *extra)
+        return runs[key]
+
+    return graded_once
 
 
 @dataclass(frozen=True)
@@ -349,12 +371,12 @@ def items(name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("student, outcome", OUTCOMES)
-def test_every_student_gets_the_outcome_it_deserves(tmp_path: Path, student: str, outcome: Outcome) -> None:
+def test_every_student_gets_the_outcome_it_deserves(graded: Graded, student: str, outcome: Outcome) -> None:
     def filled(words: tuple[str, ...], name: str = "") -> list[str]:
         groups = GROUPS_OF_CASES.get(name)
         return [re.sub(r"\{line of (.+?)\}", lambda m: str(line_of(student, m[1])), word).replace("{all}", f"{groups}/{groups}") for word in words]
 
-    result, report = grade(tmp_path, student)
+    result, report = graded(student, *TABLE_JOBS)
     assert result.returncode == outcome.returncode, result.stdout
     assert [h["id"] for h in report["hooks"]] == HOOK_IDS and [p["id"] for p in report["problems"]] == COURSE_IDS
     entries = by_id(report)
@@ -400,9 +422,10 @@ def test_an_endless_loop_costs_only_the_boards_it_loops_on(tmp_path: Path) -> No
     assert {p["id"]: p["status"] for p in report["problems"]} == {"counted": "timeout", "uncounted": "pass"}
 
 
-def test_outcomes_do_not_depend_on_jobs(tmp_path: Path) -> None:
+def test_outcomes_do_not_depend_on_jobs(graded: Graded, tmp_path: Path) -> None:
     def statuses(jobs: str) -> list[tuple[str, str, float]]:
-        _, report = grade(tmp_path, "exits", "--jobs", jobs)
+        # --jobs 1 is the table's own run of exits.py (TABLE_JOBS)
+        _, report = graded("exits", "--jobs", jobs) if ("--jobs", jobs) == TABLE_JOBS else grade(tmp_path, "exits", "--jobs", jobs)
         return [(e["id"], e["status"], e["score"]) for e in report["hooks"] + report["problems"]]
 
     assert statuses("1") == statuses("3")
@@ -417,10 +440,10 @@ def test_expected_answers_never_reach_student_code(tmp_path: Path) -> None:
     assert not any(h["status"] == "pass" for h in peeking["hooks"])
 
 
-def test_replacing_the_engine_in_its_own_process_changes_nothing(tmp_path: Path) -> None:
+def test_replacing_the_engine_in_its_own_process_changes_nothing(graded: Graded, tmp_path: Path) -> None:
     """The search runs in the grader: a fake engine in the student's process is never used."""
-    _, honest = grade(tmp_path, "correct")
-    result, report = grade(tmp_path, "fake_search")
+    _, honest = graded("correct", *TABLE_JOBS)  # the run the table's row for correct.py reads
+    result, report = grade(tmp_path, "fake_search", *TABLE_JOBS)  # graded as the honest run was
     assert result.returncode == 0 and report["score"] == report["max_score"]
     assert [p["nodes"] for p in report["problems"]] == [p["nodes"] for p in honest["problems"]]
 
@@ -457,7 +480,7 @@ def test_student_code_cannot_start_a_process(tmp_path: Path, mode: str) -> None:
     tag = f"1000.{uuid.uuid4().int % 10**9:09d}"  # `sleep 1000.xxxxxxxxx`: unique to this run
     student = student_copy(tmp_path / "student", "spawns_sleeper", SLEEP=tag, MODE=mode)
     try:
-        _, report = grade_json(COURSE, student, tmp_path / "report.json", "--timeout", "2")
+        _, report = grade_json(COURSE, student, tmp_path / "report.json", "--timeout", "2", "--only", "constraint_bounds")
         bounds = by_id(report)["constraint_bounds"]
         assert bounds["status"] == "fail" and "PermissionError: [Errno 1] Operation not permitted" in bounds["message"]
         assert sleepers(tag) == []

@@ -43,6 +43,9 @@ from test_gradescope_selftest import fake_zip
 from grader.sandbox.importrule import RULE, outside_rule
 from grader.sandbox.wire import BadMessage, Missing, Raised, read_ready, read_reply
 
+#: One worker a run: what a file may import does not depend on how many items are graded at once.
+ONE_WORKER = ("--jobs", "1")
+
 #: Each mode's report of each student, to compare across modes (timings aside).
 SEEN: dict[str, dict[str, list[tuple[str, str, float, str]]]] = {}
 
@@ -80,14 +83,14 @@ def test_an_installed_package_is_refused_in_one_line_naming_the_rule(place: Kit,
     same line naming the rule, in every mode; PrairieLearn: not gradable."""
     site = Path(importlib.util.find_spec("yaml").origin).parents[1]  # type: ignore[arg-type, union-attr]
     student = attacker(tmp_path / "s", name, SITE=str(site))
-    report = grade(place, student, tmp_path / "report.json")
+    report = grade(place, student, tmp_path / "report.json", *ONE_WORKER)
     line = line_of(student, "IMPORT_LINE")
     expected = f"cannot load {student.name}: {student.name} line {line} imports {package}: {RULE}"
     assert report["score"] == 0 and report["max_score"] > 0
     assert {e["message"] for e in entries(report).values()} == {expected}, report
     graded_alike(name, place, report)
     out = tmp_path / "pl.json"
-    ran = place.run(place.course, "--solver", student, "--format", "prairielearn", "--output", out, "--timeout", "3")
+    ran = place.run(place.course, "--solver", student, "--format", "prairielearn", "--output", out, "--timeout", "3", *ONE_WORKER)
     assert ran.returncode == 0 and "Traceback" not in ran.stdout + ran.stderr, ran.stdout + ran.stderr
     results = json.loads(out.read_text(encoding="utf-8"))
     assert results["gradable"] is False and results["message"] == expected, results
@@ -97,7 +100,7 @@ def test_a_hook_that_imports_a_package_when_called_loses_that_hook(place: Kit, t
     """select_variable imports numpy inside: the file loads, the other hooks keep their
     points, and select_variable's reason is the rule's line, in every mode."""
     student = attacker(tmp_path / "s", "imports_in_hook")
-    report = grade(place, student, tmp_path / "report.json", "--only", "constraint_bounds,select_variable")
+    report = grade(place, student, tmp_path / "report.json", "--only", "constraint_bounds,select_variable", *ONE_WORKER)
     hooks = {e["id"]: e for e in report["hooks"]}
     assert hooks["constraint_bounds"]["score"] == hooks["constraint_bounds"]["max_score"] > 0, hooks
     chosen = hooks["select_variable"]
@@ -116,7 +119,12 @@ def test_the_standard_library_and_a_folders_own_modules_load(place: Kit, tmp_pat
     shutil.copyfile(STUDENT_FILES / "model_answer.py", folder / "model_answer.py")
     for student, name in ((single, "imports_stdlib"), (folder, "imports_own_package")):
         report = grade(
-            place, student, tmp_path / f"{name}.json", "--only", "constraint_bounds,forward_check,select_variable,order_values,course.yaml"
+            place,
+            student,
+            tmp_path / f"{name}.json",
+            "--only",
+            "constraint_bounds,forward_check,select_variable,order_values,course.yaml",
+            *ONE_WORKER,
         )
         assert report["score"] == report["max_score"] > 0, (name, report)
         graded_alike(name, place, report)
@@ -127,7 +135,7 @@ def test_a_forged_rule_is_graded_as_any_exception_at_import(place: Kit, tmp_path
     hand: the grader sees that json is in the standard library, so the reason is the
     exception's own line, as for any file that raises while loading; 0 points alike."""
     student = attacker(tmp_path / "s", "imports_forged")
-    report = grade(place, student, tmp_path / "report.json")
+    report = grade(place, student, tmp_path / "report.json", *ONE_WORKER)
     line = line_of(student, "FORGED_LINE")
     expected = f"cannot load {student.name}: ModuleNotFoundError: No module named 'json' ({student.name}, line {line}, in <module>)"
     assert report["score"] == 0
