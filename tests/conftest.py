@@ -24,6 +24,7 @@ import yaml
 from browser import Browser, chromium
 
 from answerkey.instructor.kit import kit_packages
+from grader.hooktable import SAT_ENCODING, SOLVER_HOOK_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENT_FILES = Path(__file__).resolve().parent / "student_files"
@@ -114,6 +115,10 @@ def compile_packages(root: Path) -> Path:
         compileall.compile_dir(init.parent, quiet=2)
     return root
 
+
+#: --only for every hook and the SAT item, graded on one course board (nctu-1): what a
+#: class run needs when its tests read the hooks and that board alone.
+EVERY_HOOK_AND_NCTU_1 = ",".join([*SOLVER_HOOK_NAMES, SAT_ENCODING, "nctu-1"])
 
 #: The hidden boards of tests/student_files/hidden_set/hidden.yaml: (mines, solutions) once
 #: given a mine count (see `quick_hidden_set`).

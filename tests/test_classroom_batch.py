@@ -151,6 +151,22 @@ def test_batch_honours_timeout(tmp_path: Path) -> None:
     assert re.search(r"\b2 submissions\b", result.stdout)
 
 
+def test_a_class_graded_with_only_gets_the_grades_of_those_items(tmp_path: Path) -> None:
+    """--only grades the same items of every submission of a class as of one submission:
+    a correct student gets full marks on them (before, a class run graded every hook
+    whatever --only said, and the SAT item on no board: 0 points a student), and the CSV
+    has their columns alone."""
+    folder = submit(tmp_path / "subs", {"ok.py": "correct_reexport", "lazy.py": "lazy_upper"})
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, "--submissions", folder, "--csv", grades, "--only", "forward_check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    header, rows = read_csv(grades)
+    assert [column for column in header if "/" in column or column == SAT_ENCODING] == ["hooks/forward_check"], header
+    assert float(rows["ok"]["score"]) == float(rows["ok"]["max_score"]) == float(rows["ok"]["hooks/forward_check"]) > 0, rows["ok"]
+    assert float(rows["lazy"]["score"]) < float(rows["lazy"]["max_score"]), rows["lazy"]  # lazy_upper's forward_check is wrong
+    assert rows["lazy"]["lost"].startswith("hooks/forward_check:"), rows["lazy"]
+
+
 def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
     """A file `ana.py` and a folder `ana/` are two submissions: each row carries its own grade.
 

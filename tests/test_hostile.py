@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import STUDENT_FILES, Kit, attacker, class_folder, copy_kit, entries, grade, read_rows, running_with
+from conftest import EVERY_HOOK_AND_NCTU_1, STUDENT_FILES, Kit, attacker, class_folder, copy_kit, entries, grade, read_rows, running_with
 
 from grader.hooktable import CSP_HOOKS
 
@@ -90,7 +90,7 @@ def shared_class(kit: Kit, tmp_path_factory: pytest.TempPathFactory) -> SharedCl
     before = kit.fingerprint()
     grades = tmp_path / "grades.csv"
     # every hook and the SAT item, and of the course's boards the one the forgers are read on (the others prove nothing more here)
-    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "10", "--only", "nctu-1")
+    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "10", "--only", EVERY_HOOK_AND_NCTU_1)
     after = kit.fingerprint()
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr

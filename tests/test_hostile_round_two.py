@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import STUDENT_FILES, Kit, attacker, class_folder, entries, grade, read_rows, running_with
+from conftest import EVERY_HOOK_AND_NCTU_1, STUDENT_FILES, Kit, attacker, class_folder, entries, grade, read_rows, running_with
 
 HIDDEN_ROWS = ["1 . . . . 0", ". . . . 1 1", ". 2 2 2 1 .", "3 . 4 . . ."]  # secret-1 and secret-2 of hidden.yaml
 
@@ -78,7 +78,7 @@ def test_what_a_worker_leaves_reaches_no_later_worker(kit: Kit, tmp_path: Path) 
         attacker(folder, "correct").rename(folder / f"{name}.py")
     grades = tmp_path / "grades.csv"
     # every hook and the SAT item, on one course board: each student's workers start as often as the hooks need
-    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "1", "--timeout", "3", "--only", "nctu-1")
+    result = kit.run(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "1", "--timeout", "3", "--only", EVERY_HOOK_AND_NCTU_1)
     assert result.returncode == 0, result.stdout + result.stderr
     rows = read_rows(grades)
     for name in ("aaa_honest", student, "ppp_honest", "qqq_honest", "rrr_honest", "zzz_honest"):

@@ -211,6 +211,7 @@ class ClassRun:
     timeout: float | None
     spared: frozenset[int] = frozenset()  # processes of the grader's own that are no grading process
     probed: Probed | None = None  # what the grader found of the machine when it chose the mode
+    only: frozenset[str] | None = None  # the items --only grades (None: every item)
 
 
 class Interrupted(Exception):
@@ -227,7 +228,8 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
     agent = str(submission.agent.resolve()) if submission.agent else None
     probed = run.probed.to_data() if run.probed is not None else None
     config = str(run.config) if run.config else None
-    return Job(problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out), probed)
+    only = sorted(run.only) if run.only is not None else None
+    return Job(problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out), probed, only)
 
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:

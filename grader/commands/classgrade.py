@@ -28,6 +28,7 @@ def _batch(
     sandbox: Sandbox | None,
     errors: list,
     grading: GradingConfig,
+    only: frozenset[str] | None = None,
 ) -> int:
     """Grade every submission of --submissions (a folder, or a platform's export, zipped or
     not) into the CSV, feedback files and kept results, then the summary, all written even
@@ -39,7 +40,7 @@ def _batch(
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="grader-export-") as scratch:
-        return _batch_in(args, problems, config, console, sandbox, errors, grading, Path(scratch))
+        return _batch_in(args, problems, config, console, sandbox, errors, grading, Path(scratch), only)
 
 
 def _class_roster(args: argparse.Namespace, submissions: list) -> list | None:
@@ -68,6 +69,7 @@ def _batch_in(
     errors: list,
     grading: GradingConfig,
     scratch: Path,
+    only: frozenset[str] | None = None,
 ) -> int:
     """`_batch`, an export unpacked into `scratch`."""
     import zipfile
@@ -114,7 +116,7 @@ def _batch_in(
     if args.gradebook and roster is None:
         return print_error("--gradebook: give --roster (the submissions are no export naming the students)", console)
     spared, probed = (sandbox.helpers(), sandbox.probed()) if sandbox else (frozenset[int](), None)
-    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout, spared, probed)
+    run = ClassRun(problems, config.resolve() if config else None, mode, args.timeout, spared, probed, only)
     stopped: Interrupted | None = None
     try:
         rows = grade_batch(submissions, run, jobs, console)

@@ -155,7 +155,7 @@ def _grade(argv: list[str], console: Console) -> int:
     only, problems = _selection(args, problems)
     with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
-            return _batch(args, problems, config_path, console, sandbox, errors, config)
+            return _batch(args, problems, config_path, console, sandbox, errors, config, only)
         assert solver is not None  # _graded_solver refuses a missing one unless a class is graded
         scope: Scope = "folder" if folder else "siblings"
         if args.trace:

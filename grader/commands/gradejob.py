@@ -53,6 +53,7 @@ class Job:
     agent: str | None
     out: str
     probed: dict[str, Any] | None = None  # what the class run's grader found of the machine (`Probed`)
+    only: list[str] | None = None  # the items --only grades (None: every item)
 
     def to_json(self) -> bytes:
         return json.dumps(asdict(self)).encode()
@@ -96,7 +97,8 @@ def run(job: Job) -> None:
     probed = Probed.from_data(job.probed) if job.probed is not None else None
     sandbox = open_sandbox(job.mode, secrets, workers=2, probed=probed)
     try:
-        report = grade(job.solver, problems, config, 1, job.timeout, job.agent, sandbox, job.scope)
+        only = frozenset(job.only) if job.only is not None else None
+        report = grade(job.solver, problems, config, 1, job.timeout, job.agent, sandbox, job.scope, only)
     finally:
         sandbox.close()
     Path(job.out).write_text(json.dumps(report_data(report)), encoding="utf-8")
