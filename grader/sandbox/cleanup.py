@@ -104,6 +104,7 @@ def remove_ipc(uids: frozenset[int]) -> None:
     """Remove the System V shared memory segments, message queues and semaphore sets that
     one of `uids` created or owns."""
     libc = ctypes.CDLL(None, use_errno=True)
+    named = {str(uid) for uid in uids}  # as /proc/sysvipc writes them
     removers: tuple[tuple[str, str, Callable[[int], object]], ...] = (
         ("shm", "shmid", lambda ident: libc.shmctl(ident, IPC_RMID, None)),
         ("msg", "msqid", lambda ident: libc.msgctl(ident, IPC_RMID, None)),
@@ -117,7 +118,7 @@ def remove_ipc(uids: frozenset[int]) -> None:
         except (OSError, ValueError):  # no System V IPC here, or a layout we do not know
             continue
         for row in rows:
-            if {row[owner], row[creator]} & {str(uid) for uid in uids}:
+            if row[owner] in named or row[creator] in named:
                 remove(int(row[ident]))
 
 
