@@ -2,7 +2,7 @@
 wanted names it defines at top level, which of its top-level functions among them are
 more than a stub, and which of those call which by name.
 
-Files are parsed in a process of their own (`python -I`, the standard library only)
+Files are parsed in a process of their own (`python -I -S`, the standard library only)
 under a memory and a CPU limit the kernel keeps. A syntax tree too deep for Python
 (RecursionError, MemoryError), a file too costly for the limits, NUL bytes, an
 undecodable encoding or binary bytes cost that one reading, never the grader: such a
@@ -84,7 +84,7 @@ def _read_elsewhere(paths: list[Path], wanted: frozenset[str]) -> dict[Path, Fac
     """The facts of the files a reading process answered for, in order, before it ended."""
     asked = json.dumps({"paths": [str(p) for p in paths], "wanted": sorted(wanted), "memory": READ_MEMORY, "seconds": READ_SECONDS})
     try:
-        done = subprocess.run([sys.executable, "-I", __file__], input=asked, capture_output=True, text=True, timeout=WALL_SECONDS, check=False)
+        done = subprocess.run([sys.executable, "-I", "-S", __file__], input=asked, capture_output=True, text=True, timeout=WALL_SECONDS, check=False)
         said = done.stdout
     except subprocess.TimeoutExpired as stopped:
         said = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else stopped.stdout or ""

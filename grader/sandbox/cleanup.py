@@ -125,13 +125,16 @@ def remove_ipc(uids: frozenset[int]) -> None:
 def remove_files(top: str, uids: frozenset[int]) -> None:
     """Remove every entry under `top` that one of `uids` owns (a folder of theirs with all
     it holds), never following a link and never leaving `top`'s file system: one walk
-    for all of them."""
+    for all of them. Only the folders they could write to (see `open_to`) can hold a file
+    of theirs; elsewhere only the subfolders are looked at, so the walk costs what those
+    folders hold, not what others keep under `top`."""
     try:
         top_fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:
         return
-    device = os.fstat(top_fd).st_dev
-    stack: list[Folder] = [(top_fd, _names(top_fd), False, -1, "")]
+    seen = os.fstat(top_fd)
+    device = seen.st_dev
+    stack: list[Folder] = [(top_fd, _names(top_fd, open_to(seen, uids)), False, -1, "")]
     moved = 0
     while stack:
         fd, names, doomed, _, _ = stack[-1]
@@ -153,7 +156,7 @@ def remove_files(top: str, uids: frozenset[int]) -> None:
         if len(stack) < MAX_OPEN:
             child = _open_folder(fd, entry, info)
             if child is not None:
-                stack.append((child, _names(child), goes, fd, entry))
+                stack.append((child, _names(child, goes or open_to(info, uids)), goes, fd, entry))
         elif goes:  # too deep to keep open: moved to the top, where it is met again
             moved += 1  # (another's is left: cleaning its owner removes it)
             flat = f".grader-cleanup-{os.getpid()}-{moved}"
@@ -182,11 +185,28 @@ def _open_folder(parent: int, name: str, seen: os.stat_result) -> int | None:
     return child
 
 
-def _names(fd: int) -> list[str]:
+def open_to(folder: os.stat_result, uids: frozenset[int]) -> bool:
+    """Whether one of `uids` (a worker runs with the group of its user's number) could add an entry to
+    `folder`: theirs, or writable by anyone or by their group. A file cannot be made,
+    moved or linked into any other folder by them."""
+    return folder.st_uid in uids or bool(folder.st_mode & stat.S_IWOTH) or (bool(folder.st_mode & stat.S_IWGRP) and folder.st_gid in uids)
+
+
+def _names(fd: int, everything: bool) -> list[str]:
+    """The entries of folder `fd`: all of them, or (not `everything`) those that may be
+    folders (the file system's entry type says so, or does not say)."""
     try:
-        return os.listdir(fd)
+        with os.scandir(fd) as entries:
+            return [e.name for e in entries if everything or _maybe_folder(e)]
     except OSError:
         return []
+
+
+def _maybe_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _quietly(action: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
