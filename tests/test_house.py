@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import LONGEST_FIRST, SLOW_MODULES
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -97,3 +99,11 @@ def test_the_handouts_scoring_table_is_the_graders() -> None:
         expected.append((spec.name, f"{points[spec.name]:g}", str(named), str(len(mine) - named), str(len({case.group for case in mine}))))
     assert rows == expected
     assert f"the first {PROBES} nodes of the model answer's search" in " ".join(handout.split())
+
+
+def test_the_modules_conftest_names_are_test_modules() -> None:
+    """SLOW_MODULES and LONGEST_FIRST name test modules that exist: a renamed module would
+    otherwise lose its mark or its early start without a word."""
+    modules = {path.stem for path in Path(__file__).parent.glob("test_*.py")}
+    assert set(SLOW_MODULES) <= modules, set(SLOW_MODULES) - modules
+    assert set(LONGEST_FIRST) <= modules and len(set(LONGEST_FIRST)) == len(LONGEST_FIRST), set(LONGEST_FIRST) - modules
