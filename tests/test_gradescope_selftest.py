@@ -101,12 +101,12 @@ echo '{"score": 1, "output": "seed 31337 and secret-1 are yours", "tests": [
 
 def test_hidden_data_in_what_a_student_reads_fails_the_test(tmp_path: Path) -> None:
     archive = fake_zip(tmp_path / "leaky.zip", "exit 0\n", LEAKY)
-    result = run_grader("gradescope-test", archive, submission(tmp_path), cwd=tmp_path)
+    # a terminal wide enough for no cell to wrap, however long pytest's folder's name
+    result = run_grader("gradescope-test", archive, submission(tmp_path), cwd=tmp_path, columns=1000)
     assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr, result.stdout
     line = " ".join(result.stdout.split())
     assert "hidden problem secret-1 shown to the student" in line and "seed 31337 shown" in line
-    cells = " ".join(result.stdout.replace("│", " ").split())  # the table's cells may wrap
-    assert "hidden problem secret-2" in cells  # a hidden test is read too (after the due date, say)
+    assert "hidden problem secret-2 shown" in line  # a hidden test is read too (after the due date, say)
     assert "1 of 1 run(s) wrote no results.json or a wrong one" in line
 
 
