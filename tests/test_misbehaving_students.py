@@ -15,8 +15,7 @@ import os
 import re
 import subprocess
 import uuid
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,30 +67,18 @@ Graded = Callable[..., tuple[subprocess.CompletedProcess[str], dict]]
 
 
 @pytest.fixture(scope="module")
-def graded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Graded]:
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Graded:
     """grade() on problems/course.yaml, each distinct run once for the module: tests that grade
-    the same student with the same options read one run (its report and terminal are only read).
-    The table's runs of the tests selected start ahead, two at a time, so that one student is
-    graded while another sleeps or loops to its time limit (a grade does not depend on the
-    machine's load: test_grades_promise.py)."""
-    runs: dict[tuple[str, ...], Future[tuple[subprocess.CompletedProcess[str], dict]]] = {}
-    ahead = ThreadPoolExecutor(max_workers=2)
-
-    def start(student: str, *extra: str) -> Future[tuple[subprocess.CompletedProcess[str], dict]]:
-        key = (student, *extra)
-        if key not in runs:
-            runs[key] = ahead.submit(grade, tmp_path_factory.mktemp(student), student, *extra)
-        return runs[key]
-
-    for item in request.session.items:
-        if getattr(item, "module", None) is request.module and getattr(item, "originalname", "") == TABLE_TEST:
-            start(item.callspec.params["student"], *TABLE_JOBS)  # type: ignore[attr-defined]
+    the same student with the same options read one run (its report and terminal are only read)."""
+    runs: dict[tuple[str, ...], tuple[subprocess.CompletedProcess[str], dict]] = {}
 
     def graded_once(student: str, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-        return start(student, *extra).result()
+        key = (student, *extra)
+        if key not in runs:
+            runs[key] = grade(tmp_path_factory.mktemp(student), student, *extra)
+        return runs[key]
 
-    yield graded_once
-    ahead.shutdown(cancel_futures=True)
+    return graded_once
 
 
 @dataclass(frozen=True)
@@ -381,9 +368,6 @@ OUTCOMES = [
 
 def items(name: str) -> list[str]:
     return GROUPS.get(name, [name])
-
-
-TABLE_TEST = "test_every_student_gets_the_outcome_it_deserves"
 
 
 @pytest.mark.parametrize("student, outcome", OUTCOMES)
