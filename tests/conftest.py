@@ -447,8 +447,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 #: The modules that keep one worker busy for a minute or more (measured with junit's times):
 #: xdist hands a worker whole modules in collection order, so these go first and no worker
-#: is left alone with one of them at the end while the others are idle (longest first:
-#: the order measured best; others measured 10-20 % slower, within this machine's noise).
+#: is left alone with one of them at the end while the others are idle. Longest first is
+#: the order that measured fastest here.
 LONGEST_FIRST = (
     "test_grades_promise",
     "test_hostile_round_two",
