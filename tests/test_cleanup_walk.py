@@ -1,6 +1,6 @@
 """The walk that removes what a worker's user left in the folders anyone may write to
-(`cleanup.remove_files`): everything of theirs goes, nothing of anyone else's, and the
-folders they could not write to are passed through without a look at their files."""
+(`cleanup.remove_files`): everything of theirs goes, nothing of anyone else's, and root's
+folders closed to them are passed through without a look at their files."""
 
 from __future__ import annotations
 
@@ -52,6 +52,11 @@ def test_everything_of_theirs_goes_and_nothing_of_anyone_else(top: Path) -> None
     os.chown(group, 0, WORKER)
     os.chmod(group, 0o775)
     in_group = made(group / "g.bin", WORKER)
+    closed_over = top / "accomplice"  # another worker's folder, closed after ours wrote into it
+    closed_over.mkdir()
+    hidden = made(closed_over / "hidden.bin", WORKER)
+    owned(closed_over, OTHER)
+    os.chmod(closed_over, 0o755)
     outside = top.parent / "outside.txt"
     outside.write_text("a link's target stays", encoding="utf-8")
     link = top / "link"
@@ -61,6 +66,7 @@ def test_everything_of_theirs_goes_and_nothing_of_anyone_else(top: Path) -> None
     cleanup.remove_files(str(top), frozenset({WORKER}))
 
     assert not theirs.exists() and not in_group.exists() and not nest.exists() and not link.is_symlink()
+    assert not hidden.exists() and closed_over.is_dir()
     assert others.exists() and outside.read_text(encoding="utf-8") == "a link's target stays"
     assert shelf.is_dir() and drop.is_dir() and group.is_dir()
 

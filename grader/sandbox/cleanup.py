@@ -125,9 +125,9 @@ def remove_ipc(uids: frozenset[int]) -> None:
 def remove_files(top: str, uids: frozenset[int]) -> None:
     """Remove every entry under `top` that one of `uids` owns (a folder of theirs with all
     it holds), never following a link and never leaving `top`'s file system: one walk
-    for all of them. Only the folders they could write to (see `open_to`) can hold a file
-    of theirs; elsewhere only the subfolders are looked at, so the walk costs what those
-    folders hold, not what others keep under `top`."""
+    for all of them. Only the folders of `open_to` can hold a file of theirs; in root's
+    closed folders only the subfolders are looked at, so the walk costs what the open
+    folders hold, not what root keeps under `top` (a clone, a virtual environment)."""
     try:
         top_fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:
@@ -186,10 +186,12 @@ def _open_folder(parent: int, name: str, seen: os.stat_result) -> int | None:
 
 
 def open_to(folder: os.stat_result, uids: frozenset[int]) -> bool:
-    """Whether one of `uids` (a worker runs with the group of its user's number) could add an entry to
-    `folder`: theirs, or writable by anyone or by their group. A file cannot be made,
-    moved or linked into any other folder by them."""
-    return folder.st_uid in uids or bool(folder.st_mode & stat.S_IWOTH) or (bool(folder.st_mode & stat.S_IWGRP) and folder.st_gid in uids)
+    """Whether a file of one of `uids` may be in `folder`: a folder anyone or their group
+    (a worker runs with the group of its user's number) may write to, or one that is not
+    root's. A user can make, move or link a file only into a folder it may write to, and
+    only a folder's owner can close it afterwards: a worker that owns one, or another
+    worker it works with, may have closed it over a file of theirs; root does not."""
+    return folder.st_uid != 0 or bool(folder.st_mode & stat.S_IWOTH) or (bool(folder.st_mode & stat.S_IWGRP) and folder.st_gid in uids)
 
 
 def _names(fd: int, everything: bool) -> list[str]:
