@@ -1,6 +1,6 @@
-"""What the `user` sandbox's cleanup walk costs when /tmp holds a big tree of someone
-else's: `cleanup.remove_files` (it looks at files only in folders the worker's user could
-write to) beside a peer that looks at every entry, as the walk did before.
+"""What the `user` sandbox's cleanup walk costs when /tmp holds a big tree of root's:
+`cleanup.remove_files` (it looks at files only in folders the worker's user could write to
+or that are not root's) beside a peer that looks at every entry, as the walk did before.
 
 Run as root from the repository root::
 

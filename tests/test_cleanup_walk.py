@@ -31,8 +31,8 @@ def made(path: Path, uid: int) -> Path:
 def top(tmp_path: Path) -> Path:
     needed("the walk's tests", None if os.geteuid() == 0 else "giving files to other users needs root")
     top = tmp_path / "tmp"
-    top.mkdir(mode=0o1777)
-    os.chmod(top, 0o1777)
+    top.mkdir()
+    os.chmod(top, 0o1777)  # as /tmp (mkdir's mode goes through the umask)
     return top
 
 
@@ -71,9 +71,9 @@ def test_everything_of_theirs_goes_and_nothing_of_anyone_else(top: Path) -> None
     assert shelf.is_dir() and drop.is_dir() and group.is_dir()
 
 
-def test_files_in_folders_they_could_not_write_to_are_not_looked_at(top: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A /tmp holding a big tree of someone else's (a virtual environment, a clone) costs the
-    walk its folders only: no file in a folder closed to the worker is stat'ed."""
+def test_files_in_roots_closed_folders_are_not_looked_at(top: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A /tmp holding a big tree of root's (a virtual environment, a clone) costs the walk
+    its folders only: no file in a folder of root's closed to the worker is stat'ed."""
     closed = top / "clone"
     for number in range(20):
         folder = closed / f"package{number}"
