@@ -1,6 +1,9 @@
 """The walk that removes what a worker's user left in the folders anyone may write to
 (`cleanup.remove_files`): everything of theirs goes, nothing of anyone else's, and root's
-folders closed to them are passed through without a look at their files."""
+folders closed to them are passed through without a look at their files. And the walk
+that finds those folders (`cleanup.world_writable`): each open folder is found however
+deep, none behind a closed one, and a folder holding no folder is not listed where its
+link count says so."""
 
 from __future__ import annotations
 
@@ -99,3 +102,55 @@ def test_files_in_roots_closed_folders_are_not_looked_at(top: Path, monkeypatch:
     assert not left.exists()  # found under the closed tree all the same
     assert not [name for name in looked if name.endswith(".py")], looked[:5]
     assert len(looked) < 40, len(looked)  # the folders and the drop's file, not the 1000 modules
+
+
+def test_every_open_folder_is_found_and_folders_without_folders_are_not_listed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folders anyone may write to under a tree, however deep; none behind a folder
+    strangers may not pass through; and a folder that holds files only is listed only
+    where its file system's link counts cannot say it holds no folder."""
+    deep = tmp_path / "usr" / "share" / "app"
+    deep.mkdir(parents=True)
+    leaf = tmp_path / "usr" / "doc"
+    leaf.mkdir()
+    for name in range(30):
+        (leaf / f"page{name}.txt").write_text("", encoding="utf-8")
+    spool = deep / "spool"
+    spool.mkdir()
+    behind = tmp_path / "root" / "drop"
+    behind.mkdir(parents=True)
+    for folder in (spool, behind):
+        os.chmod(folder, 0o777)
+    for folder in (tmp_path, tmp_path / "usr", tmp_path / "usr" / "share", deep, leaf):
+        os.chmod(folder, 0o755)
+    os.chmod(tmp_path / "root", 0o700)
+    listed: list[str] = []
+    real_scandir = os.scandir
+
+    def counting_scandir(path: str) -> object:
+        listed.append(str(path))
+        return real_scandir(path)
+
+    for kinds in (cleanup.COUNTED_LINKS, frozenset()):
+        listed.clear()
+        monkeypatch.setattr(cleanup, "COUNTED_LINKS", kinds)
+        monkeypatch.setattr(cleanup.os, "scandir", counting_scandir)
+        found = cleanup.world_writable(str(tmp_path))
+        monkeypatch.undo()
+        assert found == [str(spool)], kinds
+        counted = os.stat(leaf).st_dev in cleanup._devices(kinds)
+        assert (str(leaf) in listed) != counted, (kinds, listed)
+        assert str(tmp_path / "root") not in listed
+
+
+def test_devices_are_read_from_the_mount_table(tmp_path: Path) -> None:
+    """The devices of the file systems of the kinds asked for, optional fields or not; a
+    table that cannot be read gives none (and every folder is listed)."""
+    table = tmp_path / "mountinfo"
+    table.write_text(
+        "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+        "23 22 0:21 / /dev/shm rw,nosuid - tmpfs tmpfs rw\n"
+        "24 22 0:48 / /home rw master:2 shared:3 - btrfs /dev/sdb rw\n",
+        encoding="utf-8",
+    )
+    assert cleanup._devices(cleanup.COUNTED_LINKS, str(table)) == {os.makedev(8, 1), os.makedev(0, 21)}
+    assert cleanup._devices(cleanup.COUNTED_LINKS, str(tmp_path / "absent")) == set()

@@ -2,6 +2,8 @@
 
 - each worker's processes are born in a control group of their own, with the memory and
   task limits set;
+- a reading of a worker counts what its control group holds, a daemon that left its
+  tree included;
 - memory no process's resident size shows (unread socket buffers, a tmpfs of its own,
   files in /dev/shm and /tmp) stops the item as the student's memory error, the grader
   lives, and the whole run stays within the cap plus the grader's own share;
@@ -249,3 +251,42 @@ def test_the_count_of_files_in_memory_is_the_workers_own(tmp_path: Path, monkeyp
         mine.touch()
         os.chown(mine, worker, worker)
     assert usage.files_in_memory(worker, [str(tmp_path)]) == 1 << 62  # past the budget of its own entries
+
+
+#: Starts a daemon (a child in a session of its own forks it and exits, so that its parent
+#: is gone), says its pid once the child is reaped, then waits.
+DETACHES = """
+import os, sys, time
+reader, writer = os.pipe()
+if os.fork() == 0:
+    os.setsid()
+    daemon = os.fork()
+    if daemon == 0:
+        time.sleep(60)
+    os.write(writer, str(daemon).encode())
+    os._exit(0)
+os.wait()
+print(os.read(reader, 32).decode(), flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_process_that_left_the_workers_tree_still_counts_through_its_group(tree: Tree) -> None:
+    """A reading of a worker counts what its control group holds: a daemon that left the
+    tree (its parent gone, a session of its own) is still the worker's, and the group is
+    all a reading needs to find it (without it, only the tree counts)."""
+    group = tree.group(256 << 20, 64)
+    process = subprocess.Popen(held(["python3", "-I", "-c", DETACHES]), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        group.place(process.pid)
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write("\n")
+        process.stdin.flush()
+        daemon = int(process.stdout.readline())
+        assert set(group.processes()) == {process.pid, daemon}
+        assert [p.pid for p in usage.members(process.pid)] == [process.pid]
+        assert {p.pid for p in usage.members(process.pid, grouped=group.processes())} == {process.pid, daemon}
+        assert usage.usage(process.pid, grouped=group.processes()).processes == 2
+    finally:
+        group.remove()
+        process.wait()

@@ -38,6 +38,9 @@ SHADOW_OFFSET = 100_000_000  # a worker's shadow id: its id + this
 KILL_ROUNDS = 50
 MAX_OPEN = 64  # folders open at once while cleaning
 IPC_RMID = 0
+#: File systems whose folder's link count is 2 exactly when it holds no folder (others may
+#: show 1, or anything: btrfs, overlayfs, network and FUSE file systems).
+COUNTED_LINKS = frozenset({"ext2", "ext3", "ext4", "xfs", "tmpfs"})
 _STATE = re.compile(rb"^State:\s*(\S)", re.MULTILINE)
 _UIDS = re.compile(rb"^Uid:\s*(\d+)\s+(\d+)\s+(\d+)", re.MULTILINE)
 #: A folder being walked: its descriptor, the names left to look at, whether all of it goes,
@@ -224,9 +227,11 @@ def world_writable(top: str = "/", depth: int = 8, budget: int = 500_000) -> lis
     inside another found, whose walk covers them; kernel file systems skipped but for
     /dev/shm and /dev/mqueue): where a worker's user could leave files. Folders a
     stranger may not pass through (no search permission for others) are not walked: a
-    worker's user could not reach what they hold. At most `depth` levels and `budget`
-    entries are looked at."""
+    worker's user could not reach what they hold; nor are folders that hold no folder
+    by their link count, on file systems that keep it exact (`COUNTED_LINKS`). At most
+    `depth` levels and `budget` entries are looked at."""
     found: list[str] = []
+    counted = _devices(COUNTED_LINKS)
     stack = [(top, 0)]
     while stack and budget > 0:
         path, level = stack.pop()
@@ -241,14 +246,29 @@ def world_writable(top: str = "/", depth: int = 8, budget: int = 500_000) -> lis
             try:
                 if not entry.is_dir(follow_symlinks=False):
                     continue
-                mode = entry.stat(follow_symlinks=False).st_mode
+                info = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if mode & stat.S_IWOTH:
+            if info.st_mode & stat.S_IWOTH:
                 found.append(entry.path)
-            elif level < depth and mode & stat.S_IXOTH:
+            elif level < depth and info.st_mode & stat.S_IXOTH and not (info.st_nlink == 2 and info.st_dev in counted):
                 stack.append((entry.path, level + 1))
     return sorted(found)
+
+
+def _devices(kinds: frozenset[str], table: str = "/proc/self/mountinfo") -> set[int]:
+    """The devices of the mounted file systems of `kinds` (none where the table cannot be read)."""
+    devices = set()
+    try:
+        with open(table, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                fields, _, tail = line.partition(" - ")
+                major, _, minor = fields.split()[2].partition(":")
+                if tail.split()[:1] and tail.split()[0] in kinds:
+                    devices.add(os.makedev(int(major), int(minor)))
+    except (OSError, IndexError, ValueError):
+        return set()
+    return devices
 
 
 def clean_users(uids: list[int], offset: int, folders: list[str] | None, python: str = sys.executable) -> list[int]:

@@ -510,7 +510,7 @@ class Worker:
             raise WorkerFailure("crashed", f"ran more than {self.limits.processes} processes at once, so it was stopped", self.pending)
 
     def _usage(self) -> Usage:
-        return usage(self.process.pid, self.uid)
+        return usage(self.process.pid, self.uid, self.group.processes() if self.group is not None else None)
 
     def _printed(self, chunk: bytes, selector: selectors.BaseSelector | None = None) -> None:
         if not chunk:

@@ -1,9 +1,10 @@
 """What a worker's processes use, read from /proc: CPU time, memory, how many there are,
 whether any of them is running, and each thread's time on a core and waiting for one.
 
-A worker's processes are the process the grader started and all its descendants, and,
-when the worker has a user id of its own, every process of that user (a daemon that
-left the tree is still the worker's). The kernel's own counters are read, so a figure
+A worker's processes are the process the grader started and all its descendants, and
+those that left its tree (a daemon is still the worker's): the processes of its control
+group where it has one, else, when it has a user id of its own, every process of that
+user. The kernel's own counters are read, so a figure
 does not depend on how busy the machine is: CPU time is what the processes ran, not how
 long they waited for a core.
 """
@@ -11,7 +12,7 @@ long they waited for a core.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -61,10 +62,8 @@ def _processes() -> Iterator[_Process]:
         for entry in entries:
             if not entry.name.isdigit():
                 continue
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                    text = handle.read()
-            except OSError:
+            text = _read(f"/proc/{entry.name}/stat")
+            if text is None:
                 continue
             fields = text[text.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
             try:
@@ -86,17 +85,35 @@ def _owner(pid: int) -> int | None:
     return None
 
 
-def members(root: int, uid: int | None = None) -> list[_Process]:
-    """The processes of the worker started as `root`: its descendants, and every process
-    of user `uid` when given."""
+def _read(path: str) -> bytes | None:
+    """The first 4 KiB of a file of /proc (None once its process is gone): one open, read
+    and close, as a reading of every process does it for each of them."""
+    try:
+        handle = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.read(handle, 4096)
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+
+
+def members(root: int, uid: int | None = None, grouped: Iterable[int] | None = None) -> list[_Process]:
+    """The processes of the worker started as `root`: its descendants, and those that left
+    its tree: `grouped`, the processes the kernel keeps in the worker's control group,
+    when it has one (none can leave it), else every process of user `uid` when given."""
     table = {process.pid: process for process in _processes()}
     children: dict[int, list[int]] = {}
     for process in table.values():
         children.setdefault(process.parent, []).append(process.pid)
     found: set[int] = set()
     stack = [root] if root in table else []
-    if uid is not None:
-        stack += [pid for pid in table if pid not in found and _owned_by(pid, uid)]
+    if grouped is not None:
+        stack += [pid for pid in grouped if pid in table]
+    elif uid is not None:
+        stack += [pid for pid in table if _owned_by(pid, uid)]
     while stack:
         pid = stack.pop()
         if pid not in found:
@@ -113,9 +130,10 @@ def _owned_by(pid: int, uid: int) -> bool:
     return owner == uid or (owner == 0 and _owner(pid) == uid)
 
 
-def usage(root: int, uid: int | None = None) -> Usage:
-    """What the worker started as `root` (and user `uid`'s processes) use right now."""
-    found = members(root, uid)
+def usage(root: int, uid: int | None = None, grouped: Iterable[int] | None = None) -> Usage:
+    """What the worker started as `root` (and the processes of its control group, else
+    user `uid`'s) use right now."""
+    found = members(root, uid, grouped)
     running = any(p.state in RUNNING for p in found) or any(_thread_running(p.pid) for p in found)
     return Usage(
         cpu=sum(p.ticks for p in found) / TICKS,
@@ -139,10 +157,9 @@ def scheduled(pids: tuple[int, ...]) -> dict[int, tuple[float, float]]:
             continue
         for thread in threads:
             try:
-                with open(f"/proc/{pid}/task/{thread}/schedstat", "rb") as handle:
-                    ran, waited = handle.read().split()[:2]
+                ran, waited = (_read(f"/proc/{pid}/task/{thread}/schedstat") or b"").split()[:2]
                 found[int(thread)] = (int(ran) / NANOSECONDS, int(waited) / NANOSECONDS)
-            except (OSError, ValueError):
+            except ValueError:
                 continue
     return found
 
@@ -155,12 +172,8 @@ def _thread_running(pid: int) -> bool:
     except OSError:
         return False
     for thread in threads:
-        try:
-            with open(f"/proc/{pid}/task/{thread}/stat", "rb") as handle:
-                text = handle.read()
-        except OSError:
-            continue
-        if text[text.rfind(b")") + 2 :][:1].decode() in RUNNING:
+        text = _read(f"/proc/{pid}/task/{thread}/stat")
+        if text is not None and text[text.rfind(b")") + 2 :][:1].decode() in RUNNING:
             return True
     return False
 
