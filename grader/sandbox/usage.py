@@ -4,9 +4,8 @@ whether any of them is running, and each thread's time on a core and waiting for
 A worker's processes are the process the grader started and all its descendants, and
 those that left its tree (a daemon is still the worker's): the processes of its control
 group where it has one, else, when it has a user id of its own, every process of that
-user. The kernel's own counters are read, so a figure
-does not depend on how busy the machine is: CPU time is what the processes ran, not how
-long they waited for a core.
+user. The kernel's own counters are read, so a figure does not depend on how busy the
+machine is: CPU time is what the processes ran, not how long they waited for a core.
 """
 
 from __future__ import annotations
@@ -86,8 +85,8 @@ def _owner(pid: int) -> int | None:
 
 
 def _read(path: str) -> bytes | None:
-    """The first 4 KiB of a file of /proc (None once its process is gone): one open, read
-    and close, as a reading of every process does it for each of them."""
+    """The first 4 KiB of a file of /proc, None once its process is gone (one open, read
+    and close: a reading does this for every process on the machine)."""
     try:
         handle = os.open(path, os.O_RDONLY)
     except OSError:

@@ -35,9 +35,9 @@ from grader.sandbox.usage import pid_namespace
 
 #: Run by the worker's interpreter: its standard library, and every file it maps once it
 #: has loaded each extension module of the standard library with the libraries it needs
-#: (failures ignored). Loaded, not imported: no module's code runs (importing _asyncio
-#: alone imports the asyncio package, two thirds of the probe's time), and the files
-#: mapped are the same (`tests/test_visible_probe.py` compares them on the machine).
+#: (failures ignored). Loaded, not imported: no module is initialised (initialising
+#: _asyncio alone imports the asyncio package, two thirds of the probe's time), and the
+#: files mapped are the same (`tests/test_visible_probe.py` compares them on the machine).
 _PROBE = """
 import ctypes, os, sysconfig
 stdlib = sysconfig.get_path("stdlib")
