@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import importlib.util
 import os
 import pwd
 import queue
@@ -408,11 +409,32 @@ def _open_for_reading(folder: Path) -> None:
 
 
 def _write_view(view: Path) -> None:
+    """The student-facing library in `view`, each module with the kit's own compiled
+    form where that is fresh: a worker whose interpreter reads it (the same Python
+    version) does not compile the library again at every start."""
     for name in STUDENT_API:
-        target = view / name
+        source, target = KIT_ROOT / name, view / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(KIT_ROOT / name, target)
+        shutil.copy2(source, target)  # its time kept: what the compiled form was made from
+        compiled = _fresh_bytecode(source)
+        if compiled is not None:
+            cached = Path(importlib.util.cache_from_source(str(target)))
+            cached.parent.mkdir(exist_ok=True)
+            cached.write_bytes(compiled)
     _open_for_reading(view)
+
+
+def _fresh_bytecode(source: Path) -> bytes | None:
+    """The kit's compiled form of `source` when it was compiled from the source as it is
+    now (a header stamped with its time and size; one that is not, or is stamped by hash,
+    is left behind), else None."""
+    try:
+        compiled = Path(importlib.util.cache_from_source(str(source))).read_bytes()
+        info = source.stat()
+    except OSError:
+        return None
+    stamp = (int(info.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") + (info.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    return compiled if compiled[4:8] == bytes(4) and compiled[8:16] == stamp else None
 
 
 def _uid_pool(count: int, held: list[int]) -> queue.Queue[int]:

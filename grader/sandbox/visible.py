@@ -13,7 +13,8 @@ a later worker reads by timing its own reads. So a worker sees only
 - a copy of the standard library made for its grading run (new files and folders, in
   memory where the machine has a folder for it), without installed packages, the
   interpreter's build files and the parts no hook can use (its own tests, IDE, demos and
-  bundled pip), in which the machine's extension modules are bound.
+  bundled pip). Its extension modules are copied too where that folder may run code;
+  where it may not, the machine's are bound onto empty files of the copy.
 
 Nothing else of `/usr` exists for it.
 """
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import glob
 import os
-import secrets
 import shutil
 import subprocess
 import tempfile
@@ -83,17 +83,31 @@ class Bound:
 
     def argv(self, copy: str | None = None) -> list[str]:
         """bubblewrap's arguments that bind all of it read-only; with `copy` (see
-        `private_copy`), the standard library's files are that copy's."""
+        `private_copy`), the standard library's files are that copy's. Each file bound
+        is a mount, and bubblewrap reads the whole mount table for each: the fewer, the
+        cheaper a worker's start."""
         argv = ["--ro-bind", copy or self.stdlib, self.stdlib]
         if copy is None:
             for mask in self.masks:
                 argv += ["--size", "4096", "--tmpfs", mask, "--remount-ro", mask]
-        for path in self.files:
-            if copy is not None or not path.startswith(self.stdlib + "/"):
-                argv += ["--ro-bind", path, path]
+        for path in self.bound_from_machine(copy):
+            argv += ["--ro-bind", path, path]
         for target, path in self.links:
             argv += ["--symlink", target, path]
         return argv
+
+    def bound_from_machine(self, copy: str | None) -> list[str]:
+        """The files bound alone: those outside the standard library, and its extension
+        modules when they are bound onto a `copy` whose folder may not run code (see
+        `runs_code`; without a copy the machine's standard library is bound whole)."""
+        inside = self.stdlib + "/"
+        return [path for path in self.files if not path.startswith(inside) or (copy is not None and not runs_code(copy))]
+
+
+def runs_code(folder: str) -> bool:
+    """Whether programs may run, and libraries load, from `folder`'s file system (a
+    folder in memory is often mounted without)."""
+    return not os.statvfs(folder).f_flag & os.ST_NOEXEC
 
 
 _BOUND: dict[str, Bound] = {}  # interpreter -> its bound set, probed once per grader process
@@ -168,14 +182,13 @@ def _identity(path: str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def _skipped(where: Bound) -> Callable[[str, list[str]], set[str]]:
-    """What a private copy leaves out: the masks, and the extension modules, of which it
-    holds empty files for the machine's own to be bound onto (a folder in memory may
-    refuse to run code)."""
+def _skipped(where: Bound, extensions: bool) -> Callable[[str, list[str]], set[str]]:
+    """What a private copy leaves out: the masks, and unless `extensions` the extension
+    modules, of which it holds empty files for the machine's own to be bound onto."""
 
     def skip(folder: str, names: list[str]) -> set[str]:
         paths = {os.path.join(folder, n): n for n in names}
-        return {n for p, n in paths.items() if p in where.masks or p in where.files}
+        return {n for p, n in paths.items() if p in where.masks or (not extensions and p in where.files)}
 
     return skip
 
@@ -222,9 +235,10 @@ def _copy(where: Bound, base: Path) -> str:
     holder = tempfile.mkdtemp(prefix=_holder_prefix(os.getpid()), dir=base)
     try:
         os.chmod(holder, 0o711)  # others may pass through to the copy, not list it
-        copy = os.path.join(holder, secrets.token_hex(16))
-        shutil.copytree(where.stdlib, copy, ignore=_skipped(where), symlinks=True)  # times kept: the .pyc stay valid
-        for path in where.files:
+        copy = os.path.join(holder, os.urandom(16).hex())
+        extensions = runs_code(holder)
+        shutil.copytree(where.stdlib, copy, ignore=_skipped(where, extensions), symlinks=True)  # times kept: the .pyc stay valid
+        for path in where.bound_from_machine(copy):
             if path.startswith(where.stdlib + "/"):
                 placeholder = os.path.join(copy, os.path.relpath(path, where.stdlib))
                 os.makedirs(os.path.dirname(placeholder), exist_ok=True)
@@ -232,7 +246,7 @@ def _copy(where: Bound, base: Path) -> str:
     except BaseException:
         shutil.rmtree(holder, ignore_errors=True)
         raise
-    warm(list(where.files))
+    warm(where.bound_from_machine(copy))
     return copy
 
 
