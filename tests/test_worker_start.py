@@ -2,7 +2,8 @@
 
 - The student-facing library in a sandbox's view comes with the kit's compiled form of
   each module when that form was made from the module as it is: a worker loads it
-  instead of compiling the library again; a stale or hash-stamped one is left behind.
+  instead of compiling the library again; a stale or hash-stamped one is left behind,
+  and made again where Python may write bytecode (as importing the module would).
 - Under bubblewrap, the private copy of the standard library holds its extension modules
   (new files, one mount for all) where the copy's folder may run code; where it may not
   (a folder in memory mounted `noexec`), the machine's are bound onto empty files. Either
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import py_compile
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,9 +27,10 @@ from conftest import isolation_unavailable, needed
 from grader.sandbox import isolation, visible
 
 
-def test_a_compiled_form_is_taken_only_when_made_from_the_source_as_it_is(tmp_path: Path) -> None:
+def test_a_compiled_form_is_taken_only_when_made_from_the_source_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = tmp_path / "module.py"
     source.write_text("ANSWER = 42\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # nothing compiled here: only what is found is taken
     assert isolation._fresh_bytecode(source) is None  # never compiled
     py_compile.compile(str(source), doraise=True)
     assert isolation._fresh_bytecode(source) is not None
@@ -35,6 +38,19 @@ def test_a_compiled_form_is_taken_only_when_made_from_the_source_as_it_is(tmp_pa
     assert isolation._fresh_bytecode(source) is None
     py_compile.compile(str(source), doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
     assert isolation._fresh_bytecode(source) is None  # stamped by hash: a worker would never check it
+
+
+def test_a_missing_or_stale_compiled_form_is_made_where_bytecode_may_be_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As importing the module would: an editable install's kit gets its cache on the
+    first grading run, and each later one copies it."""
+    source = tmp_path / "module.py"
+    source.write_text("ANSWER = 42\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    compiled = isolation._fresh_bytecode(source)
+    assert compiled is not None and compiled == isolation._stamped(source)
+    py_compile.compile(str(source), doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    assert isolation._stamped(source) is None
+    assert isolation._fresh_bytecode(source) is not None and isolation._stamped(source) is not None  # a hash-stamped one is replaced
 
 
 @pytest.mark.slow  # starts an interpreter

@@ -27,6 +27,7 @@ import functools
 import importlib.util
 import os
 import pwd
+import py_compile
 import queue
 import shutil
 import subprocess
@@ -425,9 +426,22 @@ def _write_view(view: Path) -> None:
 
 
 def _fresh_bytecode(source: Path) -> bytes | None:
-    """The kit's compiled form of `source` when it was compiled from the source as it is
-    now (a header stamped with its time and size; one that is not, or is stamped by hash,
-    is left behind), else None."""
+    """The kit's compiled form of `source`, made from the source as it is now (see
+    `_stamped`); a missing or stale one is compiled first, into the kit's own cache as
+    importing it would, unless Python is told to write no bytecode. None when there is none."""
+    compiled = _stamped(source)
+    if compiled is None and not sys.dont_write_bytecode:
+        try:
+            py_compile.compile(str(source), doraise=True, invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
+        except (OSError, py_compile.PyCompileError):
+            return None
+        compiled = _stamped(source)
+    return compiled
+
+
+def _stamped(source: Path) -> bytes | None:
+    """The cached compiled form of `source` when its header is stamped with the source's
+    time and size as they are now (one that is not, or is stamped by hash, is left behind)."""
     try:
         compiled = Path(importlib.util.cache_from_source(str(source))).read_bytes()
         info = source.stat()
