@@ -100,8 +100,8 @@ class Bound:
         """The files bound alone: those outside the standard library, and its extension
         modules when they are bound onto a `copy` whose folder may not run code (see
         `runs_code`; without a copy the machine's standard library is bound whole)."""
-        inside = self.stdlib + "/"
-        return [path for path in self.files if not path.startswith(inside) or (copy is not None and not runs_code(copy))]
+        inside, onto_copy = self.stdlib + "/", copy is not None and not runs_code(copy)
+        return [path for path in self.files if onto_copy or not path.startswith(inside)]
 
 
 def runs_code(folder: str) -> bool:
