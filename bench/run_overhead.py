@@ -26,7 +26,7 @@ starts, whose sandboxed processes getrusage does not see: those are counted by a
 group of this process's own (cpuacct, or cgroup v2's cpu.stat). A reading is of this
 process as the worker's root with a made-up user id, so both count the same processes, on
 this machine's process table as it is. Medians of the walks, probes and starts (the
-starts alternate between the two ways); the ratio is the peer's over the new way's.
+starts take turns among their four ways); the ratio is the peer's over the new way's.
 """
 
 from __future__ import annotations
@@ -150,18 +150,14 @@ def starts(count: int) -> dict[str, dict[str, float]]:
         for way, (compiled, copied) in START_WAYS.items():
             root = roots[way]
             (root / "submission").mkdir(parents=True)
-            if compiled:
-                isolation._write_view(root / "view")
-            else:
-                for name in isolation.STUDENT_API:
-                    (root / "view" / name).parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(isolation.KIT_ROOT / name, root / "view" / name)
-            runs_code = visible.runs_code
+            runs_code, fresh_bytecode = visible.runs_code, isolation._fresh_bytecode
             visible.runs_code = runs_code if copied else (lambda folder: False)
+            isolation._fresh_bytecode = fresh_bytecode if compiled else (lambda source: None)
             try:
+                isolation._write_view(root / "view")
                 argv = isolation._bwrap_argv(python, root / "view", root / "submission", root)
             finally:
-                visible.runs_code = runs_code
+                visible.runs_code, isolation._fresh_bytecode = runs_code, fresh_bytecode
             commands[way] = [*argv, python, "-I", "-S", "-c", f"import sys; sys.path[:0] = ['/kit']; import {imports}"]
         seconds: dict[str, list[float]] = {way: [] for way in START_WAYS}
         with own_group() as used:
