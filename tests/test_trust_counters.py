@@ -49,7 +49,7 @@ from grader.sandbox.confine import confine
 assert confine() is None
 import counters_mover
 for line in sys.stdin:
-    counters_mover.hold(line.strip() == "1", cpu=True)
+    counters_mover.hold(line.strip() == "1", strong=True)
     print("held", flush=True)
 """
 
@@ -127,7 +127,7 @@ def bwrap_kit() -> Kit:
 
 
 def test_a_reader_graded_beside_a_mover_and_its_neighbours_get_full_marks(bwrap_kit: Kit, tmp_path: Path) -> None:
-    """A class under bwrap with --jobs 2: a student that holds threads, memory and files
+    """A class under bwrap with --jobs 2: a student that holds 10 threads, 64 MB and files
     through every item, one whose hooks fail when anything machine-wide they read moves
     within 0.4 s, and two honest students around them: all four get full marks (the
     reader's items, graded beside the mover's, read nothing that moves)."""

@@ -1,7 +1,9 @@
 """A student that moves what the machine counts: at the first hook call of each item it
-holds 100 sleeping threads, 128 MB of memory written and 16 MB files in /tmp and
-/dev/shm, until the item ends; it answers as the model answer. `hold` is also
-called by tests/test_trust_counters.py, which moves them in steps (with two threads hashing too)."""
+holds 10 sleeping threads, 64 MB of memory written and 16 MB files in /tmp and /dev/shm,
+until the item ends (each thread reserves 64 MB of the item's 1 GiB of address space for
+its memory); it answers as the model answer. `hold` is also called by
+tests/test_trust_counters.py, which moves them in steps (`strong`: 100 threads, 128 MB and
+two threads hashing)."""
 
 import hashlib
 import os
@@ -25,25 +27,26 @@ def _burn():
         hashlib.sha256(block).digest()
 
 
-def hold(on, cpu=False):
-    """Hold everything (`on`; two threads hashing only with `cpu`) or nothing."""
+def hold(on, strong=False):
+    """Hold everything (`on`) or nothing."""
     if on and not _sleepers:
+        threading.stack_size(256 << 10)
         _release.clear()
-        _sleepers.extend(threading.Thread(target=_release.wait, daemon=True) for _ in range(100))
+        _sleepers.extend(threading.Thread(target=_release.wait, daemon=True) for _ in range(100 if strong else 10))
         for thread in _sleepers:
             thread.start()
-        _memory.append(b"\x01" * (128 << 20))
+        _memory.append(b"\x01" * ((128 if strong else 64) << 20))
     elif not on and _sleepers:
         _release.set()
         for thread in _sleepers:
             thread.join()
         _sleepers.clear()
         _memory.clear()
-    if cpu and not _burners:
+    if strong and not _burners:
         _burners.extend(threading.Thread(target=_burn, daemon=True) for _ in range(2))
         for thread in _burners:
             thread.start()
-    _busy.set() if on and cpu else _busy.clear()
+    _busy.set() if on and strong else _busy.clear()
     for path in _FILES:
         try:
             if on and not os.path.exists(path):
