@@ -22,7 +22,9 @@ its own ids, random bytes. Some of them only in a safe form:
 - **Only itself.** `kill` and `tgkill` only to this process, `prlimit64` only on it;
   `ioctl` only asks whether a descriptor is a terminal and its size, or sets close-on-exec.
 
-Refused, among everything else: `execve`; sockets (the network, and socket buffers outside
+Refused, among everything else: `statfs`, `fstatfs`, `ustat` and `sysinfo` (the free
+space of file systems other gradings write to; the machine's load, thread count and free
+memory); `execve`; sockets (the network, and socket buffers outside
 the memory count); `memfd_create`, System V IPC, POSIX message queues and keyrings (memory
 no process maps, channels to later workers); `unshare`, `setns`, `mount`; `ptrace`,
 `process_vm_*`, `pidfd_*`, `io_uring_*`, `bpf`, `perf_event_open`, `userfaultfd`;
@@ -62,8 +64,6 @@ CALLS = {
     "lstat": (6, None),
     "newfstatat": (262, 79),
     "statx": (332, 291),
-    "statfs": (137, 43),
-    "fstatfs": (138, 44),
     "access": (21, None),
     "faccessat": (269, 48),
     "faccessat2": (439, 439),

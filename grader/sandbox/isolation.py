@@ -4,8 +4,10 @@
   namespaces: it sees its interpreter and the shared libraries it loads, a copy of
   Python's standard library made for this grading run alone (`visible.py`), the
   student-facing library and its own submission, all read-only, and an empty private
-  /tmp; nothing else exists for it. When the grader runs as root, bubblewrap itself is
-  started as an unprivileged user.
+  /tmp; nothing else exists for it: no /proc and no /sys, whose counters (threads, load,
+  memory, CPU time of the whole machine) and mount table (the host's paths) other
+  gradings move. When the grader runs as root, bubblewrap itself is started as an
+  unprivileged user.
 - `user` (the grader runs as root, without bubblewrap): the worker runs as an unprivileged
   user of its own (one per worker running at the same time), in a private folder, and
   the grader checks first that this user can read none of the grading data.
@@ -218,8 +220,6 @@ def _bwrap_argv(python: str, view: Path, submission: Path, private: Path | None 
         "--ro-bind",
         str(submission),
         "/submission",
-        "--proc",
-        "/proc",
         "--dev",
         "/dev",
         "--size",
