@@ -1,10 +1,12 @@
 """Every CSV the kit writes (grades, gradebooks, insights tables): one writer, no cell a
 spreadsheet reads as a formula, whatever the delimiter it splits on.
 
-Text is always quoted, so a spreadsheet that splits on `;` or a tab reads each cell whole,
-never a `;=1+1` inside a name as a cell of its own; a text cell that would start a formula
-(`=`, `+`, `-`, `@`, a tab or a carriage return, or one of them after leading blanks, or
-their full-width forms) gets a leading `'`, as OWASP advises. Nothing else of the text
+Text is always quoted. A spreadsheet that splits on `;` or a tab instead of `,` does not
+see the quotes where the writer put them, so every place in a text where such a reader
+could start a cell is made safe: the text's start, and the character after each `,`, `;`,
+tab or line break it holds; there, after any blanks and quotes, a character that starts a
+formula (`=`, `+`, `-`, `@`, a tab, a carriage return, or a full-width `=+-@`) gets a `'`
+before it, as OWASP advises (`x;=1+1` is written `x;'=1+1`). Nothing else of the text
 changes. Numbers (int, float, or a Decimal for a fixed form, `number_cell`) are written
 unquoted, as numbers: a score column still sums.
 """
@@ -12,17 +14,21 @@ unquoted, as numbers: a score column still sums.
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
 
 Cell = str | int | float | Decimal | None  # None: an empty cell
-FORMULA = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+FORMULA = "=+\\-@\t\r\uff1d\uff0b\uff0d\uff20"  # what starts a formula, as a regex class
+#: Where a reader splitting on `,`, `;`, a tab or a line could start a cell, up to a formula's first character.
+_STARTS = re.compile(rf'(?:^|(?<=[,;\t\r\n]))(?:[^\S\t\r\n]|")*(?=[{FORMULA}])')
 
 
 def csv_text(text: str) -> str:
-    """`text` as a cell no spreadsheet reads as a formula: a leading `'` when it starts one."""
-    return "'" + text if text[:1] in FORMULA or text.lstrip()[:1] in FORMULA else text
+    """`text` as a cell no spreadsheet reads as a formula, whatever it splits on: a `'`
+    before each formula character that could start a cell."""
+    return _STARTS.sub(lambda found: found.group() + "'", text)
 
 
 def number_cell(value: float, form: str) -> Decimal:
