@@ -59,7 +59,7 @@ ORDINARY = ["ana", "bob", "alice_smith", "Smith.Alice", "s1234567", "jean-luc", 
 HOSTILE = [
     "alice smith",
     "alice_smith",
-    "alice_smith!",
+    "alice_smith~",
     "Alice_Smith",
     "alice.smith.",
     "--alice_smith",
@@ -100,7 +100,7 @@ def test_ordinary_names_keep_their_file_names() -> None:
     assert student_names([(name, name) for name in ORDINARY]) == ORDINARY
 
 
-@pytest.mark.parametrize("attacker", ["alice smith", "alice_smith!", "--alice_smith", "\u0430lice_smith", "alice_smith\u200b"])
+@pytest.mark.parametrize("attacker", ["alice smith", "alice_smith~", "--alice_smith", "\u0430lice_smith", "alice_smith\u200b"])
 def test_the_classmates_file_name_is_theirs_whichever_sorts_first(attacker: str) -> None:
     """`alice_smith` keeps `alice_smith` in both orders; the attacker gets a marked name
     that is not the classmate's, and the same one in both orders."""
@@ -307,7 +307,7 @@ def test_every_csv_the_grader_writes_goes_through_the_one_writer() -> None:
 # --- through the real command line -----------------------------------------------------
 
 
-@pytest.mark.parametrize("attacker", ["alice smith", "alice_smith!"], ids=["attacker-first", "attacker-last"])
+@pytest.mark.parametrize("attacker", ["alice smith", "alice_smith~"], ids=["attacker-first", "attacker-last"])
 def test_a_class_run_gives_each_alice_her_own_files(kit: Kit, tmp_path: Path, attacker: str) -> None:
     """Graded through the real CLI: the classmate's feedback and kept result are
     `alice_smith.*` and say what her file got; the attacker's are marked; the formula name's
