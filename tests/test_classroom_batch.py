@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 from grader.commands import batch
 from grader.hooktable import SAT_ENCODING, SOLVER_HOOK_NAMES
 from grader.inputs.intake import MAX_DEPTH, inside, not_plain, scan_folder
+from grader.inputs.names import digest
 from grader.inputs.problemset import load_problem_file
 from grader.reports.results import ItemResult, Report
 from grader.sandbox.isolation import SUBMISSION_BYTES, SUBMISSION_FILES
@@ -168,7 +169,8 @@ def test_a_class_graded_with_only_gets_the_grades_of_those_items(tmp_path: Path)
 
 
 def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
-    """A file `ana.py` and a folder `ana/` are two submissions: each row carries its own grade.
+    """A file `ana.py` and a folder `ana/` are two submissions: each row carries its own grade,
+    under a name of its own (neither takes `ana`, whichever sorts first: `student_names`).
 
     (The broken one must never be shown with the correct one's full marks, nor the correct one with its zero.)
     """
@@ -179,7 +181,8 @@ def test_same_student_name_twice_keeps_both_grades(tmp_path: Path) -> None:
     with grades.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 2
-    assert [row["student"] for row in rows] == ["ana", "ana"], rows  # both under the name, neither flagged
+    assert sorted(row["student"] for row in rows) == sorted(f"ana #{digest(entry)}" for entry in ("ana.py", "ana")), rows
+    assert " ".join(result.stdout.split()).count("named so in every output: 2 submissions are named ana") == 2, result.stdout
     full = float(rows[0]["max_score"])
     graded = sorted((float(row["score"]), row["note"]) for row in rows)
     assert [score for score, _ in graded] == [0.0, full], rows

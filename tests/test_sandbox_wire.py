@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.reports.gradebook import csv_text
+from grader.reports.csvfile import csv_text
 from grader.sandbox.wire import Answer, BadMessage, Raised, Ready, WireSet, clean_text, encode, from_data, read_ready, read_reply, to_data
 
 

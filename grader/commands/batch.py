@@ -13,12 +13,12 @@ The results are kept beside the CSV (`grader.reports.kept`), for `python -m grad
 
 from __future__ import annotations
 
-import csv
 import io
 import stat
 import statistics
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
@@ -36,12 +36,14 @@ from grader.commands.gradejob import Job, Runner, cpu_seconds, problem_keys
 from grader.inputs.config import GradingConfig
 from grader.inputs.exports import Export, Identity
 from grader.inputs.intake import NAME_LIMIT, file_refusal, inside, scan_folder, shown
+from grader.inputs.names import export_key, file_names, shown_name, student_names
 from grader.inputs.problemset import Problem, ProblemError
 from grader.inputs.submission import WHAT_TO_SUBMIT, found_among, own_agent
 from grader.reports.advice import label, reason_groups
+from grader.reports.csvfile import Cell, number_cell, write_table
 from grader.reports.feedback_page import feedback_page, note_page
-from grader.reports.gradebook import Gradebook, Graded, Student, csv_text, match, show_gradebook, write_gradebook
-from grader.reports.kept import KeptStudent, file_name, results_folder, write_kept
+from grader.reports.gradebook import Gradebook, Graded, Student, match, show_gradebook, write_gradebook
+from grader.reports.kept import KeptStudent, results_folder, write_kept
 from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
@@ -76,16 +78,35 @@ class Submission:
 
 
 def find_submissions(folder: Path, export: Export | None = None) -> list[Submission]:
-    """Every submission in `folder`, sorted by student name (names made safe to show), or
-    the students of the platform `export` (see `exports`), each with their identity.
+    """Every submission in `folder`, sorted by entry name, or the students of the platform
+    `export` (see `exports`), each with their identity; each named one of a kind, safe to
+    show (`student_names`).
 
     Hidden entries (a leading dot or __) are skipped, and so are plain files that are
     not `.py`; every other entry that is not a plain file or folder is refused.
     """
+    found: list[tuple[Submission, str, str]] = []  # each submission, its name as found, what tells it apart
     if export is not None and export.entries is not None:
-        return [_exported(entry.student, entry.folder, entry.problem, entry.identity) for entry in export.entries]
-    root = folder.resolve()
-    return [submission for entry in sorted(root.iterdir()) if (submission := _taken_in(entry, root))]
+        for item in export.entries:
+            found.append((_exported(item.student, item.folder, item.problem, item.identity), item.student, export_key(item.student, item.folder)))
+    else:
+        root = folder.resolve()
+        found = [(submission, _raw_name(entry), entry.name) for entry in sorted(root.iterdir()) if (submission := _taken_in(entry, root))]
+    return _named(found)
+
+
+def _named(found: list[tuple[Submission, str, str]]) -> list[Submission]:
+    """The submissions, each given its name in the class (`student_names`); a name that had
+    to change says why in the submission's notice."""
+    names = student_names([(raw, key) for _, raw, key in found])
+    alike = Counter(shown_name(raw) for _, raw, _ in found)
+    for (submission, raw, _), name in zip(found, names):
+        submission.student = name
+        if name != shown_name(raw):
+            count = alike[shown_name(raw)]
+            why = f"{count} submissions are named {shown_name(raw)[:NAME_LIMIT]}" if count > 1 else "its name is too long or a path"
+            submission.notice = "; ".join(filter(None, [f"named so in every output: {why}", submission.notice]))
+    return [submission for submission, _, _ in found]
 
 
 def _exported(student: str, folder: Path | None, problem: str, identity: Identity) -> Submission:
@@ -107,9 +128,14 @@ def ours(step: str, error: Exception) -> str:
     return f"the grader failed while {step} ({said}): a fault of the grader's, not of the submission"
 
 
+def _raw_name(entry: Path) -> str:
+    """The name of the class folder's entry `entry`, as found: a `.py` file's without `.py`."""
+    return entry.stem if entry.suffix == ".py" else entry.name
+
+
 def _student(entry: Path) -> str:
-    """The student of the class folder's entry `entry`, safe to show on one line."""
-    return clean_text(entry.stem if entry.suffix == ".py" else entry.name, NAME_LIMIT).replace("\n", " ")
+    """The student of the class folder's entry `entry`, safe to show (`student_names` makes it one of a kind)."""
+    return shown_name(_raw_name(entry))
 
 
 def _taken_in(entry: Path, root: Path) -> Submission | None:
@@ -316,17 +342,17 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
     columns = item_columns([list(scored[id(row)]) for row in rows if row.report])
     class_max = max((report.max_score for report in graded), default=0.0)
 
-    def cells(row: BatchRow) -> list[object]:
-        scores: dict[str, float | str] = dict(scored.get(id(row), {})) if row.report else dict.fromkeys(columns, 0.0)
+    def cells(row: BatchRow) -> list[Cell]:
+        scores: dict[str, float] = dict(scored.get(id(row), {})) if row.report else dict.fromkeys(columns, 0.0)
         if row.ungraded:  # no score at all, never a zero
             scores = {}
         return [
-            csv_text(row.student),
+            row.student,
             row.score,
             row.report.max_score if row.report else class_max,
-            *(scores.get(name, "") for name in columns),
-            csv_text(note(row)),
-            csv_text(lost_points(row)),
+            *(scores.get(name) for name in columns),
+            note(row),
+            lost_points(row),
             _seconds(row.cpu_seconds),
             _seconds(row.wall_seconds),
         ]
@@ -335,15 +361,12 @@ def write_csv(path: Path, rows: list[BatchRow]) -> None:
     who: tuple[str, ...] = ()
     if any(row.identity for row in rows):  # an export named the students: their names and emails too
         who = ("name", "email")
-        lines = [[line[0], *(csv_text(getattr(row.identity or Identity(), key)) for key in who), *line[1:]] for row, line in zip(rows, lines)]
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow([csv_text(name) for name in ("student", *who, "score", "max_score", *columns, "note", "lost", "cpu_seconds", "wall_seconds")])
-        writer.writerows(lines)
+        lines = [[line[0], *(getattr(row.identity or Identity(), key) for key in who), *line[1:]] for row, line in zip(rows, lines)]
+    write_table(path, [["student", *who, "score", "max_score", *columns, "note", "lost", "cpu_seconds", "wall_seconds"], *lines])
 
 
-def _seconds(value: float | None) -> str:
-    return "" if value is None else f"{value:.3f}"
+def _seconds(value: float | None) -> Cell:
+    return None if value is None else number_cell(value, ".3f")
 
 
 T = TypeVar("T")
@@ -405,12 +428,12 @@ def lost_points(row: BatchRow, limit: int = 80) -> str:
 
 def write_feedback(folder: Path, rows: list[BatchRow], errors: list[ProblemError]) -> int:
     """One file per student, NAME.md with the report as the terminal shows it and NAME.html
-    as a page (hidden items masked in both); how many students got one. Written before the CSV: a
+    as a page (hidden items masked in both), NAME as `file_names` gives it; how many students got one. Written before the CSV: a
     student whose feedback the grader fails to write is not graded there either."""
     folder.mkdir(parents=True, exist_ok=True)
-    written, used = 0, set[str]()
-    for index, row in enumerate(rows):
-        write = partial(_feedback, folder / file_name(row.student, index, used), errors)
+    written = 0
+    for row, name in zip(rows, file_names([row.student for row in rows])):
+        write = partial(_feedback, folder / name, errors)
         # a report that fails is written again, as not graded
         written += bool(guard(row, "writing its feedback", write) or guard(row, "writing its feedback", write))
     return written

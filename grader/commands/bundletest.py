@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.inputs.intake import scan_folder
+from grader.inputs.names import file_names, student_names
 from grader.sandbox.wire import clean_text
 from solvers.cliargs import print_error
 
@@ -147,16 +148,18 @@ def student_text(results: dict[str, Any]) -> str:
 
 def kept_names(submissions: list[Path]) -> list[str]:
     """A file name for each submission's kept results.json: its name (a `.py` file's
-    without the suffix), else with its folder's name before it, else numbered; letters,
-    digits, `.`, `_` and `-` only."""
-    names: list[str] = []
-    for submission in submissions:
-        base = submission.stem if submission.suffix == ".py" else submission.name
-        candidates = [base, f"{submission.resolve().parent.name}-{base}"]
-        candidates += [f"{base}-{number}" for number in range(2, len(submissions) + 2)]
-        safe = [re.sub(r"[^\w.-]", "_", name, flags=re.ASCII).strip(".") or "submission" for name in candidates]
-        names.append(next(f"{name}.json" for name in safe if f"{name}.json" not in names))
-    return names
+    without the suffix), or, when another submission has that name too, its path as given
+    joined by `-` (`again/bob` is `again-bob`); made a file name by `file_names`, one to one."""
+    bases = [submission.stem if submission.suffix == ".py" else submission.name for submission in submissions]
+    wanted = [base if bases.count(base) == 1 else "-".join([*_folders(submission), base]) for submission, base in zip(submissions, bases)]
+    paths = [str(submission.resolve()) for submission in submissions]
+    keys = [f"{path}\0{paths[:index].count(path)}" for index, path in enumerate(paths)]  # one path given twice: two runs
+    return [f"{name}.json" for name in file_names(student_names(list(zip(wanted, keys))))]
+
+
+def _folders(path: Path) -> tuple[str, ...]:
+    """The folders of `path` as given (its root left out)."""
+    return path.parts[1 if path.anchor else 0 : -1]
 
 
 def run_one(root: Path, submission: Path, secrets: Secrets, keep: Path | None = None) -> Run:

@@ -11,14 +11,13 @@ never changes a grade; a kept file that cannot be read is one line, and the exit
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from grader.reports.gradebook import csv_text
+from grader.reports.csvfile import write_table
 from grader.reports.insights import StudentResult, Table, all_tables, class_max, first_wrong_table, help_table, moved
 from grader.reports.insights_page import insights_page
 from grader.reports.kept import Kept, load_kept
@@ -48,10 +47,7 @@ def write_tables(folder: Path, tables: list[Table]) -> None:
     """One CSV per table, named by its key; no text cell reads as a formula."""
     folder.mkdir(parents=True, exist_ok=True)
     for table in tables:
-        with (folder / f"{table.key}.csv").open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(table.columns)
-            writer.writerows([csv_text(cell) if isinstance(cell, str) else cell for cell in row] for row in table.rows)
+        write_table(folder / f"{table.key}.csv", [table.columns, *table.rows])
 
 
 def show_short(console: Console, students: list[StudentResult]) -> None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import stat
 import subprocess
 import sys
@@ -44,7 +43,8 @@ from rich.text import Text
 
 from grader.commands.codeflags import read_flags
 from grader.inputs.exports import Export, read_export
-from grader.inputs.intake import NAME_LIMIT, file_refusal, scan_folder, shown
+from grader.inputs.intake import file_refusal, scan_folder, shown
+from grader.inputs.names import export_key, file_names, student_names
 from grader.sandbox.wire import clean_text
 
 NOISE = 25  # copydetect's noise threshold: shorter shared runs of tokens are not counted
@@ -71,15 +71,17 @@ class Pair:
 
 
 def exported_files(export: Export) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
-    """`submission_files` for the students of a platform's export: a group's submission is
-    compared once, named by all its members ("s1+s2")."""
+    """`submission_files` for the students of a platform's export, named as grading names
+    them (`student_names`): a group's submission is compared once, named by all its members ("s1+s2")."""
+    entries = export.entries or []
+    named = student_names([(entry.student, export_key(entry.student, entry.folder)) for entry in entries])
     members: dict[Path, list[str]] = {}
     refused = []
-    for entry in export.entries or []:
+    for entry, student in zip(entries, named):
         if entry.folder is None:
-            refused.append(f"{entry.student}: {entry.problem.removeprefix('not graded: ')}")
+            refused.append(f"{student}: {entry.problem.removeprefix('not graded: ')}")
         else:
-            members.setdefault(entry.folder, []).append(entry.student)
+            members.setdefault(entry.folder, []).append(student)
     submissions = {}
     for folder, students in members.items():
         root = folder.resolve().parent
@@ -94,17 +96,18 @@ def exported_files(export: Export) -> tuple[dict[str, list[tuple[str, str]]], li
 
 
 def submission_files(folder: Path) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
-    """Each submission's `.py` files (the name shown, the text), by student name (a folder's
-    files in order), and a line for every entry refused (a link, a FIFO, too large...), read
-    the way grading a class reads them (nothing followed, nothing outside the folder)."""
-    submissions, refused = {}, []
+    """Each submission's `.py` files (the name shown, the text), by student name as grading
+    names them (`student_names`; a folder's files in order), and a line for every entry
+    refused (a link, a FIFO, too large...), read the way grading a class reads them
+    (nothing followed, nothing outside the folder)."""
+    found: list[tuple[str, str, list[tuple[str, str]] | str]] = []  # name as found, entry, files or why refused
     root = folder.resolve()
     for entry in sorted(root.iterdir()):
-        student = clean_text(entry.stem if entry.suffix == ".py" else entry.name, NAME_LIMIT).replace("\n", " ")
+        raw = entry.stem if entry.suffix == ".py" else entry.name
         try:
             mode = entry.lstat().st_mode
         except OSError as error:
-            refused.append(f"{student}: cannot be read ({error.strerror})")
+            found.append((raw, entry.name, f"cannot be read ({error.strerror})"))
             continue
         if entry.name.startswith((".", "__")) or (stat.S_ISREG(mode) and entry.suffix != ".py"):
             continue
@@ -114,10 +117,14 @@ def submission_files(folder: Path) -> tuple[dict[str, list[tuple[str, str]]], li
             why = scan.refusal or ("" if files else "no .py file")
         else:
             why, files = file_refusal(entry, root), [entry]
-        if why:
-            refused.append(f"{student}: {why.removeprefix('not graded: ')}")
-            continue
-        submissions[student] = [(shown(f, root), f.read_text(encoding="utf-8", errors="replace")) for f in files]
+        read = [(shown(f, root), f.read_text(encoding="utf-8", errors="replace")) for f in files] if not why else []
+        found.append((raw, entry.name, why.removeprefix("not graded: ") or read))
+    submissions, refused = {}, []
+    for (_, _, got), student in zip(found, student_names([(raw, key) for raw, key, _ in found])):
+        if isinstance(got, str):
+            refused.append(f"{student}: {got}")
+        else:
+            submissions[student] = got
     return submissions, refused
 
 
@@ -136,16 +143,6 @@ def boilerplate_files(paths: list[Path]) -> list[Path]:
     for path in paths:
         found += sorted(path.rglob("*.py")) if path.is_dir() else [path]
     return found
-
-
-def safe_name(student: str, used: set[str]) -> str:
-    """A file name for `student`: letters, digits, `._-`, none in `used` (added to it)."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._-") or "student"
-    name, number = safe, 2
-    while name.casefold() in used:
-        name, number = f"{safe}-{number}", number + 1
-    used.add(name.casefold())
-    return name
 
 
 def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None, flags: dict[str, list[str]] | None = None) -> list[Pair]:
@@ -185,9 +182,9 @@ def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | 
     from copydetect import CopyDetector, __version__
 
     with tempfile.TemporaryDirectory(prefix="similarity-") as scratch:
-        folder, used, names = Path(scratch), set[str](), {}
-        for student, code in sources.items():
-            path = folder / f"{safe_name(student, used)}.py"
+        folder, names = Path(scratch), {}
+        for (student, code), name in zip(sources.items(), file_names(list(sources))):
+            path = folder / f"{name}.py"
             path.write_text(code, encoding="utf-8")
             names[str(path)] = student
         detector = CopyDetector(

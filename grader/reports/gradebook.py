@@ -35,6 +35,7 @@ from rich.console import Console
 from rich.text import Text
 
 from grader.errors import UserError
+from grader.reports.csvfile import Cell, number_cell, write_table
 from grader.sandbox.wire import clean_text
 
 FORMATS = ("canvas", "generic")
@@ -152,37 +153,22 @@ def match(graded: list[Graded], students: list[Student]) -> Gradebook:
     return Gradebook(rows, max((g.max_score for g in graded), default=0.0), unmatched, absent, ungraded, shared)
 
 
-def csv_text(text: str) -> str:
-    """A text cell no spreadsheet reads as a formula (a leading =, +, -, @ gets a quote)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def _number(value: float) -> str:
     return f"{value:g}"
 
 
 def write_gradebook(path: Path, book: Gradebook, form: str, assignment: str) -> None:
-    """Write `book` in the form `form` (canvas or generic) to `path`."""
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        if form == "canvas":
-            writer.writerow([*CANVAS_HEADER, csv_text(assignment)])
-            writer.writerow(["    Points Possible", "", "", "", "", _number(book.max_score)])
-            for student, score in book.rows:
-                writer.writerow(
-                    [
-                        csv_text(student.name),
-                        csv_text(student.id),
-                        csv_text(student.sis_user_id),
-                        csv_text(student.sis_login_id),
-                        csv_text(student.section),
-                        _number(score),
-                    ]
-                )
-        else:
-            writer.writerow(["id", "score"])
-            for student, score in book.rows:
-                writer.writerow([csv_text(student.id), _number(score)])
+    """Write `book` in the form `form` (canvas or generic) to `path` (`write_table`: text
+    quoted and never a formula, scores as numbers)."""
+    rows: list[list[Cell]]
+    if form == "canvas":
+        rows = [[*CANVAS_HEADER, assignment], ["    Points Possible", "", "", "", "", number_cell(book.max_score, "g")]]
+        for student, score in book.rows:
+            rows.append([student.name, student.id, student.sis_user_id, student.sis_login_id, student.section, number_cell(score, "g")])
+    else:
+        rows = [["id", "score"]]
+        rows += [[student.id, number_cell(score, "g")] for student, score in book.rows]
+    write_table(path, rows)
 
 
 def _who(student: Student) -> str:

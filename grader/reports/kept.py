@@ -1,7 +1,7 @@
 """A class run's kept results: one JSON file per student and a `run.json`, beside the grades CSV.
 
-`PATH/grades.csv` keeps `PATH/grades-results/`: `STUDENT.json` (STUDENT made safe as a
-file name) holds `{"format": 1, "student", "identity": {"name", "sid", "email",
+`PATH/grades.csv` keeps `PATH/grades-results/`: `STUDENT.json` (STUDENT as
+`grader.inputs.names.file_names` makes it a file name, one to one) holds `{"format": 1, "student", "identity": {"name", "sid", "email",
 "section"}, "submission", "report" (report_data, or null), "not_graded" (or null),
 "cpu_seconds", "wall_seconds" (or null), "problem"}` and `run.json` holds `{"format": 1,
 "config", "problems", "max_score", "graded_at", "students"}` (`students`: the students'
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from grader.inputs.intake import NAME_LIMIT
+from grader.inputs.names import file_names, plain_name
 from grader.reports.results import Report, report_data, report_from_data
 from grader.reports.shown import shown_report
 from grader.sandbox.wire import clean_text
@@ -58,18 +58,6 @@ def results_folder(csv_path: Path) -> Path:
     return csv_path.with_name(f"{csv_path.stem}-results")
 
 
-def file_name(student: str, index: int, used: set[str]) -> str:
-    """A file name for the `index`-th student: letters, digits, `._-` only, not hidden nor
-    read as an option (no leading `.` or `-`), and none in `used` (compared without case:
-    some file systems ignore it); added to `used`."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", student).strip("._-") or f"student-{index + 1}"
-    name, number = safe, index + 1
-    while name.casefold() in used:
-        name, number = f"{safe}-{number}", number + 1
-    used.add(name.casefold())
-    return name
-
-
 def identity_of(raw: object) -> dict[str, str]:
     """The four identity fields of `raw` (a dict), each a string, empty when unknown."""
     values = raw if isinstance(raw, dict) else {}
@@ -99,12 +87,9 @@ def write_kept(folder: Path, run_info: dict[str, Any], students: list[KeptStuden
     for old in folder.glob("*.json"):
         if old.is_file() and not old.is_symlink():
             old.unlink()
-    used = {Path(RUN_FILE).stem}  # no student's file is the run's
-    names = []
-    for index, kept in enumerate(students):
-        name = f"{file_name(kept.student, index, used)}.json"
+    names = [f"{name}.json" for name in file_names([kept.student for kept in students])]  # none is the run's
+    for kept, name in zip(students, names):
         _write(folder / name, student_data(kept))
-        names.append(name)
     _write(folder / RUN_FILE, {**run_info, "format": FORMAT, "students": names})
 
 
@@ -180,7 +165,7 @@ def _run(data: dict[str, Any]) -> dict[str, Any]:
 def _student(data: dict[str, Any]) -> KeptStudent:
     """One student's result, checked field by field."""
     student = data.get("student")
-    if not isinstance(student, str) or not _plain_name(student):
+    if not isinstance(student, str) or not plain_name(student):
         raise Unreadable("its student is no name a class folder holds")
     text = {key: _text(data, key) for key in ("submission", "not_graded", "problem")}
     report = data.get("report")
@@ -198,19 +183,6 @@ def _student(data: dict[str, Any]) -> KeptStudent:
         _seconds(data, "cpu_seconds"),
         _seconds(data, "wall_seconds"),
         text["problem"] or "",
-    )
-
-
-def _plain_name(student: str) -> bool:
-    """Whether `student` is a name a class run gives: one line, no path, nothing hidden."""
-    return (
-        bool(student)
-        and len(student) <= NAME_LIMIT
-        and clean_text(student) == student
-        and "\n" not in student
-        and "/" not in student
-        and "\\" not in student
-        and student not in (".", "..")
     )
 
 
