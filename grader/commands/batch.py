@@ -230,7 +230,9 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
     probed = run.probed.to_data() if run.probed is not None else None
     config = str(run.config) if run.config else None
     only = sorted(run.only) if run.only is not None else None
-    return Job(problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out.resolve()), probed, only, os.getcwd())
+    return Job(
+        problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out.resolve()), probed, only, os.getcwd()
+    )
 
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:
