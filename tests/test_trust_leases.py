@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from conftest import Kit, attacker, isolation_unavailable, json_report, needed, no_traceback
 
-from grader.sandbox import isolation
+from grader.sandbox import isolation, visible
 
 NOBODY = 65534
 
@@ -172,3 +172,18 @@ def test_an_earlier_graders_leases_are_taken_too_unless_another_account_made_the
     shutil.rmtree(old)
     old.symlink_to(new)
     assert old not in isolation._earlier_leases()
+
+
+def test_a_copy_folder_another_account_named_is_not_swept(tmp_path: Path) -> None:
+    """The standard library's copies live in a folder anyone may write to (/dev/shm): a
+    folder or link another account names like a dead grader's copy is left alone (only the
+    copies of the grader's own user are removed), a dead grader's own copy is removed."""
+    needed("--isolation user", isolation_unavailable("user"))
+    gone = int(Path("/proc/sys/kernel/pid_max").read_text()) + 1  # no process ever has it
+    ours, theirs, link = (tmp_path / f"{visible._holder_prefix(gone)}{name}" for name in ("ours", "theirs", "link"))
+    for holder in (ours, theirs):
+        (holder / "copy").mkdir(parents=True)
+    os.chown(theirs, NOBODY, NOBODY)
+    link.symlink_to(ours / "copy")
+    visible._sweep(tmp_path)
+    assert not ours.exists() and (theirs / "copy").is_dir() and link.is_symlink()
