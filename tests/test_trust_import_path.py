@@ -112,11 +112,9 @@ def test_a_process_of_the_kit_has_no_path_of_the_callers(monkeypatch: pytest.Mon
     monkeypatch.setenv("PYTHONPATH", ".")
     monkeypatch.setenv("PYTHONSTARTUP", "/tmp/x.py")
     monkeypatch.setenv("PYTHONINSPECT", "1")
-    argv, started = launch.kit_process("grader.commands.gradejob", "7", env={"PYTHONHASHSEED": "0"})
+    argv, cwd, env = launch.kit_process("grader.commands.gradejob", "7", env={"PYTHONHASHSEED": "0"})
     assert argv[0] == sys.executable and "-P" in argv[1 : argv.index("-m")] and argv[argv.index("-m") :] == ["-m", "grader.commands.gradejob", "7"]
-    assert started["cwd"] == "/"
-    env = started["env"]
-    assert isinstance(env, dict)
+    assert cwd == "/"
     assert {k: v for k, v in env.items() if k.startswith("PYTHON")} == {"PYTHONPATH": launch.KIT_ROOT, "PYTHONHASHSEED": "0"}
     assert env["PATH"] == os.environ["PATH"]
     assert launch._installed([launch.KIT_ROOT]) and not launch._installed([str(Path(launch.KIT_ROOT) / "grader")])

@@ -139,10 +139,11 @@ class Runner:
         with self.lock:
             if self.stopping:
                 return "the run was interrupted"
-            argv, started = kit_process("grader.commands.gradejob", str(os.getpid()))
-            process = subprocess.Popen(  # type: ignore[call-overload]
+            argv, cwd, env = kit_process("grader.commands.gradejob", str(os.getpid()))
+            process = subprocess.Popen(
                 argv,
-                **started,
+                cwd=cwd,
+                env=env,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,

@@ -39,10 +39,9 @@ def forget_working_folder(path: list[str], cwd: str | None = None) -> list[str]:
     return [entry for entry in path if os.path.realpath(os.path.join(here, entry)) != here]
 
 
-def kit_process(module: str, *args: str, env: dict[str, str] | None = None) -> tuple[list[str], dict[str, object]]:
+def kit_process(module: str, *args: str, env: dict[str, str] | None = None) -> tuple[list[str], str, dict[str, str]]:
     """`python -m MODULE ARGS` as the grader starts a process of its own: its command line,
-    and the `cwd` and `env` to start it with (this environment without its PYTHON*
-    variables, then `env`)."""
+    working folder and environment (this one without its PYTHON* variables, then `env`)."""
     import site
 
     user_site = bool(site.ENABLE_USER_SITE) and site.getusersitepackages() in sys.path  # the instructor's own, if this process uses it
@@ -51,7 +50,7 @@ def kit_process(module: str, *args: str, env: dict[str, str] | None = None) -> t
     if not _installed([*site.getsitepackages(), *([site.getusersitepackages()] if user_site else [])]):
         own["PYTHONPATH"] = KIT_ROOT
     own.update(env or {})
-    return [sys.executable, *flags, "-m", module, *args], {"cwd": WORKING_FOLDER, "env": own}
+    return [sys.executable, *flags, "-m", module, *args], WORKING_FOLDER, own
 
 
 def _installed(site_folders: list[str]) -> bool:

@@ -164,8 +164,8 @@ def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None, 
 
     boilerplate_paths = [str(p.resolve()) for p in boilerplate]
     request = json.dumps({"sources": sources, "boilerplate": boilerplate_paths, "out": str(out.resolve()) if out else None, "flags": flags})
-    argv, started = kit_process("grader.commands.similarity", env={"PYTHONHASHSEED": HASH_SEED})
-    ran = subprocess.run(argv, **started, input=request, capture_output=True, text=True)  # type: ignore[call-overload]
+    argv, cwd, env = kit_process("grader.commands.similarity", env={"PYTHONHASHSEED": HASH_SEED})
+    ran = subprocess.run(argv, cwd=cwd, env=env, input=request, capture_output=True, text=True)
     if ran.returncode != 0:
         last = (ran.stderr.strip().splitlines() or ["no message"])[-1]
         raise RuntimeError(f"the comparison failed: {clean_text(last, 300)}")
