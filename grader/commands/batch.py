@@ -14,6 +14,7 @@ The results are kept beside the CSV (`grader.reports.kept`), for `python -m grad
 from __future__ import annotations
 
 import io
+import os
 import stat
 import statistics
 import tempfile
@@ -255,7 +256,9 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
     probed = run.probed.to_data() if run.probed is not None else None
     config = str(run.config) if run.config else None
     only = sorted(run.only) if run.only is not None else None
-    return Job(problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out), probed, only)
+    return Job(
+        problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out.resolve()), probed, only, os.getcwd()
+    )
 
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:

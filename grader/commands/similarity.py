@@ -157,17 +157,12 @@ def compare(sources: dict[str, str], boilerplate: list[Path], out: Path | None, 
     flags = flags or {}
     if os.environ.get("PYTHONHASHSEED") == HASH_SEED:
         return _compare_here(sources, boilerplate, out, flags)
-    from grader.inputs.submission import KIT_ROOT
+    from grader.commands.launch import kit_process
 
-    request = json.dumps({"sources": sources, "boilerplate": [str(p) for p in boilerplate], "out": str(out) if out else None, "flags": flags})
-    path = os.pathsep.join(filter(None, [str(KIT_ROOT), os.environ.get("PYTHONPATH")]))
-    ran = subprocess.run(
-        [sys.executable, "-m", "grader.commands.similarity"],
-        input=request,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONHASHSEED": HASH_SEED, "PYTHONPATH": path},
-    )
+    boilerplate_paths = [str(p.resolve()) for p in boilerplate]
+    request = json.dumps({"sources": sources, "boilerplate": boilerplate_paths, "out": str(out.resolve()) if out else None, "flags": flags})
+    argv, cwd, env = kit_process("grader.commands.similarity", env={"PYTHONHASHSEED": HASH_SEED})
+    ran = subprocess.run(argv, cwd=cwd, env=env, input=request, capture_output=True, text=True)
     if ran.returncode != 0:
         last = (ran.stderr.strip().splitlines() or ["no message"])[-1]
         raise RuntimeError(f"the comparison failed: {clean_text(last, 300)}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -220,13 +221,23 @@ def _holder_prefix(pid: int | str) -> str:
 
 def _sweep(base: Path) -> None:
     """Remove the copies in `base` that graders of our PID namespace, now gone (killed),
-    left behind."""
+    left behind: folders of our own user's only (a name another account made in a folder
+    anyone may write to is left alone)."""
     own = _holder_prefix(os.getpid())
     start = own[: own.rindex("-", 0, len(own) - 1) + 1]  # grader-stdlib-<namespace>-
     for holder in base.glob(f"{start}*"):
         pid = holder.name[len(start) :].split("-")[0]
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists() and _ours(holder):
             shutil.rmtree(holder, ignore_errors=True)
+
+
+def _ours(path: Path) -> bool:
+    """`path` is a folder (not a link) of this process's user."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid()
 
 
 def _copy(where: Bound, base: Path) -> str:
