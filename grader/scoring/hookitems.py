@@ -17,7 +17,7 @@ from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.case import Case
 from grader.scoring.hookcalls import Hooks
 from grader.scoring.hookcases import as_data, board_of, describe_case, mistake_name
-from grader.scoring.rerun import case_hint
+from grader.scoring.rerun import RerunCommand, case_hint
 from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, board_probes, probe_calls, unchecked_board
 from grader.scoring.searchshare import Searched, SearchShare
 
@@ -108,13 +108,20 @@ def _probes(hook: str, problem: Problem, model: Model | AnswerTable) -> list[Cas
 
 
 def score_hook(
-    spec_name: str, points: float, cases: list[Case], outcome: Outcome[HookAnswers], searched: Sequence[Searched] = (), private: bool = False
+    spec_name: str,
+    points: float,
+    cases: list[Case],
+    outcome: Outcome[HookAnswers],
+    searched: Sequence[Searched] = (),
+    private: bool = False,
+    command: RerunCommand = RerunCommand.copy(),
 ) -> ItemResult:
     """Credit by groups of cases: a group counts when every case in it is right (the groups
     are built so that no input-independent answer gets a group right). The hook's calls in
     the grader's searches (`searched`) are graded alike, a board a case: the hook earns the
     smaller of the two shares, so right answers on the named cases alone earn nothing.
-    `private`: the cases come from the course's private seed (see `case_hint`)."""
+    `private`: the cases come from the course's private seed (see `case_hint`); `command`:
+    how the hints' commands start."""
     if not outcome.ok:
         return failed_item("hook", spec_name, points, outcome)
     ours = next((s for s in searched if s.unfinished is not None and s.unfinished.status == "ungraded"), None)
@@ -135,13 +142,17 @@ def score_hook(
     unchecked = round(round(points * min(cases_share, in_searches.upper), 2) - score, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
-    lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines()
+    in_search = in_searches.first_wrong(spec_name, command)
+    hints = [in_search] if in_search.argv else []
+    lines = in_search.lines + in_searches.unfinished_lines()
     first: dict[str, Any] = {}
     if wrong:
         number, case, result = wrong[0]
         counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
-        lines[0:0] = case_hint(spec_name, number, case, result, private)
+        hint = case_hint(spec_name, number, case, result, private, command)
+        lines[0:0], hints[0:0] = hint.lines, [hint]
         first = {"first_wrong": case.name, "mistake": mistake_name(spec_name, case, result)}
+    first["reruns"] = tuple(hint.argv for hint in hints)
     message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
     status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
     return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified, **first, **measured(outcome))
