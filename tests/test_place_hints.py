@@ -16,8 +16,8 @@ import pytest
 from conftest import ROOT, STUDENT_FILES, grader_env, no_traceback, run_grader
 
 from grader.hooktable import HOOKS
+from grader.reports.rerunhint import hint_text
 from grader.scoring.hookcases import HOOK_NAMES
-from grader.scoring.rerun import hint_text
 
 PRIVATE_SEED = 4711
 #: Wrong files whose first wrong cases and calls, together, are of every hook with cases,

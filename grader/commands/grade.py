@@ -31,9 +31,9 @@ if TYPE_CHECKING:  # the commands import what they use when they run: --help and
 
     from grader.inputs.config import GradingConfig
     from grader.inputs.problemset import Problem, ProblemError
+    from grader.reports.rerunhint import RerunCommand
     from grader.reports.results import Report
     from grader.sandbox.isolation import Sandbox, Scope
-    from grader.scoring.rerun import RerunCommand
 
 
 COMMAND_HELP = """other commands (each with its own --help):
@@ -178,7 +178,7 @@ def _grade(argv: list[str], console: Console) -> int:
 def _rerun_command(args: argparse.Namespace) -> RerunCommand:
     """How this run's rerun hints start: its own paths and the options a rerun needs, so
     that each hint runs as printed from where this run was started."""
-    from grader.scoring.rerun import RerunCommand
+    from grader.reports.rerunhint import RerunCommand
 
     config = str(args.config) if args.config else None
     return RerunCommand.of_run([str(path) for path in args.paths], args.solver, config, args.only, args.timeout)

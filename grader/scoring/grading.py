@@ -17,6 +17,7 @@ from grader.inputs.problemset import Problem
 from grader.inputs.searchanswers import Unusable, search_answers
 from grader.inputs.submission import hooks_calling_hooks
 from grader.reference import ReferenceUnavailable, reference_hooks, reference_strategies
+from grader.reports.rerunhint import RerunCommand
 from grader.reports.results import ItemResult, Report
 from grader.sandbox.host import Limits, start_worker, stop_worker
 from grader.sandbox.isolation import Isolation, Sandbox, Scope
@@ -34,7 +35,6 @@ from grader.scoring.problems import (
     score_efficiency,
     score_problem,
 )
-from grader.scoring.rerun import RerunCommand
 from grader.scoring.sathooks import SatSolutions, merge_sat_parts, sat_hook_task, sat_problems_task, score_sat_hook, score_sat_problems
 from grader.scoring.searchcheck import PROBED, AnswerTable, Model
 from grader.scoring.searchshare import Searched

@@ -11,13 +11,14 @@ from typing import Any
 
 from grader.hooktable import BY_NAME
 from grader.inputs.problemset import Problem
+from grader.reports.rerunhint import RerunCommand
 from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised
 from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.case import Case
 from grader.scoring.hookcalls import Hooks
 from grader.scoring.hookcases import as_data, board_of, describe_case, mistake_name
-from grader.scoring.rerun import RerunCommand, case_hint
+from grader.scoring.rerun import case_hint
 from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, board_probes, probe_calls, unchecked_board
 from grader.scoring.searchshare import Searched, SearchShare
 

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.inputs.problemset import Problem
+from grader.reports.rerunhint import RerunCommand
 from grader.sandbox.tasks import Outcome
 from grader.scoring.hookcases import describe_case, group_indices
-from grader.scoring.rerun import Hint, RerunCommand, search_call_hint
+from grader.scoring.rerun import Hint, search_call_hint
 from grader.scoring.searchcheck import Divergence, HookCalls
 
 
