@@ -23,8 +23,18 @@ from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, b
 from grader.scoring.searchshare import Searched, SearchShare
 
 #: One question's answer as the scorers, the reasons and the rerun tokens read it:
-#: {"value": data} (the hook's answer as data) or {"error": why}.
+#: {"value": data} (the hook's answer as data) or {"error": why}, with "where": [the
+#: exception's type, its line in the student's files] when the worker said (see `same_reply`).
 Reply = dict[str, Any]
+
+
+def same_reply(one: Reply, two: Reply) -> bool:
+    """Whether two answers to a question are the same: the same value, or the same error,
+    the same exception's type raised at the same line (`where`) whatever its words (they
+    name the file, which a student copy names otherwise than the course's grader)."""
+    if "error" in one and "error" in two and one.get("where") and two.get("where"):
+        return bool(one["where"] == two["where"])
+    return one == two
 
 
 @dataclass(frozen=True)
@@ -45,7 +55,7 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
         except StudentRaised as raised:
             if raised.fatal:
                 raise
-            results.append({"error": raised.message})
+            results.append({"error": raised.message} | ({"where": list(raised.where)} if raised.where else {}))
         except TypeError as wrong:  # as_data: not what the contract allows
             results.append({"error": str(wrong)})
     return HookAnswers(results)
