@@ -11,7 +11,9 @@ Markdown feedback shows after "rerun just this ...", exactly as printed, from th
 root. A hint fails when its run raises a traceback, ends in an error line, gives another
 verdict than `wrong` (the graded answer was wrong), or describes the case with another
 answer than the feedback's (the file's name in an error aside: graded as the submission's,
-rerun as hooks.py); run again with the model answer's file, it must say `right`. The
+rerun as hooks.py) without saying why (a private case of a hook that keeps state is asked
+in a copy without the course's private cases before it: the rerun says so, counted apart);
+run again with the model answer's file, it must say `right`. The
 hints are counted in the Markdown and the HTML feedback and in the kept results
 (`ItemResult.reruns`), which must agree.
 """
@@ -65,8 +67,9 @@ WHERE = re.compile(r"\([^()]*\.py, line ")  # an error's file name: the submissi
 
 def said(text: str) -> list[str]:
     """What a case's description says the hook did and what was expected, line by line
-    (an error's file name aside)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip().startswith(SAID)]
+    (an error's file name aside; the Markdown's lines wrapped at 100 columns joined again)."""
+    joined = re.sub(r"\n(?!  )", " ", text)  # a line of the Markdown that starts unindented continues the one before
+    lines = [" ".join(line.split()) for line in joined.splitlines() if line.strip().startswith(SAID)]
     return [WHERE.sub("(FILE, line ", line) for line in lines]
 
 
@@ -91,24 +94,35 @@ def class_run(where: Path, jobs: int) -> tuple[Path, Path]:
     return problems, csv
 
 
-def check_hint(copy: Path, env: dict[str, str], name: str, command: str, feedback: str) -> list[str]:
-    """Why the hint `command` of `name`'s feedback does not rerun its case as graded (none: it does)."""
+#: The line a private case's rerun adds when the copy's answer is not the graded one, saying why.
+EXPLAINED = "when graded, your hook"
+
+
+def check_hint(copy: Path, env: dict[str, str], name: str, command: str, feedback: str) -> tuple[list[str], int]:
+    """Why the hint `command` of `name`'s feedback does not rerun its case as graded (none:
+    it does), and whether the rerun answered otherwise and said why (1: a hook that keeps
+    state, whose private case came after other private cases a copy cannot ask)."""
     words = shlex.split(command)
     if words[:3] != ["python", "-m", "grader"]:
-        return [f"{name}: not a grader command: {command[:80]}"]
+        return [f"{name}: not a grader command: {command[:80]}"], 0
     before = feedback.split(command, 1)[0].rsplit("the first wrong", 1)[1]
-    failures = []
+    failures, explained = [], 0
     for solver, verdict in ((self_contained(name), "wrong"), (self_contained("correct"), "right")):
         (copy / "assignment" / "hooks.py").write_text(solver, encoding="utf-8")
         result = run([sys.executable, *words[1:]], copy, env)
         out = result.stdout + result.stderr
         last = result.stdout.split()[-1] if result.stdout.split() else ""
         case = words[-1][:60]
-        if "Traceback" in out or "error:" in result.stderr or last != verdict:
-            failures.append(f"{name} {case}: {verdict} expected, got {last!r}: {out[-300:]}")
-        elif verdict == "wrong" and said(result.stdout) != said(before):
-            failures.append(f"{name} {case}: another answer: {said(result.stdout)} against {said(before)}")
-    return failures
+        if "Traceback" in out or "error:" in result.stderr or last not in ("right", "wrong"):
+            failures.append(f"{name} {case}: no verdict: {out[-300:]}")
+        elif verdict == "wrong" and (last, said(result.stdout)) != (verdict, said(before)):
+            if EXPLAINED in result.stdout and "--case=" in command:
+                explained += 1
+            else:
+                failures.append(f"{name} {case}: another answer or verdict ({last}): {said(result.stdout)} against {said(before)}")
+        elif verdict == "right" and last != verdict:
+            failures.append(f"{name} {case}: the model answer's file is told {last}")
+    return failures, explained
 
 
 def main() -> None:
@@ -128,6 +142,7 @@ def main() -> None:
     kept = csv.with_name(f"{csv.stem}-results")
     counts = {"markdown": 0, "html": 0, "kept": 0}
     failures: list[str] = []
+    explained = 0
     for name in CLASS:
         text = (feedback / f"{name}.md").read_text(encoding="utf-8")
         page = html.unescape((feedback / f"{name}.html").read_text(encoding="utf-8"))
@@ -140,9 +155,12 @@ def main() -> None:
         if sorted(commands) != sorted(typed):
             failures.append(f"{name}: the Markdown's hints are not the kept ones: {commands} against {typed}")
         for command in commands:
-            failures += check_hint(copy, env, name, command, text)
+            failed, said_why = check_hint(copy, env, name, command, text)
+            failures += failed
+            explained += said_why
     print(f"class of {len(CLASS)} (hook_seed {HOOK_SEED}): hints in Markdown {counts['markdown']}, in HTML {counts['html']}, kept {counts['kept']}")
     print(f"rerun as printed in a student copy (each with the student's file, then the model answer's): failures: {len(failures)}")
+    print(f"  hints whose rerun answered otherwise than graded and said why (state kept from private cases a copy cannot ask): {explained}")
     for failure in failures:
         print("  " + failure)
     if args.keep is None:

@@ -50,7 +50,8 @@ MAX_INT_DIGITS = 18  # |n| < 10**18: every count, variable and literal fits
 MAX_TEXT = 4000  # characters of one string
 
 TAGS = ("set", "dict", "move", "other")
-#: What a hook raised, as the worker saw it: NotImplementedError (a stub) or anything else.
+#: What a hook raised, as the worker saw it: NotImplementedError (a stub; and a function the
+#: file does not define, not written yet either) or anything else.
 RaisedKind = Literal["raised", "not_implemented"]
 
 
