@@ -65,10 +65,11 @@ SAID = ("returned:", "expected:", "your hook:", "first difference:")
 WHERE = re.compile(r"\([^()]*\.py, line ")  # an error's file name: the submission's when graded, hooks.py in the copy
 
 
-def said(text: str) -> list[str]:
+def said(text: str, wrapped: bool = False) -> list[str]:
     """What a case's description says the hook did and what was expected, line by line
-    (an error's file name aside; the Markdown's lines wrapped at 100 columns joined again)."""
-    joined = re.sub(r"\n(?!  )", " ", text)  # a line of the Markdown that starts unindented continues the one before
+    (an error's file name aside; `wrapped`: the Markdown's, whose lines wrapped at 100
+    columns go on unindented, joined again)."""
+    joined = re.sub(r"\n(?!  )", " ", text) if wrapped else text
     lines = [" ".join(line.split()) for line in joined.splitlines() if line.strip().startswith(SAID)]
     return [WHERE.sub("(FILE, line ", line) for line in lines]
 
@@ -115,11 +116,11 @@ def check_hint(copy: Path, env: dict[str, str], name: str, command: str, feedbac
         case = words[-1][:60]
         if "Traceback" in out or "error:" in result.stderr or last not in ("right", "wrong"):
             failures.append(f"{name} {case}: no verdict: {out[-300:]}")
-        elif verdict == "wrong" and (last, said(result.stdout)) != (verdict, said(before)):
+        elif verdict == "wrong" and (last, said(result.stdout)) != (verdict, said(before, wrapped=True)):
             if EXPLAINED in result.stdout and "--case=" in command:
                 explained += 1
             else:
-                failures.append(f"{name} {case}: another answer or verdict ({last}): {said(result.stdout)} against {said(before)}")
+                failures.append(f"{name} {case}: another answer or verdict ({last}): {said(result.stdout)} against {said(before, True)}")
         elif verdict == "right" and last != verdict:
             failures.append(f"{name} {case}: the model answer's file is told {last}")
     return failures, explained
