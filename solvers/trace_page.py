@@ -19,8 +19,8 @@ from typing import Any
 
 from .board import Board, cell_name
 from .csp import CSP
-from .trace import Step, narrowed, step_domains
-from .trace_view import SYMBOLS, Explainer, cell_states, step_notes
+from .trace import DOMAIN_CODES, DOMAIN_OF_CODE, Step, differing, narrowed
+from .trace_view import SYMBOLS, Explainer, cell_state, step_notes
 
 #: The states in the order the page's data numbers them.
 STATES = tuple(SYMBOLS)
@@ -58,32 +58,56 @@ def _stacks(steps: list[Step]) -> list[int]:
 
 def _parents(steps: list[Step]) -> list[int]:
     """Each step's parent as a step number (0 for the root): the latest step whose
-    assignment is this one's minus its last."""
-    latest: dict[tuple[tuple[int, int], ...], int] = {}
+    assignment is this one's minus its last. The engine's stack is last in, first out, so
+    that is the latest step one level up."""
+    latest: list[int] = []  # the latest step at each depth, up to the last step's
     parents = []
     for number, step in enumerate(steps, 1):
-        path = tuple((var, value) for var, value in step["assignment"])
-        parents.append(latest.get(path[:-1], 0) if path else 0)
-        latest[path] = number
+        depth = len(step["assignment"])
+        parents.append(latest[depth - 1] if depth else 0)
+        latest[depth:] = [number]
     return parents
 
 
-def _narrowed(step: Step) -> list[int]:
-    """The variables the forward check changed at this step."""
-    before, after = step_domains(step)
-    return [] if after is None else narrowed(before, after)
+def _boards(steps: list[Step], size: int) -> list[list[int]]:
+    """Each step's board as the cells whose state changed since the step before (the first
+    step's against a board all open), as [var, state number, ...]. Only the variables
+    whose shown domain or assignment changed between the two steps are looked at."""
+    number = {state: index for index, state in enumerate(STATES)}
+    board = [number["open"]] * size
+    shown = DOMAIN_CODES[(0, 1)] * size
+    path: list[list[int]] = []
+    values: dict[int, int] = {}
+    deltas = []
+    for step in steps:
+        now = step["domains"] if step["after"] is None else step["after"]
+        assignment = step["assignment"]
+        kept = len(assignment) - 1 if assignment and assignment[:-1] == path[: len(assignment) - 1] else 0
+        touched = set(differing(shown, now))
+        for var, _ in path[kept:]:
+            del values[var]
+            touched.add(var)
+        for var, value in assignment[kept:]:
+            values[var] = value
+            touched.add(var)
+        path, shown = assignment, now
+        delta = []
+        for var in sorted(touched):
+            state = number[cell_state(DOMAIN_OF_CODE[now[var]], values.get(var))]
+            if state != board[var]:
+                board[var] = state
+                delta += (var, state)
+        deltas.append(delta)
+    return deltas
 
 
 def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False, explain: Explainer | None = None) -> dict[str, Any]:
-    """Everything the page draws, as JSON-ready data."""
-    index = {state: number for number, state in enumerate(STATES)}
-    previous = ["open"] * len(csp.cells)
-    deltas, notes, just, outcomes, dead, found = [], [], [], [], [], []
+    """Everything the page draws, as JSON-ready data, from each step's encoded domains
+    (`solvers.trace`) as recorded: no step's domains are turned back into a dict unless
+    `explain` needs them."""
+    notes, just, outcomes, dead, found = [], [], [], [], []
     dead_ends = solutions = 0
     for step in steps:
-        states = cell_states(step, csp)
-        deltas.append([x for var, state in enumerate(states) if state != previous[var] for x in (var, index[state])])
-        previous = states
         dead_ends += step["outcome"] == "dead-end"
         solutions += step["outcome"] == "solution"
         dead.append(dead_ends)
@@ -111,8 +135,8 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
         "outcome": "".join(outcomes),
         "dead": dead,
         "found": found,
-        "delta": deltas,
-        "narrowed": [_narrowed(step) for step in steps],
+        "delta": _boards(steps, len(csp.cells)),
+        "narrowed": [narrowed(step) for step in steps],
         "notes": notes,
         "divergence": divergence,
     }
