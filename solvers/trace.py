@@ -130,7 +130,7 @@ def record(csp: CSP, strategy: Strategy, mode: Mode = "all", max_steps: int | No
 def domains_of(data: str) -> Domains:
     """Domains from a step's plain data: every reader of a step's domains as a dict goes
     through here."""
-    return {var: DOMAIN_OF_CODE[code] for var, code in enumerate(data)}
+    return dict(enumerate(map(DOMAIN_OF_CODE.__getitem__, data)))
 
 
 def step_domains(step: Step) -> tuple[Domains, Domains | None]:

@@ -4,7 +4,8 @@ Python computes everything the page shows from the same steps the terminal rende
 (`solvers.trace_view`): each cell's state, the lines under the board, the path, the stack,
 the counts, the divergence from the reference. The page only draws them. The data goes in
 a `<script type="application/json">` block, compact (one array per field; each step's
-board as the cells that changed since the step before), and is drawn with `textContent`
+board as the cells that changed since the step before; each line of notes written once,
+a step's notes as their numbers), and is drawn with `textContent`
 only, so no string from a student (a file name, printed output, an exception's text)
 is ever read as HTML.
 """
@@ -105,6 +106,7 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
     """Everything the page draws, as JSON-ready data, from each step's encoded domains
     (`solvers.trace`) as recorded: no step's domains are turned back into a dict unless
     `explain` needs them."""
+    texts: dict[str, int] = {}  # each line once; a step's notes are their numbers
     notes, just, outcomes, dead, found = [], [], [], [], []
     dead_ends = solutions = 0
     for step in steps:
@@ -112,7 +114,7 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
         solutions += step["outcome"] == "solution"
         dead.append(dead_ends)
         found.append(solutions)
-        notes.append([line.plain for line in step_notes(step, csp, solutions, narrate, explain)])
+        notes.append([texts.setdefault(line.plain, len(texts)) for line in step_notes(step, csp, solutions, narrate, explain)])
         just.append(step["assignment"][-1] if step["assignment"] else None)
         outcomes.append(OUTCOMES[step["outcome"]])
     divergence = None
@@ -138,6 +140,7 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
         "delta": _boards(steps, len(csp.cells)),
         "narrowed": [narrowed(step) for step in steps],
         "notes": notes,
+        "texts": list(texts),
         "divergence": divergence,
     }
 

@@ -19,7 +19,7 @@ from rich.tree import Tree
 
 from .board import Board, cell_name
 from .csp import CSP, Domains
-from .trace import DOMAIN_CODES, Step, TraceOptions, domains_of, narrowed, step_domains
+from .trace import DOMAIN_CODES, DOMAIN_OF_CODE, Step, TraceOptions, domains_of, narrowed, step_domains
 
 #: (symbol, style, meaning) for a variable's state.
 SYMBOLS = {
@@ -155,10 +155,10 @@ def dead_end_cause(step: Step) -> list[Text]:
     return []
 
 
-def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
-    """Where a forward check's result departs from the bound rule's reasons `rule` (taken
-    from the same domains): a value the rule forces that it ruled out, a dead end the rule
-    does not see, or one it missed."""
+def departures(csp: CSP, after: str | None, rule: list[Any]) -> list[Text]:
+    """Where a forward check's result (`after`, as a step keeps it) departs from the bound
+    rule's reasons `rule` (taken from the same domains): a value the rule forces that it
+    ruled out, a dead end the rule does not see, or one it missed."""
     violated = any(reason.violated for reason in rule)
     if after is None:
         return [] if violated else [Text("✗ departs from the bound rule: no constraint is violated here", style="red")]
@@ -167,7 +167,7 @@ def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
         return [Text(f"✗ departs from the bound rule, which finds a dead end: {describe_reason(reason, csp)}", style="red")]
     lines = []
     for reason in rule:
-        wrong = [v for v in reason.forced if reason.value not in after.get(v, ())]
+        wrong = [v for v in reason.forced if reason.value not in DOMAIN_OF_CODE[after[v]]]
         if wrong:
             names = ", ".join(cell_name(csp.cells[v]) for v in wrong)
             should = "mines" if reason.value == 1 else "safe"
@@ -188,8 +188,7 @@ def step_notes(step: Step, csp: CSP, solution_number: int = 0, narrate: bool = F
     if narrate:
         parts += what_it_did(step, csp)
         if explain is not None and step["outcome"] != "stopped":
-            before, after = step_domains(step)
-            parts += departures(csp, after, explain(csp, before, None)[0])
+            parts += departures(csp, step["after"], explain(csp, domains_of(step["domains"]), None)[0])
     elif explain is not None and (step["after"] != step["domains"] or step["outcome"] == "dead-end"):
         before, after = step_domains(step)
         reasons, unexplained = explain(csp, before, after)
