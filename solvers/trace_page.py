@@ -60,13 +60,16 @@ def _stacks(steps: list[Step]) -> list[int]:
 def _parents(steps: list[Step]) -> list[int]:
     """Each step's parent as a step number (0 for the root): the latest step whose
     assignment is this one's minus its last. The engine's stack is last in, first out, so
-    that is the latest step one level up."""
-    latest: list[int] = []  # the latest step at each depth, up to the last step's
+    that is the latest step one level up (checked; the steps are searched otherwise)."""
+    latest: dict[int, int] = {}  # depth: the latest step at that depth
     parents = []
     for number, step in enumerate(steps, 1):
-        depth = len(step["assignment"])
-        parents.append(latest[depth - 1] if depth else 0)
-        latest[depth:] = [number]
+        assignment = step["assignment"]
+        parent = latest.get(len(assignment) - 1, 0)
+        if assignment and (not parent or steps[parent - 1]["assignment"] != assignment[:-1]):
+            parent = next((n for n in range(number - 1, 0, -1) if steps[n - 1]["assignment"] == assignment[:-1]), 0)
+        parents.append(parent if assignment else 0)
+        latest[len(assignment)] = number
     return parents
 
 
