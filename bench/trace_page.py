@@ -65,15 +65,24 @@ SPARSE = """\
 """
 
 #: The same at 16x16 with its total of mines (a constraint over every cell).
-SPARSE_16 = "".join(
-    " ".join(row) + "\n"
-    for row in (
-        "1..............1", "................", "................", "....2...........",
-        "................", ".............1..", "................", ".........1......",
-        "................", "......2.........", "..2.............", "................",
-        "............1...", "................", "................", "1..............1",
-    )
-)
+SPARSE_16 = """\
+1 . . . . . . . . . . . . . . 1
+. . . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . . .
+. . . . 2 . . . . . . . . . . .
+. . . . . . . . . . . . . . . .
+. . . . . . . . . . . . . 1 . .
+. . . . . . . . . . . . . . . .
+. . . . . . . . . 1 . . . . . .
+. . . . . . . . . . . . . . . .
+. . . . . . 2 . . . . . . . . .
+. . 2 . . . . . . . . . . . . .
+. . . . . . . . . . . . . . . .
+. . . . . . . . . . . . 1 . . .
+. . . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . . .
+1 . . . . . . . . . . . . . . 1
+"""
 
 #: (name, board, mines, strategy) of the searches whose pages are written.
 WRITTEN = (("8x8", SPARSE, 12, "plain"), ("16x16", SPARSE_16, 40, "plain"), ("16x16", SPARSE_16, 40, "fc-once"))
@@ -188,7 +197,8 @@ def writing(folder: Path, steps: int, repeats: int, before: Path | None) -> None
     pages of the two checkouts hold the same data."""
     codes = {"after": ROOT} | ({"before": before.resolve()} if before else {})
     print(f"writing the page of {steps} steps: CPU seconds, median of {repeats} ({'after / before' if before else 'this checkout'})")
-    print(f"{'board':>6} {'strategy':>8} {'steps':>6} {'page':>9} {'record s':>13} {'write s':>13} {'before/after':>12} {'bytes':>19} {'same data':>9}")
+    header = ("board", 6), ("strategy", 8), ("steps", 6), ("page", 9), ("record s", 13), ("write s", 13), ("before/after", 12), ("bytes", 19)
+    print(" ".join(f"{title:>{width}}" for title, width in header), "same data")
     for name, text, mines, strategy in WRITTEN:
         times: dict[str, list[dict[str, float]]] = {code: [] for code in codes}
         recorded = 0
@@ -196,17 +206,14 @@ def writing(folder: Path, steps: int, repeats: int, before: Path | None) -> None
             for code in list(codes)[repeat % 2 :] + list(codes)[: repeat % 2]:  # taking turns
                 recorded, seconds = write_pages(codes[code], folder / code, text, mines, strategy, steps)
                 times[code].append(seconds)
-
-        def median(code: str, what: str) -> float:
-            return statistics.median(seconds[what] for seconds in times[code])
-
+        median = {code: {what: statistics.median(seconds[what] for seconds in runs) for what in runs[0]} for code, runs in times.items()}
         for kind, _, _ in KINDS:
             pages = {code: folder / code / f"{kind}.html" for code in codes}
-            cells = {what: " / ".join(f"{median(code, what):.3f}" for code in codes) for what in ("record", kind)}
+            cells = {what: " / ".join(f"{median[code][what]:.3f}" for code in codes) for what in ("record", kind)}
             size = " / ".join(str(page.stat().st_size) for page in pages.values())
             ratio = same = "-"
             if before:
-                ratio = f"{median('before', kind) / median('after', kind):.1f}x"
+                ratio = f"{median['before'][kind] / median['after'][kind]:.1f}x"
                 same = "yes" if shown_data(pages["after"]) == shown_data(pages["before"]) else "NO"
             print(f"{name:>6} {strategy:>8} {recorded:>6} {kind:>9} {cells['record']:>13} {cells[kind]:>13} {ratio:>12} {size:>19} {same:>9}")
 

@@ -14,10 +14,10 @@ trace recorded in the grader's worker process can be rendered in the grader):
 
 `domains` is every variable's domain when the node is popped (assigned variables as
 1-tuples), one character per variable in order (`DOMAIN_CODES`: "?" undecided, "0" or "1"
-one value left, "-" none): each step's domains are encoded once, as the engine reports
-them, and a string is cheap to keep, compare and send (a 16x16 board's 10,000 steps
-would otherwise be 5 million small lists). A step is "stopped" when a hook failed at that node (the grader marks it:
-`stop_at_last_step`). Rendering lives in `solvers.trace_view`; explanations by the bound
+one value left, "-" none): encoded once, as the engine reports them, and cheap to keep,
+compare and send (a 16x16 board's 10,000 steps would otherwise be 5 million small lists;
+`domains_of` reads them back). A step is "stopped" when a hook failed at that node (the
+grader marks it: `stop_at_last_step`). Rendering lives in `solvers.trace_view`; explanations by the bound
 rule (the model answer's reasoning) in `answerkey.explain`.
 """
 

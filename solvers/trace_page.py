@@ -5,9 +5,10 @@ Python computes everything the page shows from the same steps the terminal rende
 the counts, the divergence from the reference. The page only draws them. The data goes in
 a `<script type="application/json">` block, compact (one array per field; each step's
 board as the cells that changed since the step before; each line of notes written once,
-a step's notes as their numbers), and is drawn with `textContent`
-only, so no string from a student (a file name, printed output, an exception's text)
-is ever read as HTML.
+a step's notes as their numbers), and is drawn with `textContent` only, so no string
+from a student (a file name, printed output, an exception's text) is ever read as HTML.
+The data is built in one pass over the steps as recorded (`solvers.trace`: domains as
+strings), turning a step's domains back into dicts only for an explainer.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def _boards(steps: list[Step], size: int) -> list[list[int]]:
             values[var] = value
             touched.add(var)
         path, shown = assignment, now
-        delta = []
+        delta: list[int] = []
         for var in sorted(touched):
             state = number[cell_state(DOMAIN_OF_CODE[now[var]], values.get(var))]
             if state != board[var]:
@@ -106,9 +107,7 @@ def _boards(steps: list[Step], size: int) -> list[list[int]]:
 
 
 def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False, explain: Explainer | None = None) -> dict[str, Any]:
-    """Everything the page draws, as JSON-ready data, from each step's encoded domains
-    (`solvers.trace`) as recorded: no step's domains are turned back into a dict unless
-    `explain` needs them."""
+    """Everything the page draws, as JSON-ready data."""
     texts: dict[str, int] = {}  # each line once; a step's notes are their numbers
     notes, just, outcomes, dead, found = [], [], [], [], []
     dead_ends = solutions = 0
