@@ -16,8 +16,10 @@ them: **reference** (the model answer's reasons, what `python -m solvers trace` 
 `--solver reference` write), **student** (what a student's hooks did) and **against**
 (a student's, with where it departs from the bound rule: `--against reference`).
 Figures: CPU seconds (`time.process_time`) to record and to write each page, median of
-`--repeats`; the page's size in bytes; with `--before`, the ratio before / after and
-whether the two pages hold the same data (their JSON, each step's notes spelled out).
+`--repeats`, and of the writing, the seconds spent in the answer key's explainer
+(`answerkey.explain.explain`, the bound rule's reasons); the page's size in bytes; with
+`--before`, the ratio before / after and whether the two pages hold the same data (their
+JSON, each step's notes spelled out).
 
 **Opening** (needs Debian's chromium; skipped with `--write-only`). Plain backtracking on
 the 8x8 at a hundredth, a tenth and all of `--steps`; each page opened `--repeats` times
@@ -106,11 +108,22 @@ csp = build_csp(board)
 started = time.process_time()
 trace = record(csp, STRATEGIES[strategy], max_steps=int(steps))
 seconds = {"record": time.process_time() - started}
+explaining = [0.0]
+
+def timed(*args):
+    started = time.process_time()
+    try:
+        return explain(*args)
+    finally:
+        explaining[0] += time.process_time() - started
+
 for kind, narrate, explained in json.loads(kinds):
+    explaining[0] = 0.0
     started = time.process_time()
     info = PageInfo(f"{strategy}, {steps} steps", trace.complete, int(steps))
-    write_trace_page(Path(folder) / f"{kind}.html", board, csp, trace.steps, info, narrate, explain if explained else None)
+    write_trace_page(Path(folder) / f"{kind}.html", board, csp, trace.steps, info, narrate, timed if explained else None)
     seconds[kind] = time.process_time() - started
+    seconds[kind + " explain"] = explaining[0]
 print(json.dumps({"steps": len(trace.steps), "seconds": seconds}))
 """
 
@@ -197,7 +210,8 @@ def writing(folder: Path, steps: int, repeats: int, before: Path | None) -> None
     pages of the two checkouts hold the same data."""
     codes = {"after": ROOT} | ({"before": before.resolve()} if before else {})
     print(f"writing the page of {steps} steps: CPU seconds, median of {repeats} ({'after / before' if before else 'this checkout'})")
-    header = ("board", 6), ("strategy", 8), ("steps", 6), ("page", 9), ("record s", 13), ("write s", 13), ("before/after", 12), ("bytes", 19)
+    header = ("board", 6), ("strategy", 8), ("steps", 6), ("page", 9), ("record s", 13), ("write s", 13), ("explain s", 13), ("before/after", 12)
+    header += (("bytes", 19),)
     print(" ".join(f"{title:>{width}}" for title, width in header), "same data")
     for name, text, mines, strategy in WRITTEN:
         times: dict[str, list[dict[str, float]]] = {code: [] for code in codes}
@@ -209,13 +223,14 @@ def writing(folder: Path, steps: int, repeats: int, before: Path | None) -> None
         median = {code: {what: statistics.median(seconds[what] for seconds in runs) for what in runs[0]} for code, runs in times.items()}
         for kind, _, _ in KINDS:
             pages = {code: folder / code / f"{kind}.html" for code in codes}
-            cells = {what: " / ".join(f"{median[code][what]:.3f}" for code in codes) for what in ("record", kind)}
+            cells = {what: " / ".join(f"{median[code][what]:.3f}" for code in codes) for what in ("record", kind, kind + " explain")}
             size = " / ".join(str(page.stat().st_size) for page in pages.values())
             ratio = same = "-"
             if before:
                 ratio = f"{median['before'][kind] / median['after'][kind]:.1f}x"
                 same = "yes" if shown_data(pages["after"]) == shown_data(pages["before"]) else "NO"
-            print(f"{name:>6} {strategy:>8} {recorded:>6} {kind:>9} {cells['record']:>13} {cells[kind]:>13} {ratio:>12} {size:>19} {same:>9}")
+            row = (name, strategy, recorded, kind, cells["record"], cells[kind], cells[kind + " explain"], ratio, size)
+            print(" ".join(f"{value:>{width}}" for value, (_, width) in zip(row, header)), f"{same:>9}")
 
 
 def opening(folder: Path, steps: int, repeats: int, shots: Path | None) -> None:
