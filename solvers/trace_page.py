@@ -79,6 +79,8 @@ def _boards(steps: list[Step], size: int) -> list[list[int]]:
     step's against a board all open), as [var, state number, ...]. Only the variables
     whose shown domain or assignment changed between the two steps are looked at."""
     number = {state: index for index, state in enumerate(STATES)}
+    unassigned = {code: number[cell_state(domain)] for code, domain in DOMAIN_OF_CODE.items()}
+    assigned = {value: number[cell_state((), value)] for value in (0, 1)}
     board = [number["open"]] * size
     shown = DOMAIN_CODES[(0, 1)] * size
     path: list[list[int]] = []
@@ -98,7 +100,7 @@ def _boards(steps: list[Step], size: int) -> list[list[int]]:
         path, shown = assignment, now
         delta: list[int] = []
         for var in sorted(touched):
-            state = number[cell_state(DOMAIN_OF_CODE[now[var]], values.get(var))]
+            state = unassigned[now[var]] if var not in values else assigned[values[var]]
             if state != board[var]:
                 board[var] = state
                 delta += (var, state)
