@@ -272,3 +272,135 @@ def test_stack_and_parents_agree_with_the_engine(strategy: str) -> None:
         for step, parent in zip(steps, data["parent"]):
             expected = steps[parent - 1]["assignment"] if parent else []
             assert step["assignment"][:-1] == expected and (parent > 0) == bool(step["assignment"])
+
+
+# --- a long search: 10,000 steps -------------------------------------------------------
+
+#: Few clues on an 8x8 board: plain backtracking pops far more than 10,000 nodes.
+SPARSE = "1 . . . . . . 1\n. . . . . . . .\n. . 2 . . . . .\n. . . . . . 1 .\n. . . . . . . .\n. 1 . . . . . .\n. . . . . 2 . .\n. . . . . . . 1\n"
+LONG = 10_000
+
+
+class _Enough(Exception):
+    """Stops the engine after the step a test wants."""
+
+
+def _engine_board(board: Any, strategy: Any, wanted: int) -> list[str]:
+    """The state of every cell (row by row, "clue" for a clue) on the board the engine's own
+    events show at pop `wanted`: the popped node's domains, narrowed by its forward check
+    when it answered, each assigned cell by its value. Read from the events, not a trace."""
+    from solvers.engine import Popped, Pruned, search
+    from solvers.trace_view import cell_state
+
+    csp, seen = build_csp(board), {}
+
+    def observe(event: Any) -> None:
+        if event.step > wanted:
+            raise _Enough
+        if event.step == wanted and isinstance(event, Popped):
+            seen.update(shown=event.node.view(), assigned=dict(event.node.assignment))
+        elif event.step == wanted and isinstance(event, Pruned):
+            seen["shown"] = event.after
+
+    with pytest.raises(_Enough):
+        search(csp, strategy, "all", observe)
+    var_of = {cell: var for var, cell in enumerate(csp.cells)}
+    return [
+        "clue" if board.clue((r, c)) is not None else cell_state(seen["shown"][var_of[r, c]], seen["assigned"].get(var_of[r, c]))
+        for r in range(board.rows)
+        for c in range(board.cols)
+    ]
+
+
+def test_a_10000_step_page_is_written_whole(browser: Any, tmp_path: Path) -> None:
+    """The page of 10,000 steps of plain backtracking counts them all, and its last step
+    shows the board of the engine's 10,000th pop, its path from the root and its outcome."""
+    from answerkey.explain import explain
+    from solvers.board import cell_name
+    from solvers.textformat import parse_board
+    from solvers.trace_page import PageInfo, write_trace_page
+    from solvers.trace_view import step_notes
+
+    board = parse_board(SPARSE, "classic", 12)
+    csp = build_csp(board)
+    trace = record(csp, STRATEGIES["plain"], max_steps=LONG)
+    assert len(trace.steps) == LONG and not trace.complete
+    page = tmp_path / "long.html"
+    write_trace_page(page, board, csp, trace.steps, PageInfo("10,000 steps", trace.complete, LONG), explain=explain)
+    _open(browser, page, f"step={LONG}")
+    assert browser.evaluate("[tracePlayer.steps, tracePlayer.step()]") == [LONG, LONG]
+    assert "stopped after 10000 steps" in browser.evaluate("document.getElementById('cap').textContent")
+    shown = browser.evaluate(CELLS_JS)
+    assert [state for _, _, state, _ in shown] == _engine_board(board, STRATEGIES["plain"], LONG)
+    assert [(name, text, just) for name, text, _, just in shown] == _terminal_board("", trace.steps[-1], board)
+    path = browser.evaluate("[...document.querySelectorAll('#path li')].map(li => li.textContent.split(' ')[0])")
+    assert path == [cell_name(csp.cells[var]) for var, _ in trace.steps[-1]["assignment"]]
+    told = step_notes(trace.steps[-1], csp, sum(s["outcome"] == "solution" for s in trace.steps), explain=explain)[-1].plain
+    assert browser.evaluate("document.getElementById('outcome').textContent") == told
+
+
+def _replayed(data: dict[str, Any]) -> list[list[str]]:
+    """Each step's board (state names) from the page's data, as its script rebuilds it."""
+    board, boards = ["open"] * len(data["cells"]), []
+    for delta in data["delta"]:
+        for var, state in zip(delta[::2], delta[1::2]):
+            board[var] = data["legend"][state][0]
+        boards.append(list(board))
+    return boards
+
+
+def _terminal_states(step: Step, cells: int) -> list[str]:
+    """The state of each variable on the board the terminal draws for `step`."""
+    from solvers.trace_view import cell_state
+
+    domains, assigned = shown_domains(step), dict(map(tuple, step["assignment"]))
+    return [cell_state(domains[var], assigned.get(var)) for var in range(cells)]
+
+
+@pytest.mark.slow  # records 20,000 steps: a few seconds
+@pytest.mark.parametrize("strategy", ["plain", "fc-once"])
+def test_every_board_of_a_10000_step_page_is_the_terminals(strategy: str) -> None:
+    """Every step's board the page's data rebuilds is the terminal's, its notes are the
+    terminal's lines, its parent holds its assignment but the last; and the steps out of
+    the engine's order (the parent rule no longer holds) still give every board."""
+    from solvers.textformat import parse_board
+    from solvers.trace_page import PageInfo, page_data
+    from solvers.trace_view import step_notes
+
+    board = parse_board(SPARSE, "classic", 12)
+    csp = build_csp(board)
+    steps = record(csp, STRATEGIES[strategy], max_steps=LONG).steps
+    data = page_data(board, csp, steps, PageInfo("long"), narrate=True)
+    assert len(data["depth"]) == len(data["notes"]) == LONG
+    assert _replayed(data) == [_terminal_states(step, len(csp.cells)) for step in steps]
+    found = 0
+    for step, notes, parent in zip(steps, data["notes"], data["parent"]):
+        found += step["outcome"] == "solution"
+        assert [data["texts"][i] for i in notes] == [line.plain for line in step_notes(step, csp, found, narrate=True)]
+        assert step["assignment"][:-1] == (steps[parent - 1]["assignment"] if parent else [])
+    shuffled = steps[::-7] + steps[:50]
+    assert _replayed(page_data(board, csp, shuffled, PageInfo("shuffled"))) == [_terminal_states(step, len(csp.cells)) for step in shuffled]
+
+
+def test_a_forward_check_that_empties_the_assigned_cell_shows_it_assigned() -> None:
+    """A hostile forward check empties the cell just assigned a mine (a dead end) and makes
+    every other undecided cell safe: the page shows that cell as assigned, like the
+    terminal, and the others as forced, on every step."""
+    from solvers.engine import Strategy
+    from solvers.textformat import parse_board
+    from solvers.trace_page import PageInfo, page_data
+
+    def hostile(csp: Any, domains: dict[int, tuple[int, ...]], assigned: int | None) -> dict[int, tuple[int, ...]]:
+        narrowed = {var: (0,) if len(values) > 1 and var % 3 == 0 else values for var, values in domains.items()}
+        if assigned is not None and domains[assigned] == (1,):
+            narrowed[assigned] = ()
+        return narrowed
+
+    board = parse_board(SPARSE, "classic", 12)
+    csp = build_csp(board)
+    strategy = Strategy("hostile", lambda csp, domains, unassigned: unassigned[-1], lambda csp, var, domains: [1, 0], hostile)
+    steps = record(csp, strategy, max_steps=400).steps
+    assert any(step["after"] is not None and "-" in step["after"] for step in steps)  # the emptied cell was recorded
+    boards = _replayed(page_data(board, csp, steps, PageInfo("hostile"), narrate=True))
+    assert boards == [_terminal_states(step, len(csp.cells)) for step in steps]
+    assert any("mine" in shown and "forced-safe" in shown for shown in boards)
