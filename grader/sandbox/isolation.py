@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.errors import UserError
-from grader.sandbox import cleanup, visible
+from grader.sandbox import cleanup, reachprobe, visible
 from grader.sandbox.cgroup import Group, Tree, open_tree
 from grader.sandbox.cleanup import SHADOW_OFFSET, clean_users, kill_user, live_users, world_writable
 from grader.sandbox.usage import in_memory
@@ -105,12 +105,14 @@ def _clean_env(home: str) -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
 
 
-def _run_as(uid: int | None, argv: list[str], timeout: float = 20.0) -> subprocess.CompletedProcess[str] | None:
-    """Run a short command, as `uid` when given; None when it cannot start or times out."""
+def _run_as(uid: int | None, argv: list[str], timeout: float = 20.0, given: str | None = None) -> subprocess.CompletedProcess[str] | None:
+    """Run a short command, as `uid` when given, with `given` on its standard input (else
+    none); None when it cannot start or times out."""
     extra = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+    feed = {"input": given} if given is not None else {"stdin": subprocess.DEVNULL}
     try:
         done: subprocess.CompletedProcess[str] = subprocess.run(  # type: ignore[call-overload]
-            argv, capture_output=True, text=True, timeout=timeout, cwd="/", env=_clean_env("/"), stdin=subprocess.DEVNULL, **extra
+            argv, capture_output=True, text=True, timeout=timeout, cwd="/", env=_clean_env("/"), **feed, **extra
         )
         return done
     except (OSError, subprocess.SubprocessError):
@@ -136,23 +138,13 @@ def python_for(uid: int | None) -> str | None:
     return None
 
 
-_PROBE = """
-import os, sys
-for path in sys.argv[1:]:
-    try:
-        os.listdir(path) if os.path.isdir(path) else open(path, "rb").close()
-        print("read", path)
-    except OSError:
-        pass
-    if os.access(path, os.W_OK):
-        print("write", path)
-"""
-
-
 def exposed(uid: int, python: str, paths: list[Path]) -> list[str]:
-    """What of `paths` user `uid` can read or write: lines like 'read /path'."""
-    ran = _run_as(uid, [python, "-I", "-S", "-c", _PROBE, *map(str, paths)])
-    if ran is None:
+    """What of `paths` user `uid` can read or write: lines like 'read /path' (see
+    `reachprobe`, whose source the user's interpreter reads on its standard input: the
+    kit is among what the user must not read)."""
+    program = Path(reachprobe.__file__).read_text(encoding="utf-8")
+    ran = _run_as(uid, [python, "-I", "-S", "-", *map(str, paths)], given=program)
+    if ran is None or ran.returncode != 0:  # a probe that failed has seen nothing: no proof the paths are closed
         return ["probe could not run"]
     return ran.stdout.splitlines()
 
