@@ -167,7 +167,11 @@ def unpack(archive: Path, target: Path) -> list[Refused]:
     outside: list[Refused] = []
     laid: dict[tuple[str, ...], bool] = {}  # each path unpacked: whether a folder
     total = 0
-    with zipfile.ZipFile(archive) as opened:
+    try:
+        opened = zipfile.ZipFile(archive)
+    except UnicodeDecodeError as error:  # a name marked UTF-8 that is not: the zip's list cannot be read
+        raise zipfile.BadZipFile(f"a member's name is not the UTF-8 it claims ({error.reason})") from None
+    with opened:
         for number, member in enumerate(opened.infolist()):
             parts = PurePosixPath(member.filename.replace("\\", "/")).parts
             if number >= ZIP_MEMBERS:
