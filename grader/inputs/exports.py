@@ -94,7 +94,7 @@ class Refused:
     member: str
     why: str
     where: tuple[str, ...]
-    folder: bool = False  # the member is a folder
+    length: int = 0  # how many parts its name has, a folder's counted one more (what lies in it)
 
 
 def shown(text: object) -> str:
@@ -141,7 +141,7 @@ def _units(refused: list[Refused], archive: Path, target: Path, folder: Path) ->
         rest = member.where[len(top) :] if member.where[: len(top)] == top else ()
         if rest and not rest[0].startswith((".", "__")) and rest[0] != METADATA:
             units.setdefault(rest[0], f"not graded: the export's member {member.member} {member.why}")
-            if len(rest) > 1 or member.folder:
+            if member.length > len(top) + 1:
                 folders.add(rest[0])
         else:
             notes.append(f"{shown(archive.name)}: {member.member} {member.why}: not unpacked")
@@ -190,7 +190,7 @@ def unpack(archive: Path, target: Path) -> list[Refused]:
                 why = None if written is not None else "is damaged or larger than it says"
             if why is None:
                 continue
-            record = Refused(shown(member.filename), why, _where(member.filename, parts), member.is_dir())
+            record = Refused(shown(member.filename), why, _where(member.filename, parts), len(parts) + member.is_dir())
             if record.where:
                 inside.setdefault(record.where, record)
             else:

@@ -200,11 +200,15 @@ def read_text(path: Path, limits: Limits = INSTRUCTOR) -> str:
     refused = YamlRefused(f"is larger than {limits.bytes >> 20} MiB")
     if path.stat().st_size > limits.bytes:
         raise refused
-    with path.open("rb") as handle:
-        data = handle.read(limits.bytes + 1)
-    if len(data) > limits.bytes:
+    chunks: list[bytes] = []
+    size = 0
+    with path.open("rb") as handle:  # by chunks: one read of the bound would take its size at once
+        while size <= limits.bytes and (chunk := handle.read(min(1 << 20, limits.bytes + 1 - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+    if size > limits.bytes:
         raise refused
-    return data.decode("utf-8")
+    return b"".join(chunks).decode("utf-8")
 
 
 def read_yaml(path: Path, limits: Limits = INSTRUCTOR) -> tuple[Any, yaml.Node | None]:
