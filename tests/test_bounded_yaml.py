@@ -126,6 +126,7 @@ def test_simple_keys_in_flow_and_their_errors_are_pyyamls(text: str) -> None:
 # --- hostile YAML: refused by structure, where it stands ------------------------------------
 
 
+@pytest.mark.slow  # seconds of CPU: 80,000 events read, twice under tracemalloc
 def test_a_value_nested_20000_deep_is_refused_with_its_field_and_line_and_little_memory() -> None:
     for text in ("a: 1\nproblems: " + "[" * DEEP + "]" * DEEP + "\n", "a: 1\nproblems: " + "{a: " * DEEP + "}" * DEEP + "\n"):
         error = refused(lambda: parse_yaml(text))  # noqa: B023
