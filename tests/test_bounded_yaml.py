@@ -301,3 +301,26 @@ def test_a_member_outside_every_submission_is_one_line_and_the_class_is_read(tmp
     assert export.entries is not None and export.entries[0].folder is not None
     assert len(export.notes) == 2 and all("points outside the export: not unpacked" in note for note in export.notes)
     assert not (tmp_path / "evil.py").exists()
+
+
+# --- one reader --------------------------------------------------------------------------
+
+#: PyYAML's loaders, which read without bounds.
+LOADERS = {"load", "safe_load", "full_load", "unsafe_load", "load_all", "safe_load_all", "compose", "parse", "SafeLoader", "CSafeLoader", "Loader"}
+#: Who may name them: the bounded reader, and the reader of the kit's own hook cases (written by
+#: `python -m grader goldens`, never by a user).
+OWN = {"grader/inputs/yamlfile.py", "grader/scoring/case.py"}
+
+
+def test_every_yaml_from_outside_goes_through_the_bounded_reader() -> None:
+    import ast
+
+    named = []
+    for path in sorted(p for room in ("grader", "answerkey", "play", "solvers", "assignment", "bench") for p in (ROOT / room).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "yaml" and node.attr in LOADERS:
+                named.append(str(path.relative_to(ROOT)))
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("yaml") and {a.name for a in node.names} & LOADERS:
+                named.append(str(path.relative_to(ROOT)))
+    assert set(named) <= OWN, sorted(set(named) - OWN)
+    assert "grader/inputs/yamlfile.py" in named  # the test sees what it looks for
