@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.commands.batch import find_submissions
+from grader.commands.similarity import submission_files
 from grader.inputs import exports
 from grader.inputs.exports import METADATA, read_export
 from grader.inputs.yamlfile import EXPORT, INSTRUCTOR, YamlRefused, _Loader, parse_yaml, read_entries, read_yaml
@@ -271,6 +272,8 @@ def test_each_odd_member_refuses_its_own_submission_in_every_layout(tmp_path: Pa
     assert [(s.student, s.refused, s.hooks is not None) for s in found] == [("ana", False, True), ("bob", True, False), ("cyd", False, True)]
     assert found[1].problem.startswith("not graded: the export's member class/bob/")
     assert export.notes == ["plain.zip: a zip of an unknown layout: read as a folder of submissions"]
+    compared, left_out = submission_files(export.folder, export.refused)  # what `similarity` compares
+    assert sorted(compared) == ["ana", "cyd"] and len(left_out) == 1 and left_out[0].startswith("bob: the export's member class/bob/")
 
     download = tmp_path / "pl.zip"  # PrairieLearn's flat files
     with zipfile.ZipFile(download, "w", compression=zipfile.ZIP_DEFLATED) as archive:
