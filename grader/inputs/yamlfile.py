@@ -48,9 +48,8 @@ class Limits:
     text: int = 200_000
 
 
-INSTRUCTOR = Limits()  # problem sets, grading.yaml, the kit's own data written from them
+INSTRUCTOR = Limits()  # problem sets, grading.yaml, and what the kit writes from them (model_nodes.yaml)
 EXPORT = Limits(bytes=32 << 20, aliases=10_000, digits=40, text=1 << 20)  # a platform's metadata
-MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_TEXT = INSTRUCTOR.bytes, INSTRUCTOR.depth, INSTRUCTOR.digits, INSTRUCTOR.text
 
 
 class YamlRefused(ValueError):
