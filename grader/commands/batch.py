@@ -93,6 +93,11 @@ def find_submissions(folder: Path, export: Export | None = None) -> list[Submiss
     else:
         root = folder.resolve()
         found = [(submission, _raw_name(entry), entry.name) for entry in sorted(root.iterdir()) if (submission := _taken_in(entry, root))]
+        for name, why in (export.refused if export is not None else {}).items():  # taken off the disk while unpacking
+            submission = _refused(_student(root / name), why)
+            submission.entry = clean_text(name, NAME_LIMIT).replace("\n", " ")
+            found.append((submission, _raw_name(root / name), name))
+        found.sort(key=lambda item: item[2])
     return _named(found)
 
 
