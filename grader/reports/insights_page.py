@@ -61,8 +61,8 @@ def insights_page(title: str, summary: str, tables: list[Table]) -> str:
     links = " · ".join(f"<a href='#{html.escape(t.key)}'>{html.escape(t.title)}</a>" for t in tables)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>"
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body><main>"
         f"<h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>{links}</nav>"
         + "\n".join(table_html(t) for t in tables)
-        + "</body></html>\n"
+        + "</main></body></html>\n"
     )
