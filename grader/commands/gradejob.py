@@ -24,11 +24,13 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.inputs.problemset import Problem
+from grader.sandbox import stopping
 from grader.sandbox.host import describe_exit, kill_orphans
 from grader.sandbox.isolation import Scope
 from solvers.errortext import describe_exception
@@ -134,7 +136,7 @@ class Runner:
         from grader.reports.results import report_from_data
 
         with self.lock:
-            if self.stopping:
+            if self.stopping or stopping.asked():
                 return "the run was interrupted"
             process = subprocess.Popen(
                 [sys.executable, "-m", "grader.commands.gradejob", str(os.getpid())],
@@ -161,15 +163,17 @@ class Runner:
         return f"the grading process failed ({describe_exit(process.returncode)}: {last})"
 
     def stop(self) -> None:
-        """SIGTERM to every grading process, SIGKILL to those still there after STOP_SECONDS."""
+        """SIGTERM to every grading process, SIGKILL to those still there STOP_SECONDS
+        later (all of them together). Never from a signal handler: it takes the lock."""
         with self.lock:
             self.stopping = True
             processes = list(self.live)
         for process in processes:
             _signal(process, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_SECONDS
         for process in processes:
             try:
-                process.wait(timeout=STOP_SECONDS)
+                process.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 _signal(process, signal.SIGKILL)
 
@@ -181,14 +185,6 @@ def _signal(process: subprocess.Popen[bytes], number: int) -> None:
         pass
 
 
-def _stop(number: int, frame: object) -> None:
-    """SIGTERM from the parent: stop the workers, then end."""
-    from grader.sandbox.host import interrupt
-
-    interrupt()
-    raise KeyboardInterrupt(signal.Signals(number).name)
-
-
 def _die_with(parent: int) -> None:
     """SIGTERM when the process that started this one dies, however it dies."""
     import ctypes
@@ -198,17 +194,19 @@ def _die_with(parent: int) -> None:
     except (OSError, AttributeError):  # not Linux
         pass
     if os.getppid() != parent:  # it died before we asked
-        raise KeyboardInterrupt("SIGTERM")
+        stopping.ask("SIGTERM")
+        stopping.check()
 
 
 def main() -> int:
-    for number in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(number, _stop)
+    stopping.install()  # SIGTERM from the parent (or from its death), and SIGINT and SIGHUP alike
     try:
-        _die_with(int(sys.argv[1]))
-        run(Job.from_json(sys.stdin.buffer.read()))
+        with stopping.polled():  # the grading checks for a stop and unwinds, its workers stopped on the way out
+            _die_with(int(sys.argv[1]))
+            run(Job.from_json(sys.stdin.buffer.read()))
+            stopping.check()
     except KeyboardInterrupt:
-        return 128 + signal.SIGTERM
+        return stopping.exit_status("SIGTERM")
     except Exception as error:  # the parent retries, then reports this line
         print(describe_exception(error), file=sys.stderr)
         return 1
