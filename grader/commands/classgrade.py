@@ -110,6 +110,7 @@ def _batch_in(
     console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
     try:
         export = read_export(args.submissions, scratch)
+        stopping.check()  # nobody graded yet: nothing is written
         submissions = find_submissions(export.folder, export)
     except (OSError, zipfile.BadZipFile) as error:
         return print_error(f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})", console)

@@ -214,12 +214,16 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    from rich.console import Console
-
-    argv = list(sys.argv[1:] if argv is None else argv)
-    console = Console()
-    command = COMMANDS.get(argv[0]) if argv else None
     stopping.install()  # Ctrl-C, SIGTERM and SIGHUP alike; the handler takes no lock
+    try:
+        from rich.console import Console
+
+        console = Console()
+    except KeyboardInterrupt:  # before anything started
+        print(f"error: interrupted ({stopping.asked()}): nothing was started", file=sys.stderr)
+        return stopping.exit_status()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = COMMANDS.get(argv[0]) if argv else None
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
     except (UserError, UsageError) as error:

@@ -277,6 +277,7 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
     with stopping.polled():
         sandbox = open_sandbox(args.isolation, secrets, workers=max(1, args.jobs) * (2 if strict else 1))
         try:
+            stopping.check()  # asked while it opened
             if sandbox.mode is Isolation.NONE and strict:
                 if args.isolation == "auto":
                     raise IsolationUnavailable(

@@ -97,12 +97,15 @@ def run(job: Job) -> None:
     config, _ = load_config(config_path)
     secrets = [Path(p.file) for p in problems] + ([config_path] if config_path else [])
     probed = Probed.from_data(job.probed) if job.probed is not None else None
-    sandbox = open_sandbox(job.mode, secrets, workers=2, probed=probed)
-    try:
-        only = frozenset(job.only) if job.only is not None else None
-        report = grade(job.solver, problems, config, 1, job.timeout, job.agent, sandbox, job.scope, only)
-    finally:
-        sandbox.close()
+    with stopping.polled():  # a signal is written down; the workers' waits check for it (see `stopping`)
+        sandbox = open_sandbox(job.mode, secrets, workers=2, probed=probed)
+        try:
+            stopping.check()
+            only = frozenset(job.only) if job.only is not None else None
+            report = grade(job.solver, problems, config, 1, job.timeout, job.agent, sandbox, job.scope, only)
+        finally:
+            sandbox.close()
+        stopping.check()
     Path(job.out).write_text(json.dumps(report_data(report)), encoding="utf-8")
     usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
     cpu_file(job).write_text(repr(sum(u.ru_utime + u.ru_stime for u in usage)), encoding="utf-8")
@@ -194,17 +197,14 @@ def _die_with(parent: int) -> None:
     except (OSError, AttributeError):  # not Linux
         pass
     if os.getppid() != parent:  # it died before we asked
-        stopping.ask("SIGTERM")
-        stopping.check()
+        raise KeyboardInterrupt("SIGTERM")
 
 
 def main() -> int:
     stopping.install()  # SIGTERM from the parent (or from its death), and SIGINT and SIGHUP alike
     try:
-        with stopping.polled():  # the grading checks for a stop and unwinds, its workers stopped on the way out
-            _die_with(int(sys.argv[1]))
-            run(Job.from_json(sys.stdin.buffer.read()))
-            stopping.check()
+        _die_with(int(sys.argv[1]))
+        run(Job.from_json(sys.stdin.buffer.read()))
     except KeyboardInterrupt:
         return stopping.exit_status("SIGTERM")
     except Exception as error:  # the parent retries, then reports this line
