@@ -4,6 +4,7 @@ correct students, stopped under `bwrap` and `user`.
 
     python bench/stop_latency.py                      # 16 points per mode, 4 students, --jobs 2
     python bench/stop_latency.py --points 30 --jobs 1 --modes bwrap --json stop.json
+    python bench/stop_latency.py --peer ../main       # and another checkout, at the same points
 
 This script is a subreaper (what a run leaves behind, a double fork's included, stays its
 descendant). For each mode it grades the class once unstopped (its wall time T), then
@@ -12,9 +13,11 @@ seconds in, and the script times, from the signal, the run's return (its exit) a
 last of its processes gone (every descendant of this script; a run still leaving some
 after `--wait` seconds counts as "never"). At the run's return it also counts the
 processes still there and the flock locks (user-id leases) still held that a process of
-the run took (its pids sampled every 20 ms). Medians and maxima per mode; a run that
-ended before its signal came is left out of them. `user` needs root and a kit closed to
-other users: the script copies the kit into a private folder for it.
+the run took (its pids sampled every 0.1 s until the signal). Medians and maxima per
+mode; a run that ended before its signal came is left out of them. With `--peer`, the
+other checkout's run at each point follows this one's, so that both see the same load.
+`user` needs root and a kit closed to other users: the script copies each kit into a
+private folder for it.
 """
 
 from __future__ import annotations
@@ -42,8 +45,8 @@ from answerkey.instructor.kit import kit_packages  # noqa: E402
 STUDENT = ROOT / "tests" / "student_files" / "model_answer.py"
 KIT_PARTS = (*kit_packages(ROOT), "problems", "pyproject.toml")
 PR_SET_CHILD_SUBREAPER = 36
-SAMPLE_SECONDS = 0.02  # how often the run's processes are listed while it runs
-WATCH_SECONDS = 0.005  # how often the run's exit and its last process are looked for once signalled
+SAMPLE_SECONDS = 0.1  # how often the run's processes are listed until the signal (the listing costs CPU the run could use)
+WATCH_SECONDS = 0.005  # how often the run's exit, then its last process, are looked for once signalled
 
 
 @dataclass(frozen=True)
@@ -59,11 +62,11 @@ class Stop:
     leases_at_return: int  # locks taken by a process of the run still held when it returned
 
 
-def closed_kit(folder: Path) -> Path:
-    """A copy of the kit no other user can read (what `user` isolation requires)."""
-    os.chmod(folder, 0o700)
+def closed_kit(root: Path, folder: Path) -> Path:
+    """A copy of the kit at `root` no other user can read (what `user` isolation requires)."""
+    folder.mkdir(mode=0o700)
     for part in KIT_PARTS:
-        source = ROOT / part
+        source = root / part
         if source.is_dir():
             shutil.copytree(source, folder / "kit" / part, ignore=shutil.ignore_patterns("__pycache__"))
         else:
@@ -122,12 +125,15 @@ def one_run(command: list[str], kit: Path, stop: tuple[float, signal.Signals] | 
     grader = subprocess.Popen(command, cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seen = {grader.pid}
     sent: float | None = None
+    sampled = 0.0
     while grader.poll() is None:
         now = time.monotonic()
         if stop is not None and sent is None and now - started >= stop[0]:
             grader.send_signal(stop[1])
             sent = now
-        seen |= descendants()
+        if sent is None and now - sampled >= SAMPLE_SECONDS:
+            seen |= descendants()
+            sampled = now
         time.sleep(WATCH_SECONDS if sent is not None else min(SAMPLE_SECONDS, max(0.0, started + (stop[0] if stop else 1e9) - now)))
     returned = time.monotonic()
     left, leases = descendants(), held_locks(seen)
@@ -179,10 +185,12 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--modes", default="bwrap,user")
+    parser.add_argument("--peer", type=Path, help="another checkout of the kit, stopped at the same points")
     parser.add_argument("--wait", type=float, default=30.0, help="seconds after the return to wait for the last process")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    roots = {"this": ROOT, **({"peer": args.peer.resolve()} if args.peer else {})}
     results: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as private:
         folder = Path(private) / "class"
@@ -193,21 +201,23 @@ def main() -> None:
             if mode == "user" and os.geteuid() != 0:
                 print("user: needs root, left out")
                 continue
-            kit = closed_kit(Path(private) / "user") if mode == "user" else ROOT
-            csv = Path(private) / f"{mode}.csv"
-            command = [sys.executable, "-m", "grader", "problems/course.yaml", "--submissions", str(folder), "--csv", str(csv)]
+            kits = {name: closed_kit(root, Path(private) / f"user-{name}") if mode == "user" else root for name, root in roots.items()}
+            command = [sys.executable, "-m", "grader", "problems/course.yaml", "--submissions", str(folder), "--csv", str(Path(private) / "g.csv")]
             command += ["--jobs", str(args.jobs), "--isolation", mode]
-            whole, _ = one_run(command, kit, None, args.wait)
-            stops = []
+            wholes = {name: one_run(command, kit, None, args.wait)[0] for name, kit in kits.items()}
+            stops: dict[str, list[Stop]] = {name: [] for name in kits}
             for point in range(args.points):
                 number = (signal.SIGTERM, signal.SIGINT)[point % 2]
-                _, stop = one_run(command, kit, (whole * (point + 0.5) / args.points, number), args.wait)
-                assert stop is not None
-                stops.append(stop)
-                print(mode, json.dumps(asdict(stop)), flush=True)
-            results[mode] = {"unstopped seconds": round(whole, 2), **summary(stops), "runs": [asdict(s) for s in stops]}
-            shown = {k: v for k, v in results[mode].items() if k != "runs"}
-            print(f"{mode} (--jobs {args.jobs}, {args.students} students): {json.dumps(shown)}", flush=True)
+                for name, kit in kits.items():
+                    _, stop = one_run(command, kit, (wholes["this"] * (point + 0.5) / args.points, number), args.wait)
+                    assert stop is not None
+                    stops[name].append(stop)
+                    print(mode, name, json.dumps(asdict(stop)), flush=True)
+            for name in kits:
+                key = f"{mode} {name}"
+                results[key] = {"unstopped seconds": round(wholes[name], 2), **summary(stops[name]), "runs": [asdict(s) for s in stops[name]]}
+                shown = {k: v for k, v in results[key].items() if k != "runs"}
+                print(f"{key} (--jobs {args.jobs}, {args.students} students): {json.dumps(shown)}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 

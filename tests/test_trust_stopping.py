@@ -238,8 +238,8 @@ def test_a_class_stopped_at_any_point_leaves_no_process_lease_or_group(
     if ended.code == 0:  # it ended before the signal came (a slow start made the run shorter than the point)
         assert "interrupted" not in ended.output, ended.output
         return
-    if ended.code == -number and ended.output == "":  # before Python ran the grader: killed by the signal (its
-        return  # default action; status 128 + N for a shell), before anything was started
+    if ended.output == "" and ended.code in (-number, 128 + number):  # before the grader had a console: killed by the
+        return  # signal (its default action) or ended with its status, silently, before anything was started
     assert ended.code == 128 + number, ended.output
     assert f"interrupted ({number.name})" in ended.output, ended.output
     if grades.exists():
@@ -249,4 +249,4 @@ def test_a_class_stopped_at_any_point_leaves_no_process_lease_or_group(
             graded = row["score"] != "" and float(row["score"]) == float(row["max_score"]) > 0
             assert graded or row["note"] == "not graded: the run was interrupted", row
     else:  # stopped before grading began
-        assert "nothing was written" in ended.output or "nothing was started" in ended.output, ended.output
+        assert "nothing was written" in ended.output, ended.output

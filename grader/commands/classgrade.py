@@ -108,14 +108,14 @@ def _batch_in(
             "grade a class under bwrap"
         )
     console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
-    try:
-        export = read_export(args.submissions, scratch)
-        stopping.check()  # nobody graded yet: nothing is written
-        submissions = find_submissions(export.folder, export)
-    except (OSError, zipfile.BadZipFile) as error:
-        return print_error(f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})", console)
-    odd = show_export(console, export, submissions)
-    roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
+    with stopping.unpolled():  # no worker yet, nobody graded: a signal stops the run at once, nothing written
+        try:
+            export = read_export(args.submissions, scratch)
+            submissions = find_submissions(export.folder, export)
+        except (OSError, zipfile.BadZipFile) as error:
+            return print_error(f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})", console)
+        odd = show_export(console, export, submissions)
+        roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
     if args.gradebook and roster is None:
         return print_error("--gradebook: give --roster (the submissions are no export naming the students)", console)
     spared, probed = (sandbox.helpers(), sandbox.probed()) if sandbox else (frozenset[int](), None)

@@ -219,8 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         from rich.console import Console
 
         console = Console()
-    except KeyboardInterrupt:  # before anything started
-        print(f"error: interrupted ({stopping.asked()}): nothing was started", file=sys.stderr)
+    except KeyboardInterrupt:  # before anything started (and before a console to say so): as the signal's default would
         return stopping.exit_status()
     argv = list(sys.argv[1:] if argv is None else argv)
     command = COMMANDS.get(argv[0]) if argv else None

@@ -88,3 +88,20 @@ def polled() -> Iterator[None]:
     finally:
         if main:
             _STOP.polled -= 1
+
+
+@contextmanager
+def unpolled() -> Iterator[None]:
+    """Inside a `polled` block, a stretch where nothing of ours is half made (reading a
+    class's files, say): a signal raises at once again, and a stop asked before raises
+    on entering. In another thread it changes nothing."""
+    main = threading.current_thread() is threading.main_thread()
+    depth = _STOP.polled
+    if main:
+        _STOP.polled = 0
+    try:
+        check()
+        yield
+    finally:
+        if main:
+            _STOP.polled = depth
