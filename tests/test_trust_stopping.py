@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -114,6 +115,8 @@ def handlers() -> object:
     yield
     for number, handler in before.items():
         signal.signal(number, handler)
+    os.close(signal.set_wakeup_fd(-1))
+    os.close(stopping.wakeup_fd())  # type: ignore[arg-type]
 
 
 def test_a_signal_while_the_worker_registry_is_locked_is_written_down_not_waited_on(monkeypatch: pytest.MonkeyPatch, handlers: object) -> None:
@@ -129,8 +132,11 @@ def test_a_signal_while_the_worker_registry_is_locked_is_written_down_not_waited
         signal.raise_signal(signal.SIGINT)
         signal.raise_signal(signal.SIGHUP)
         assert stopping.asked() == "SIGTERM"
+        wakeup = stopping.wakeup_fd()
+        assert wakeup is not None and select.select([wakeup], [], [], 0)[0], "a wait on descriptors is not woken"
         with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
-            stopping.check()
+            stopping.woken()
+        assert not select.select([wakeup], [], [], 0)[0]  # emptied: no wait wakes again for nothing
     assert stopping.exit_status() == 128 + signal.SIGTERM
 
 

@@ -47,10 +47,12 @@ from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
 from grader.reports.shown import shown_items, shown_report
 from grader.sandbox import stopping
-from grader.sandbox.host import POLL_SECONDS, become_subreaper
+from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Probed, Scope
 from grader.sandbox.wire import clean_text
 from solvers.errortext import describe_exception
+
+STOP_POLL_SECONDS = 0.05  # how often the class run looks for a stop while it waits for its gradings (a wait on a lock, not on a descriptor)
 
 
 @dataclass
@@ -236,7 +238,7 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:
     """Grade every submission (`jobs` at a time, each in a process of its own) with a
     progress bar; rows in input order. Interrupted carries the rows when a stop is asked
-    (`stopping`: the main thread polls for it, within POLL_SECONDS), once every grading
+    (`stopping`: the main thread polls for it every STOP_POLL_SECONDS), once every grading
     process is gone."""
     become_subreaper()  # what a dead grading process leaves comes to us
     runner = Runner(run.spared)
@@ -289,7 +291,7 @@ def _grade_all(submissions: list[Submission], run: ClassRun, jobs: int, console:
                 pending = set(futures)
                 while pending:
                     stopping.check()
-                    done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                    done, pending = wait(pending, timeout=STOP_POLL_SECONDS, return_when=FIRST_COMPLETED)
                     for future in done:
                         rows[futures[future]] = future.result()
                         progress.advance(task)

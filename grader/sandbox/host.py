@@ -377,6 +377,9 @@ class Worker:
         with selectors.DefaultSelector() as selector:
             selector.register(self.replies, selectors.EVENT_READ)
             selector.register(self.output, selectors.EVENT_READ)
+            wakeup = stopping.wakeup_fd()
+            if wakeup is not None:  # a signal wakes this wait at once
+                selector.register(wakeup, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
                 if len(self.buffer) > 1 << 20:
                     raise WorkerFailure("crashed", "sent an answer over 1048576 bytes", self.pending)
@@ -389,15 +392,7 @@ class Worker:
                         raise WorkerFailure("crashed", self._ended(), self.pending)
                     continue
                 for key, _ in events:
-                    chunk = os.read(key.fd, PIPE_BYTES)
-                    if len(chunk) == PIPE_BYTES:  # a full pipe: the worker may have waited for us to read
-                        self.pipe_full_at = time.monotonic()
-                    if key.fd == self.output:
-                        self._printed(chunk, selector)
-                    elif not chunk:
-                        raise WorkerFailure("crashed", self._ended(), self.pending)
-                    else:
-                        self.buffer += chunk
+                    self._take(key.fd, selector)
         line, self.buffer = self.buffer.split(b"\n", 1)
         self._drain_output()
         try:
@@ -407,6 +402,22 @@ class Worker:
         if isinstance(message, Ended) and self._out_of_memory():  # the kernel killed it for its memory
             raise WorkerFailure("crashed", self._memory_text(), self.pending)
         return message
+
+    def _take(self, fd: int, selector: selectors.BaseSelector) -> None:
+        """Read what descriptor `fd` of a wait has: a reply, printed output, or a signal
+        (`stopping.woken`)."""
+        if fd == stopping.wakeup_fd():
+            stopping.woken()
+            return
+        chunk = os.read(fd, PIPE_BYTES)
+        if len(chunk) == PIPE_BYTES:  # a full pipe: the worker may have waited for us to read
+            self.pipe_full_at = time.monotonic()
+        if fd == self.output:
+            self._printed(chunk, selector)
+        elif not chunk:
+            raise WorkerFailure("crashed", self._ended(), self.pending)
+        else:
+            self.buffer += chunk
 
     def _check(self, waiting_since: float) -> None:
         """WorkerFailure when the item is out of time or the worker over a limit. A

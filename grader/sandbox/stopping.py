@@ -10,14 +10,17 @@ yet known.
 
 So the handler writes down the first signal's name (one attribute: no lock) and, while
 the main thread is `polled` (workers or grading processes may be alive), does nothing
-more: the code there checks `asked` at least every `host.POLL_SECONDS` and unwinds from
-a point of its own choosing (`check`), killing its workers on the way out. Elsewhere it
+more: the code there checks `asked` at least every `host.POLL_SECONDS` (a wait on
+descriptors also watches `wakeup_fd`, which the interpreter writes to the moment a
+signal comes) and unwinds from a point of its own choosing (`check`), killing its
+workers on the way out. Elsewhere it
 raises KeyboardInterrupt at once, as Python does for Ctrl-C. A later signal changes
 nothing: the stop is under way, and its cleaning up is not cut short.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -32,6 +35,7 @@ class _Stop:
 
     name: str | None = None  # the first signal's name, once one came
     polled = 0  # how deep the main thread is in `polled` blocks
+    wakeup: int | None = None  # the read end of the pipe the interpreter writes a byte to on each signal
 
 
 _STOP = _Stop()
@@ -47,9 +51,34 @@ def handle(number: int, frame: FrameType | None) -> None:
 
 
 def install() -> None:
-    """`handle` for SIGINT, SIGTERM and SIGHUP (in the main thread, as Python requires)."""
+    """`handle` for SIGINT, SIGTERM and SIGHUP, and the wake-up pipe (in the main thread,
+    as Python requires)."""
+    if _STOP.wakeup is None:
+        read, write = os.pipe()  # not inherited by what we start
+        for end in (read, write):
+            os.set_blocking(end, False)
+        signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        _STOP.wakeup = read
     for number in SIGNALS:
         signal.signal(number, handle)
+
+
+def wakeup_fd() -> int | None:
+    """A descriptor that becomes readable when a signal comes (None before `install`): a
+    wait on descriptors watches it too, and on waking calls `woken`."""
+    return _STOP.wakeup
+
+
+def woken() -> None:
+    """Empty the wake-up pipe (so that a wait does not wake again for a signal that asked no
+    stop), then `check`."""
+    if _STOP.wakeup is not None:
+        try:
+            while os.read(_STOP.wakeup, 512):
+                pass
+        except BlockingIOError:
+            pass
+    check()
 
 
 def asked() -> str | None:
