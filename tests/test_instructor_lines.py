@@ -1,0 +1,82 @@
+"""What an instructor reads on a terminal of 80 columns: `python -m grader check`'s
+tables and summary, the gradebook's and insights' names beside ids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from answerkey.instructor.checking import CheckRow, show_check
+
+WIDTH = 80
+
+
+def shown(render: object) -> list[str]:
+    """What `render(console)` prints on a console of WIDTH columns, line by line."""
+    console = Console(width=WIDTH, record=True, color_system=None, force_terminal=False)
+    render(console)  # type: ignore[operator]
+    return [line.rstrip() for line in console.export_text().splitlines()]
+
+
+def check_row(problem_id: str, solutions: int, expect: int | None, file: str = "problems/drafts.yaml", method: str = "components+sat") -> CheckRow:
+    return CheckRow(file, problem_id, "7x7", "inclusive", 10, solutions, expect, 0.0, method)
+
+
+def test_check_names_every_problem_whole_at_80_columns_and_the_wrong_expects() -> None:
+    """Every line fits 80 columns; an id of up to 20 characters is on one line, whole,
+    beside its count and verdict; the summary names each board whose expect is wrong with
+    what it says and the count, and a board with no solution and no expect is warned of."""
+    rows = [
+        check_row("status-7x7-generated", 1, 1),
+        check_row("nctu-1-as-printed", 1234567890123, 8),
+        check_row("typo", 0, None),
+        check_row("gen-01", 1, 2, file="problems/generated-6x6.yaml", method="engine"),
+    ]
+    lines = shown(lambda console: show_check(console, rows))
+    assert max(len(line) for line in lines) <= WIDTH, "\n".join(lines)
+    for row in rows:
+        [line] = [line for line in lines if line.startswith(f"{row.id} ")]
+        assert f" {row.solutions} " in line, line
+    assert "drafts.yaml: 3 problem(s)" in lines and "generated-6x6.yaml: 1 problem(s)" in lines
+    assert any(line.startswith("nctu-1-as-printed ") and line.rstrip().endswith("✗ expect 8") for line in lines)
+    at = lines.index("4 problems checked, 2 with a wrong expect:")
+    assert lines[at + 1 : at + 3] == ["  drafts.yaml nctu-1-as-printed: expect 8, counted 1234567890123", "  generated-6x6.yaml gen-01: expect 2, counted 1"]
+    assert any(line.startswith("warning: drafts.yaml typo has no solution") for line in lines)
+
+
+def test_check_says_none_is_wrong_when_every_expect_holds() -> None:
+    lines = shown(lambda console: show_check(console, [check_row("a", 2, 2), check_row("b", 3, None)]))
+    assert "2 problems checked, 0 with a wrong expect." in lines and not any("warning" in line for line in lines)
+
+
+def test_a_long_or_hostile_problem_id_is_folded_never_cut_nor_run_as_a_control() -> None:
+    """An id longer than its column is folded onto the next lines, every character kept;
+    an escape sequence or control character in an id (a quoted YAML string can hold one)
+    reaches neither the table nor the summary, and nothing goes past 80 columns."""
+    long_id = "a-rather-long-problem-identifier-of-exactly-sixty-characters"
+    hostile = "evil\x1b[2J\x07\r\nid"
+    rows = [check_row(long_id, 1, 3), check_row(hostile, 1, 2)]
+    lines = shown(lambda console: show_check(console, rows))
+    text = "\n".join(lines)
+    assert max(len(line) for line in lines) <= WIDTH, text
+    assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+    folded = "".join(line.split(" ")[0] for line in lines[lines.index(next(line for line in lines if line.startswith("a-rather"))) :][:4])
+    assert folded.startswith(long_id), folded
+    assert f"  drafts.yaml {long_id}:\nexpect 3, counted 1" in text  # the summary wraps at a space
+    assert "  drafts.yaml evil id: expect 2, counted 1" in lines and "evil id " in text
+
+
+def test_check_json_is_unchanged_by_the_table(tmp_path: Path) -> None:
+    """The table is a view: the JSON rows keep their fields."""
+    assert check_row("x", 1, 2).as_dict() == {
+        "file": "problems/drafts.yaml",
+        "id": "x",
+        "solutions": 1,
+        "expect": 2,
+        "ok": False,
+        "rule": "inclusive",
+        "mines": 10,
+        "size": "7x7",
+        "counted_by": "components+sat",
+    }
