@@ -80,3 +80,47 @@ def test_check_json_is_unchanged_by_the_table(tmp_path: Path) -> None:
         "size": "7x7",
         "counted_by": "components+sat",
     }
+
+
+# --- gradescope-bundle --test: the runs' table -----------------------------------------------
+
+
+def test_submissions_are_named_by_their_shortest_telling_part(tmp_path: Path, monkeypatch) -> None:
+    """Absolute paths become the fewest last parts that tell them apart; under the working
+    folder a path is relative to it; the same path given twice is named alike; a control
+    character in a folder's name is not shown."""
+    from grader.commands.bundletest import shown_names
+
+    deep = tmp_path / "a" / "very" / "deep" / "folder" / "that" / "would" / "wrap"
+    given = [deep / "reference" / "hooks.py", deep / "stub" / "hooks.py", deep / "alone.py", deep / "alone.py", deep / "evil\x1b[2J" / "x.py"]
+    assert shown_names(given) == ["reference/hooks.py", "stub/hooks.py", "alone.py", "alone.py", "x.py"]
+    assert shown_names([deep / "a" / "hooks.py", deep / "b" / "a" / "hooks.py"]) == ["wrap/a/hooks.py", "b/a/hooks.py"]
+    assert shown_names([deep / "evil\x1b[2J\n" / "hooks.py", deep / "ok" / "hooks.py"]) == ["evil /hooks.py", "ok/hooks.py"]
+    monkeypatch.chdir(tmp_path)
+    assert shown_names([tmp_path / "a" / "one.py", Path("a/two.py")]) == ["one.py", "two.py"]
+
+
+
+def test_the_runs_table_fits_80_columns_whatever_the_paths(tmp_path: Path) -> None:
+    """Submissions given by long absolute paths: every line of the table within 80 columns,
+    each submission's name on one line, with its score and check on its row."""
+    from grader.commands.bundletest import Run, runs_table, shown_names
+
+    deep = tmp_path / ("a-long-folder-name-" * 4) / "and" / "deeper"
+    given = [deep / "reference" / "hooks.py", deep / "stub" / "hooks.py", deep / "crash.py"]
+    results = {
+        "score": 3,
+        "output": "isolated: bwrap",
+        "tests": [
+            {"name": "a", "score": 3, "max_score": 3, "status": "passed", "output": "", "visibility": "visible"},
+            {"name": "b", "score": 0, "max_score": 1, "status": "failed", "output": "", "visibility": "hidden"},
+        ],
+    }
+    runs = [Run(name, 0, results, "", [], 12.3) for name in shown_names(given[:2])]
+    runs.append(Run(shown_names(given)[2], 3, None, "not graded", [], 4.0))
+    lines = shown(lambda console: console.print(runs_table(runs, "autograder.zip: run_autograder on 3 submission(s)")))
+    assert max(len(line) for line in lines) <= WIDTH, "\n".join(lines)
+    for name, score, check in (("reference/hooks.py", "3/4", "✓"), ("stub/hooks.py", "3/4", "✓"), ("crash.py", "-", "✗ see below")):
+        [row] = [line for line in lines if line.startswith(f"{name} ")]
+        assert f" {score} " in row and f" {check} " in row, row
+    assert str(tmp_path) not in "\n".join(lines) and "✓: results.json in Gradescope's format, no hidden data shown" in lines

@@ -547,7 +547,7 @@ def class_gradebook(
 ) -> Gradebook:
     """Write the gradebook of `rows` for `roster` to `path` (roster students with no
     submission left out, or 0 with `missing="zero"`) and say what it leaves out."""
-    graded = [Graded(row.student, row.score, row.report.max_score if row.report else 0.0) for row in rows]
+    graded = [Graded(row.student, row.score, row.report.max_score if row.report else 0.0, row.identity.name if row.identity else "") for row in rows]
     book = match(graded, roster)
     zeroed = book.absent if missing == "zero" else []
     if zeroed:
