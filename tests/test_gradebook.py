@@ -9,8 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import COURSE, ROOT, isolation_unavailable, run_grader, self_contained
-
 from rich.console import Console
 
 from grader.reports.gradebook import Graded, Person, RosterError, Student, match, matched_roster, read_roster, show_gradebook, write_gradebook
@@ -215,3 +215,54 @@ def test_a_roster_with_no_submission_column_needs_an_export(tmp_path: Path) -> N
     (tmp_path / "canvas.csv").write_text(CANVAS_EXPORT, encoding="utf-8")
     with pytest.raises(RosterError, match="no submission column, and the submissions are no export naming the students"):
         matched_roster(tmp_path / "canvas.csv", read_roster(tmp_path / "canvas.csv"), [])
+
+
+def gradescope_export(folder: Path, people: dict[str, tuple[str, str, str, str]]) -> Path:
+    """An unpacked Gradescope export: {folder: (name, sid, email, student file)}."""
+    metadata = {}
+    for key, (name, sid, email, student) in people.items():
+        (folder / key).mkdir(parents=True)
+        (folder / key / "hooks.py").write_text(self_contained(student), encoding="utf-8")
+        metadata[key] = {":submitters": [{":name": name, ":sid": sid, ":email": email}], ":created_at": "2026-11-01 10:00:00 +0000"}
+    (folder / "submission_metadata.yml").write_text(yaml.safe_dump(metadata), encoding="utf-8")
+    return folder
+
+
+def test_a_gradescope_export_goes_to_canvas_by_sis_user_id_and_canvas_s_export_is_its_roster(tmp_path: Path) -> None:
+    """A class graded from a Gradescope export: with no roster, the Canvas gradebook puts
+    each sid under SIS User ID and leaves Canvas's ID empty; re-exported with Canvas's own
+    gradebook export as the roster (no submission column added), each line gets its
+    student's score by SIS User ID or SIS Login ID, and the student on no line is named
+    with their name beside their sid."""
+    export = gradescope_export(
+        tmp_path / "export",
+        {
+            "submission_1": ("Ada Lovelace", "1001", "ada@example.edu", "correct_reexport"),
+            "submission_2": ("Charles Babbage", "s1002", "cb@example.edu", "lazy_upper"),
+            "submission_3": ("Zed Zee", "1005", "zed@example.edu", "correct_reexport"),
+        },
+    )
+    grades = tmp_path / "grades.csv"
+    ran = run_grader(
+        COURSE, "--only", "forward_check", "--timeout", "5", "--submissions", export, "--csv", grades, "--gradebook", "canvas", timeout=600
+    )
+    assert ran.returncode == 0 and "Traceback" not in ran.stdout + ran.stderr, ran.stdout + ran.stderr
+    book = rows(tmp_path / "grades-canvas.csv")
+    assert [row[:5] for row in book[2:]] == [
+        ["Ada Lovelace", "", "1001", "", ""],
+        ["Zed Zee", "", "1005", "", ""],
+        ["Charles Babbage", "", "s1002", "", ""],
+    ]
+    (tmp_path / "canvas.csv").write_text(CANVAS_EXPORT, encoding="utf-8")
+    again = run_grader(
+        "reexport", tmp_path / "grades-results", "--roster", tmp_path / "canvas.csv", "--gradebook", "canvas", "--assignment", "M (4242)"
+    )
+    assert again.returncode == 1 and "Traceback" not in again.stdout + again.stderr, again.stdout + again.stderr  # Zed is left out
+    matched = rows(tmp_path / "grades-reexport-canvas.csv")
+    scores = {row[0]: row[5] for row in book[2:]}
+    assert matched[2:] == [
+        ["Lovelace, Ada", "70001", "1001", "alovelace", "CS 101 A", scores["Ada Lovelace"]],
+        ["Babbage, Charles", "70002", "S-1002", "cb@example.edu", "CS 101 B", scores["Charles Babbage"]],
+    ]
+    said = " ".join(again.stdout.split())
+    assert f"Zed Zee (1005, graded {scores['Zed Zee']}/" in said and "matches no roster line" in said

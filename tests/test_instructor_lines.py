@@ -41,7 +41,10 @@ def test_check_names_every_problem_whole_at_80_columns_and_the_wrong_expects() -
     assert "drafts.yaml: 3 problem(s)" in lines and "generated-6x6.yaml: 1 problem(s)" in lines
     assert any(line.startswith("nctu-1-as-printed ") and line.rstrip().endswith("✗ expect 8") for line in lines)
     at = lines.index("4 problems checked, 2 with a wrong expect:")
-    assert lines[at + 1 : at + 3] == ["  drafts.yaml nctu-1-as-printed: expect 8, counted 1234567890123", "  generated-6x6.yaml gen-01: expect 2, counted 1"]
+    assert lines[at + 1 : at + 3] == [
+        "  drafts.yaml nctu-1-as-printed: expect 8, counted 1234567890123",
+        "  generated-6x6.yaml gen-01: expect 2, counted 1",
+    ]
     assert any(line.startswith("warning: drafts.yaml typo has no solution") for line in lines)
 
 
@@ -100,7 +103,6 @@ def test_submissions_are_named_by_their_shortest_telling_part(tmp_path: Path, mo
     assert shown_names([tmp_path / "a" / "one.py", Path("a/two.py")]) == ["one.py", "two.py"]
 
 
-
 def test_the_runs_table_fits_80_columns_whatever_the_paths(tmp_path: Path) -> None:
     """Submissions given by long absolute paths: every line of the table within 80 columns,
     each submission's name on one line, with its score and check on its row."""
@@ -124,3 +126,71 @@ def test_the_runs_table_fits_80_columns_whatever_the_paths(tmp_path: Path) -> No
         [row] = [line for line in lines if line.startswith(f"{name} ")]
         assert f" {score} " in row and f" {check} " in row, row
     assert str(tmp_path) not in "\n".join(lines) and "✓: results.json in Gradescope's format, no hidden data shown" in lines
+
+
+# --- insights: names beside ids ---------------------------------------------------------------
+
+
+def test_insights_name_each_student_beside_their_id() -> None:
+    """A student an export named (their id is the sid) is shown as `sid (name)` in every
+    table that names students; one whose name is their id, or who has none, by the id
+    alone; a name with control characters is shown on one line without them."""
+    from grader.reports.insights import StudentResult, all_tables, moved
+    from grader.reports.results import ItemResult, Report
+
+    def report(*items: ItemResult) -> Report:
+        return Report("student", list(items))
+
+    lost = ItemResult("hook", "forward_check", "error", 0.0, 3.0)
+    students = [
+        StudentResult("1001", report(lost), name="Ada Lovelace"),
+        StudentResult("1002", report(lost), name="1002"),
+        StudentResult("1003", report(lost)),
+        StudentResult("1004", report(lost), name="Evil\x1b[2J\nName"),
+    ]
+    cells = [str(cell) for table in all_tables(students) for row in table.rows for cell in row]
+    helped = [row[0] for table in all_tables(students) if table.key == "needs_help" for row in table.rows]
+    assert helped == ["1001 (Ada Lovelace)", "1002", "1003", "1004 (Evil Name)"]
+    assert any("1001 (Ada Lovelace), 1002, 1003, 1004 (Evil Name)" in cell for cell in cells)  # who, in first wrong cases
+    assert not any("\x1b" in cell or "\n" in cell.strip() for cell in cells)
+    added = [row for table in moved(students[:1], students) if table.key == "moved_students" for row in table.rows]
+    assert added == [["1002", "added"], ["1003", "added"], ["1004 (Evil Name)", "added"]]
+
+
+PHONE = 375  # CSS pixels: a small phone's width
+
+
+def test_the_insights_page_fits_a_phone_s_width(tmp_path: Path, browser) -> None:
+    """The insights page of a class with long names, long reasons and the bar charts, on a
+    phone 375 pixels wide: nothing is wider than the screen (no sideways scrolling), and
+    every table and chart is still there."""
+    from grader.reports.insights import StudentResult, all_tables
+    from grader.reports.insights_page import insights_page
+    from grader.reports.results import ItemResult, Report
+
+    reason = "forward_check returned a domain with a value the constraint rules out " * 3
+    students = [
+        StudentResult(
+            f"student-with-a-rather-long-identifier-{index:03d}@university.example.edu",
+            Report(
+                "x.py",
+                [
+                    ItemResult("hook", "forward_check", "fail", 0.0, 3.0, reason, first_wrong=f"case {index}"),
+                    ItemResult("problem", "nctu-1", "fail", 0.0, 1.0, reason, file="course.yaml"),
+                ],
+            ),
+            name=f"Student Number {index} With A Long Double-Barrelled Name",
+            section="CS 101 A",
+        )
+        for index in range(12)
+    ]
+    page = tmp_path / "insights.html"
+    page.write_text(insights_page("Insights: a class", "12 students", all_tables(students)), encoding="utf-8")
+    browser.call("Emulation.setDeviceMetricsOverride", {"width": PHONE, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+    browser.open(page)
+    assert browser.evaluate("document.documentElement.scrollWidth") <= PHONE
+    assert (
+        browser.evaluate("Math.max(...[...document.querySelectorAll('table, svg, nav, p, h1, h2')].map(e => e.getBoundingClientRect().right))")
+        <= PHONE
+    )
+    assert browser.evaluate("document.querySelectorAll('table').length") >= 4 and browser.evaluate("document.querySelectorAll('svg rect').length") > 0

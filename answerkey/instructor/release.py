@@ -92,6 +92,7 @@ def student_problems_readme(rules: bool) -> str:
     """The copy's problems/README.md; `rules` as in `student_readme`."""
     return STUDENT_PROBLEMS_README.format(rules=RULES_NAMED["problems/README.md"] if rules else "")
 
+
 PUBLIC_CONFIG_HEADER = """\
 # The course's grading config, as its autograder uses it: the same points, time limits,
 # efficiency and agent rules. The autograder's private seeds are not here, so the hook

@@ -494,12 +494,14 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
     console.print(table)
     for row in rows:
         if note(row):
-            console.print(Text.assemble(("! ", "red"), f"{row.student}: {note(row)}"))
+            named = f" ({row.identity.name})" if row.identity and row.identity.name and row.identity.name != row.student else ""
+            console.print(Text.assemble(("! ", "red"), f"{row.student}{named}: {note(row)}"))
     try:  # the insights in short: a failure there changes no grade and no exit status
         from grader.commands.insights import show_short
         from grader.reports.insights import StudentResult
 
-        show_short(console, [StudentResult(r.student, r.report, r.ungraded, r.identity.section if r.identity else "") for r in rows])
+        who = [(r.identity.section, r.identity.name) if r.identity else ("", "") for r in rows]
+        show_short(console, [StudentResult(r.student, r.report, r.ungraded, section, name) for r, (section, name) in zip(rows, who)])
     except Exception as error:
         console.print(Text(ours("summing up the class's insights", error)))
 
