@@ -14,7 +14,9 @@ tests/student_files/model_answer.py and crash.py): run_autograder as `--test` ru
 --format gradescope` with this checkout's interpreter, on the same problems. Wall seconds
 (what the instructor waits; a bubblewrap worker's CPU is counted in its own control group,
 out of reach of this process's), medians over the rounds; the ratio is run_autograder's
-over the command line's: 1 when `--test` adds nothing to the grading.
+over the command line's: 1 when `--test` adds nothing to the grading. Last, the whole
+`gradescope-test` command on the same submissions, against setup.sh and the runs timed
+above: what the command adds around them.
 """
 
 from __future__ import annotations
@@ -86,6 +88,8 @@ def main() -> int:
                 rows[submission.name]["run_autograder"].append(ran.seconds)
                 direct = [sys.executable, "-m", "grader", str(problems), "--solver", str(submission), "--format", "gradescope"]
                 rows[submission.name]["command line"].append(timed([*direct, "--output", str(work / "direct.json")], cwd=ROOT))
+        whole = [sys.executable, "-m", "grader", "gradescope-test", str(archive), *map(str, args.submissions)]
+        command = timed(whole, cwd=ROOT)  # setup.sh once more, then a run each, as an instructor waits for them
         medians = {name: {way: statistics.median(times) for way, times in ways.items()} for name, ways in rows.items()}
         total_run = sum(m["run_autograder"] for m in medians.values())
         total_direct = sum(m["command line"] for m in medians.values())
@@ -94,8 +98,11 @@ def main() -> int:
         for name, m in medians.items():
             print(f"{name:<24}{m['run_autograder']:>14.1f} s{m['command line']:>12.1f} s{m['run_autograder'] / m['command line']:>8.2f}")
         print(f"{'all':<24}{total_run:>14.1f} s{total_direct:>12.1f} s{total_run / total_direct:>8.2f}")
+        parts_sum = setup + total_run
+        print(f"gradescope-test, the whole command: {command:.1f} s; setup.sh and the runs above: {parts_sum:.1f} s; ratio {command / parts_sum:.2f}")
         if args.json:
-            args.json.write_text(json.dumps({"setup": setup, "setup_parts": parts, "medians": medians, "ratio": total_run / total_direct}, indent=2))
+            figures = {"setup": setup, "setup_parts": parts, "medians": medians, "ratio": total_run / total_direct, "command": command}
+            args.json.write_text(json.dumps(figures, indent=2))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -3,6 +3,7 @@ tables and summary, the gradebook's and insights' names beside ids."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich.console import Console
@@ -98,7 +99,10 @@ def test_submissions_are_named_by_their_shortest_telling_part(tmp_path: Path, mo
     given = [deep / "reference" / "hooks.py", deep / "stub" / "hooks.py", deep / "alone.py", deep / "alone.py", deep / "evil\x1b[2J" / "x.py"]
     assert shown_names(given) == ["reference/hooks.py", "stub/hooks.py", "alone.py", "alone.py", "x.py"]
     assert shown_names([deep / "a" / "hooks.py", deep / "b" / "a" / "hooks.py"]) == ["wrap/a/hooks.py", "b/a/hooks.py"]
-    assert shown_names([deep / "evil\x1b[2J\n" / "hooks.py", deep / "ok" / "hooks.py"]) == ["evil /hooks.py", "ok/hooks.py"]
+    evil, ok = shown_names([deep / "evil\x1b[2J\n" / "hooks.py", deep / "ok" / "hooks.py"])
+    assert re.fullmatch(r"evil /hooks\.py #[0-9a-f]{16}", evil) and ok == "ok/hooks.py"
+    lookalike, real = shown_names([deep / "ann\x1b[0m" / "hooks.py", deep / "ann" / "hooks.py"])  # shows as ann/hooks.py
+    assert real == "ann/hooks.py" and lookalike != real and lookalike.startswith("ann/hooks.py #")
     monkeypatch.chdir(tmp_path)
     assert shown_names([tmp_path / "a" / "one.py", Path("a/two.py")]) == ["one.py", "two.py"]
 

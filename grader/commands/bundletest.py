@@ -38,7 +38,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.inputs.intake import scan_folder
-from grader.inputs.names import file_names, shown_name, student_names
+from grader.inputs.names import digest, file_names, shown_name, student_names
 from grader.sandbox.wire import clean_text
 from solvers.cliargs import print_error
 
@@ -168,22 +168,21 @@ def kept_names(submissions: list[Path]) -> list[str]:
 def shown_names(submissions: list[Path]) -> list[str]:
     """A short name for each submission, for a table of 80 columns: its path relative to
     the working folder when it lies under it, cut to its last parts, as few as tell it
-    from the others' (`reference/hooks.py` beside `stub/hooks.py`, `hooks.py` alone);
-    one line, no control character. A path given twice is named twice alike."""
+    from the others' (`reference/hooks.py` beside `stub/hooks.py`, `hooks.py` alone), on
+    one line; a part with a control character is shown without it, and the name then
+    marked with ` #` and digits of its path (`grader.inputs.names.digest`), so it never
+    shows as another's. A path given twice is named alike."""
     here = Path.cwd().resolve()
-    parts = []
-    for submission in submissions:
-        path = submission.resolve()
-        parts.append(path.relative_to(here).parts if path.is_relative_to(here) and path != here else path.parts[1:] or (path.anchor,))
-    names = []
-    for own in parts:
-        others = {other for other in parts if other != own}
-        cut = next(
-            (count for count in range(1, len(own) + 1) if all(other[-count:] != own[-count:] for other in others)),
-            len(own),
-        )
-        names.append(shown_name("/".join(own[-cut:])))
-    return names
+    paths = [submission.resolve() for submission in submissions]
+    parts = {path: path.relative_to(here).parts if path.is_relative_to(here) and path != here else path.parts[1:] or (path.anchor,) for path in paths}
+    names: dict[Path, str] = {}
+    for path, own in parts.items():
+        others = [other for key, other in parts.items() if key != path]
+        cut = next((count for count in range(1, len(own) + 1) if all(other[-count:] != own[-count:] for other in others)), len(own))
+        shown = [shown_name(part) for part in own[-cut:]]
+        marked = "" if shown == list(own[-cut:]) else f" #{digest(str(path))}"  # it showed otherwise: told apart
+        names[path] = "/".join(shown) + marked
+    return [names[path] for path in paths]
 
 
 def _folders(path: Path) -> tuple[str, ...]:
