@@ -92,7 +92,8 @@ def test_check_json_is_unchanged_by_the_table(tmp_path: Path) -> None:
 def test_submissions_are_named_by_their_shortest_telling_part(tmp_path: Path, monkeypatch) -> None:
     """Absolute paths become the fewest last parts that tell them apart; under the working
     folder a path is relative to it; the same path given twice is named alike; a control
-    character in a folder's name is not shown."""
+    character in a folder's name is not shown, and the name is then marked: it never shows
+    as another submission's."""
     from grader.commands.bundletest import shown_names
 
     deep = tmp_path / "a" / "very" / "deep" / "folder" / "that" / "would" / "wrap"
