@@ -43,10 +43,10 @@ def test_check_names_every_problem_whole_at_80_columns_and_the_wrong_expects() -
     assert any(line.startswith("nctu-1-as-printed ") and line.rstrip().endswith("✗ expect 8") for line in lines)
     at = lines.index("4 problems checked, 2 with a wrong expect:")
     assert lines[at + 1 : at + 3] == [
-        "  drafts.yaml nctu-1-as-printed: expect 8, counted 1234567890123",
-        "  generated-6x6.yaml gen-01: expect 2, counted 1",
+        "  drafts/nctu-1-as-printed: expect 8, counted 1234567890123",
+        "  generated-6x6/gen-01: expect 2, counted 1",
     ]
-    assert any(line.startswith("warning: drafts.yaml typo has no solution") for line in lines)
+    assert any(line.startswith("warning: drafts/typo has no solution") for line in lines)
 
 
 def test_check_says_none_is_wrong_when_every_expect_holds() -> None:
@@ -67,8 +67,8 @@ def test_a_long_or_hostile_problem_id_is_folded_never_cut_nor_run_as_a_control()
     assert "\x1b" not in text and "\x07" not in text and "\r" not in text
     folded = "".join(line.split(" ")[0] for line in lines[lines.index(next(line for line in lines if line.startswith("a-rather"))) :][:4])
     assert folded.startswith(long_id), folded
-    assert f"  drafts.yaml {long_id}:\nexpect 3, counted 1" in text  # the summary wraps at a space
-    assert "  drafts.yaml evil id: expect 2, counted 1" in lines and "evil id " in text
+    assert f"  drafts/{long_id}: expect 3,\ncounted 1" in text  # the summary wraps at a space
+    assert "  drafts/evil id: expect 2, counted 1" in lines and "evil id " in text
 
 
 def test_check_json_is_unchanged_by_the_table(tmp_path: Path) -> None:

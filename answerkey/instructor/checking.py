@@ -78,8 +78,8 @@ def check_problems(problems: list[Problem]) -> list[CheckRow]:
 
 
 def _where(row: CheckRow) -> str:
-    """A row's file and problem id, on one line with no control character."""
-    return f"{shown_name(Path(row.file).name)} {shown_name(row.id)}"
+    """A row's file (its stem) and problem id, `course/nctu-1`, on one line with no control character."""
+    return f"{shown_name(Path(row.file).stem)}/{shown_name(row.id)}"
 
 
 def _status(row: CheckRow) -> Text:
