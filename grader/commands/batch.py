@@ -494,8 +494,7 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
     console.print(table)
     for row in rows:
         if note(row):
-            named = f" ({row.identity.name})" if row.identity and row.identity.name and row.identity.name != row.student else ""
-            console.print(Text.assemble(("! ", "red"), f"{row.student}{named}: {note(row)}"))
+            console.print(Text.assemble(("! ", "red"), f"{row.student}: {note(row)}"))
     try:  # the insights in short: a failure there changes no grade and no exit status
         from grader.commands.insights import show_short
         from grader.reports.insights import StudentResult
