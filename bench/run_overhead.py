@@ -9,7 +9,7 @@
   the peer that lists every folder (the same walk told that no file system keeps the count);
 - under `bwrap`, the probe for what a worker must see (`visible._probe`, once per run):
   each extension module of the standard library loaded without being initialised, against
-  the peer that imports each one (the probe's script with `importlib.import_module`);
+  the peer that imports each one (the probe's module told `import`);
 - under `bwrap`, a worker's start (several per run): bubblewrap with the sandbox's
   arguments, then the interpreter loading the worker's library from the view. The view
   holds the kit's compiled library and the private standard library its extension modules
@@ -54,12 +54,8 @@ from grader.sandbox.isolation import python_for  # noqa: E402
 from grader.sandbox.usage import usage  # noqa: E402
 
 NOBODY = 4_100_000_001  # a user id no account has: the peer searches for it among every process
-#: The peer probe: the same script, each extension module imported.
-IMPORTING = (
-    visible._PROBE.replace("import ctypes, os, sysconfig", "import importlib, os, sysconfig")
-    .replace("ctypes.CDLL(os.path.join(dynload, name), mode=os.RTLD_NOW)", 'importlib.import_module(name.split(".")[0])')
-    .replace("except OSError:", "except Exception:")
-)
+#: The peer probe: the same module (`grader/sandbox/mapsprobe.py`), each extension module imported.
+IMPORTING = "import"
 
 
 def cpu_seconds(action: Callable[[], object], times: int) -> list[float]:
@@ -99,13 +95,9 @@ def walks(count: int) -> dict[str, float]:
 def probes(count: int) -> dict[str, float]:
     """Median seconds of a probe of the workers' interpreter, loading and importing."""
     python = python_for(None)
-    assert python is not None and IMPORTING != visible._PROBE, "no interpreter, or the peer is the probe itself"
+    assert python is not None, "no interpreter"
     loading = statistics.median(cpu_seconds(lambda: visible._probe(python), count))
-    kept, visible._PROBE = visible._PROBE, IMPORTING
-    try:
-        importing = statistics.median(cpu_seconds(lambda: visible._probe(python), count))
-    finally:
-        visible._PROBE = kept
+    importing = statistics.median(cpu_seconds(lambda: visible._probe(python, IMPORTING), count))
     return {"loading": loading, "importing": importing, "ratio": importing / loading}
 
 

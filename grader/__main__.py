@@ -1,5 +1,9 @@
 import sys
 
-from grader.commands.cli import main
+from grader.commands.launch import forget_working_folder
+
+sys.path[:] = forget_working_folder(sys.path)  # before anything is imported from it (see grader.commands.launch)
+
+from grader.commands.cli import main  # noqa: E402
 
 sys.exit(main())

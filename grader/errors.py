@@ -5,8 +5,8 @@ from typing import Literal
 
 ErrorKind = Literal["not_implemented", "raised", "contract", "unloadable", "timeout", "output", "crashed"]
 """How a graded item's code failed, as the grader itself observed it (never read back from a
-reason's text): a hook raised NotImplementedError ("not_implemented": a stub, whatever its
-words) or another exception ("raised"); its answer broke the hook's contract ("contract");
+reason's text): a hook raised NotImplementedError or is not in the file at all
+("not_implemented": not written yet, whatever its words) or another exception ("raised"); its answer broke the hook's contract ("contract");
 the student's file did not load ("unloadable"); the item ran out of time ("timeout"),
 printed past the output cap ("output"), or its process ended or was stopped over a limit
 ("crashed"). Never a failure of the grader's own: that is an item's status "ungraded"."""

@@ -134,17 +134,24 @@ def play_agent(choose_move: ChooseMove, level: Level, seed: int, rules: RuleSet 
     return GameResult(seed, False, None, game.moves - 1, exploded=game.exploded, seen=view)
 
 
+def lost_by_cause(results: list[GameResult]) -> dict[LossCause, list[int]]:
+    """The games lost to an error (numbered from 0), by cause, in the order the causes
+    first occur: what `describe_losses` counts, as data."""
+    by_cause: dict[LossCause, list[int]] = {}
+    for index, result in enumerate(results):
+        if not result.won and result.error is not None:
+            by_cause.setdefault(result.cause or "raised", []).append(index)
+    return by_cause
+
+
 def describe_losses(results: list[GameResult]) -> str:
     """How the lost games were lost, counted by cause, each error cause with its games
     and the first game's reason: "lost 18 of 20: 15 opened a mine, 2 to a slow move
     (games 4, 9): a move took more than 10 s, 1 to an exception (game 7): ..."."""
-    lost = [(index, r) for index, r in enumerate(results) if not r.won]
+    lost = [index for index, r in enumerate(results) if not r.won]
     if not lost:
         return f"lost none of {len(results)}"
-    by_cause: dict[str, list[int]] = {}
-    for index, result in lost:
-        if result.error is not None:
-            by_cause.setdefault(result.cause or "raised", []).append(index)
+    by_cause = lost_by_cause(results)
     mines = len(lost) - sum(map(len, by_cause.values()))
     parts = [f"{mines} opened a mine"] if mines else []
     for cause, games in by_cause.items():

@@ -26,8 +26,22 @@ def describe_exception(error: BaseException, folder: str | None = None, limit: i
     text = (lines[0] if lines else name)[:limit]
     if folder is None:
         return text
+    frame = _deepest_frame(error, folder)
+    if frame is None:
+        return text
+    return f"{text} ({os.path.basename(frame.filename)}, line {frame.lineno}, in {frame.name})"
+
+
+def _deepest_frame(error: BaseException, folder: str) -> traceback.FrameSummary | None:
+    """The deepest frame of `error`'s traceback in a file under `folder` ("": of all)."""
     inside = os.path.join(folder, "") if folder else ""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename.startswith(inside)]
-    if not frames:
-        return text
-    return f"{text} ({os.path.basename(frames[-1].filename)}, line {frames[-1].lineno}, in {frames[-1].name})"
+    return frames[-1] if frames else None
+
+
+def raised_where(error: BaseException, folder: str) -> tuple[str, int]:
+    """What `describe_exception` names of where `error` was raised, as data: its type's
+    name and the line of the deepest frame under `folder` (0: none there), the file's
+    name left out (the same code graded under another name raised the same error)."""
+    frame = _deepest_frame(error, folder)
+    return type(error).__name__[:100], (frame.lineno or 0) if frame is not None else 0

@@ -4,9 +4,11 @@ Python computes everything the page shows from the same steps the terminal rende
 (`solvers.trace_view`): each cell's state, the lines under the board, the path, the stack,
 the counts, the divergence from the reference. The page only draws them. The data goes in
 a `<script type="application/json">` block, compact (one array per field; each step's
-board as the cells that changed since the step before), and is drawn with `textContent`
-only, so no string from a student (a file name, printed output, an exception's text)
-is ever read as HTML.
+board as the cells that changed since the step before; each line of notes written once,
+a step's notes as their numbers), and is drawn with `textContent` only, so no string
+from a student (a file name, printed output, an exception's text) is ever read as HTML.
+The data is built in one pass over the steps as recorded (`solvers.trace`: domains as
+strings), turning a step's domains back into dicts only for an explainer.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from typing import Any
 
 from .board import Board, cell_name
 from .csp import CSP
-from .trace import Step, narrowed, step_domains
-from .trace_view import SYMBOLS, Explainer, cell_states, step_notes
+from .trace import DOMAIN_CODES, DOMAIN_OF_CODE, Step, differing, narrowed
+from .trace_view import SYMBOLS, Explainer, cell_state, step_notes
 
 #: The states in the order the page's data numbers them.
 STATES = tuple(SYMBOLS)
@@ -58,37 +60,65 @@ def _stacks(steps: list[Step]) -> list[int]:
 
 def _parents(steps: list[Step]) -> list[int]:
     """Each step's parent as a step number (0 for the root): the latest step whose
-    assignment is this one's minus its last."""
-    latest: dict[tuple[tuple[int, int], ...], int] = {}
+    assignment is this one's minus its last. The engine's stack is last in, first out, so
+    that is the latest step one level up (checked; the steps are searched otherwise)."""
+    latest: dict[int, int] = {}  # depth: the latest step at that depth
     parents = []
     for number, step in enumerate(steps, 1):
-        path = tuple((var, value) for var, value in step["assignment"])
-        parents.append(latest.get(path[:-1], 0) if path else 0)
-        latest[path] = number
+        assignment = step["assignment"]
+        parent = latest.get(len(assignment) - 1, 0)
+        if assignment and (not parent or steps[parent - 1]["assignment"] != assignment[:-1]):
+            parent = next((n for n in range(number - 1, 0, -1) if steps[n - 1]["assignment"] == assignment[:-1]), 0)
+        parents.append(parent if assignment else 0)
+        latest[len(assignment)] = number
     return parents
 
 
-def _narrowed(step: Step) -> list[int]:
-    """The variables the forward check changed at this step."""
-    before, after = step_domains(step)
-    return [] if after is None else narrowed(before, after)
+def _boards(steps: list[Step], size: int) -> list[list[int]]:
+    """Each step's board as the cells whose state changed since the step before (the first
+    step's against a board all open), as [var, state number, ...]. Only the variables
+    whose shown domain or assignment changed between the two steps are looked at."""
+    number = {state: index for index, state in enumerate(STATES)}
+    unassigned = {code: number[cell_state(domain)] for code, domain in DOMAIN_OF_CODE.items()}
+    assigned = {value: number[cell_state((), value)] for value in (0, 1)}
+    board = [number["open"]] * size
+    shown = DOMAIN_CODES[(0, 1)] * size
+    path: list[list[int]] = []
+    values: dict[int, int] = {}
+    deltas = []
+    for step in steps:
+        now = step["domains"] if step["after"] is None else step["after"]
+        assignment = step["assignment"]
+        kept = len(assignment) - 1 if assignment and assignment[:-1] == path[: len(assignment) - 1] else 0
+        touched = set(differing(shown, now))
+        for var, _ in path[kept:]:
+            del values[var]
+            touched.add(var)
+        for var, value in assignment[kept:]:
+            values[var] = value
+            touched.add(var)
+        path, shown = assignment, now
+        delta: list[int] = []
+        for var in sorted(touched):
+            state = unassigned[now[var]] if var not in values else assigned[values[var]]
+            if state != board[var]:
+                board[var] = state
+                delta += (var, state)
+        deltas.append(delta)
+    return deltas
 
 
 def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False, explain: Explainer | None = None) -> dict[str, Any]:
     """Everything the page draws, as JSON-ready data."""
-    index = {state: number for number, state in enumerate(STATES)}
-    previous = ["open"] * len(csp.cells)
-    deltas, notes, just, outcomes, dead, found = [], [], [], [], [], []
+    texts: dict[str, int] = {}  # each line once; a step's notes are their numbers
+    notes, just, outcomes, dead, found = [], [], [], [], []
     dead_ends = solutions = 0
     for step in steps:
-        states = cell_states(step, csp)
-        deltas.append([x for var, state in enumerate(states) if state != previous[var] for x in (var, index[state])])
-        previous = states
         dead_ends += step["outcome"] == "dead-end"
         solutions += step["outcome"] == "solution"
         dead.append(dead_ends)
         found.append(solutions)
-        notes.append([line.plain for line in step_notes(step, csp, solutions, narrate, explain)])
+        notes.append([texts.setdefault(line.plain, len(texts)) for line in step_notes(step, csp, solutions, narrate, explain)])
         just.append(step["assignment"][-1] if step["assignment"] else None)
         outcomes.append(OUTCOMES[step["outcome"]])
     divergence = None
@@ -111,9 +141,10 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
         "outcome": "".join(outcomes),
         "dead": dead,
         "found": found,
-        "delta": deltas,
-        "narrowed": [_narrowed(step) for step in steps],
+        "delta": _boards(steps, len(csp.cells)),
+        "narrowed": [narrowed(step) for step in steps],
         "notes": notes,
+        "texts": list(texts),
         "divergence": divergence,
     }
 

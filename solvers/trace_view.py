@@ -19,7 +19,7 @@ from rich.tree import Tree
 
 from .board import Board, cell_name
 from .csp import CSP, Domains
-from .trace import Step, TraceOptions, domains_of, narrowed, step_domains
+from .trace import DOMAIN_CODES, DOMAIN_OF_CODE, Step, TraceOptions, domains_of, narrowed, step_domains
 
 #: (symbol, style, meaning) for a variable's state.
 SYMBOLS = {
@@ -38,15 +38,20 @@ SYMBOLS = {
 Explainer = Callable[[CSP, Domains, "Domains | None"], tuple[list[Any], list[int]]]
 
 
-def _state(var: int, domains: Domains, assigned: dict[int, int]) -> str:
-    if var in assigned:
-        return "mine" if assigned[var] == 1 else "safe"
-    values = domains.get(var, ())
-    if not values:
+def cell_state(domain: tuple[int, ...], value: int | None = None) -> str:
+    """A variable's state (a key of SYMBOLS): its value's when assigned (`value`), else its
+    domain's."""
+    if value is not None:
+        return "mine" if value == 1 else "safe"
+    if not domain:
         return "empty"
-    if len(values) > 1:
+    if len(domain) > 1:
         return "open"
-    return "forced-mine" if values[0] == 1 else "forced-safe"
+    return "forced-mine" if domain[0] == 1 else "forced-safe"
+
+
+def _state(var: int, domains: Domains, assigned: dict[int, int]) -> str:
+    return cell_state(domains.get(var, ()), assigned.get(var))
 
 
 def board_grid(board: Board, csp: CSP, domains: Domains, assigned: dict[int, int], highlight: int | None = None, numbered: bool = False) -> Text:
@@ -118,18 +123,22 @@ def _outcome(step: Step, csp: CSP, number: int) -> Text:
     return Text(f"↳ branch on {cell_name(csp.cells[step['var']])}: try {values}")
 
 
+#: What a forward check did to a variable, by the code of its domain after (`DOMAIN_CODES`).
+_NARROWED_TO = {DOMAIN_CODES[(0,)]: "made safe", DOMAIN_CODES[(1,)]: "made mines", DOMAIN_CODES[()]: "emptied"}
+
+
 def what_it_did(step: Step, csp: CSP) -> list[Text]:
     """What the hooks did at a step, in their own terms and nothing more: the cells their
     forward check made safe, made mines or emptied, the dead end it returned, or the
     engine's goal test that rejected the values they left."""
-    before, after = step_domains(step)
+    after = step["after"]
     if step["outcome"] == "stopped" and after is None:
         return []  # the forward check never answered: the outcome says why
     if after is None:
         return [Text("your forward_check returned None: a dead end")]
     groups: dict[str, list[str]] = {}
-    for var in narrowed(before, after):
-        kind = {(0,): "made safe", (1,): "made mines", (): "emptied"}.get(after[var], "narrowed")
+    for var in narrowed(step):
+        kind = _NARROWED_TO.get(after[var], "narrowed")
         groups.setdefault(kind, []).append(cell_name(csp.cells[var]))
     lines = [Text(f"your forward_check {kind}: {', '.join(cells)}") for kind, cells in groups.items()]
     if not groups:
@@ -146,10 +155,10 @@ def dead_end_cause(step: Step) -> list[Text]:
     return []
 
 
-def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
-    """Where a forward check's result departs from the bound rule's reasons `rule` (taken
-    from the same domains): a value the rule forces that it ruled out, a dead end the rule
-    does not see, or one it missed."""
+def departures(csp: CSP, after: str | None, rule: list[Any]) -> list[Text]:
+    """Where a forward check's result (`after`, as a step keeps it) departs from the bound
+    rule's reasons `rule` (taken from the same domains): a value the rule forces that it
+    ruled out, a dead end the rule does not see, or one it missed."""
     violated = any(reason.violated for reason in rule)
     if after is None:
         return [] if violated else [Text("✗ departs from the bound rule: no constraint is violated here", style="red")]
@@ -158,7 +167,7 @@ def departures(csp: CSP, after: Domains | None, rule: list[Any]) -> list[Text]:
         return [Text(f"✗ departs from the bound rule, which finds a dead end: {describe_reason(reason, csp)}", style="red")]
     lines = []
     for reason in rule:
-        wrong = [v for v in reason.forced if reason.value not in after.get(v, ())]
+        wrong = [v for v in reason.forced if reason.value not in DOMAIN_OF_CODE[after[v]]]
         if wrong:
             names = ", ".join(cell_name(csp.cells[v]) for v in wrong)
             should = "mines" if reason.value == 1 else "safe"
@@ -175,13 +184,13 @@ def step_notes(step: Step, csp: CSP, solution_number: int = 0, narrate: bool = F
     answer's reasoning. Otherwise the step is the model answer's own, and `explain` gives
     its reasons.
     """
-    before, after = step_domains(step)
     parts: list[Text] = []
     if narrate:
         parts += what_it_did(step, csp)
         if explain is not None and step["outcome"] != "stopped":
-            parts += departures(csp, after, explain(csp, before, None)[0])
-    elif explain is not None and (after != before or step["outcome"] == "dead-end"):
+            parts += departures(csp, step["after"], explain(csp, domains_of(step["domains"]), None)[0])
+    elif explain is not None and (step["after"] != step["domains"] or step["outcome"] == "dead-end"):
+        before, after = step_domains(step)
         reasons, unexplained = explain(csp, before, after)
         parts += [Text(describe_reason(r, csp)) for r in reasons]
         if step["outcome"] == "dead-end" and after is None and not any(r.violated for r in reasons):
@@ -200,12 +209,6 @@ def shown_domains(step: Step) -> Domains:
     check returned None."""
     before, after = step_domains(step)
     return after if after is not None else before
-
-
-def cell_states(step: Step, csp: CSP) -> list[str]:
-    """Each variable's state (a key of SYMBOLS) on the board a step shows."""
-    domains, assigned = shown_domains(step), _assigned(step)
-    return [_state(var, domains, assigned) for var in range(len(csp.cells))]
 
 
 def step_view(step: Step, board: Board, csp: CSP, solution_number: int = 0, narrate: bool = False, explain: Explainer | None = None) -> Group:
@@ -328,7 +331,7 @@ def first_difference(mine: list[Step], reference: list[Step]) -> tuple[int, str]
     for index, (a, b) in enumerate(zip(mine, reference)):
         if a["outcome"] == "stopped":
             return index, "your search stopped (a hook failed)"
-        if step_domains(a)[1] != step_domains(b)[1]:
+        if a["after"] != b["after"]:  # one encoding: equal strings, equal domains
             return index, "domains after forward checking"
         if a["outcome"] != b["outcome"]:
             return index, "outcome"

@@ -51,6 +51,10 @@ def marked(value_type: str, field: str) -> object:
         return ((f"{MARK}-{field}", 3, SECONDS),)
     if value_type == "tuple[tuple[str, int], ...]":
         return ((f"{MARK}-{field}", 4),)
+    if value_type == "tuple[tuple[str, tuple[int, ...]], ...]":
+        return ((f"{MARK}-{field}", (int(NUMBERS[0]),)),)
+    if value_type == "tuple[tuple[str, ...], ...]":
+        return (("python", "-m", "grader", f"{MARK}-{field}"),)
     if value_type == "ErrorKind | None":  # a kind carries no text: that it is reset is checked apart
         return "contract"
     raise AssertionError(f"ItemResult.{field} ({value_type}): give it a marked value here, so the test sees whether a hidden item shows it")

@@ -161,7 +161,7 @@ def test_the_readme_names_exactly_the_keys_of_the_json_report():
 
     plain = Report("a.py", [ItemResult("hook", "constraint_bounds", "pass", 1.0, 1.0)], "none")
     items = [
-        ItemResult("hook", "forward_check", "fail", 0.0, 2.0, "wrong", unchecked=1.0, unverified=0.5),
+        ItemResult("hook", "forward_check", "fail", 0.0, 2.0, "wrong", unchecked=1.0, unverified=0.5, reruns=(("python", "--case", "x:1"),)),
         ItemResult("problem", "p1", "fail", 0.0, 1.0, "lost", file="x.yaml", visibility="hidden", cause="c", lost_to="forward_check"),
         ItemResult("agent", "agent", "ungraded", 0.0, 4.0, "worker lost"),
     ]

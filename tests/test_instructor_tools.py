@@ -126,7 +126,7 @@ def test_a_student_copy_names_the_missing_command_in_one_line(
 #: Calls of the facade that mypy must refuse, each on its own line (the line's comment says why).
 WRONG_CALLS = """\
 from pathlib import Path
-from grader.reference import instructor_tools
+from grader.commands.instructor import instructor_tools
 tools = instructor_tools("python -m grader gradescope-bundle")
 tools.write_gradescope_bundle(Path("."), Path("problems"))  # no OUT.zip
 count: str = tools.write_gradescope_bundle(Path("."), Path("problems"), Path("a.zip"))  # it counts files

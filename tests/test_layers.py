@@ -26,6 +26,7 @@ LAYERS = (
 #: Where code outside the answer key may reach into it, and why there.
 DOORS = {
     "grader/reference.py": "the grader's door: a student copy says in one line what needs the answer key",
+    "grader/commands/instructor.py": "the instructor's commands, from the grader's top room: above the scoring they import",
     "play/advisor.py": "the game's door: the reference agent's hints and exact probabilities",
     "solvers/cli.py": "`python -m solvers` registers its subcommands, each a module of answerkey/instructor/solving",
 }
@@ -81,59 +82,127 @@ def test_the_layer_check_sees_an_upward_import(tmp_path: Path) -> None:
     assert _layer("grader.scoring.grading") > _layer("grader.inputs.config")
 
 
-def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
-    """Which modules of `package` (under `root`) each of its modules imports, those inside
-    functions and under TYPE_CHECKING too; `from P import M` counts as importing P.M when
-    M is a module."""
+#: The kit's packages: the import graph spans them all, so a circle through two is seen.
+KIT_PACKAGES = ("grader", "solvers", "answerkey", "play", "assignment")
+
+
+def _import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """Which modules of `packages` (under `root`) each of their modules imports, those
+    inside functions and under TYPE_CHECKING too; `from P import M` counts as importing
+    P.M when M is a module."""
     files = {
-        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path for path in sorted((root / package).rglob("*.py"))
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
+        for package in packages
+        for path in sorted((root / package).rglob("*.py"))
     }
     graph: dict[str, set[str]] = {}
     for module, path in files.items():
         targets: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                targets |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in files else node.module for alias in node.names}
+            if isinstance(node, ast.ImportFrom):
+                source = _absolute(module, path.name == "__init__.py", node.level, node.module)
+                targets |= {f"{source}.{alias.name}" if f"{source}.{alias.name}" in files else source for alias in node.names}
             elif isinstance(node, ast.Import):
                 targets |= {alias.name for alias in node.names}
         graph[module] = {target for target in targets if target in files and target != module}
     return graph
 
 
-def _a_cycle(graph: dict[str, set[str]]) -> list[str]:
-    """One import cycle of the graph, its first module repeated at the end ([]: none)."""
-    done: set[str] = set()
-
-    def visit(module: str, path: list[str]) -> list[str]:
-        if module in path:
-            return path[path.index(module) :] + [module]
-        if module in done:
-            return []
-        for target in sorted(graph[module]):
-            if cycle := visit(target, path + [module]):
-                return cycle
-        done.add(module)
-        return []
-
-    return next((cycle for module in sorted(graph) if (cycle := visit(module, []))), [])
+def _absolute(module: str, package: bool, level: int, name: str | None) -> str:
+    """The module a `from` import in `module` names: `from .x import y` in a.b.c names
+    a.b.x (`package`: `module` is a package's __init__, so `.` is itself)."""
+    if not level:
+        return name or ""
+    parts = module.split(".")[: len(module.split(".")) - level + package]
+    return ".".join(parts + ([name] if name else []))
 
 
-@pytest.mark.parametrize("package", ["grader", "solvers", "answerkey", "play", "assignment"])
-def test_no_import_cycle_among_a_packages_modules(package: str) -> None:
-    """No module of the package imports, through any chain of imports (lazy ones included),
-    a module that imports it back."""
-    cycle = _a_cycle(_import_graph(ROOT, package))
-    assert not cycle, f"an import cycle: {' -> '.join(cycle)}"
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module `start` imports through some chain of imports."""
+    seen: set[str] = set()
+    todo = list(graph[start])
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo += graph[module]
+    return seen
 
 
-def test_the_cycle_check_sees_a_cycle_through_a_lazy_import(tmp_path: Path) -> None:
-    """The check above can fail: a cycle closed by an import inside a function is found."""
-    (tmp_path / "pkg").mkdir()
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of the graph: its strongly connected components of more than one
+    module (each module of one reaches every other through imports), sorted."""
+    reach = {module: _reachable(graph, module) for module in graph}
+    circles = {frozenset({module} | {other for other in reach[module] if module in reach[other]}) for module in graph if module in reach[module]}
+    return sorted(sorted(circle) for circle in circles)
+
+
+def _a_cycle(graph: dict[str, set[str]], circle: list[str]) -> list[str]:
+    """One chain of imports around `circle` (a strongly connected component), its first
+    module repeated at the end."""
+    first, inside = circle[0], set(circle)
+    paths = {first: [first]}
+    todo = [first]
+    while todo:  # breadth first: the shortest chain back to `first`
+        module = todo.pop(0)
+        for target in sorted(graph[module] & inside):
+            if target == first:
+                return paths[module] + [first]
+            if target not in paths:
+                paths[target] = paths[module] + [target]
+                todo.append(target)
+    raise AssertionError(f"{circle} is no circle")
+
+
+def _described(graph: dict[str, set[str]]) -> list[str]:
+    return [f"{len(circle)} modules: {', '.join(circle)} (for one, {' -> '.join(_a_cycle(graph, circle))})" for circle in _circles(graph)]
+
+
+def test_no_import_circle_across_the_kit() -> None:
+    """No module of the kit imports, through any chain of imports (lazy ones and those
+    for types only included) and whichever packages the chain crosses, a module that
+    imports it back: a helper two modules need lives below both, and code that needs
+    both sides of a door lives above them (`grader/commands/instructor.py`)."""
+    graph = _import_graph(ROOT, KIT_PACKAGES)
+    assert len(graph) > 100 and all(any(module.startswith(package) for module in graph) for package in KIT_PACKAGES)
+    assert not _circles(graph), "import circles: " + "; ".join(_described(graph))
+
+
+def test_the_circle_check_sees_a_circle_through_a_lazy_import(tmp_path: Path) -> None:
+    """The check above can fail: a circle closed by an import inside a function, or a
+    relative one, is found."""
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
     (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / "pkg" / "one.py").write_text("from pkg.two import g\n", encoding="utf-8")
-    (tmp_path / "pkg" / "two.py").write_text("import pkg.three\n", encoding="utf-8")
+    (tmp_path / "pkg" / "one.py").write_text("from .two import g\n", encoding="utf-8")
+    (tmp_path / "pkg" / "two.py").write_text("from .sub import four\n", encoding="utf-8")
+    (tmp_path / "pkg" / "sub" / "__init__.py").write_text("from . import four\n", encoding="utf-8")
+    (tmp_path / "pkg" / "sub" / "four.py").write_text("from ..three import f\n", encoding="utf-8")
     (tmp_path / "pkg" / "three.py").write_text("def f():\n    from pkg import one\n", encoding="utf-8")
-    assert _a_cycle(_import_graph(tmp_path, "pkg")) == ["pkg.one", "pkg.two", "pkg.three", "pkg.one"]
+    graph = _import_graph(tmp_path, ("pkg",))
+    assert graph["pkg.sub"] == {"pkg.sub.four"} and graph["pkg.sub.four"] == {"pkg.three"}
+    assert _circles(graph) == [["pkg.one", "pkg.sub.four", "pkg.three", "pkg.two"]]
+    assert _a_cycle(graph, _circles(graph)[0]) == ["pkg.one", "pkg.two", "pkg.sub.four", "pkg.three", "pkg.one"]
+
+
+def test_the_circle_check_sees_a_circle_across_packages(tmp_path: Path) -> None:
+    """A circle no single package holds: two modules of one package, one of another, each
+    import under TYPE_CHECKING or in a function; a module beside it that only imports
+    into the circle is not in it, and two circles are told apart."""
+    files = {
+        "low/door.py": "def f():\n    from high.tool import run\n",
+        "low/score.py": "from low.door import f\n",
+        "low/alone.py": "import low.score\n",
+        "high/tool.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from low.score import f\n",
+        "high/a.py": "from high import b\n",
+        "high/b.py": "import high.a\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert _circles(_import_graph(tmp_path, ("low",))) == []
+    graph = _import_graph(tmp_path, ("low", "high"))
+    assert _circles(graph) == [["high.a", "high.b"], ["high.tool", "low.door", "low.score"]]
+    assert _described(graph)[1] == "3 modules: high.tool, low.door, low.score (for one, high.tool -> low.score -> low.door -> high.tool)"
 
 
 def test_the_answer_key_is_reached_only_through_its_doors() -> None:

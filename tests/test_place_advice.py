@@ -252,3 +252,16 @@ def test_the_command_line_writes_not_gradable_for_a_file_defining_nothing(tmp_pa
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert run.returncode == 0 and results["gradable"] is False, run.stdout
     assert "defines none of the functions the assignment asks for" in results["format_errors"][0]
+
+
+@pytest.mark.slow  # grades through the CLI
+def test_a_file_with_only_an_agent_is_told_to_implement_the_first_hook(tmp_path: Path) -> None:
+    """A file that defines choose_move and no hook: every hook is not written yet (the
+    worker's typed kind for a function the file lacks, as for a stub), so the Next step is
+    to implement constraint_bounds, the handout's first, not to fix the hook whose boards
+    lose the most points."""
+    text, report = graded(tmp_path, "agent_naive")
+    assert all(h["status"] == "error" and "no function named" in h["message"] for h in report["hooks"]), report["hooks"]
+    step = text.split("Next step: ", 1)[1]
+    assert step.startswith("implement constraint_bounds in assignment/hooks.py ("), step
+    assert "points depend on" not in step

@@ -9,19 +9,21 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import shutil
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import ROOT, STUDENT_FILES, Kit, isolation_unavailable, needed, run_grader
+from conftest import ROOT, STUDENT_FILES, Kit, isolation_unavailable, needed, run_grader, self_contained
 
 from grader.inputs.config import AgentGrading
-from grader.reports.results import ItemResult
+from grader.reports.results import ItemResult, report_from_data
 from grader.sandbox.host import Limits
 from grader.sandbox.isolation import open_sandbox
 from grader.sandbox.tasks import Outcome
-from grader.scoring.agentplay import AgentGames, play_agent_games, play_games
+from grader.scoring.agentplay import AgentGames, play_agent_games, play_games, score_agent
 from play.evaluate import AgentFailure, GameResult, game_numbers
 
 GRADING = AgentGrading(games=12, points=4.0, thresholds=((0.5, 1.0),))
@@ -100,6 +102,94 @@ def test_two_slow_moves_lose_exactly_their_two_games_and_play_goes_on(kit: Kit, 
     assert f"2 to a slow move ({numbers}): a move took more than 0.5 s" in entry["message"], entry["message"]
     assert f"won 0/{GRADING.games}" in entry["message"] and "not finished" not in entry["message"]
     assert f"lost {GRADING.games} of {GRADING.games}: {GRADING.games - 2} opened a mine" in entry["message"]
+
+
+def slow_at_chosen_moves(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[int], list[GameResult]]:
+    """agent_slow_chosen.py in `folder` (beside agent_guesses.py, whose moves it plays), made
+    slow at one chosen move of each of two chosen games: games won otherwise, at a move
+    after the first (whose view is alike in every game) whose view no other move of any
+    game shows. The file, the chosen games (from 0), and the games as played with no slow move."""
+    monkeypatch.syspath_prepend(str(STUDENT_FILES))
+    fingerprint, guessed = student("agent_slow_chosen").fingerprint, student("agent_guesses").choose_move
+    views: list[list[str]] = []
+
+    def recorded(view: Any) -> Any:
+        views[-1].append(fingerprint(view))
+        return guessed(view)
+
+    played = []
+    for index in range(GRADING.games):
+        views.append([])
+        played += play_games(recorded, replace(GRADING, games=1), index)
+    seen = [view for game in views for view in game]
+    chosen: dict[int, int] = {}  # game: move, numbered from 0
+    for game in (index for index, result in enumerate(played) if result.won and index):
+        unique = [move for move in range(len(views[game]) // 2, len(views[game])) if seen.count(views[game][move]) == 1]
+        chosen |= {game: unique[0]} if unique and len(chosen) < 2 else {}
+    assert len(chosen) == 2, views
+    slow = [views[game][move] for game, move in chosen.items()]
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(STUDENT_FILES / "agent_guesses.py", folder / "agent_guesses.py")
+    text = (STUDENT_FILES / "agent_slow_chosen.py").read_text(encoding="utf-8").replace("{{SLOW_VIEWS}}", " ".join(slow))
+    (folder / "agent.py").write_text(text, encoding="utf-8")
+    return folder / "agent.py", sorted(chosen), played
+
+
+def test_slow_chosen_moves_lose_their_games_alone_by_the_move_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent that spins on CPU time, 120 times the per-move limit, at one chosen move of
+    two chosen games (every other move instant) loses those two games alone, to a slow
+    move: the typed games lost by cause are exactly them, the other games are won as
+    without the slow moves, and the losses line names them."""
+    agent, chosen, played = slow_at_chosen_moves(tmp_path / "agent", monkeypatch)
+    grading = replace(GRADING, move_timeout=0.5, timeout=120.0)
+    needed("--isolation bwrap", isolation_unavailable("bwrap"))
+    sandbox = open_sandbox("bwrap", [], workers=1)
+    try:
+        outcome = play_agent_games(str(agent), grading, 0, Limits(), sandbox, "siblings")
+    finally:
+        sandbox.close()
+    assert outcome.ok, outcome.reason
+    result = outcome.answered
+    assert result.lost_games == [("slow", chosen)], result.lost
+    assert result.wins == sum(game.won for game in played) - len(chosen), result.lost
+    item = score_agent(grading, outcome)
+    assert item.lost_games == (("slow", tuple(chosen)),)
+    losses = dict(item.facts)["losses"]
+    assert f"2 to a slow move ({game_numbers(chosen)}): a move took more than 0.5 s" in losses, losses
+
+
+def test_a_class_run_loses_the_slow_games_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same through a class run (`--submissions`, an agent section with a 0.5 s move
+    limit): the kept result of the student whose agent is slow at the chosen moves has
+    those games alone lost to a slow move, the losses line in its feedback names them, and
+    a classmate with the same agent never slow loses none to it."""
+    ann, chosen, played = slow_at_chosen_moves(tmp_path / "class" / "ann", monkeypatch)
+    bob = tmp_path / "class" / "bob"
+    bob.mkdir()
+    for student_folder in (ann.parent, bob):
+        (student_folder / "hooks.py").write_text(self_contained("correct"), encoding="utf-8")
+        shutil.copyfile(STUDENT_FILES / "agent_guesses.py", student_folder / "agent_guesses.py")
+    (bob / "agent.py").write_text((STUDENT_FILES / "agent_slow_chosen.py").read_text(encoding="utf-8"), encoding="utf-8")
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    shutil.copyfile(ROOT / "problems" / "course.yaml", problems / "course.yaml")
+    (problems / "grading.yaml").write_text(
+        f"agent:\n  games: {GRADING.games}\n  move_timeout: 0.5\n  timeout: 120\n  thresholds: [[0.5, 1.0]]\n", encoding="utf-8"
+    )
+    csv = tmp_path / "grades.csv"
+    run = run_grader(problems, "--submissions", tmp_path / "class", "--csv", csv, "--only", "agent", timeout=600)
+    assert csv.is_file() and "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
+    kept = {
+        name: report_from_data(json.loads((tmp_path / "grades-results" / f"{name}.json").read_text(encoding="utf-8"))["report"])
+        for name in ("ann", "bob")
+    }
+    items = {name: next(i for i in report.items if i.kind == "agent") for name, report in kept.items()}
+    assert items["ann"].lost_games == (("slow", tuple(chosen)),), items["ann"].message
+    assert items["bob"].lost_games == (), items["bob"].message
+    wins = sum(game.won for game in played)
+    assert [dict(items[name].facts)["wins"] for name in ("ann", "bob")] == [str(wins - len(chosen)), str(wins)]
+    feedback = (tmp_path / "grades-feedback" / "ann.md").read_text(encoding="utf-8")
+    assert f"2 to a slow move ({game_numbers(chosen)}): a move took more than 0.5 s" in " ".join(feedback.split())
 
 
 def test_printing_every_move_loses_no_game() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from conftest import Kit, attacker, grader_env, run_grader, self_contained, stud
 
 from grader.reports.gradescope import gradescope_results
 from grader.reports.prairielearn import prairielearn_results
-from grader.reports.results import Report
+from grader.reports.results import Report, report_from_data
 from grader.sandbox.tasks import Outcome
 from grader.scoring.case import Case
 from grader.scoring.hookcases import build_cases, load_cases
@@ -113,8 +114,9 @@ def test_private_cases_are_named_private_and_rerun_from_their_input_in_a_copy(pr
     graded = run_grader(private_course / "course.yaml", "--solver", student, "--only", HOOK, "--json", out, columns=80)
     message = next(h for h in json.loads(out.read_text(encoding="utf-8"))["hooks"] if h["id"] == HOOK)["message"]
     ((hook, number, case, result),) = private_hints(message)
-    graded_case = Case.from_data(json.loads(json.dumps(build_cases(PRIVATE_SEED)[HOOK][number - 1].data())))  # keys as a token keeps them
+    graded_case = build_cases(PRIVATE_SEED)[HOOK][number - 1]
     assert hook == HOOK and case.input_text() == graded_case.input_text() and case.name == graded_case.name
+    assert case == replace(graded_case, group=None)  # read back exactly, its integer keys as integers
     assert "this is a private case" in message and "its input is above in full" in message
     assert [hint[2] for hint in private_hints(graded.stdout)] == [case]  # wrapped at 80 columns, still whole
     folder = tmp_path / "class"
@@ -160,3 +162,30 @@ def test_a_damaged_case_says_so_in_one_line() -> None:
     refused = run_grader("problems/course.yaml", "--case", f"{HOOK}:{token[:-5]}")
     assert refused.returncode == 2 and "Traceback" not in refused.stdout + refused.stderr, refused.stdout + refused.stderr
     assert refused.stdout.count("\n") == 1 and "copy it again" in refused.stdout, refused.stdout
+
+
+def test_the_same_error_in_a_file_named_otherwise_is_told_the_same(private_course: Path, tmp_path: Path) -> None:
+    """A constraint_bounds that raises on an empty domain, graded in a class as ann.py: the
+    hint its kept result holds, run in a released copy where the file is hooks.py, fails
+    with the same error at the same line, and says it is the same error (it used to say the
+    hook's answer does not depend on its input alone, the words naming another file). A
+    file changed since, raising the same exception a line lower, is told apart."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    code = self_contained("bounds_raises_on_empty")
+    (folder / "ann.py").write_text(code, encoding="utf-8")
+    run_grader(private_course / "course.yaml", "--submissions", folder, "--only", "constraint_bounds", "--csv", tmp_path / "g.csv")
+    kept = json.loads((tmp_path / "g-results" / "ann.json").read_text(encoding="utf-8"))["report"]
+    item = next(item for item in report_from_data(kept).items if item.name == "constraint_bounds")
+    (argv,) = item.reruns
+    assert "(ann.py, line " in item.message
+    copy = tmp_path / "copy"
+    assert run_grader("release", copy, "--problems", private_course).returncode == 0
+    changed = "# changed since\n" + code
+    for text, told in ((code, "failed with the same error here (ValueError, line "), (changed, "If you have not changed it since")):
+        (copy / "assignment" / "hooks.py").write_text(text, encoding="utf-8")
+        rerun = run_grader(*argv[3:], cwd=copy, env=grader_env(copy))
+        shown = flat(rerun.stdout)
+        assert rerun.returncode == 1 and shown.endswith("wrong") and "(hooks.py, line " in shown, rerun.stdout + rerun.stderr
+        assert told in shown, shown
+        assert ("does not depend on its input alone" in shown) == (text != code), shown

@@ -22,6 +22,10 @@ from grader.sandbox.wire import Answer, BadMessage, Raised, Ready, WireSet, clea
         (b'{"raised": 3, "fatal": true, "kind": "raised"}', "malformed reply"),
         (b'{"raised": "x", "fatal": true, "kind": "unloadable"}', "malformed reply"),
         (b'{"raised": "x", "fatal": true}', "unknown kind"),
+        (b'{"raised": "x", "fatal": false, "kind": "raised", "where": ["ValueError"]}', "malformed place"),
+        (b'{"raised": "x", "fatal": false, "kind": "raised", "where": ["no such type!", 3]}', "malformed place"),
+        (b'{"raised": "x", "fatal": false, "kind": "raised", "where": ["ValueError", -1]}', "malformed place"),
+        (b'{"raised": "x", "fatal": false, "kind": "raised", "where": ["ValueError", true]}', "malformed place"),
         (b"[1, 2]", "unknown kind"),
         (b"\xff\xfe", "not JSON"),
     ],
@@ -37,6 +41,8 @@ def test_replies_become_typed_records() -> None:
     assert read_reply(encode({"value": [1, {"set": [0, 1]}]})) == Answer([1, {"set": [0, 1]}])
     assert read_reply(encode({"raised": "boom", "fatal": False, "kind": "raised"})) == Raised("boom", False)
     assert read_reply(encode({"raised": "todo", "fatal": True, "kind": "not_implemented"})) == Raised("todo", True, None, "not_implemented")
+    where = Raised("boom (a.py, line 3, in f)", False, None, "raised", ("ValueError", 3))
+    assert read_reply(encode({"raised": "boom (a.py, line 3, in f)", "fatal": False, "kind": "raised", "where": ["ValueError", 3]})) == where
     with pytest.raises(BadMessage):
         read_ready(encode({"ready": "yes"}))
 

@@ -7,5 +7,5 @@ recorded answers of `pathanswers`), the course's autograders (`bundle` for Grade
 time by `agentcost`), the problem check (`checking`), and the subcommands of
 `python -m solvers` (`solving`). The shell scripts the autograders run are package data
 in `templates/` (`scripts`). The grader reaches these commands only through the typed
-facade `grader.reference.InstructorTools`; `python -m solvers` registers its own.
+facade `grader.commands.instructor.InstructorTools`; `python -m solvers` registers its own.
 """

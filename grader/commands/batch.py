@@ -14,6 +14,7 @@ The results are kept beside the CSV (`grader.reports.kept`), for `python -m grad
 from __future__ import annotations
 
 import io
+import os
 import stat
 import statistics
 import tempfile
@@ -92,6 +93,11 @@ def find_submissions(folder: Path, export: Export | None = None) -> list[Submiss
     else:
         root = folder.resolve()
         found = [(submission, _raw_name(entry), entry.name) for entry in sorted(root.iterdir()) if (submission := _taken_in(entry, root))]
+        for name, why in (export.refused if export is not None else {}).items():  # taken off the disk while unpacking
+            submission = _refused(_student(root / name), why)
+            submission.entry = clean_text(name, NAME_LIMIT).replace("\n", " ")
+            found.append((submission, _raw_name(root / name), name))
+        found.sort(key=lambda item: item[2])
     return _named(found)
 
 
@@ -255,7 +261,9 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
     probed = run.probed.to_data() if run.probed is not None else None
     config = str(run.config) if run.config else None
     only = sorted(run.only) if run.only is not None else None
-    return Job(problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out), probed, only)
+    return Job(
+        problem_keys(run.problems), config, run.mode, run.timeout, hooks, submission.scope, agent, str(out.resolve()), probed, only, os.getcwd()
+    )
 
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:

@@ -43,7 +43,7 @@ def _check(argv: list[str], console: Console) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
     args = parser.parse_args(argv)
-    from grader.reference import instructor_tools
+    from grader.commands.instructor import instructor_tools
 
     checking = instructor_tools("python -m grader check")  # it counts with the answer key's counter
     from grader.inputs.config import find_config
@@ -70,7 +70,7 @@ def _release(argv: list[str], console: Console) -> int:
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems", help="the problem folder to publish")
     parser.add_argument("--allow-solutions", action="store_true", help="publish assignment/ even if it holds implemented hooks")
     args = parser.parse_args(argv)
-    from grader.reference import ReleaseRefused, instructor_tools
+    from grader.commands.instructor import ReleaseRefused, instructor_tools
     from solvers.cliargs import print_error
 
     releasing = instructor_tools("python -m grader release")
@@ -117,7 +117,7 @@ def _bundle(argv: list[str], console: Console) -> int:
     )
     parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
     args = parser.parse_args(argv)
-    from grader.reference import instructor_tools
+    from grader.commands.instructor import instructor_tools
     from solvers.cliargs import print_error
 
     if args.keep is not None and not args.test:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the commands import what they use when they run: --help and
 
     from grader.inputs.config import GradingConfig
     from grader.inputs.problemset import Problem, ProblemError
+    from grader.reports.rerunhint import RerunCommand
     from grader.reports.results import Report
     from grader.sandbox.isolation import Sandbox, Scope
 
@@ -172,8 +173,19 @@ def _grade(argv: list[str], console: Console) -> int:
             return _one_case(args, solver, config, console, sandbox, scope)
         from grader.scoring.grading import grade
 
-        report = grade(solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder), sandbox, scope, only)
+        report = grade(
+            solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder), sandbox, scope, only, _rerun_command(args)
+        )
     return _show_grades(args, config, report, errors, console)
+
+
+def _rerun_command(args: argparse.Namespace) -> RerunCommand:
+    """How this run's rerun hints start: its own paths and the options a rerun needs, so
+    that each hint runs as printed from where this run was started."""
+    from grader.reports.rerunhint import RerunCommand
+
+    config = str(args.config) if args.config else None
+    return RerunCommand.of_run([str(path) for path in args.paths], args.solver, config, args.only, args.timeout)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:

@@ -24,10 +24,11 @@ import signal
 import subprocess
 import sys
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from grader.commands.launch import kit_process
 from grader.inputs.problemset import Problem
 from grader.sandbox.host import describe_exit, kill_orphans
 from grader.sandbox.isolation import Scope
@@ -54,6 +55,7 @@ class Job:
     out: str
     probed: dict[str, Any] | None = None  # what the class run's grader found of the machine (`Probed`)
     only: list[str] | None = None  # the items --only grades (None: every item)
+    base: str = "."  # the class run's working folder: what the problem and config paths are relative to (this process's is another)
 
     def to_json(self) -> bytes:
         return json.dumps(asdict(self)).encode()
@@ -69,14 +71,15 @@ def problem_keys(problems: list[Problem]) -> list[tuple[str, str]]:
     return [(problem.file, problem.id) for problem in problems]
 
 
-def _problems(keys: list[tuple[str, str]]) -> list[Problem]:
-    """The problems named by (file, id), read again from their files, in the same order."""
+def _problems(keys: list[tuple[str, str]], base: Path) -> list[Problem]:
+    """The problems named by (file, id), read again from their files (relative to `base`),
+    in the same order and named as the class run named them."""
     from grader.inputs.problemset import load_problem_file
 
     found: dict[tuple[str, str], Problem] = {}
     for file in dict.fromkeys(file for file, _ in keys):
-        for problem in load_problem_file(Path(file))[0]:
-            found[(problem.file, problem.id)] = problem
+        for problem in load_problem_file(base / file)[0]:
+            found[(file, problem.id)] = replace(problem, file=file)
     missing = [key for key in keys if key not in found]
     if missing:
         raise ValueError(f"the problem {missing[0][1]} of {missing[0][0]} changed while the class was graded")
@@ -90,10 +93,10 @@ def run(job: Job) -> None:
     from grader.sandbox.isolation import Probed, open_sandbox
     from grader.scoring.grading import grade
 
-    problems = _problems(job.problems)
-    config_path = Path(job.config) if job.config else None
+    problems = _problems(job.problems, Path(job.base))
+    config_path = Path(job.base, job.config) if job.config else None
     config, _ = load_config(config_path)
-    secrets = [Path(p.file) for p in problems] + ([config_path] if config_path else [])
+    secrets = [Path(job.base, p.file) for p in problems] + ([config_path] if config_path else [])
     probed = Probed.from_data(job.probed) if job.probed is not None else None
     sandbox = open_sandbox(job.mode, secrets, workers=2, probed=probed)
     try:
@@ -136,8 +139,11 @@ class Runner:
         with self.lock:
             if self.stopping:
                 return "the run was interrupted"
+            argv, cwd, env = kit_process("grader.commands.gradejob", str(os.getpid()))
             process = subprocess.Popen(
-                [sys.executable, "-m", "grader.commands.gradejob", str(os.getpid())],
+                argv,
+                cwd=cwd,
+                env=env,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,

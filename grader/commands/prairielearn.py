@@ -68,7 +68,7 @@ def command(argv: list[str], console: Console) -> int:
     )
     args = parser.parse_args(argv)
     from grader.commands.common import need_source_checkout
-    from grader.reference import instructor_tools
+    from grader.commands.instructor import instructor_tools
     from solvers.cliargs import print_error
 
     tools = instructor_tools("python -m grader prairielearn")

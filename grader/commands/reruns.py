@@ -24,7 +24,7 @@ from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.case import Case
 from grader.scoring.grading import run_solver_tasks
 from grader.scoring.hookcases import result_text
-from grader.scoring.hookitems import HookAnswers, hook_task
+from grader.scoring.hookitems import HookAnswers, hook_task, same_reply
 from grader.scoring.problems import SearchAnswer
 
 RANDOMNESS = (
@@ -94,7 +94,7 @@ def rerun_notes(hook: str, rerun: Rerun, labels: Sequence[str], expected: Any, b
     if unsteady is not None:
         return [f"  not reproduced: asked the same calls again, in a fresh process, your hook answered otherwise ({unsteady}): {RANDOMNESS}"]
     alone = rerun.alone_answer()
-    if alone is None or alone == rerun.answer:
+    if alone is None or same_reply(alone, rerun.answer):
         return []
     verdict = "right" if alone == {"value": expected} else "wrong"
     return [
@@ -123,9 +123,14 @@ def verdict(console: Console, rerun: Rerun, labels: Sequence[str], answer: Any, 
 
 def private_note(hook: str, number: int, graded: dict[str, Any], answer: dict[str, Any]) -> list[str]:
     """What to make of a private case's answer here when grading got another: the copy
-    cannot ask the course's cases that came before it."""
+    cannot ask the course's cases that came before it. The same error (its type and
+    line, `same_reply`) is the same answer, its words naming another file."""
     if answer == graded:
         return []
+    if same_reply(answer, graded):
+        kind, line = graded["where"]
+        at = f"{kind}, line {line}" if line else kind
+        return [f"  when graded, your hook failed with the same error here ({at}), in the file as it was named there"]
     cases = "case 1" if number == 2 else f"cases 1-{number - 1}"
     before = f"the course's private {cases}, asked before it in the same process" if number > 1 else ""
     why = (

@@ -82,9 +82,11 @@ def facts_of(path: Path, wanted: frozenset[str]) -> Facts:
 
 def _read_elsewhere(paths: list[Path], wanted: frozenset[str]) -> dict[Path, Facts]:
     """The facts of the files a reading process answered for, in order, before it ended."""
-    asked = json.dumps({"paths": [str(p) for p in paths], "wanted": sorted(wanted), "memory": READ_MEMORY, "seconds": READ_SECONDS})
+    asked = json.dumps({"paths": [os.path.abspath(p) for p in paths], "wanted": sorted(wanted), "memory": READ_MEMORY, "seconds": READ_SECONDS})
     try:
-        done = subprocess.run([sys.executable, "-I", "-S", __file__], input=asked, capture_output=True, text=True, timeout=WALL_SECONDS, check=False)
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", __file__], input=asked, capture_output=True, text=True, timeout=WALL_SECONDS, check=False, cwd="/"
+        )
         said = done.stdout
     except subprocess.TimeoutExpired as stopped:
         said = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else stopped.stdout or ""

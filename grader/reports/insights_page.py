@@ -68,8 +68,8 @@ def insights_page(title: str, summary: str, tables: list[Table]) -> str:
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>"
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body><main>"
         f"<h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p><nav>{links}</nav>"
         + "\n".join(table_html(t) for t in tables)
-        + "</body></html>\n"
+        + "</main></body></html>\n"
     )

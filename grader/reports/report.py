@@ -15,6 +15,7 @@ from rich.text import Text
 
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
+from grader.reports.rerunhint import hint_text
 from grader.reports.results import ItemResult, Report
 from grader.reports.shown import shown_report
 from solvers.cliargs import instructor_only, print_error
@@ -153,7 +154,10 @@ def show_reasons(console: Console, items: list[ItemResult]) -> None:
     if groups:
         console.print("[bold]Where points were lost:[/]")
     for group in groups:
-        console.print(f"  {_status(group.status)} {escape(group.who(len(items)))}: {escape(group.message)}", highlight=False)
+        hints = [hint_text(argv) for argv in group.members[0].reruns]
+        reason = f"  {_status(group.status)} {escape(group.who(len(items)))}: {escape(group.message)}"
+        for line in reason.split("\n"):  # a rerun command on one line, however wide: pasted, it runs as printed
+            console.print(line, highlight=False, soft_wrap=any(escape(hint) in line for hint in hints))
         output = group.members[0].output.strip()
         if output:
             console.print(f"    printed: {escape(output.splitlines()[0][:120])}", highlight=False)

@@ -47,6 +47,8 @@ class ItemResult:
     first_wrong: str = ""  # for a hook: the name of its first wrong named case ("" when none was wrong)
     mistake: str = ""  # for a hook: the misconception its first wrong case looks like ("" when none is recognised)
     game_outcomes: tuple[tuple[str, int], ...] = ()  # for the agent: games counted by outcome ("won", how each was lost)
+    lost_games: tuple[tuple[str, tuple[int, ...]], ...] = ()  # for the agent: the games lost to each cause (`LossCause`), from 0
+    reruns: tuple[tuple[str, ...], ...] = ()  # for a hook: each command its reason shows to rerun a case, word by word
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
@@ -87,6 +89,8 @@ class ItemResult:
             data["unchecked"] = self.unchecked
         if self.unverified:
             data["unverified"] = self.unverified
+        if self.reruns:
+            data["reruns"] = [list(argv) for argv in self.reruns]
         return data
 
 
@@ -213,6 +217,8 @@ def report_from_data(data: dict[str, Any]) -> Report:
         values["facts"] = tuple(tuple(pair) for pair in values.get("facts", ()))
         values["calls_timed"] = tuple(tuple(row) for row in values.get("calls_timed", ()))
         values["game_outcomes"] = tuple((str(way), int(count)) for way, count in values.get("game_outcomes", ()))
+        values["lost_games"] = tuple((str(cause), tuple(int(game) for game in games)) for cause, games in values.get("lost_games", ()))
+        values["reruns"] = tuple(tuple(str(word) for word in argv) for argv in values.get("reruns", ()))
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
     return Report(

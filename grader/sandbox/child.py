@@ -51,7 +51,7 @@ from grader.sandbox.wire import (
     reply_message,
     to_data,
 )
-from solvers.errortext import describe_exception
+from solvers.errortext import describe_exception, raised_where
 
 #: Student code that draws random numbers draws the same ones at every grading.
 RANDOM_SEED = 0
@@ -203,7 +203,7 @@ class Answerer:
             return Raised(self.broken, True, self.missing)
         function = getattr(self.module, hook, None)
         if not callable(function):
-            return Raised(f"no function named {hook} in {self.source.name}", True)
+            return Raised(f"no function named {hook} in {self.source.name}", True, kind="not_implemented")  # not written yet, as a stub
         spec = BY_NAME[hook]
         try:
             value = function(*spec.positional(args, self.csp))  # fresh arguments for every call
@@ -213,7 +213,8 @@ class Answerer:
                 return Answer({"move": [str(value.action), [to_data(value.cell[0]), to_data(value.cell[1])]]})
             return Answer(to_data(value))
         except BaseException as error:  # the student's failure is an answer, not our crash
-            return Raised(student_reason(error, self.source, hook), isinstance(error, FATAL), missing_module(error, self.source), raised_kind(error))
+            reason, where = student_reason(error, self.source, hook), raised_where(error, str(self.source.parent))
+            return Raised(reason, isinstance(error, FATAL), missing_module(error, self.source), raised_kind(error), where)
 
 
 def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:

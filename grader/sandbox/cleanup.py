@@ -7,8 +7,9 @@ for every user id it was given when the grader dies. Standard library only: the
 guardian runs this file as a script (`python -I -S cleanup.py guard OFFSET FOLDER...`,
 user ids on its standard input). It imports nothing from the grader.
 
-Processes are killed by a short-lived helper whose real and saved user ids are a
-*shadow* id (the worker's id + `OFFSET`) and whose effective id is the worker's:
+Processes are killed by a short-lived helper (`shadowkill.py`, beside this file) whose
+real and saved user ids are a *shadow* id (the worker's id + `OFFSET`) and whose
+effective id is the worker's:
 `kill(-1)` then reaches every process of the worker's user at once (the kernel walks the
 process list under a lock, so a process that forks cannot outrun it), while no process
 of the worker's user may signal the helper, whose real and saved ids are not its own.
@@ -47,17 +48,9 @@ _UIDS = re.compile(rb"^Uid:\s*(\d+)\s+(\d+)\s+(\d+)", re.MULTILINE)
 #: and where it sits (its parent's descriptor and its name), to remove it once empty.
 Folder = tuple[int, list[str], bool, int, str]
 
-_KILL = """
-import os, signal, sys
-uid, shadow = int(sys.argv[1]), int(sys.argv[2])
-os.setgroups([])
-os.setresgid(shadow, shadow, shadow)
-os.setresuid(shadow, uid, shadow)
-try:
-    os.kill(-1, signal.SIGKILL)
-except OSError:
-    pass
-"""
+#: The kill helper (see `shadowkill`), beside this file: the guardian runs this file as a
+#: script, with nothing of the kit on its path.
+KILLER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shadowkill.py")
 
 
 def _processes() -> Iterator[tuple[int, set[int]]]:
@@ -91,7 +84,7 @@ def kill_user(uid: int, shadow: int, python: str = sys.executable) -> bool:
         if not user_processes(uid):
             return True
         subprocess.run(
-            [python, "-I", "-S", "-c", _KILL, str(uid), str(shadow)],
+            [python, "-I", "-S", KILLER, str(uid), str(shadow)],
             cwd="/",
             env={},
             stdin=subprocess.DEVNULL,

@@ -109,9 +109,9 @@ class StudentRaised(HookError):
     """The student's function `hook` raised (`kind`: NotImplementedError or another, as the
     worker saw it); `fatal` ones (not implemented, exit, memory) end the task."""
 
-    def __init__(self, message: str, fatal: bool, hook: str = "", kind: RaisedKind = "raised"):
+    def __init__(self, message: str, fatal: bool, hook: str = "", kind: RaisedKind = "raised", where: tuple[str, int] | None = None):
         super().__init__(message, hook, kind)
-        self.fatal = fatal
+        self.fatal, self.where = fatal, where  # where: the exception's type and line in the student's files, as the worker saw them
 
 
 def interrupt() -> None:
@@ -364,7 +364,7 @@ class Worker:
             raise WorkerFailure("crashed", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
             raise StudentRaised(
-                (outside_rule(reply.missing) if reply.missing else None) or clean_text(reply.message, 400), reply.fatal, hook, reply.kind
+                (outside_rule(reply.missing) if reply.missing else None) or clean_text(reply.message, 400), reply.fatal, hook, reply.kind, reply.where
             )
         assert isinstance(reply, Answer)
         return reply.value

@@ -32,6 +32,7 @@ import pwd
 import py_compile
 import queue
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -41,7 +42,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.errors import UserError
-from grader.sandbox import cleanup, visible
+from grader.sandbox import cleanup, reachprobe, visible
 from grader.sandbox.cgroup import Group, Tree, open_tree
 from grader.sandbox.cleanup import SHADOW_OFFSET, clean_users, kill_user, live_users, world_writable
 from grader.sandbox.usage import in_memory
@@ -80,6 +81,11 @@ STUDENT_API = (
 )
 BOOTSTRAP = "import sys; sys.path[:0] = [sys.argv[1]]; from grader.sandbox.child import main; main(sys.argv[1:])"
 FIRST_UID = 1_900_000_000  # user ids for workers under `user`: far above any real account
+#: Where every grader on this machine keeps its user-id leases: a folder in the first of
+#: these that root alone may write to (never the temporary folder, where any account could
+#: make the folder first).
+LEASE_BASES = ("/run", "/var/lib")
+LEASE_FOLDER = "grader-user-ids"
 SUBMISSION_FILES = 200  # .py files copied from one submission, at most
 SUBMISSION_BYTES = 5 << 20
 TMP_BYTES = 64 << 20  # the private /tmp under bwrap (a tmpfs: memory the process limits do not count)
@@ -99,12 +105,14 @@ def _clean_env(home: str) -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
 
 
-def _run_as(uid: int | None, argv: list[str], timeout: float = 20.0) -> subprocess.CompletedProcess[str] | None:
-    """Run a short command, as `uid` when given; None when it cannot start or times out."""
+def _run_as(uid: int | None, argv: list[str], timeout: float = 20.0, given: str | None = None) -> subprocess.CompletedProcess[str] | None:
+    """Run a short command, as `uid` when given, with `given` on its standard input (else
+    none); None when it cannot start or times out."""
     extra = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+    feed = {"input": given} if given is not None else {"stdin": subprocess.DEVNULL}
     try:
         done: subprocess.CompletedProcess[str] = subprocess.run(  # type: ignore[call-overload]
-            argv, capture_output=True, text=True, timeout=timeout, cwd="/", env=_clean_env("/"), stdin=subprocess.DEVNULL, **extra
+            argv, capture_output=True, text=True, timeout=timeout, cwd="/", env=_clean_env("/"), **feed, **extra
         )
         return done
     except (OSError, subprocess.SubprocessError):
@@ -130,23 +138,13 @@ def python_for(uid: int | None) -> str | None:
     return None
 
 
-_PROBE = """
-import os, sys
-for path in sys.argv[1:]:
-    try:
-        os.listdir(path) if os.path.isdir(path) else open(path, "rb").close()
-        print("read", path)
-    except OSError:
-        pass
-    if os.access(path, os.W_OK):
-        print("write", path)
-"""
-
-
 def exposed(uid: int, python: str, paths: list[Path]) -> list[str]:
-    """What of `paths` user `uid` can read or write: lines like 'read /path'."""
-    ran = _run_as(uid, [python, "-I", "-S", "-c", _PROBE, *map(str, paths)])
-    if ran is None:
+    """What of `paths` user `uid` can read or write: lines like 'read /path' (see
+    `reachprobe`, whose source the user's interpreter reads on its standard input: the
+    kit is among what the user must not read)."""
+    program = Path(reachprobe.__file__).read_text(encoding="utf-8")
+    ran = _run_as(uid, [python, "-I", "-S", "-", *map(str, paths)], given=program)
+    if ran is None or ran.returncode != 0:  # a probe that failed has seen nothing: no proof the paths are closed
         return ["probe could not run"]
     return ran.stdout.splitlines()
 
@@ -463,27 +461,59 @@ def _claim_uids(count: int, held: list[int], after: int = FIRST_UID - 1) -> list
     """`count` user ids above `after` that no account and no other grader on this machine
     uses and that no process runs as: each is claimed with a lock file held until this
     process ends (its descriptor goes in `held`)."""
-    locks = Path(tempfile.gettempdir()) / "grader-user-ids"
-    locks.mkdir(mode=0o700, exist_ok=True)
-    if locks.is_symlink() or locks.stat().st_uid != 0 or locks.stat().st_mode & 0o077:
-        raise IsolationUnavailable(f"{locks} must be a folder of root's alone")
+    folders = [lease_folder(), *_earlier_leases()]
     claimed: list[int] = []
     uid = after + 1
     while len(claimed) < count:
-        locked: list[tuple[int, int]] = []  # (id, its lock) not yet checked for processes
+        locked: list[tuple[int, list[int]]] = []  # (id, its locks) not yet checked for processes
         while len(claimed) + len(locked) < count:
-            fd = _lock_uid(locks, uid)
-            if fd is not None:
-                locked.append((uid, fd))
+            fds = _lock_uid(folders, uid)
+            if fds is not None:
+                locked.append((uid, fds))
             uid += 1
         running = live_users()  # one look at /proc once the locks are held: no grader starts one of these ids now
-        for candidate, fd in locked:
+        for candidate, fds in locked:
             if candidate not in running or kill_user(candidate, candidate + SHADOW_OFFSET):  # a survivor of an earlier run keeps its id
-                held.append(fd)
+                held.extend(fds)
                 claimed.append(candidate)
             else:
-                os.close(fd)
+                for fd in fds:
+                    os.close(fd)
     return claimed
+
+
+def _earlier_leases() -> list[Path]:
+    """Where graders of kit 0.2.0 and earlier on this machine take their leases (the
+    temporary folder's `grader-user-ids`, /tmp's unless TMPDIR says otherwise), when root
+    made it: an id is taken there too, so that no two graders of different versions share
+    one. A name another account made there is left alone."""
+    folders = dict.fromkeys(os.path.join(temp, LEASE_FOLDER) for temp in (tempfile.gettempdir(), "/tmp"))
+    return [Path(folder) for folder in folders if _roots_alone(folder, 0o077)]
+
+
+def lease_folder(bases: tuple[str, ...] = LEASE_BASES) -> Path:
+    """The folder of the user-id leases, made if need be, in the first of `bases` that is
+    a folder of root's no one else may write to: no other account can have made it (or a
+    link in its place). IsolationUnavailable when there is none, or the folder found is
+    not root's alone."""
+    for base in bases:
+        if _roots_alone(base, 0o022):
+            folder = os.path.join(base, LEASE_FOLDER)
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(folder, 0o700)
+            if not _roots_alone(folder, 0o077):
+                raise IsolationUnavailable(f"{folder} must be a folder of root's alone")
+            return Path(folder)
+    raise IsolationUnavailable(f"no folder of root's that others cannot write to for the user-id leases ({', '.join(bases)})")
+
+
+def _roots_alone(path: str, others: int) -> bool:
+    """`path` is a folder (not a link), root's, with none of the permission bits `others`."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == 0 and not info.st_mode & others
 
 
 def _reopen(probed: Probed, root: Path, workers: int) -> Sandbox:
@@ -511,20 +541,26 @@ def _opened(mode: Isolation, python: str, root: Path, pool: queue.Queue[int] | N
     return Sandbox(mode, python, root, pool, _guardian(writable), locks=locks, writable=writable, ram_folders=in_memory(writable))
 
 
-def _lock_uid(locks: Path, uid: int) -> int | None:
-    """The held lock of `uid` (an open descriptor) when no account has that id and no
-    other grader holds it; None otherwise."""
+def _lock_uid(folders: list[Path], uid: int) -> list[int] | None:
+    """The held locks of `uid` (open descriptors, one in each of `folders`) when no account
+    has that id and no other grader holds it; None otherwise."""
     try:
         pwd.getpwuid(uid)
+        return None
     except KeyError:
-        fd = os.open(locks / str(uid), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:  # another grader has it
+        pass
+    fds: list[int] = []
+    try:
+        for folder in folders:
+            fds.append(os.open(folder / str(uid), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+            fcntl.flock(fds[-1], fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BaseException as error:
+        for fd in fds:
             os.close(fd)
+        if isinstance(error, BlockingIOError):  # another grader has it
             return None
-        return fd
-    return None
+        raise
+    return fds
 
 
 def _why_not_user(python: str | None, uid: int | None, secrets: list[Path]) -> str | None:

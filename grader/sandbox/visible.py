@@ -24,6 +24,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -31,28 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.sandbox import mapsprobe
 from grader.sandbox.usage import pid_namespace
 
-#: Run by the worker's interpreter: its standard library, and every file it maps once it
-#: has loaded each extension module of the standard library with the libraries it needs
-#: (failures ignored). Loaded, not imported: no module is initialised (initialising
-#: _asyncio alone imports the asyncio package, two thirds of the probe's time), and the
-#: files mapped are the same (`tests/test_visible_probe.py` compares them on the machine).
-_PROBE = """
-import ctypes, os, sysconfig
-stdlib = sysconfig.get_path("stdlib")
-dynload = os.path.join(sysconfig.get_path("platstdlib"), "lib-dynload")
-for name in sorted(os.listdir(dynload)) if os.path.isdir(dynload) else []:
-    if name.endswith(".so"):
-        try:
-            ctypes.CDLL(os.path.join(dynload, name), mode=os.RTLD_NOW)
-        except OSError:
-            pass
-with open("/proc/self/maps") as maps:
-    fields = [line.split(None, 5) for line in maps]
-print(stdlib)
-print(*sorted({f[5].strip() for f in fields if len(f) == 6 and f[5].startswith("/")}), sep="\\n")
-"""
 #: Libraries glibc opens by name while a program runs (thread cancellation), not at start.
 _LOADED_LATER = ("libgcc_s.so.1",)
 #: Inside the standard library: installed packages (the kit may be among them), the
@@ -127,11 +109,13 @@ def remember(python: str, seen: Bound) -> None:
     _BOUND[python] = seen
 
 
-def _probe(python: str) -> Bound:
-    """Ask the interpreter `python` what it loads (see `_PROBE`)."""
+def _probe(python: str, way: str = "load") -> Bound:
+    """Ask the interpreter `python` what it loads (see `mapsprobe`; its file run by path:
+    under -I -S the kit is not on that interpreter's path). `way`: how the probe opens each
+    extension module, `import` for the peer bench/run_overhead.py times."""
     try:
         ran = subprocess.run(
-            [python, "-I", "-S", "-c", _PROBE],
+            [python, "-I", "-S", mapsprobe.__file__, way],
             capture_output=True,
             text=True,
             timeout=60,
@@ -220,13 +204,23 @@ def _holder_prefix(pid: int | str) -> str:
 
 def _sweep(base: Path) -> None:
     """Remove the copies in `base` that graders of our PID namespace, now gone (killed),
-    left behind."""
+    left behind: folders of our own user's only (a name another account made in a folder
+    anyone may write to is left alone)."""
     own = _holder_prefix(os.getpid())
     start = own[: own.rindex("-", 0, len(own) - 1) + 1]  # grader-stdlib-<namespace>-
     for holder in base.glob(f"{start}*"):
         pid = holder.name[len(start) :].split("-")[0]
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists() and _ours(holder):
             shutil.rmtree(holder, ignore_errors=True)
+
+
+def _ours(path: Path) -> bool:
+    """`path` is a folder (not a link) of this process's user."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid()
 
 
 def _copy(where: Bound, base: Path) -> str:

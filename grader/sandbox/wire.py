@@ -50,7 +50,8 @@ MAX_INT_DIGITS = 18  # |n| < 10**18: every count, variable and literal fits
 MAX_TEXT = 4000  # characters of one string
 
 TAGS = ("set", "dict", "move", "other")
-#: What a hook raised, as the worker saw it: NotImplementedError (a stub) or anything else.
+#: What a hook raised, as the worker saw it: NotImplementedError (a stub; and a function the
+#: file does not define, not written yet either) or anything else.
 RaisedKind = Literal["raised", "not_implemented"]
 
 
@@ -197,6 +198,7 @@ class Raised:
     fatal: bool
     missing: Missing | None = None
     kind: RaisedKind = "raised"
+    where: tuple[str, int] | None = None  # the exception's type and line in the student's files (`errortext.raised_where`)
 
 
 @dataclass(frozen=True)
@@ -228,7 +230,8 @@ def ready_message(record: Ready) -> dict[str, Any]:
 def reply_message(record: Answer | Raised) -> dict[str, Any]:
     if isinstance(record, Answer):
         return {"value": record.value}
-    return {"raised": record.message, "fatal": record.fatal, "kind": record.kind} | ({"missing": record.missing.data()} if record.missing else {})
+    message = {"raised": record.message, "fatal": record.fatal, "kind": record.kind}
+    return message | ({"missing": record.missing.data()} if record.missing else {}) | ({"where": list(record.where)} if record.where else {})
 
 
 def _missing(message: dict[str, Any]) -> Missing | None:
@@ -293,16 +296,27 @@ def read_ready(line: bytes) -> Ready | Ended:
 
 def read_reply(line: bytes) -> Answer | Raised | Ended:
     """A worker's reply to a call, checked (Ended: the item's process died instead)."""
-    message = read_message(
-        line, (frozenset({"value"}), frozenset({"raised", "fatal", "kind"}), frozenset({"raised", "fatal", "kind", "missing"}), frozenset({"ended"}))
-    )
+    raised = [frozenset({"raised", "fatal", "kind", *more}) for more in ((), ("missing",), ("where",), ("missing", "where"))]
+    message = read_message(line, (frozenset({"value"}), *raised, frozenset({"ended"})))
     if "ended" in message:
         return _ended(message)
     if "value" in message:
         return Answer(message["value"])
     if isinstance(message["raised"], str) and isinstance(message["fatal"], bool) and message["kind"] in get_args(RaisedKind):
-        return Raised(message["raised"], message["fatal"], _missing(message), message["kind"])
+        return Raised(message["raised"], message["fatal"], _missing(message), message["kind"], _where(message))
     raise BadMessage("a malformed reply")
+
+
+def _where(message: dict[str, Any]) -> tuple[str, int] | None:
+    """The `where` field of a message, checked: an exception type's name and a line number."""
+    if "where" not in message:
+        return None
+    value = message["where"]
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and value[0].isidentifier() and len(value[0]) <= 100):
+        raise BadMessage("a malformed place of an exception")
+    if not (type(value[1]) is int and 0 <= value[1] < 10**7):
+        raise BadMessage("a malformed place of an exception")
+    return value[0], value[1]
 
 
 # --- text that came from a worker, made safe to show -------------------------------------

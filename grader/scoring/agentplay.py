@@ -18,7 +18,7 @@ import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
@@ -36,8 +36,10 @@ from play.evaluate import (
     AgentFailure,
     ChooseMove,
     GameResult,
+    LossCause,
     describe_losses,
     first_lost_ways,
+    lost_by_cause,
     play_agent,
     wilson_interval,
 )
@@ -184,6 +186,7 @@ class AgentGames:
     errors: int
     outcomes: list[tuple[str, int]]
     losses: list[FirstLoss]
+    lost_games: list[tuple[LossCause, list[int]]] = field(default_factory=list)
 
 
 def games_result(games: list[GameResult]) -> AgentGames:
@@ -202,6 +205,7 @@ def games_result(games: list[GameResult]) -> AgentGames:
         sum(not game.won and game.error is not None for game in games),
         sorted(Counter(_outcome(game) for game in games).items(), key=lambda pair: -pair[1]),
         [FirstLoss(way.game, way.result.moves, way.reason, way.games, way.at()) for way in ways],
+        list(lost_by_cause(games).items()),
     )
 
 
@@ -292,7 +296,10 @@ def score_agent(grading: AgentGrading, outcome: Outcome[AgentGames]) -> ItemResu
         *((f"lost game {loss.game + 1}", loss.at) for loss in losses),
     )
     outcomes = tuple((str(way), int(count)) for way, count in result.outcomes)
-    return ItemResult("agent", name, status, score, grading.points, message, facts=facts, game_outcomes=outcomes, **measured(outcome))
+    lost = tuple((cause, tuple(games)) for cause, games in result.lost_games)
+    return ItemResult(
+        "agent", name, status, score, grading.points, message, facts=facts, game_outcomes=outcomes, lost_games=lost, **measured(outcome)
+    )
 
 
 def agent_item(grading: AgentGrading, outcome: Outcome[AgentGames] | None) -> ItemResult:

@@ -17,6 +17,7 @@ from grader.inputs.problemset import Problem
 from grader.inputs.searchanswers import Unusable, search_answers
 from grader.inputs.submission import hooks_calling_hooks
 from grader.reference import ReferenceUnavailable, reference_hooks, reference_strategies
+from grader.reports.rerunhint import RerunCommand
 from grader.reports.results import ItemResult, Report
 from grader.sandbox.host import Limits, start_worker, stop_worker
 from grader.sandbox.isolation import Isolation, Sandbox, Scope
@@ -66,6 +67,7 @@ def grade(
     sandbox: Sandbox | None = None,
     scope: Scope = "siblings",
     only: frozenset[str] | None = None,
+    rerun: RerunCommand | None = None,
 ) -> Report:
     """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`.
 
@@ -74,7 +76,8 @@ def grade(
     `timeout` (seconds per item) beats both the problems' own and the config's. With an
     `agent` config section, `agent` ("reference" or a file defining choose_move) is played too.
     `only`: the names of the items to grade (hooks, sat_encoding, efficiency, agent); the
-    caller picks the problems.
+    caller picks the problems. `rerun`: how the reasons' rerun commands start (None: as
+    the student copy runs them, `RerunCommand.copy`).
     """
 
     def wants(name: str) -> bool:
@@ -112,7 +115,8 @@ def grade(
     _take(probes, True, unseen["probes"])
     by_problem = dict(zip(map(id, visible + hidden), seen["problems"] + unseen["problems"]))
     report = _new_report(solver, config, sandbox, only, model, hooks, wants("agent") and _practice_stub(config, agent))
-    report.items += _hook_items(config, cases, hooks, seen["hooks"], [(p, by_problem[id(p)]) for p in problems], probes)
+    command = rerun or RerunCommand.copy(only, timeout)
+    report.items += _hook_items(config, cases, hooks, seen["hooks"], [(p, by_problem[id(p)]) for p in problems], probes, command)
     for sat_spec, outcome in zip(sat_hooks, seen["sat hooks"]):
         report.items.append(score_sat_hook(sat_spec, config.hook_points[sat_spec.name], outcome))
     problem_results = _problem_items(problems, by_problem, config, only)
@@ -156,12 +160,14 @@ def _hook_items(
     outcomes: list[Outcome[HookAnswers]],
     searches: list[tuple[Problem, Outcome[SearchAnswer]]],
     probes: dict[str, Probes],
+    command: RerunCommand,
 ) -> list[ItemResult]:
     """Each hook's item from its cases' outcome and its calls in the grader's searches."""
     items = []
     for spec, outcome in zip(hooks, outcomes):
         searched = _search_calls(spec, searches, probes)
-        items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched, private=config.hook_seed is not None))
+        private = config.hook_seed is not None
+        items.append(score_hook(spec.name, config.hook_points[spec.name], cases[spec.name], outcome, searched, private, command))
     return items
 
 

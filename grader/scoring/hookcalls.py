@@ -61,7 +61,7 @@ class LocalAsker:
         reply = self.answerer.answer(hook, args)
         self.calls.add(hook, time.monotonic() - started)
         if isinstance(reply, Raised):
-            raise StudentRaised(reply.message, reply.fatal, hook, reply.kind)
+            raise StudentRaised(reply.message, reply.fatal, hook, reply.kind, reply.where)
         return reply.value
 
     def end(self) -> None:

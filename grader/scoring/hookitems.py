@@ -11,6 +11,7 @@ from typing import Any
 
 from grader.hooktable import BY_NAME
 from grader.inputs.problemset import Problem
+from grader.reports.rerunhint import RerunCommand
 from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised
 from grader.sandbox.tasks import Outcome, Task
@@ -22,8 +23,18 @@ from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, b
 from grader.scoring.searchshare import Searched, SearchShare
 
 #: One question's answer as the scorers, the reasons and the rerun tokens read it:
-#: {"value": data} (the hook's answer as data) or {"error": why}.
+#: {"value": data} (the hook's answer as data) or {"error": why}, with "where": [the
+#: exception's type, its line in the student's files] when the worker said (see `same_reply`).
 Reply = dict[str, Any]
+
+
+def same_reply(one: Reply, two: Reply) -> bool:
+    """Whether two answers to a question are the same: the same value, or the same error,
+    the same exception's type raised at the same line (`where`) whatever its words (they
+    name the file, which a student copy names otherwise than the course's grader)."""
+    if "error" in one and "error" in two and one.get("where") and two.get("where"):
+        return bool(one["where"] == two["where"])
+    return one == two
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,7 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
         except StudentRaised as raised:
             if raised.fatal:
                 raise
-            results.append({"error": raised.message})
+            results.append({"error": raised.message} | ({"where": list(raised.where)} if raised.where else {}))
         except TypeError as wrong:  # as_data: not what the contract allows
             results.append({"error": str(wrong)})
     return HookAnswers(results)
@@ -108,13 +119,20 @@ def _probes(hook: str, problem: Problem, model: Model | AnswerTable) -> list[Cas
 
 
 def score_hook(
-    spec_name: str, points: float, cases: list[Case], outcome: Outcome[HookAnswers], searched: Sequence[Searched] = (), private: bool = False
+    spec_name: str,
+    points: float,
+    cases: list[Case],
+    outcome: Outcome[HookAnswers],
+    searched: Sequence[Searched] = (),
+    private: bool = False,
+    command: RerunCommand = RerunCommand.copy(),
 ) -> ItemResult:
     """Credit by groups of cases: a group counts when every case in it is right (the groups
     are built so that no input-independent answer gets a group right). The hook's calls in
     the grader's searches (`searched`) are graded alike, a board a case: the hook earns the
     smaller of the two shares, so right answers on the named cases alone earn nothing.
-    `private`: the cases come from the course's private seed (see `case_hint`)."""
+    `private`: the cases come from the course's private seed (see `case_hint`); `command`:
+    how the hints' commands start."""
     if not outcome.ok:
         return failed_item("hook", spec_name, points, outcome)
     ours = next((s for s in searched if s.unfinished is not None and s.unfinished.status == "ungraded"), None)
@@ -135,13 +153,17 @@ def score_hook(
     unchecked = round(round(points * min(cases_share, in_searches.upper), 2) - score, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
-    lines = in_searches.first_wrong(spec_name) + in_searches.unfinished_lines()
+    in_search = in_searches.first_wrong(spec_name, command)
+    hints = [in_search] if in_search.argv else []
+    lines = in_search.lines + in_searches.unfinished_lines()
     first: dict[str, Any] = {}
     if wrong:
         number, case, result = wrong[0]
         counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
-        lines[0:0] = case_hint(spec_name, number, case, result, private)
+        hint = case_hint(spec_name, number, case, result, private, command)
+        lines[0:0], hints[0:0] = hint.lines, [hint]
         first = {"first_wrong": case.name, "mistake": mistake_name(spec_name, case, result)}
+    first["reruns"] = tuple(hint.argv for hint in hints)
     message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
     status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
     return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified, **first, **measured(outcome))

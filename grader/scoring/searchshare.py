@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.inputs.problemset import Problem
+from grader.reports.rerunhint import RerunCommand
 from grader.sandbox.tasks import Outcome
 from grader.scoring.hookcases import describe_case, group_indices
-from grader.scoring.rerun import search_call_hint
+from grader.scoring.rerun import Hint, search_call_hint
 from grader.scoring.searchcheck import Divergence, HookCalls
 
 
@@ -119,21 +120,19 @@ class SearchShare:
             text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
         return text
 
-    def first_wrong(self, hook: str) -> list[str]:
+    def first_wrong(self, hook: str, command: RerunCommand) -> Hint:
         """The first wrong call on a visible board, as a case with a command that reruns it
-        (of a hidden board, only that there was one)."""
+        (of a hidden board, only that there was one, and no command)."""
         shown = next((s for s in self.wrong if not s.problem.hidden), None)
         if shown is None:  # a hidden board left unanswered reads as one answered wrong: nothing tells them apart
             hidden = any(s.problem.hidden for s in self.wrong + self.unfinished)
-            return ["  the wrong calls in searches were on hidden boards (details hidden)"] if hidden else []
+            return Hint(["  the wrong calls in searches were on hidden boards (details hidden)"] if hidden else [], ())
         call = shown.calls.first_wrong
         assert call is not None
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
         case = replace(call.case, name=f"call {call.call} of {hook} in the search of {where}")
-        return [
-            f"  the first wrong call in a search is {describe_case(hook, None, case, call.returned)}",
-            search_call_hint(hook, shown.problem.id, call.call),
-        ]
+        hint = search_call_hint(hook, shown.problem.id, call.call, command)
+        return Hint([f"  the first wrong call in a search is {describe_case(hook, None, case, call.returned)}", *hint.lines], hint.argv)
 
     def unchecked_lines(self, unverified: float, unchecked: float) -> list[str]:
         """What the student copy could not check, and the points that rest on it: counted

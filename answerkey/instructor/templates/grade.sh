@@ -15,8 +15,11 @@ rm -f "$results"
 for private in "$grade/serverFilesCourse" "$grade/tests" "$grade/data"; do
   [ ! -e "$private" ] || chmod -R go-rwx "$private"
 done
-cd "$grade/results"
-PYTHONPATH="$kit" "$python" -P -m grader "$kit/problems/" --solver "$grade/student" --jobs 2 \
+cd "$grade/results" || exit 1
+# The grader's import path: the image's Python and the course's kit, nothing else (-P: not
+# the working folder; -s: no user site folder; no PYTHON* variable of the image's but ours).
+while IFS= read -r name; do unset "$name"; done < <(compgen -e | grep '^PYTHON')
+PYTHONPATH="$kit" "$python" -P -s -m grader "$kit/problems/" --solver "$grade/student" --jobs 2 \
   --isolation "${GRADER_ISOLATION:-auto}" --format prairielearn --output "$results"
 status=$?
 if [ ! -s "$results" ]; then

@@ -7,7 +7,10 @@ root="${AUTOGRADER_ROOT:-/autograder}"
 results="$root/results/results.json"
 mkdir -p "$root/results"
 rm -f "$results"
-"$root/venv/bin/python" -P -m grader "$root/source/kit/problems/" --solver "$root/submission" \
+# -I: no working folder, user site folder or PYTHON* variable on the grader's import path (the
+# kit is installed in the venv); started from the root's own folder.
+cd "$root" || exit 1
+"$root/venv/bin/python" -I -m grader "$root/source/kit/problems/" --solver "$root/submission" \
   --isolation "${GRADER_ISOLATION:-auto}" --format gradescope --output "$results"
 status=$?
 if [ ! -s "$results" ]; then
