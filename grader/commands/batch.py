@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -49,10 +49,13 @@ from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
 from grader.reports.shown import shown_items, shown_report
+from grader.sandbox import stopping
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Probed, Scope
 from grader.sandbox.wire import clean_text
 from solvers.errortext import describe_exception
+
+STOP_POLL_SECONDS = 0.05  # how often the class run looks for a stop while it waits for its gradings (a wait on a lock, not on a descriptor)
 
 
 @dataclass
@@ -268,9 +271,23 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:
     """Grade every submission (`jobs` at a time, each in a process of its own) with a
-    progress bar; rows in input order. Interrupted carries the rows when stopped."""
+    progress bar; rows in input order. Interrupted carries the rows when a stop is asked
+    (`stopping`: the main thread polls for it every STOP_POLL_SECONDS), once every grading
+    process is gone."""
     become_subreaper()  # what a dead grading process leaves comes to us
     runner = Runner(run.spared)
+    rows: list[BatchRow | None] = [None] * len(submissions)
+    try:
+        with stopping.polled():
+            _grade_all(submissions, run, jobs, console, runner, rows)
+    except KeyboardInterrupt:
+        raise Interrupted(stopping.asked() or "SIGINT", _finished(submissions, rows)) from None
+    return [row for row in rows if row is not None]
+
+
+def _grade_all(submissions: list[Submission], run: ClassRun, jobs: int, console: Console, runner: Runner, rows: list[BatchRow | None]) -> None:
+    """`grade_batch`'s work: each row set as its student is graded; on a stop (or any
+    other exception) every grading process is stopped before this returns."""
     with tempfile.TemporaryDirectory(prefix="grader-class-") as scratch:
 
         def grade_one(index: int, submission: Submission) -> BatchRow:
@@ -300,22 +317,23 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
                 return _found(submission, BatchRow(submission.student, None, not_graded=why))
 
         columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        rows: list[BatchRow | None] = [None] * len(submissions)
         with Progress(*columns, console=console, transient=False) as progress:
             task = progress.add_task("grading", total=len(submissions))
             pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-            futures = {pool.submit(guarded, index, s): index for index, s in enumerate(submissions)}
             try:
-                for future in as_completed(futures):
-                    rows[futures[future]] = future.result()
-                    progress.advance(task)
-            except KeyboardInterrupt as stop:
+                futures = {pool.submit(guarded, index, s): index for index, s in enumerate(submissions)}
+                pending = set(futures)
+                while pending:
+                    stopping.check()
+                    done, pending = wait(pending, timeout=STOP_POLL_SECONDS, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        rows[futures[future]] = future.result()
+                        progress.advance(task)
+            except BaseException:
                 runner.stop()
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise Interrupted(stop.args[0] if stop.args else "SIGINT", _finished(submissions, rows)) from None
+                raise
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
-    return [row for row in rows if row is not None]
 
 
 def load_note(report: Report) -> str:
