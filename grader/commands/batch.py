@@ -525,7 +525,8 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
         from grader.commands.insights import show_short
         from grader.reports.insights import StudentResult
 
-        show_short(console, [StudentResult(r.student, r.report, r.ungraded, r.identity.section if r.identity else "") for r in rows])
+        who = [(r.identity.section, r.identity.name) if r.identity else ("", "") for r in rows]
+        show_short(console, [StudentResult(r.student, r.report, r.ungraded, section, name) for r, (section, name) in zip(rows, who)])
     except Exception as error:
         console.print(Text(ours("summing up the class's insights", error)))
 
@@ -573,7 +574,7 @@ def class_gradebook(
 ) -> Gradebook:
     """Write the gradebook of `rows` for `roster` to `path` (roster students with no
     submission left out, or 0 with `missing="zero"`) and say what it leaves out."""
-    graded = [Graded(row.student, row.score, row.report.max_score if row.report else 0.0) for row in rows]
+    graded = [Graded(row.student, row.score, row.report.max_score if row.report else 0.0, row.identity.name if row.identity else "") for row in rows]
     book = match(graded, roster)
     zeroed = book.absent if missing == "zero" else []
     if zeroed:

@@ -45,20 +45,35 @@ def _batch(
         return _batch_in(args, problems, config, console, sandbox, errors, grading, Path(scratch), only)
 
 
-def _class_roster(args: argparse.Namespace, submissions: list) -> list | None:
-    """The gradebook's roster: --roster's, else the students an export names (None when
-    neither, or no gradebook is asked for)."""
+def _class_roster(args: argparse.Namespace, submissions: list, console: Console) -> list | None:
+    """The gradebook's roster: --roster's (matched with the export's students when it has no
+    submission column, each line that cannot be said), else the students an export names
+    (None when neither, or no gradebook is asked for)."""
     if not args.gradebook:
         return None
+    from rich.text import Text
+
+    from grader.reports.gradebook import Person, Student, matched_roster, read_roster
+
     if args.roster:
-        from grader.reports.gradebook import read_roster
-
-        return read_roster(args.roster)
-    from grader.reports.gradebook import Student
-
+        people = [Person(s.student, s.identity.sid, s.identity.email) for s in submissions if s.identity]
+        roster, notes = matched_roster(args.roster, read_roster(args.roster), people)
+        for note in notes:
+            console.print(Text.assemble(("! ", "yellow"), f"--roster {args.roster}: {note}"))
+        return roster
     named = [
-        Student(s.student, s.identity.sid or s.student, s.identity.name, s.identity.section) for s in submissions if s.identity
-    ]  # the export is the roster
+        Student(
+            s.student,
+            s.identity.sid or s.student,
+            s.identity.name,
+            s.identity.section,
+            sis_user_id=s.identity.sid,
+            email=s.identity.email,
+            from_export=True,
+        )
+        for s in submissions
+        if s.identity
+    ]  # the export is the roster: its sid goes where Canvas matches it, SIS User ID
     return named or None
 
 
@@ -115,7 +130,7 @@ def _batch_in(
         except (OSError, zipfile.BadZipFile) as error:
             return print_error(f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})", console)
         odd = show_export(console, export, submissions)
-        roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
+        roster = _class_roster(args, submissions, console)  # a bad roster is told before anyone is graded
     if args.gradebook and roster is None:
         return print_error("--gradebook: give --roster (the submissions are no export naming the students)", console)
     spared, probed = (sandbox.helpers(), sandbox.probed()) if sandbox else (frozenset[int](), None)

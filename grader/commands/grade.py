@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.commands.classgrade import _batch
-from grader.commands.common import NOT_GRADED_EXIT
+from grader.commands.common import NOT_GRADED_EXIT, which_kit
 from grader.commands.onecase import _one_case, _one_search_call
 from grader.inputs.submission import WHAT_TO_SUBMIT, resolve_agent, resolve_solver
 from grader.sandbox import stopping
@@ -149,6 +149,10 @@ def _grade(argv: list[str], console: Console) -> int:
     config, config_errors = load_config(config_path)
     errors += config_errors
     show_errors(console, errors)
+    if note := which_kit(args.paths):
+        from rich.text import Text
+
+        console.print(Text(note, style="yellow"))
     if args.compare:
         from grader.commands.tracing import compare_command  # tracing's imports only when they are used
 
