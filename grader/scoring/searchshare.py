@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.inputs.problemset import Problem
+from grader.reports.caserecord import case_text
 from grader.reports.rerunhint import RerunCommand
 from grader.sandbox.tasks import Outcome
-from grader.scoring.hookcases import describe_case, group_indices
+from grader.scoring.hookcases import case_record, group_indices
 from grader.scoring.rerun import Hint, search_call_hint
 from grader.scoring.searchcheck import Divergence, HookCalls
 
@@ -132,7 +133,8 @@ class SearchShare:
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
         case = replace(call.case, name=f"call {call.call} of {hook} in the search of {where}")
         hint = search_call_hint(hook, shown.problem.id, call.call, command)
-        return Hint([f"  the first wrong call in a search is {describe_case(hook, None, case, call.returned)}", *hint.lines], hint.argv)
+        record = replace(case_record(hook, None, case, call.returned), rerun=hint.argv)
+        return Hint([f"  the first wrong call in a search is {case_text(record)}", *hint.lines], hint.argv, record)
 
     def unchecked_lines(self, unverified: float, unchecked: float) -> list[str]:
         """What the student copy could not check, and the points that rest on it: counted
