@@ -33,6 +33,7 @@ from grader.reports.advice import label, next_step, reason_groups
 from grader.reports.reason_html import environment, reason_html
 from grader.reports.results import Report
 from grader.reports.shown import shown_report
+from grader.reports.words import plural
 
 OUTPUT_LIMIT = 4000  # characters of a test's output
 
@@ -64,7 +65,7 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
     step = next_step(report)
     if step is not None:
         lines.append(f"Next step: {step.text}")
-        lines += [f"  {hook}: {calls} calls, {seconds:.2f} s" for hook, calls, seconds in step.times]
+        lines += [f"  {hook}: {plural(calls, 'call')}, {seconds:.2f} s" for hook, calls, seconds in step.times]
     groups = reason_groups([i for i in report.items if not i.hidden])  # the summary names visible tests only
     if groups:
         lines.append("Where points were lost (each test below says more):")
