@@ -22,7 +22,7 @@ from grader.reference import random_board, reference_hooks, reference_strategies
 from grader.reports.caserecord import BoardRecord, CaseRecord, Cell, case_text
 from grader.sandbox.wire import clean_text, quote
 from grader.scoring.case import Case, Cases, read_file, write_file
-from grader.scoring.misconceptions import Answered, Misconception, recognised
+from grader.scoring.misconceptions import Answered, recognised
 from solvers.board import Board, cell_name
 from solvers.csp import CSP, Domains, build_csp
 from solvers.textformat import parse_rows
@@ -489,9 +489,13 @@ def _answer_domains(hook: str, value: Any) -> tuple[tuple[int, str], ...] | None
     return tuple((var, handout_domain(domain)) for var, domain in sorted(value.items()))
 
 
-def case_record(hook: str, number: int | None, case: Case, result: dict[str, Any]) -> CaseRecord:
+def case_record(
+    hook: str, number: int | None, case: Case, result: dict[str, Any], evidence: Sequence[tuple[Case, dict[str, Any]]] = ()
+) -> CaseRecord:
     """A case (a named one, or with no `number` a call from a search) and what the
-    student's hook did with it, as a typed record (`case_text` writes it as a reason's lines)."""
+    student's hook did with it, as a typed record (`case_text` writes it as a reason's lines).
+    `evidence`: the hook's other cases and what it did with them; a mistake is named only
+    when they bear it out too (`recognised`)."""
     title = f'case {number}, "{case.name}"' if number is not None else case.name
     inputs = []
     for param in BY_NAME[hook].params:
@@ -503,7 +507,8 @@ def case_record(hook: str, number: int | None, case: Case, result: dict[str, Any
     if "error" in result:
         return replace(record, error=clean_text(str(result["error"])))
     got, want = result["value"], case.expected
-    found = _recognised(hook, case, got)
+    seen = [None if "error" in other else _answered(one, other["value"]) for one, other in evidence]
+    found = recognised(hook, _answered(case, got), seen)
     differs = got != want and isinstance(got, dict) and isinstance(want, dict)
     return replace(
         record,
@@ -523,6 +528,6 @@ def describe_case(hook: str, number: int | None, case: Case, result: dict[str, A
     return case_text(case_record(hook, number, case, result))
 
 
-def _recognised(hook: str, case: Case, returned: Any) -> Misconception | None:
-    seen = Answered(case.args, domains_of(case.args.get("domains", {})), csp_of(case) if case.board is not None else None, case.expected, returned)
-    return recognised(hook, seen)
+def _answered(case: Case, returned: Any) -> Answered:
+    """A case and an answer to it as the misconceptions table reads them."""
+    return Answered(case.args, domains_of(case.args.get("domains", {})), csp_of(case) if case.board is not None else None, case.expected, returned)

@@ -161,7 +161,8 @@ def score_hook(
     if wrong:
         number, case, result = wrong[0]
         hint = case_hint(spec_name, number, case, result, private, command)
-        record = replace(case_record(spec_name, number, case, result), rerun=hint.argv)
+        evidence = list(zip(cases, outcome.answered.results))
+        record = replace(case_record(spec_name, number, case, result, evidence), rerun=hint.argv)
         counts += f"; the first wrong one is {case_text(record)}"
         lines[0:0], hints[0:0] = hint.lines, [replace(hint, case=record)]
         first = {"first_wrong": case.name, "mistake": record.mistake}
