@@ -63,7 +63,8 @@ class CaseRecord:
     the model answer's (`returned_domains`/`expected_domains` variable by variable when both
     are domains); `differing` the first variable that differs and `difference` in words;
     `mistake` the recognised misconception's name and `mistake_says` its advice; `rerun`
-    the command that reruns it, word by word."""
+    the command that reruns it, word by word; `raised`: where the error was raised (the
+    exception's type and its line in the student's file), when the worker said."""
 
     hook: str
     title: str
@@ -80,6 +81,7 @@ class CaseRecord:
     mistake: str = ""
     mistake_says: str = ""
     rerun: tuple[str, ...] = ()
+    raised: tuple[str, int] | None = None
 
 
 def case_text(record: CaseRecord) -> str:
@@ -129,6 +131,7 @@ def record_from_data(data: dict[str, Any]) -> CaseRecord:
         str(data.get("mistake", "")),
         str(data.get("mistake_says", "")),
         tuple(str(word) for word in data.get("rerun", ())),
+        None if data.get("raised") is None else (str(data["raised"][0]), int(data["raised"][1])),
     )
 
 

@@ -505,7 +505,8 @@ def case_record(
             inputs.append((param.name, str(param.codec.rebuild(case.args.get(param.name)))))
     record = CaseRecord(hook, title, case.why, _board_record(case) if case.board is not None else None, tuple(inputs))
     if "error" in result:
-        return replace(record, error=clean_text(str(result["error"])))
+        where = result.get("where")
+        return replace(record, error=clean_text(str(result["error"])), raised=(str(where[0]), int(where[1])) if where else None)
     got, want = result["value"], case.expected
     seen = [None if "error" in other else _answered(one, other["value"]) for one, other in evidence]
     found = recognised(hook, _answered(case, got), seen)
