@@ -204,10 +204,6 @@ def _fix(report: Report, items: list[ItemResult], hook: str, points: float, wort
     failing = {i.name for i in items if i.kind == "hook" and i.score < i.max_score}
     underneath = _failing_callee(hook, dict_of(report.calls), failing)
     if underneath is not None:
-        stakes = report.stakes()
-        below = fix_worth(report, underneath, stakes) if underneath in stakes else []
-        if any(caller == hook for caller, _ in below):  # the same fault: the fix of `underneath` is worth both
-            return NextStep(f"fix {underneath} first: your {hook} calls it and fails with it; {_worth_text(below)}.")
         return NextStep(
             f"fix {underneath} first: your {hook} calls it, and the tests of {underneath} fail too (up to {points:g} points depend on {hook})."
         )

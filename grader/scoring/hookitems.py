@@ -154,14 +154,14 @@ def score_hook(
     unchecked = round(round(points * min(cases_share, in_searches.upper), 2) - score, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
-    in_search = in_searches.first_wrong(spec_name, command)
+    evidence = list(zip(cases, outcome.answered.results))
+    in_search = in_searches.first_wrong(spec_name, command, evidence)
     hints = [in_search] if in_search.argv else []
     lines = in_search.lines + in_searches.unfinished_lines()
     first: dict[str, Any] = {}
     if wrong:
         number, case, result = wrong[0]
         hint = case_hint(spec_name, number, case, result, private, command)
-        evidence = list(zip(cases, outcome.answered.results))
         record = replace(case_record(spec_name, number, case, result, evidence), rerun=hint.argv)
         counts += f"; the first wrong one is {case_text(record)}"
         lines[0:0], hints[0:0] = hint.lines, [replace(hint, case=record)]

@@ -107,12 +107,18 @@ def _domains(value: Any) -> dict[int, set[int]] | None:
 
 
 def _narrows_further(seen: Answered) -> bool:
+    """Narrowed more than the rule: each domain a subset, or a wipeout (None) the rule does not find."""
     got, want = _domains(seen.returned), _domains(seen.expected)
+    if seen.returned is None and want is not None:
+        return True
     return got is not None and want is not None and got != want and set(got) == set(want) and all(got[v] <= want[v] for v in want)
 
 
 def _narrows_less(seen: Answered) -> bool:
+    """Narrowed less than the rule: each domain a superset, or the rule's wipeout (None) missed."""
     got, want = _domains(seen.returned), _domains(seen.expected)
+    if seen.expected is None and got is not None:
+        return True
     return got is not None and want is not None and got != want and set(got) == set(want) and all(got[v] >= want[v] for v in want)
 
 
