@@ -201,7 +201,11 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
 
     unsolved = [r for r in results if r.status != "pass" or r.nodes is None]
     if unsolved or not results:
-        why = f"{len(unsolved)} of the {len(results)} problems are not solved" if results else "there is no problem"
+        why = (
+            f"{len(unsolved)} of the {plural(len(results), 'problem')} {'is' if len(unsolved) == 1 else 'are'} not solved"
+            if results
+            else "there is no problem"
+        )
         return result("fail", 0.0, f"{why}, and only a search that solves every problem earns efficiency points ({rule})")
     nodes = sum(r.nodes or 0 for r in results)
     try:
