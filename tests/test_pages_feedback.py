@@ -4,12 +4,12 @@ Gradescope's per-test output: the same content, boards as grids, student text in
 from __future__ import annotations
 
 import csv
-import html
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import markupsafe
 import pytest
 from browser import load
 from conftest import ROOT, no_traceback, run_grader, self_contained
@@ -153,8 +153,8 @@ def test_gradescope_shows_the_same_content_as_html_with_student_text_escaped(
     tests = json.loads(out.read_text(encoding="utf-8"))["tests"]
     assert tests and all(test["output_format"] == "html" for test in tests)
     outputs = "".join(test["output"] for test in tests)
-    assert "<script>" not in outputs and "<img" not in outputs and html.escape(HOSTILE_TEXT) in outputs
-    assert '<table class="board">' in outputs  # the case's board as a grid
+    assert "<script>" not in outputs and "<img" not in outputs and str(markupsafe.escape(HOSTILE_TEXT)) in outputs
+    assert '<table class="board"' in outputs  # the case's board as a grid
     page = tmp_path / "tests.html"  # what a page showing them all would run
     page.write_text("<!DOCTYPE html><meta charset=utf-8>" + outputs, encoding="utf-8")
     opened(browser, requested, page)
@@ -213,16 +213,18 @@ def test_a_student_with_no_report_gets_a_page_that_says_why(tmp_path: Path) -> N
 
 
 def test_every_stored_case_board_is_drawn_as_a_grid() -> None:
-    """The page reads boards from a reason's text as `describe_case` writes it: every
-    public case with a board comes out as a grid holding each variable once, with its
-    clues (the inclusive rule's cells hold both)."""
+    """The page draws boards from a case's record (`case_record`), in the reason its text
+    (`describe_case`) stands in: every public case with a board comes out as a grid holding
+    each variable once, with its clues (the inclusive rule's cells hold both)."""
     from grader.reports.reason_html import reason_html
+    from grader.scoring.hookcases import case_record
 
     drawn = 0
     for hook, cases in load_cases().items():
         for number, case in enumerate(cases, start=1):
             if case.board is not None:
-                fragment = reason_html(describe_case(hook, number, case, {"value": case.expected}))
+                answer = {"value": case.expected}
+                fragment = reason_html(describe_case(hook, number, case, answer), [case_record(hook, number, case, answer)])
                 variables = sorted(int(v) for v in re.findall(r'title="variable (\d+)', fragment))
                 assert variables == list(range(len(variables))) and variables, (hook, number)
                 clues = sum(token.isdigit() for row in case.board for token in str(row).split())

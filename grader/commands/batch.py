@@ -49,6 +49,7 @@ from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
 from grader.reports.shown import shown_items, shown_report
+from grader.reports.words import plural
 from grader.sandbox import stopping
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Probed, Scope
@@ -502,7 +503,7 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
         return
     max_score = next((r.report.max_score for r in rows if r.report), 0.0) or 1.0
     scores = [score for r in rows if (score := r.score) is not None]
-    graded = f"{len(rows)} submissions" if len(scores) == len(rows) else f"{len(scores)} of {len(rows)} submissions graded"
+    graded = plural(len(rows), "submission") if len(scores) == len(rows) else f"{len(scores)} of {plural(len(rows), 'submission')} graded"
     if scores:
         console.print(f"{graded}: mean {statistics.mean(scores):.2f}, median {statistics.median(scores):.2f} out of {max_score:g}")
     counts = [0] * bins

@@ -269,10 +269,9 @@ def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], li
     return frozenset(asked), chosen, unknown
 
 
-NONE_RISK = (
-    "with --isolation none, student code runs with your permissions: it can read the answer key and the "
-    "hidden problems, change files and stop the grader"
-)
+#: What running student code with no isolation risks (said in a warning, and in the refusal to fall back to it).
+NONE_RISKS = "student code runs with your permissions: it can read the answer key and the hidden problems, change files and stop the grader"
+NONE_RISK = f"with --isolation none, {NONE_RISKS}"
 
 
 @contextmanager
@@ -298,7 +297,7 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
                 if args.isolation == "auto":
                     raise IsolationUnavailable(
                         f"no isolation is available for grading a class ({sandbox.note}); install "
-                        f"bubblewrap, or pass --isolation none knowing that {NONE_RISK.split(', ', 1)[1]}"
+                        f"bubblewrap, or pass --isolation none knowing that {NONE_RISKS}"
                     )
                 console.print(f"warning: {NONE_RISK}", style="yellow", markup=False, highlight=False)
             yield sandbox
