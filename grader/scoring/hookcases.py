@@ -12,7 +12,7 @@ A case's data is plain (JSON/YAML): boards as rows of text, domains as {variable
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -482,11 +482,18 @@ def _board_record(case: Case) -> BoardRecord:
     return BoardRecord(case.rule, case.mines, tuple(rows))
 
 
-def _answer_domains(hook: str, value: Any) -> tuple[tuple[int, str], ...] | None:
-    """A domains answer variable by variable in the handout's notation (None: not domains)."""
+#: How many variables of a student's answer that the model answer does not have its record keeps
+#: (each is a row of the answer table): an answer of a million variables makes a small record.
+EXTRA_VARIABLES = 8
+
+
+def _answer_domains(hook: str, value: Any, asked: Collection[int] = ()) -> tuple[tuple[int, str], ...] | None:
+    """A domains answer variable by variable in the handout's notation (None: not domains):
+    the variables of `asked` and, of the others, the first `EXTRA_VARIABLES`."""
     if BY_NAME[hook].returns is not checked_domains or not isinstance(value, dict) or not all(type(v) is int for v in value):
         return None
-    return tuple((var, handout_domain(domain)) for var, domain in sorted(value.items()))
+    extra = [var for var in sorted(value) if var not in asked][:EXTRA_VARIABLES]
+    return tuple((var, handout_domain(value[var])) for var in sorted({*extra, *(var for var in asked if var in value)}))
 
 
 def case_record(
@@ -515,8 +522,8 @@ def case_record(
         record,
         returned=_handout_value(hook, got),
         expected=_handout_value(hook, want),
-        returned_domains=_answer_domains(hook, got),
-        expected_domains=_answer_domains(hook, want),
+        returned_domains=_answer_domains(hook, got, want if isinstance(want, dict) else ()),
+        expected_domains=_answer_domains(hook, want, want if isinstance(want, dict) else ()),
         differing=_first_variable(hook, got, want) if differs else None,
         difference=first_difference(hook, got, want, case) if differs else "",
         mistake=found.name if found else "",
