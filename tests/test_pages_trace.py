@@ -112,7 +112,7 @@ def test_each_step_shows_the_terminals_board(browser: Page, pages: dict[str, tup
     dead = next(n for n, s in enumerate(steps, 1) if s["outcome"] == "dead-end")
     _open(browser, page, f"step={dead}")
     assert browser.evaluate("document.getElementById('outcome').textContent") == "✗ dead end"
-    assert browser.evaluate("document.getElementById('counts').textContent").startswith(f"{dead} nodes · 1 dead ends")
+    assert browser.evaluate("document.getElementById('counts').textContent").startswith(f"{dead} nodes · 1 dead end · ")
 
 
 def test_solvers_trace_exports_the_page_of_a_long_search(browser: Page, tmp_path: Path) -> None:
