@@ -443,7 +443,6 @@ def test_the_divergence_step_shows_the_model_answers_board_beside_yours(
         assert browser.evaluate(DIFFERS_JS, "#board") == []
 
 
-
 def _students_steps(student: str, board: Any) -> list[Step]:
     """The steps of the student file's own hooks on `board`, recorded here (the test's file is
     ours, not a student's: imported in this process, its model_answer found beside it)."""
