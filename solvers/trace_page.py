@@ -22,7 +22,7 @@ from typing import Any
 from .board import Board, cell_name
 from .csp import CSP
 from .trace import DOMAIN_CODES, DOMAIN_OF_CODE, Step, differing, narrowed
-from .trace_view import SYMBOLS, Explainer, cell_state, step_notes
+from .trace_view import SYMBOLS, Explainer, cell_state, shown_domains, step_notes
 
 #: The states in the order the page's data numbers them.
 STATES = tuple(SYMBOLS)
@@ -41,6 +41,7 @@ class PageInfo:
     complete: bool = True
     max_steps: int | None = None
     divergence: tuple[int, list[str]] | None = None  # (index of the step, the terminal's sentences)
+    model: Step | None = None  # the model answer's recorded step at the divergence, when it has one
 
 
 def _legend() -> list[list[str]]:
@@ -108,6 +109,26 @@ def _boards(steps: list[Step], size: int) -> list[list[int]]:
     return deltas
 
 
+def board_states(step: Step) -> list[int]:
+    """Each variable's state number (in `STATES`) on the board the terminal draws for `step`."""
+    domains, assigned = shown_domains(step), {var: value for var, value in step["assignment"]}
+    return [STATES.index(cell_state(domains[var], assigned.get(var))) for var in range(len(domains))]
+
+
+def _divergence(steps: list[Step], info: PageInfo) -> dict[str, Any] | None:
+    """The divergence as the page draws it: its step (numbered from 1), the terminal's
+    sentences, and, when both searches reached that step, the model answer's board there
+    (state numbers by variable) and the variables whose state differs from the student's."""
+    if info.divergence is None:
+        return None
+    index, lines = info.divergence
+    model = differ = None
+    if info.model is not None and index < len(steps):
+        model, yours = board_states(info.model), board_states(steps[index])
+        differ = [var for var, (a, b) in enumerate(zip(yours, model)) if a != b]
+    return {"step": index + 1, "lines": lines, "model": model, "differ": differ}
+
+
 def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate: bool = False, explain: Explainer | None = None) -> dict[str, Any]:
     """Everything the page draws, as JSON-ready data."""
     texts: dict[str, int] = {}  # each line once; a step's notes are their numbers
@@ -121,9 +142,6 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
         notes.append([texts.setdefault(line.plain, len(texts)) for line in step_notes(step, csp, solutions, narrate, explain)])
         just.append(step["assignment"][-1] if step["assignment"] else None)
         outcomes.append(OUTCOMES[step["outcome"]])
-    divergence = None
-    if info.divergence is not None:
-        divergence = {"step": info.divergence[0] + 1, "lines": info.divergence[1]}
     return {
         "title": info.title,
         "rows": board.rows,
@@ -145,7 +163,7 @@ def page_data(board: Board, csp: CSP, steps: list[Step], info: PageInfo, narrate
         "narrowed": [narrowed(step) for step in steps],
         "notes": notes,
         "texts": list(texts),
-        "divergence": divergence,
+        "divergence": _divergence(steps, info),
     }
 
 

@@ -112,7 +112,7 @@ def test_each_step_shows_the_terminals_board(browser: Page, pages: dict[str, tup
     dead = next(n for n, s in enumerate(steps, 1) if s["outcome"] == "dead-end")
     _open(browser, page, f"step={dead}")
     assert browser.evaluate("document.getElementById('outcome').textContent") == "✗ dead end"
-    assert browser.evaluate("document.getElementById('counts').textContent").startswith(f"{dead} nodes · 1 dead ends")
+    assert browser.evaluate("document.getElementById('counts').textContent").startswith(f"{dead} nodes · 1 dead end · ")
 
 
 def test_solvers_trace_exports_the_page_of_a_long_search(browser: Page, tmp_path: Path) -> None:
@@ -404,3 +404,55 @@ def test_a_forward_check_that_empties_the_assigned_cell_shows_it_assigned() -> N
     boards = _replayed(page_data(board, csp, steps, PageInfo("hostile"), narrate=True))
     assert boards == [_terminal_states(step, len(csp.cells)) for step in steps]
     assert any("mine" in shown and "forced-safe" in shown for shown in boards)
+
+
+MODEL_JS = "[...document.querySelectorAll('#modelboard .cell')].map(d => [d.dataset.cell, d.textContent, d.dataset.state])"
+DIFFERS_JS = "s => [...document.querySelectorAll(s + ' .cell.differs')].map(d => d.dataset.cell)"
+
+
+@pytest.mark.parametrize("student", ["flips_values.py", "reversed_values.py"])
+def test_the_divergence_step_shows_the_model_answers_board_beside_yours(
+    browser: Page, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, student: str
+) -> None:
+    """At the divergence step the model answer's board is the one the terminal draws for the
+    reference's recorded step there; the cells marked (on both boards, and named in text)
+    are exactly those whose state differs from the student's board; elsewhere it is hidden."""
+    out = tmp_path / "against.html"
+    run = _grader("--trace", "nctu-2", "--against", "reference", "--solver", str(STUDENTS / student), "--export", str(out))
+    at = int(re.search(r"First difference at step (\d+)", run.stdout).group(1))  # type: ignore[union-attr]
+    problem = _problem("nctu-2")
+    reference = record(build_csp(problem.board), HANDOUT, max_steps=200).steps
+    model = _terminal_board("nctu-2", reference[at - 1])
+    _open(browser, out, f"step={at}")
+    assert browser.evaluate("document.getElementById('modelfig').hidden") is False
+    shown = browser.evaluate(MODEL_JS)
+    assert [(name, text) for name, text, _ in shown] == [(name, text) for name, text, _ in model]
+    monkeypatch.syspath_prepend(str(STUDENTS))
+    yours = [(name, text) for name, text, _ in _terminal_board("nctu-2", _students_steps(student, problem.board)[at - 1])]
+    assert [(name, text) for name, text, *_ in browser.evaluate(CELLS_JS)] == yours
+    differ = [name for (name, mine), (_, theirs) in zip(yours, [(n, t) for n, t, _ in model]) if mine != theirs]
+    assert (len(differ) > 0) == (student == "flips_values.py")  # a wrong forward check differs on the board; a value order does not
+    assert browser.evaluate(DIFFERS_JS, "#board") == differ
+    assert browser.evaluate(DIFFERS_JS, "#modelboard") == differ
+    named = browser.evaluate("[...document.querySelectorAll('#differlist li')].map(li => li.textContent.split(':')[0])")
+    assert named == differ
+    assert browser.evaluate("document.getElementById('differ').hidden") is False
+    _open(browser, out, f"step={at + 1}")
+    if browser.evaluate("tracePlayer.step()") != at:  # another step: yours alone, nothing marked
+        assert browser.evaluate("[document.getElementById('modelfig').hidden, document.getElementById('differ').hidden]") == [True, True]
+        assert browser.evaluate(DIFFERS_JS, "#board") == []
+
+
+def _students_steps(student: str, board: Any) -> list[Step]:
+    """The steps of the student file's own hooks on `board`, recorded here (the test's file is
+    ours, not a student's: imported in this process, its model_answer found beside it)."""
+    import importlib.util
+
+    from solvers.engine import Strategy
+
+    spec = importlib.util.spec_from_file_location(f"divergence_{Path(student).stem}", STUDENTS / student)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    strategy = Strategy("student", module.select_variable, module.order_values, forward_check=module.forward_check)
+    return record(build_csp(board), strategy, max_steps=200).steps

@@ -97,11 +97,12 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     steps = answer.steps
     summary = Trace(steps, answer.complete, outcome.seconds).summary()
     title = f"{problem.id} with {'the reference' if solver == 'reference' else Path(solver).name}"
-    story = None
+    story, model = None, None
     if args.against:
         reference = record(csp, reference_strategies().HANDOUT, max_steps=args.max_steps)
         render_divergence(out, board, csp, steps, reference.steps, reference_explainer())
         story = divergence_story(csp, steps, reference.steps, reference_explainer())
+        model = reference.steps[story[0]] if story is not None and story[0] < len(reference.steps) else None
     elif solver == "reference":  # the model answer's own search, with its reasons
         render_trace(out, board, csp, steps, summary, trace_options(args), title, reference_explainer())
     else:  # a student's search: only what its hooks did
@@ -109,7 +110,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     if not outcome.ok:
         out.print(Text(f"! the search stopped: {outcome.message or outcome.status}", style="red"))
     if args.export and args.export.suffix == ".html":  # a page that plays the search
-        info = PageInfo(title, summary["complete"], args.max_steps, story)
+        info = PageInfo(title, summary["complete"], args.max_steps, story, model)
         narrate = solver != "reference"
         write_trace_page(args.export, board, csp, steps, info, narrate, reference_explainer() if args.against or not narrate else None)
         console.print(f"wrote {args.export}")
