@@ -35,7 +35,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stdout
 from io import StringIO
@@ -112,9 +112,27 @@ def profile(folder: str, student: Path, mode: str) -> None:
     from grader.sandbox.wire import encode
 
     counts: Counter[str] = Counter()
-    seconds: Counter[str] = Counter()
+    seconds: defaultdict[str, float] = defaultdict(float)
     lock = threading.Lock()
-    call, send, following = host.Worker.call, host.Worker.send, host.Worker._next
+    call, send, following, load, begin = host.Worker.call, host.Worker.send, host.Worker._next, host.Worker.load, host.Worker.begin
+
+    def counted_load(self: Any, limit: float) -> None:
+        wall = time.perf_counter()
+        try:
+            load(self, limit)
+        finally:
+            with lock:
+                counts["workers started"] += 1
+                seconds["starts"] += time.perf_counter() - wall
+
+    def counted_begin(self: Any, limit: float) -> None:
+        wall = time.perf_counter()
+        try:
+            begin(self, limit)
+        finally:
+            with lock:
+                counts["items (a fork each)"] += 1
+                seconds["items"] += time.perf_counter() - wall
 
     def counted_call(self: Any, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
         wall, cpu = time.perf_counter(), time.thread_time()
@@ -142,20 +160,25 @@ def profile(folder: str, student: Path, mode: str) -> None:
 
         return following(self, reading)
 
-    host.Worker.call, host.Worker.send, host.Worker._next = counted_call, counted_send, counted_next  # type: ignore[method-assign]
+    patched = (counted_call, counted_send, counted_next, counted_load, counted_begin)
+    host.Worker.call, host.Worker.send, host.Worker._next, host.Worker.load, host.Worker.begin = patched  # type: ignore[method-assign]
     try:
         wall, cpu = time.perf_counter(), time.process_time()
         with redirect_stdout(StringIO()):
             grader_main([folder, "--solver", str(student), "--isolation", mode, "--jobs", "1"])
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     finally:
-        host.Worker.call, host.Worker.send, host.Worker._next = call, send, following  # type: ignore[method-assign]
+        host.Worker.call, host.Worker.send, host.Worker._next, host.Worker.load, host.Worker.begin = call, send, following, load, begin  # type: ignore[method-assign]
     trips = counts["round trips"]
     print(f"\nwhere a grade's time goes ({mode}, --jobs 1, in this process): {wall:.2f} s wall, {cpu:.2f} s of the grader's CPU")
     for name, value in sorted(counts.items()):
         print(f"  {name:<36} {value:>10,}")
     print(f"  per round trip: {seconds['wall'] / trips * 1e6:.0f} µs wall, {seconds['grader CPU'] / trips * 1e6:.0f} µs of the grader's CPU")
-    print(f"  round trips' share of the grade: {seconds['wall']:.2f} s wall ({seconds['wall'] / wall:.0%}), {seconds['grader CPU']:.2f} s of the grader's CPU")
+    starts, items = max(1, counts["workers started"]), max(1, counts["items (a fork each)"])
+    print(f"  per worker start (its interpreter, the library, the file checked): {seconds['starts'] / starts * 1e3:.0f} ms wall")
+    print(f"  per item's fork (loading the file again, confined): {seconds['items'] / items * 1e3:.1f} ms wall")
+    trips_wall, trips_cpu = seconds["wall"], seconds["grader CPU"]
+    print(f"  round trips' share of the grade: {trips_wall:.2f} s wall ({trips_wall / wall:.0%}), {trips_cpu:.2f} s of the grader's CPU")
 
 
 def main() -> None:
@@ -187,12 +210,14 @@ def main() -> None:
     load_after = os.getloadavg()
     medians = {name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)) for name, runs in rows.items()}
     base = medians["searches in-process"][1]
-    print(f"{args.student.name} on {args.problems} ({len(problems)} boards), median of {args.repeats}; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
+    print(f"{args.student.name} on {args.problems} ({len(problems)} boards), median of {args.repeats}", end="; ")
+    print(f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
     print(f"  {'row':<22} {'wall s':>8} {'CPU s':>8} {'CPU / in-process':>17}")
     for name, (wall, cpu) in medians.items():
         print(f"  {name:<22} {wall:8.2f} {cpu:8.2f} {cpu / base:16.1f}x")
-    worst = max(cpu / base for name, (_, cpu) in medians.items() if name != "searches in-process")
-    print(f"worst CPU ratio {worst:.1f}x (goal: at most 3x); slowest wall {max(w for n, (w, _) in medians.items() if n != 'searches in-process'):.2f} s (goal: 2 s idle)")
+    graded_rows = [figures for name, figures in medians.items() if name != "searches in-process"]
+    worst, slowest = max(cpu / base for _, cpu in graded_rows), max(wall for wall, _ in graded_rows)
+    print(f"worst CPU ratio {worst:.1f}x (goal: at most 3x); slowest wall {slowest:.2f} s (goal: 2 s idle)")
     if args.profile:
         profile(args.problems, args.student.resolve(), args.profile)
 
