@@ -4,6 +4,7 @@ same file's searches of every board in this process, as ratios in one run.
     python bench/student_grade.py                        # 3 timed runs per row, bwrap and none
     python bench/student_grade.py --repeats 5 --modes bwrap none user --jobs 1 2
     python bench/student_grade.py --profile none         # also: where a grade's time goes, per hook call
+    python bench/student_grade.py --before /tmp/before   # also the grader of an older checkout, taking turns
 
 Rows (they take turns, after one warm-up each; medians of `--repeats`):
 
@@ -94,11 +95,12 @@ def in_process(problems: list[Any], strategy: Strategy) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def graded(folder: str, student: Path, mode: str, jobs: int, used: Callable[[], float]) -> tuple[float, float]:
-    """(wall, CPU) seconds of the whole grade as a student runs it; it must give full marks."""
+def graded(kit: Path, folder: str, student: Path, mode: str, jobs: int, used: Callable[[], float]) -> tuple[float, float]:
+    """(wall, CPU) seconds of the whole grade as a student runs it, with the grader of the
+    checkout `kit`; it must give full marks."""
     command = [sys.executable, "-m", "grader", folder, "--solver", str(student), "--isolation", mode, "--jobs", str(jobs)]
     cpu, wall = used(), time.perf_counter()
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    run = subprocess.run(command, cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - wall, used() - cpu
     if run.returncode != 0 or "Full marks" not in run.stdout:
         raise SystemExit(f"{' '.join(command)} did not give full marks:\n{run.stdout[-1500:]}{run.stderr[-1500:]}")
@@ -189,6 +191,7 @@ def main() -> None:
     parser.add_argument("--problems", default="problems/", help="the problem folder graded (relative to the repository)")
     parser.add_argument("--student", type=Path, default=STUDENT, help="a correct file (full marks expected)")
     parser.add_argument("--profile", metavar="MODE", help="then count one grade's round trips under MODE")
+    parser.add_argument("--before", type=Path, help="a checkout of an older commit: its grader's rows too, taking turns")
     args = parser.parse_args()
     if os.geteuid() != 0:
         raise SystemExit("run as root: the CPU of sandboxed processes is read from a control group of the bench's own")
@@ -197,24 +200,25 @@ def main() -> None:
         raise SystemExit(f"{args.problems}: {errors[0]}")
     strategy = student_strategy(args.student.resolve())
     rows: dict[str, list[tuple[float, float]]] = {"searches in-process": []}
-    names = [(mode, jobs) for mode in args.modes for jobs in args.jobs]
+    kits = {"": ROOT, **({" (before)": args.before.resolve()} if args.before else {})}
+    names = [(mode, jobs, label, kit) for mode in args.modes for jobs in args.jobs for label, kit in kits.items()]
     load_before = os.getloadavg()
     with own_group() as used:
         in_process(problems, strategy)  # warm-up
-        for mode, jobs in names:
-            graded(args.problems, args.student.resolve(), mode, jobs, used)
+        for mode, jobs, _, kit in names:
+            graded(kit, args.problems, args.student.resolve(), mode, jobs, used)
         for _ in range(args.repeats):  # the rows take turns
             rows["searches in-process"].append(in_process(problems, strategy))
-            for mode, jobs in names:
-                rows.setdefault(f"{mode}, jobs {jobs}", []).append(graded(args.problems, args.student.resolve(), mode, jobs, used))
+            for mode, jobs, label, kit in names:
+                rows.setdefault(f"{mode}, jobs {jobs}{label}", []).append(graded(kit, args.problems, args.student.resolve(), mode, jobs, used))
     load_after = os.getloadavg()
     medians = {name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)) for name, runs in rows.items()}
     base = medians["searches in-process"][1]
     print(f"{args.student.name} on {args.problems} ({len(problems)} boards), median of {args.repeats}", end="; ")
     print(f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
-    print(f"  {'row':<22} {'wall s':>8} {'CPU s':>8} {'CPU / in-process':>17}")
+    print(f"  {'row':<31} {'wall s':>8} {'CPU s':>8} {'CPU / in-process':>17}")
     for name, (wall, cpu) in medians.items():
-        print(f"  {name:<22} {wall:8.2f} {cpu:8.2f} {cpu / base:16.1f}x")
+        print(f"  {name:<31} {wall:8.2f} {cpu:8.2f} {cpu / base:16.1f}x")
     graded_rows = [figures for name, figures in medians.items() if name != "searches in-process"]
     worst, slowest = max(cpu / base for _, cpu in graded_rows), max(wall for wall, _ in graded_rows)
     print(f"worst CPU ratio {worst:.1f}x (goal: at most 3x); slowest wall {slowest:.2f} s (goal: 2 s idle)")
