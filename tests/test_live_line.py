@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COURSE = str(ROOT / "problems" / "course.yaml")
 #: What differs from one grading to the next: the time each item took (and the width of its column).
 TIMES = re.compile(r"\d+(\.\d+)? ?(ms|s)\b")
-WIDTHS = re.compile(r" +|─+")
+WIDTHS = re.compile(r" +|─+|━+")
 #: Rich's live display: a carriage return, then erasing the line or moving the cursor.
 LIVE = re.compile(r"\r|\x1b\[\d*[AK]|\x1b\[\?25[lh]")
 
