@@ -47,14 +47,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # works uninstalled too
     sys.path.insert(0, str(ROOT))
 
 from answerkey.fastsearch import search  # noqa: E402
 from answerkey.strategies import HANDOUT, REFERENCE  # noqa: E402
+from grader.inputs.yamlfile import read_yaml  # noqa: E402
 from solvers import engine  # noqa: E402
 from solvers.csp import CSP, build_csp  # noqa: E402
 from solvers.engine import SearchResult  # noqa: E402
@@ -120,7 +119,7 @@ def peer_solutions(csp: CSP) -> tuple[list[tuple[int, ...]], int]:
 
 def load(path: Path) -> list[tuple[str, CSP]]:
     """(id, CSP) of every problem in a YAML problem file."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data, _ = read_yaml(path)  # within the bounds every problem file is read in
     defaults = data.get("defaults", {})
     out = []
     for problem in data["problems"]:

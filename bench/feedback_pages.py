@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import Browser, chromium  # noqa: E402
+from browser import chromium, load, offline_page  # noqa: E402
 from conftest import self_contained  # noqa: E402
 
 HOSTILE = '<img src=x onerror="window.__pwned=1">'
@@ -55,21 +55,22 @@ def main() -> None:
     if executable is None:
         sys.exit("chromium is not installed")
     args.shots.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as temporary, Browser(executable) as browser:
+    with tempfile.TemporaryDirectory() as temporary, offline_page(executable) as offline:
+        browser = offline.page
         pages = sorted(class_run(Path(temporary)).glob("*.html"))
         times = {}
         for page in pages:
-            browser.resize(1280, 900)
-            times[page.name] = min(browser.open(page) for _ in range(args.repeats))
+            browser.set_viewport_size({"width": 1280, "height": 900})
+            times[page.name] = min(load(browser, page) for _ in range(args.repeats))
         fastest = min(times.values())
         for page in pages:
             print(f"{page.name:45} {page.stat().st_size / 1024:6.1f} KiB  load x{times[page.name] / fastest:.2f} ({times[page.name] * 1000:.0f} ms)")
         shown = next(page for page in pages if page.name == "bob.html")
         for width in (1280, 400):
-            browser.resize(width, 900)
-            browser.open(shown)
+            browser.set_viewport_size({"width": width, "height": 900})
+            load(browser, shown)
             out = args.shots / f"feedback-{width}.png"
-            browser.screenshot(out)
+            browser.screenshot(path=out)
             print(f"wrote {out}")
 
 

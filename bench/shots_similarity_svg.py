@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from browser import Browser, chromium  # noqa: E402
+from browser import chromium, load, offline_page  # noqa: E402
 
 HOSTILE = "<img src=x onerror=window.__pwned=1>"
 
@@ -49,7 +49,8 @@ def main() -> None:
         sys.exit("chromium is not installed")
     from test_similarity import planted_copy
 
-    with tempfile.TemporaryDirectory() as scratch, Browser(executable) as browser:
+    with tempfile.TemporaryDirectory() as scratch, offline_page(executable) as offline:
+        browser = offline.page
         work = Path(scratch)
         folder = work / "class"
         folder.mkdir()
@@ -61,10 +62,10 @@ def main() -> None:
         carol = (files / "similarity_class" / "carol.py").read_text(encoding="utf-8")
         (folder / f"{HOSTILE}.py").write_text(planted_copy(carol), encoding="utf-8")
         grader("similarity", folder, "--out", work / "report.html", cwd=work)
-        browser.open(work / "report.html")
-        browser.screenshot(args.out / "similarity-report.png")
+        load(browser, work / "report.html")
+        browser.screenshot(path=args.out / "similarity-report.png")
         browser.evaluate("document.getElementById('pair-1').scrollIntoView()")
-        browser.screenshot(args.out / "similarity-pair.png")
+        browser.screenshot(path=args.out / "similarity-pair.png")
         print("similarity: pwned =", browser.evaluate("typeof window.__pwned"))
         print(
             grader(
@@ -72,9 +73,9 @@ def main() -> None:
             ).splitlines()[-6:]
         )
         for number in (1, 2):
-            browser.open(work / f"trace-{number}.svg")
-            browser.screenshot(args.out / f"svg-trace-{number}.png")
-        outside = [url for url in browser.requested() if not url.startswith(("file:", "data:"))]
+            load(browser, work / f"trace-{number}.svg")
+            browser.screenshot(path=args.out / f"svg-trace-{number}.png")
+        outside = [url for url in offline.requested if not url.startswith(("file:", "data:"))]
         print("asked for besides the files:", outside or "nothing")
     print(f"wrote {args.out}/similarity-report.png, similarity-pair.png, svg-trace-1.png, svg-trace-2.png")
 

@@ -46,7 +46,8 @@ for folder in (ROOT, ROOT / "tests"):  # works uninstalled; tests/ holds the bro
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from browser import Browser, chromium  # noqa: E402
+from browser import chromium, load, offline_page  # noqa: E402
+from playwright.sync_api import Page  # noqa: E402
 
 from answerkey.strategies import STRATEGIES  # noqa: E402
 from solvers.csp import build_csp  # noqa: E402
@@ -128,11 +129,9 @@ print(json.dumps({"steps": len(trace.steps), "seconds": seconds}))
 """
 
 
-def fresh_open(browser: Browser, page: Path, fragment: str = "") -> float:
+def fresh_open(browser: Page, page: Path, fragment: str = "") -> float:
     """Seconds to load `page` from scratch (after about:blank)."""
-    browser.call("Page.navigate", {"url": "about:blank"})
-    browser.wait_for("Page.loadEventFired")
-    return browser.open(page, fragment)
+    return load(browser, page, fragment)
 
 
 def big_page(folder: Path, steps: int) -> tuple[Path, int, float]:
@@ -147,7 +146,7 @@ def big_page(folder: Path, steps: int) -> tuple[Path, int, float]:
     return page, len(trace.steps), time.perf_counter() - started
 
 
-def measure(browser: Browser, page: Path, repeats: int) -> float:
+def measure(browser: Page, page: Path, repeats: int) -> float:
     fresh_open(browser, page)  # warm-up
     return statistics.median(fresh_open(browser, page, "step=1") for _ in range(repeats))
 
@@ -158,7 +157,7 @@ def grader_page(out: Path, *args: str) -> None:
     )
 
 
-def screenshots(browser: Browser, folder: Path, shots: Path) -> list[Path]:
+def screenshots(browser: Page, folder: Path, shots: Path) -> list[Path]:
     """nctu-1 at three steps (one a dead end) and a divergence, at 1280x900."""
     shots.mkdir(parents=True, exist_ok=True)
     nctu = folder / "nctu-1.html"
@@ -167,18 +166,18 @@ def screenshots(browser: Browser, folder: Path, shots: Path) -> list[Path]:
     outcomes = browser.evaluate('document.getElementById(\'trace-data\').textContent.match(/"outcome":"(\\w*)"/)[1]')
     dead = outcomes.index("d") + 1
     written = []
-    browser.resize(1280, 900)
+    browser.set_viewport_size({"width": 1280, "height": 900})
     for name, step in (("start", 1), ("dead-end", dead), ("solution", outcomes.index("s") + 1)):
         fresh_open(browser, nctu, f"step={step}")
         written.append(shots / f"trace-nctu-1-{name}-step-{step}.png")
-        browser.screenshot(written[-1])
+        browser.screenshot(path=written[-1])
     against = folder / "against.html"
     grader_page(against, "--trace", "nctu-2", "--against", "reference", "--solver", "tests/student_files/reversed_values.py")
     fresh_open(browser, against)
     step = browser.evaluate("document.getElementById('divmark').dataset.step")
     fresh_open(browser, against, f"step={step}")
     written.append(shots / f"trace-divergence-nctu-2-step-{step}.png")
-    browser.screenshot(written[-1])
+    browser.screenshot(path=written[-1])
     return written
 
 
@@ -239,7 +238,8 @@ def opening(folder: Path, steps: int, repeats: int, shots: Path | None) -> None:
     executable = chromium()
     if executable is None:
         sys.exit("chromium is not installed (Debian: apt-get install chromium); --write-only measures the writing alone")
-    with Browser(executable) as browser:
+    with offline_page(executable) as offline:
+        browser = offline.page
         rows = []
         for count in (steps // 100, steps // 10, steps):
             page, recorded, written = big_page(folder, count)
@@ -247,7 +247,7 @@ def opening(folder: Path, steps: int, repeats: int, shots: Path | None) -> None:
             rows.append((recorded, page.stat().st_size, written, seconds))
             if count == steps and shots:
                 fresh_open(browser, page, f"step={count // 2}")
-                browser.screenshot(shots / f"trace-{count}-steps.png")
+                browser.screenshot(path=shots / f"trace-{count}-steps.png")
         base = rows[-1][3]
         print(f"{'steps':>7} {'file KiB':>9} {'record+write s':>15} {'load s (median of ' + str(repeats) + ')':>24} {'ratio':>6}")
         for recorded, size, written, seconds in rows:

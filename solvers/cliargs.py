@@ -56,14 +56,37 @@ def seconds(text: str) -> float:
 ANSWER_KEY = "answerkey"
 
 
-def instructor_only(what: str) -> str | None:
-    """None when the answer key (the ANSWER_KEY package) is installed; otherwise the one
-    line telling a student copy's user that `what` belongs to the instructor's kit."""
+def foreign_answer_key() -> Path | None:
+    """The folder of an answer key this environment can import that is not this kit's own
+    (another kit installed beside a student copy: the instructor's, say), else None."""
     from importlib.util import find_spec
 
-    if find_spec(ANSWER_KEY) is not None:
+    spec = find_spec(ANSWER_KEY)
+    if spec is None:
         return None
-    return f"{what} belongs to the instructor's kit: this student copy has no answer key"
+    places = [Path(spec.origin).parent] if spec.origin else [Path(place) for place in spec.submodule_search_locations or ()]
+    own = Path(__file__).resolve().parents[1] / ANSWER_KEY  # beside this kit's `solvers`
+    return next((place for place in places if place.resolve() != own), None)
+
+
+def instructor_only(what: str) -> str | None:
+    """None when this kit's own answer key (the ANSWER_KEY package beside `solvers`) is
+    installed; otherwise the one line telling a student copy's user that `what` belongs to
+    the instructor's kit. An answer key of another kit that this environment could import
+    (the instructor's kit installed where a student copy runs) is never used: the line says
+    where it is."""
+    from importlib.util import find_spec
+
+    if find_spec(ANSWER_KEY) is None:
+        return f"{what} belongs to the instructor's kit: this student copy has no answer key"
+    other = foreign_answer_key()
+    if other is None:
+        return None
+    kit = Path(__file__).resolve().parents[1]
+    return (
+        f"{what} belongs to the instructor's kit: this student copy ({kit}) has no answer key "
+        f"(the one at {other} is another kit's, installed in this environment, and is not used)"
+    )
 
 
 def kit_version() -> str:

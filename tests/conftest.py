@@ -21,7 +21,8 @@ from typing import NoReturn
 
 import pytest
 import yaml
-from browser import Browser, chromium
+from browser import Offline, chromium, offline_page
+from playwright.sync_api import Page
 
 from answerkey.instructor.kit import kit_packages
 from grader.hooktable import SAT_ENCODING, SOLVER_HOOK_NAMES
@@ -349,6 +350,7 @@ SLOW_NAMES = frozenset(
         "copy_kit",
         "busy_machine",
         "browser",
+        "offline_browser",
         "find_submissions",
         "pyfacts",
     }
@@ -539,11 +541,24 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """A headless chromium with one page, network cut (tests/browser.py); skipped, saying
-    why, on a machine without it, and a failure under CI=true."""
+def offline_browser() -> Iterator[Offline]:
+    """A headless chromium driven by playwright, one page, every request recorded and none
+    but a local file's let through (tests/browser.py); skipped, saying why, on a machine
+    without chromium, and a failure under CI=true."""
     executable = chromium()
     needed("a headless browser", None if executable else "chromium is not installed (Debian: apt-get install chromium)")
     assert executable is not None
-    with Browser(executable) as opened:
+    with offline_page(executable) as opened:
         yield opened
+
+
+@pytest.fixture(scope="module")
+def browser(offline_browser: Offline) -> Page:
+    """The headless browser's page (playwright's), 1280x900."""
+    return offline_browser.page
+
+
+@pytest.fixture(scope="module")
+def requested(offline_browser: Offline) -> list[str]:
+    """Every URL the browser's page asked for since the module's first test opened it."""
+    return offline_browser.requested

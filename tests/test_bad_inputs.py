@@ -105,6 +105,13 @@ CASES = [
         good_survives=True,
     ),
     Case("config: billion laughs", ("grader", "check", "FOLDER"), "anchor or alias", {"grading.yaml": _laughs()}, good_survives=True),
+    Case(
+        "config: nested 20,000 deep on one line",
+        ("grader", "check", "FOLDER"),
+        "nested more than 32",
+        {"grading.yaml": "agent: " + "{a: " * 20_000 + "}" * 20_000 + "\n"},
+        good_survives=True,
+    ),
     # --- grader options ---
     Case("a missing problem path", ("grader", "FOLDER/nowhere"), "does not exist"),
     Case("--timeout nan", ("grader", COURSE, "--timeout", "nan"), "finite"),

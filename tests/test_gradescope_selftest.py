@@ -27,14 +27,23 @@ def problem_folder(folder: Path) -> Path:
     return folder
 
 
-def row(output: str, name: str) -> str:
-    """The table row of the submission whose path ends in `name`."""
-    [line] = [line for line in output.splitlines() if f"{name} " in line and "│" in line]
-    return line
+ROW = re.compile(
+    r"(?P<name>\S+) +(?P<exit>-?\d+) +(?P<isolation>\S+) +(?P<score>\S+) +"
+    r"(?P<visible>\d+) \+ (?P<hidden>\d+) hidden +(?P<check>✓|✗ see below) +(?P<seconds>\d+)"
+)
+
+
+def row(output: str, name: str) -> dict[str, str]:
+    """The cells of the table row of the submission shown as `name` (the table names each by
+    its shortest telling part of its path: `reference/hooks.py`, never an absolute path)."""
+    [line] = [line for line in output.splitlines() if line.startswith(f"{name} ")]
+    found = ROW.fullmatch(line.rstrip())
+    assert found, line
+    return found.groupdict()
 
 
 def scratch_roots(output: str) -> list[Path]:
-    return [Path(found) for found in re.findall(r"in (/\S*autograder-test-\w+)", output)]
+    return [Path(found) for found in re.findall(r"in\s+(/\S*autograder-test-\w+)", output)]
 
 
 def test_the_bundle_is_run_as_gradescope_runs_it_on_the_reference_and_a_stub(tmp_path: Path) -> None:
@@ -48,18 +57,33 @@ def test_the_bundle_is_run_as_gradescope_runs_it_on_the_reference_and_a_stub(tmp
     (tmp_path / "stub").mkdir()
     shutil.copyfile(ROOT / "assignment" / "hooks.py", tmp_path / "stub" / "hooks.py")
     result = run_grader(
-        "gradescope-bundle", "autograder.zip", "--problems", problems, "--test", "reference/hooks.py", "stub/hooks.py", cwd=tmp_path, timeout=1500
+        "gradescope-bundle",
+        "autograder.zip",
+        "--problems",
+        problems,
+        "--test",
+        tmp_path / "reference" / "hooks.py",  # absolute: the table names it short all the same
+        "stub/hooks.py",
+        cwd=tmp_path,
+        timeout=1500,
+        columns=80,
     )
     said = result.stdout + result.stderr
     assert result.returncode == 0 and "Traceback" not in said, said
-    assert "setup.sh: installed the kit with Python 3." in said and "pinned by constraints.txt" in said
+    flat = " ".join(said.split())  # lines wrap at 80 columns
+    assert "setup.sh: installed the kit with Python 3." in flat and "pinned by constraints.txt" in flat
+    assert len(set(scratch_roots(said))) == 1
     reference, stub = row(result.stdout, "reference/hooks.py"), row(result.stdout, "stub/hooks.py")
-    [(score, top)] = re.findall(r"(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", reference)
-    assert "exit 0" in reference and score == top and float(top) > 0, reference
-    assert "exit 0" in stub and f" 0/{top} " in stub, stub
-    for line in (reference, stub):  # two hidden problems in hidden.yaml, and none of them shown
-        assert re.search(r"│\s+\d+\s+│\s+2\s+│", line) and "no hidden data shown" in line, line
-        assert re.search(r"│ (bwrap|user)\s+│", line), line  # never without isolation
+    score, top = reference["score"].split("/")
+    assert reference["exit"] == "0" and score == top and float(top) > 0, reference
+    assert stub["exit"] == "0" and stub["score"] == f"0/{top}", stub
+    for cells in (reference, stub):  # two hidden problems in hidden.yaml, and none of them shown
+        assert cells["hidden"] == "2" and cells["check"] == "✓", cells
+        assert cells["isolation"] in ("bwrap", "user"), cells  # never without isolation
+    assert "✓: results.json in Gradescope's format, no hidden data shown" in result.stdout
+    assert all(len(line) <= 80 for line in result.stdout.splitlines()), result.stdout  # the table at 80 columns
+    assert re.search(r"^ran reference/hooks.py \(1/2\): exit 0, \d+\.\d s$", result.stdout, re.M), result.stdout  # a line per run
+    assert re.search(r"time: setup.sh \d+\.\d s \(once, .*\); run_autograder \d+\.\d, \d+\.\d s; ", " ".join(result.stdout.split()))
     assert "every run wrote a results.json" in result.stdout
     assert all(not root.exists() for root in scratch_roots(said))  # nothing left behind
 

@@ -28,6 +28,7 @@ from conftest import ROOT, run_grader
 from rich.console import Console
 
 from grader.commands.batch import BatchRow
+from grader.reports.caserecord import BoardRecord, CaseRecord, Cell
 from grader.reports.results import ItemResult, Report
 from grader.reports.shown import SHOWN_FIELDS, shown, shown_report
 
@@ -55,6 +56,23 @@ def marked(value_type: str, field: str) -> object:
         return ((f"{MARK}-{field}", (int(NUMBERS[0]),)),)
     if value_type == "tuple[tuple[str, ...], ...]":
         return (("python", "-m", "grader", f"{MARK}-{field}"),)
+    if value_type == "tuple[CaseRecord, ...]":  # a case of a hidden board, its board's clues marked numbers too
+        board = BoardRecord(f"{MARK}-rule", NODES, ((Cell(7, NODES, "?", True), Cell(6)),))
+        words = {name.name: f"{MARK}-{name.name}" for name in dataclasses.fields(CaseRecord) if name.type == "str"}
+        domains = ((NODES, f"{MARK}-domain"),)
+        return (
+            CaseRecord(
+                **words
+                | {
+                    "board": board,
+                    "inputs": ((f"{MARK}-input", f"{MARK}-value"),),
+                    "returned_domains": domains,
+                    "expected_domains": domains,
+                    "differing": NODES,
+                    "rerun": ("python", f"{MARK}-{field}"),
+                }
+            ),
+        )  # type: ignore[arg-type]
     if value_type == "ErrorKind | None":  # a kind carries no text: that it is reset is checked apart
         return "contract"
     raise AssertionError(f"ItemResult.{field} ({value_type}): give it a marked value here, so the test sees whether a hidden item shows it")

@@ -156,12 +156,24 @@ def test_the_readme_names_exactly_the_keys_of_the_json_report():
     """README.md's `--json` shape names exactly the keys `report_json` writes, at the top and
     per item, those always there apart from those written only when they apply (a report
     with every optional fact set, shown with and without hidden details)."""
+    from grader.reports.caserecord import CaseRecord
     from grader.reports.report import report_json
     from grader.reports.results import ItemResult, Report
 
     plain = Report("a.py", [ItemResult("hook", "constraint_bounds", "pass", 1.0, 1.0)], "none")
     items = [
-        ItemResult("hook", "forward_check", "fail", 0.0, 2.0, "wrong", unchecked=1.0, unverified=0.5, reruns=(("python", "--case", "x:1"),)),
+        ItemResult(
+            "hook",
+            "forward_check",
+            "fail",
+            0.0,
+            2.0,
+            "wrong",
+            unchecked=1.0,
+            unverified=0.5,
+            reruns=(("python", "--case", "x:1"),),
+            cases=(CaseRecord("forward_check", "case 1", "why"),),
+        ),
         ItemResult("problem", "p1", "fail", 0.0, 1.0, "lost", file="x.yaml", visibility="hidden", cause="c", lost_to="forward_check"),
         ItemResult("agent", "agent", "ungraded", 0.0, 4.0, "worker lost"),
     ]

@@ -4,14 +4,16 @@ Gradescope's per-test output: the same content, boards as grids, student text in
 from __future__ import annotations
 
 import csv
-import html
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import markupsafe
 import pytest
+from browser import load
 from conftest import ROOT, no_traceback, run_grader, self_contained
+from playwright.sync_api import Page
 
 from grader.scoring.case import Case
 from grader.scoring.hookcases import describe_case, load_cases
@@ -48,21 +50,21 @@ def class_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"where": where, "alice": folder / "alice.html", "bob": folder / "bob.html", "evil": evil, "hostile": hostile}
 
 
-def opened(browser: Any, page: Path, width: int = 1280, height: int = 900) -> list[str]:
+def opened(browser: Page, requested: list[str], page: Path, width: int = 1280, height: int = 900) -> list[str]:
     """Open `page` at `width` x `height`; the URLs it asked for."""
-    before = len(browser.requested())
-    browser.resize(width, height)
-    browser.open(page)
-    return browser.requested()[before:]
+    before = len(requested)
+    browser.set_viewport_size({"width": width, "height": height})
+    load(browser, page)
+    return requested[before:]
 
 
-def bottom(browser: Any, selector: str) -> float:
+def bottom(browser: Page, selector: str) -> float:
     box = browser.evaluate(f"JSON.stringify(document.querySelector({json.dumps(selector)}).getBoundingClientRect())")
     return float(json.loads(box)["bottom"])
 
 
-def test_the_first_screen_holds_the_score_the_next_step_and_the_lost_points(browser: Any, class_run: dict) -> None:
-    asked = opened(browser, class_run["bob"])
+def test_the_first_screen_holds_the_score_the_next_step_and_the_lost_points(browser: Page, requested: list[str], class_run: dict) -> None:
+    asked = opened(browser, requested, class_run["bob"])
     assert asked == [class_run["bob"].resolve().as_uri()]  # the file itself, nothing else
     text = browser.evaluate("document.querySelector('#score').innerText")
     with (class_run["where"] / "grades.csv").open(encoding="utf-8") as grades:  # the class's maximum, as the grader totals it
@@ -75,15 +77,15 @@ def test_the_first_screen_holds_the_score_the_next_step_and_the_lost_points(brow
         assert 0 < bottom(browser, selector) <= 900, selector
 
 
-def test_a_section_per_item_open_only_where_points_were_lost(browser: Any, class_run: dict) -> None:
-    opened(browser, class_run["bob"])
+def test_a_section_per_item_open_only_where_points_were_lost(browser: Page, requested: list[str], class_run: dict) -> None:
+    opened(browser, requested, class_run["bob"])
     rows = browser.evaluate("[...document.querySelectorAll('details')].map(d => [d.open, d.querySelector('summary').innerText])")
     assert len(rows) > 60
     for is_open, summary in rows:
         score, most = re.search(r"(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", summary).groups()  # type: ignore[union-attr]
         assert is_open == (float(score) < float(most)), summary
     assert any(is_open for is_open, _ in rows) and not all(is_open for is_open, _ in rows)
-    opened(browser, class_run["alice"])
+    opened(browser, requested, class_run["alice"])
     assert browser.evaluate("[...document.querySelectorAll('details')].every(d => !d.open)")
     assert browser.evaluate("document.querySelector('#next-step').innerText") == "Full marks."
 
@@ -96,8 +98,8 @@ def drawn_rows(case: Case) -> list[list[str]]:
     return [line.split() for line in lines[start:end]]
 
 
-def test_boards_and_answers_are_drawn_as_grids_and_tables(browser: Any, class_run: dict) -> None:
-    opened(browser, class_run["bob"])
+def test_boards_and_answers_are_drawn_as_grids_and_tables(browser: Page, requested: list[str], class_run: dict) -> None:
+    opened(browser, requested, class_run["bob"])
     check = "[...document.querySelectorAll('details')].find(d => d.innerText.startsWith('hooks/forward_check'))"
     boards = browser.evaluate(
         f"[...{check}.querySelectorAll('table.board')].map(t => [...t.rows].map(r => [...r.cells].map(c => c.innerText.trim())))"
@@ -115,23 +117,23 @@ def test_no_path_of_the_instructors_machine(class_run: dict) -> None:
         assert "Graded file: " in text
 
 
-def test_readable_at_400_pixels_and_printable(browser: Any, class_run: dict) -> None:
+def test_readable_at_400_pixels_and_printable(browser: Page, requested: list[str], class_run: dict) -> None:
     for page in ("bob", "evil"):
-        opened(browser, class_run[page], width=400)
+        opened(browser, requested, class_run[page], width=400)
         assert browser.evaluate("document.documentElement.scrollWidth") <= 400, page
         assert 0 < bottom(browser, "#next-step") <= 900
-    opened(browser, class_run["bob"])
+    opened(browser, requested, class_run["bob"])
     inside = "document.querySelector('details:not([open]) p, details:not([open]) table').checkVisibility()"
     assert browser.evaluate(inside) is False  # a closed section on the screen
-    browser.call("Emulation.setEmulatedMedia", {"media": "print"})
+    browser.emulate_media(media="print")
     try:  # the print style shows what a closed section holds
         assert browser.evaluate(inside) is True
     finally:
-        browser.call("Emulation.setEmulatedMedia", {"media": ""})
+        browser.emulate_media(media="null")
 
 
-def test_a_hostile_name_and_output_stay_text(browser: Any, class_run: dict) -> None:
-    asked = opened(browser, class_run["evil"])
+def test_a_hostile_name_and_output_stay_text(browser: Page, requested: list[str], class_run: dict) -> None:
+    asked = opened(browser, requested, class_run["evil"])
     assert asked == [class_run["evil"].resolve().as_uri()]
     assert browser.evaluate("typeof window.__pwned") == "undefined"
     assert browser.evaluate("document.querySelectorAll('img').length") == 0
@@ -142,18 +144,20 @@ def test_a_hostile_name_and_output_stay_text(browser: Any, class_run: dict) -> N
     assert details == browser.evaluate("document.querySelectorAll('summary').length")  # no section closed early
 
 
-def test_gradescope_shows_the_same_content_as_html_with_student_text_escaped(browser: Any, class_run: dict, tmp_path: Path) -> None:
+def test_gradescope_shows_the_same_content_as_html_with_student_text_escaped(
+    browser: Page, requested: list[str], class_run: dict, tmp_path: Path
+) -> None:
     out = tmp_path / "results.json"
     result = run_grader(ROOT / "problems" / "course.yaml", "--solver", class_run["hostile"], "--format", "gradescope", "--output", out)
     no_traceback(result)
     tests = json.loads(out.read_text(encoding="utf-8"))["tests"]
     assert tests and all(test["output_format"] == "html" for test in tests)
     outputs = "".join(test["output"] for test in tests)
-    assert "<script>" not in outputs and "<img" not in outputs and html.escape(HOSTILE_TEXT) in outputs
-    assert '<table class="board">' in outputs  # the case's board as a grid
+    assert "<script>" not in outputs and "<img" not in outputs and str(markupsafe.escape(HOSTILE_TEXT)) in outputs
+    assert '<table class="board"' in outputs  # the case's board as a grid
     page = tmp_path / "tests.html"  # what a page showing them all would run
     page.write_text("<!DOCTYPE html><meta charset=utf-8>" + outputs, encoding="utf-8")
-    opened(browser, page)
+    opened(browser, requested, page)
     assert browser.evaluate("typeof window.__pwned") == "undefined"
     assert HOSTILE_TEXT in browser.evaluate("document.body.innerText")
 
@@ -209,16 +213,18 @@ def test_a_student_with_no_report_gets_a_page_that_says_why(tmp_path: Path) -> N
 
 
 def test_every_stored_case_board_is_drawn_as_a_grid() -> None:
-    """The page reads boards from a reason's text as `describe_case` writes it: every
-    public case with a board comes out as a grid holding each variable once, with its
-    clues (the inclusive rule's cells hold both)."""
+    """The page draws boards from a case's record (`case_record`), in the reason its text
+    (`describe_case`) stands in: every public case with a board comes out as a grid holding
+    each variable once, with its clues (the inclusive rule's cells hold both)."""
     from grader.reports.reason_html import reason_html
+    from grader.scoring.hookcases import case_record
 
     drawn = 0
     for hook, cases in load_cases().items():
         for number, case in enumerate(cases, start=1):
             if case.board is not None:
-                fragment = reason_html(describe_case(hook, number, case, {"value": case.expected}))
+                answer = {"value": case.expected}
+                fragment = reason_html(describe_case(hook, number, case, answer), [case_record(hook, number, case, answer)])
                 variables = sorted(int(v) for v in re.findall(r'title="variable (\d+)', fragment))
                 assert variables == list(range(len(variables))) and variables, (hook, number)
                 clues = sum(token.isdigit() for row in case.board for token in str(row).split())

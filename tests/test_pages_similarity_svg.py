@@ -18,7 +18,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from browser import load
 from conftest import COURSE, STUDENT_FILES, needed, run_grader
+from playwright.sync_api import Page
 from test_similarity import planted_copy
 
 HOSTILE = "<img src=x onerror=window.__pwned=1>"
@@ -40,7 +42,7 @@ def small_class(folder: Path) -> None:
     (folder / f"{HOSTILE}.py").write_text(planted_copy(carol), encoding="utf-8")
 
 
-def test_the_similarity_report_works_offline_side_by_side_with_names(tmp_path: Path, browser) -> None:
+def test_the_similarity_report_works_offline_side_by_side_with_names(tmp_path: Path, browser: Page, requested: list[str]) -> None:
     needed("the similarity report", None if importlib.util.find_spec("copydetect") else 'copydetect is not installed: pip install -e ".[instructor]"')
     small_class(tmp_path / "class")
     report = tmp_path / "report.html"
@@ -49,9 +51,9 @@ def test_the_similarity_report_works_offline_side_by_side_with_names(tmp_path: P
     text = report.read_text(encoding="utf-8")
     assert "http" not in text and "<script" not in text and HOSTILE not in text and "<img" not in text
 
-    browser.resize(1280, 900)
-    browser.open(report)
-    assert local_only(browser.requested()) == []
+    browser.set_viewport_size({"width": 1280, "height": 900})
+    load(browser, report)
+    assert local_only(requested) == []
     assert browser.evaluate("typeof window.__pwned") == "undefined"
     assert browser.evaluate("document.images.length") == 0
     # the first pair (the copy) is open: its two code columns side by side
@@ -72,11 +74,11 @@ def test_the_similarity_report_works_offline_side_by_side_with_names(tmp_path: P
     assert browser.evaluate("document.querySelectorAll('.highlight-red').length") > 0
     assert "<script>window.__pwned = 2</script>" in browser.evaluate("document.querySelector('#pair-1 .sides').textContent")
     # the same at 400 pixels: the columns stack, nothing overflows the page's width
-    browser.resize(400, 800)
+    browser.set_viewport_size({"width": 400, "height": 800})
     tops = browser.evaluate("[...document.querySelectorAll('#pair-1 .side pre')].map(e => e.getBoundingClientRect().top)")
     assert tops[1] > tops[0]
     assert browser.evaluate("document.documentElement.scrollWidth") <= 400
-    browser.resize(1280, 900)
+    browser.set_viewport_size({"width": 1280, "height": 900})
 
 
 def svg_root(path: Path) -> tuple[float, float, list[float]]:
@@ -87,20 +89,20 @@ def svg_root(path: Path) -> tuple[float, float, list[float]]:
     return float(match[1]), float(match[2]), [float(x) for x in match[3].split()]
 
 
-def test_a_short_svg_trace_states_its_size_and_opens_at_it(tmp_path: Path, browser) -> None:
+def test_a_short_svg_trace_states_its_size_and_opens_at_it(tmp_path: Path, browser: Page, requested: list[str]) -> None:
     out = tmp_path / "trace.svg"
     result = run_grader(COURSE, "--solver", "reference", "--trace", "nctu-1", "--max-steps", "3", "--export", out, cwd=tmp_path)
     assert result.returncode == 0 and f"wrote {out}" in result.stdout, result.stdout + result.stderr
     width, height, box = svg_root(out)
     assert box == [0, 0, width, height] and 600 < width < 3000 and 0 < height < 4100
     assert not list(tmp_path.glob("trace-*.svg"))
-    browser.open(out)
-    assert local_only(browser.requested()) == []
+    load(browser, out)
+    assert local_only(requested) == []
     shown = browser.evaluate("(r => [r.width, r.height])(document.documentElement.getBoundingClientRect())")
     assert shown == pytest.approx([width, height], abs=1)
 
 
-def test_a_long_svg_trace_is_split_into_files_of_bounded_height(tmp_path: Path, browser) -> None:
+def test_a_long_svg_trace_is_split_into_files_of_bounded_height(tmp_path: Path, browser: Page, requested: list[str]) -> None:
     """nctu-1's whole search (44 steps, 500 terminal lines): four files of at most 160
     lines, each cut before a step's headline, named on the terminal with their steps."""
     out = tmp_path / "trace.svg"
@@ -121,8 +123,8 @@ def test_a_long_svg_trace_is_split_into_files_of_bounded_height(tmp_path: Path, 
         assert box == [0, 0, width, height] and height <= 160 * 24.4 + 100, (name, height)
         text = path.read_text(encoding="utf-8")
         assert f"step {first}" in text.replace("&#160;", " ") and "http://www.w3.org/2000/svg" in text
-    browser.open(Path(written[1][0]))
-    assert local_only(browser.requested()) == []
+    load(browser, Path(written[1][0]))
+    assert local_only(requested) == []
     shown = browser.evaluate("(r => [r.width, r.height])(document.documentElement.getBoundingClientRect())")
     assert shown == pytest.approx(list(svg_root(Path(written[1][0]))[:2]), abs=1)
 

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import load
+from playwright.sync_api import Page
 
 from answerkey.strategies import HANDOUT, STRATEGIES
 from grader.inputs.problemset import load_problems
@@ -54,11 +56,9 @@ def _terminal_board(problem_id: str, step: Step, board: Any = None) -> list[tupl
     return cells
 
 
-def _open(browser: Any, page: Path, fragment: str = "") -> None:
+def _open(browser: Page, page: Path, fragment: str = "") -> None:
     """Load `page` afresh (a new fragment on the page already open would not reload it)."""
-    browser.call("Page.navigate", {"url": "about:blank"})
-    browser.wait_for("Page.loadEventFired")
-    browser.open(page, fragment)
+    load(browser, page, fragment)
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ CELLS_JS = "[...document.querySelectorAll('#board .cell')].map(d => [d.dataset.c
 
 
 @pytest.mark.parametrize("problem_id", BOARDS)
-def test_each_step_shows_the_terminals_board(browser: Any, pages: dict[str, tuple[Path, list[Step]]], problem_id: str) -> None:
+def test_each_step_shows_the_terminals_board(browser: Page, pages: dict[str, tuple[Path, list[Step]]], problem_id: str) -> None:
     page, steps = pages[problem_id]
     assert any(s["outcome"] == "dead-end" for s in steps), "the board's search has a dead end to show"
     for number in _picked(steps):
@@ -115,7 +115,7 @@ def test_each_step_shows_the_terminals_board(browser: Any, pages: dict[str, tupl
     assert browser.evaluate("document.getElementById('counts').textContent").startswith(f"{dead} nodes · 1 dead ends")
 
 
-def test_solvers_trace_exports_the_page_of_a_long_search(browser: Any, tmp_path: Path) -> None:
+def test_solvers_trace_exports_the_page_of_a_long_search(browser: Page, tmp_path: Path) -> None:
     """`python -m solvers trace --export`: plain backtracking on nctu-1, past the page's
     replay checkpoints (every 256 steps), stopped at the cap."""
     out = tmp_path / "plain.html"
@@ -152,7 +152,7 @@ def test_solvers_trace_exports_the_page_of_a_long_search(browser: Any, tmp_path:
     assert "--max-steps 300" in browser.evaluate("document.getElementById('cap').textContent")
 
 
-def test_keys_buttons_slider_tree_and_hash_move_the_step(browser: Any, pages: dict[str, tuple[Path, list[Step]]]) -> None:
+def test_keys_buttons_slider_tree_and_hash_move_the_step(browser: Page, pages: dict[str, tuple[Path, list[Step]]]) -> None:
     page, steps = pages["nctu-1"]
     _open(browser, page, "step=3")
 
@@ -160,18 +160,18 @@ def test_keys_buttons_slider_tree_and_hash_move_the_step(browser: Any, pages: di
         return browser.evaluate("[tracePlayer.step(), location.hash, document.getElementById('slider').value]")
 
     assert where() == [3, "#step=3", "3"]
-    browser.press("ArrowRight", key_code=39)
+    browser.keyboard.press("ArrowRight")
     assert where() == [4, "#step=4", "4"]
-    browser.press("ArrowLeft", key_code=37)
+    browser.keyboard.press("ArrowLeft")
     assert where() == [3, "#step=3", "3"]
     browser.evaluate("document.getElementById('next').click()")
     assert where() == [4, "#step=4", "4"]
     browser.evaluate("document.getElementById('prev').click()")
     browser.evaluate("document.getElementById('prev').click()")
     assert where() == [2, "#step=2", "2"]
-    browser.press("End", key_code=35)
+    browser.keyboard.press("End")
     assert where()[0] == len(steps)
-    browser.press("Home", key_code=36)
+    browser.keyboard.press("Home")
     assert where() == [1, "#step=1", "1"]
     browser.evaluate("document.getElementById('last').click()")
     assert where()[0] == len(steps)
@@ -179,9 +179,9 @@ def test_keys_buttons_slider_tree_and_hash_move_the_step(browser: Any, pages: di
     assert where()[0] == 1
     moved = "new Promise(done => { location.hash = '#step=7'; setTimeout(() => done(tracePlayer.step()), 100); })"
     assert browser.evaluate(moved) == 7
-    browser.press(" ", code="Space", key_code=32)  # play
+    browser.keyboard.press("Space")  # play
     assert browser.evaluate("new Promise(done => setTimeout(() => done(tracePlayer.step()), 900))") > 7
-    browser.press(" ", code="Space", key_code=32)  # pause
+    browser.keyboard.press("Space")  # pause
     paused = browser.evaluate("tracePlayer.step()")
     assert browser.evaluate("new Promise(done => setTimeout(() => done(tracePlayer.step()), 700))") == paused
     click = (
@@ -198,7 +198,7 @@ def test_keys_buttons_slider_tree_and_hash_move_the_step(browser: Any, pages: di
 
 
 @pytest.mark.parametrize("student", ["reversed_values.py", "small_inputs_mrv.py"])
-def test_divergence_is_marked_where_the_terminal_names_it(browser: Any, tmp_path: Path, student: str) -> None:
+def test_divergence_is_marked_where_the_terminal_names_it(browser: Page, tmp_path: Path, student: str) -> None:
     out = tmp_path / "against.html"
     run = _grader("--trace", "nctu-2", "--against", "reference", "--solver", str(STUDENTS / student), "--export", str(out))
     named = re.search(r"First difference at step (\d+): (.+)", run.stdout)
@@ -214,7 +214,7 @@ def test_divergence_is_marked_where_the_terminal_names_it(browser: Any, tmp_path
     assert browser.evaluate("tracePlayer.step()") == int(named.group(1))
 
 
-def test_the_cap_is_stated_when_hit(browser: Any, tmp_path: Path) -> None:
+def test_the_cap_is_stated_when_hit(browser: Page, tmp_path: Path) -> None:
     out = tmp_path / "capped.html"
     assert _grader("--trace", "nctu-1", "--solver", "reference", "--max-steps", "6", "--export", str(out)).returncode == 0
     _open(browser, out, "step=99")
@@ -224,7 +224,7 @@ def test_the_cap_is_stated_when_hit(browser: Any, tmp_path: Path) -> None:
     assert cap is not None and stated[0] == "1" and "--max-steps 6" in stated[1] and "stopped after 6 steps" in stated[1]
 
 
-def test_a_hostile_students_strings_stay_text(browser: Any, tmp_path: Path) -> None:
+def test_a_hostile_students_strings_stay_text(browser: Page, tmp_path: Path) -> None:
     shutil.copy(STUDENTS / "model_answer.py", tmp_path)
     student = tmp_path / f"{PAYLOAD}.py"
     student.write_text(
@@ -247,10 +247,10 @@ def test_a_hostile_students_strings_stay_text(browser: Any, tmp_path: Path) -> N
     assert PAYLOAD in browser.evaluate("document.title")
 
 
-def test_the_pages_ask_for_nothing_but_themselves(browser: Any, pages: dict[str, tuple[Path, list[Step]]]) -> None:
+def test_the_pages_ask_for_nothing_but_themselves(browser: Page, requested: list[str], pages: dict[str, tuple[Path, list[Step]]]) -> None:
     for page, _ in pages.values():
         _open(browser, page, "step=2")
-    asked = {url.split("#")[0] for url in browser.requested()}
+    asked = {url.split("#")[0] for url in requested}
     assert asked and all(url.startswith("file:") for url in asked), asked
     assert {page.resolve().as_uri() for page, _ in pages.values()} <= asked
     assert all(url.endswith(".html") for url in asked), asked

@@ -17,7 +17,7 @@ import pytest
 from conftest import COURSE, STUDENT_FILES, grade_json, grader_env
 
 from answerkey.instructor.kit import student_packages
-from answerkey.instructor.release import STUDENT_PROBLEMS_README, STUDENT_README
+from answerkey.instructor.release import student_problems_readme, student_readme
 from grader.scoring.case import Case
 from grader.scoring.hookcases import GOLDEN_SEED, HOOK_NAMES, build_cases, csp_of, describe_case, load_cases
 from grader.scoring.misconceptions import MISCONCEPTIONS, Answered, recognised
@@ -180,8 +180,8 @@ def copy_documents() -> dict[str, str]:
         "assignment/HANDOUT.md": (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8"),
         "assignment/hooks.py": docstring(ROOT / "assignment" / "hooks.py"),
         "assignment/agent.py": docstring(ROOT / "assignment" / "agent.py"),
-        "README.md": STUDENT_README,
-        "problems/README.md": STUDENT_PROBLEMS_README,
+        "README.md": student_readme(True),  # with the course's problems/grading.yaml: the longer text
+        "problems/README.md": student_problems_readme(True),
     }
 
 

@@ -76,6 +76,20 @@ def test_every_install_of_the_kit_uses_the_constraints(tmp_path: Path) -> None:
         assert archive.read("kit/constraints.txt") == (ROOT / "constraints.txt").read_bytes()
 
 
+def test_no_install_downloads_a_browser() -> None:
+    """The pages' tests drive the system's chromium (CI installs Debian's with apt): no file
+    of the project asks playwright for a browser of its own, and the browser is launched by
+    its path."""
+    download = re.compile(r"playwright\s+install|install_browsers|PLAYWRIGHT_BROWSERS_PATH")
+    folders = ("solvers", "grader", "assignment", "play", "answerkey", "tests", "bench", ".ci")
+    files = [*ROOT.glob("*.*"), ROOT / ".ci" / "run", *(path for folder in folders for path in (ROOT / folder).rglob("*.*"))]
+    texts = [path for path in files if path.suffix in (".py", ".md", ".toml", ".txt", ".sh", ".yaml", ".html", "") and path.is_file()]
+    asking = sorted({path.relative_to(ROOT).as_posix() for path in texts if download.search(path.read_text(encoding="utf-8", errors="replace"))})
+    assert asking == [Path(__file__).relative_to(ROOT).as_posix()], asking  # this test alone names them
+    assert "executable_path=executable" in (ROOT / "tests" / "browser.py").read_text(encoding="utf-8")
+    assert "chromium" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")  # apt-get install ... chromium
+
+
 def test_the_readme_sat_example_shows_a_formula_glucose_solves() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     [command] = [line.split("#")[0].split() for line in readme.splitlines() if line.startswith("python -m solvers sat ")]

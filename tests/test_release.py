@@ -89,6 +89,63 @@ def test_the_student_copy_explains_its_problems_to_students(released: Released) 
     assert "hook_seed" not in readme and "visibility" not in readme  # the instructor's document stays home
 
 
+def named_files(text: str) -> set[str]:
+    """The files and folders a README names in code spans: a span of one word that ends
+    in a file's suffix or holds a `/` (a command, with spaces, is not a name)."""
+    spans = re.findall(r"`([^`\s]+)`", text)
+    return {span for span in spans if re.search(r"\.(md|py|yaml|yml|json|txt|toml|csv|html|zip)$", span) or "/" in span}
+
+
+def unnamed_files(copy: Path) -> list[str]:
+    """What the copy's READMEs name that the copy does not have (a README in problems/
+    may name its files from there)."""
+    missing = []
+    for doc in ("README.md", "problems/README.md"):
+        for name in sorted(named_files((copy / doc).read_text(encoding="utf-8"))):
+            if not name.startswith(".") and not (copy / name).exists() and not (copy / doc).parent.joinpath(name).exists():
+                missing.append(f"{doc} names {name}")
+    return missing
+
+
+def test_the_copys_readmes_name_only_files_the_copy_has(released: Released) -> None:
+    """Released with no grading.yaml of the course's own, the copy has no
+    problems/grading.yaml, and neither README names one; every file they name is there."""
+    assert not (released.out / "problems" / "grading.yaml").exists()
+    readmes = {doc: (released.out / doc).read_text(encoding="utf-8") for doc in ("README.md", "problems/README.md")}
+    assert "assignment/HANDOUT.md" in named_files(readmes["README.md"]) and "grading.yaml" not in "".join(readmes.values())
+    assert unnamed_files(released.out) == []
+
+
+def test_the_readme_check_sees_a_file_the_copy_lacks(released: Released, tmp_path: Path) -> None:
+    """The check above can fail: a README naming `problems/grading.yaml` in a copy without it."""
+    copy = shutil.copytree(released.out, tmp_path / "copy")
+    (copy / "README.md").write_text("the rules (`problems/grading.yaml`) and `python -m grader problems/`\n", encoding="utf-8")
+    assert unnamed_files(copy) == ["README.md names problems/grading.yaml"]
+
+
+def test_a_copy_beside_the_instructors_kit_grades_with_its_own_files(released: Released, tmp_path: Path) -> None:
+    """A student copy run where the instructor's kit can be imported too (after the copy on
+    the path, as an editable install of the kit in the same environment puts it) never uses
+    that kit's answer key: `--solver reference` stops with the one line, naming the answer
+    key it leaves alone, and the stubs are graded on the copy's public cases (its "Hook cases
+    here" line). Run from outside, on the copy's problems, the kit that grades says so."""
+    beside = grader_env(released.out, ROOT)  # the copy first, the instructor's kit after it
+    refused = run_grader("problems/course.yaml", "--solver", "reference", cwd=released.out, env=beside)
+    no_traceback(refused)
+    lines = [line for line in (refused.stdout + refused.stderr).splitlines() if line.strip()]
+    assert refused.returncode == 2 and len(lines) == 1 and "this student copy" in lines[0], lines
+    assert f"the one at {ROOT / 'answerkey'} is another kit's" in " ".join(lines[0].split()), lines
+    stubs = run_grader("problems/course.yaml", "--only", "forward_check", "--isolation", "none", cwd=released.out, env=beside)
+    no_traceback(stubs)
+    assert "Hook cases here:" in stubs.stdout and "Full marks" not in stubs.stdout, stubs.stdout
+    outside = run_grader(released.out / "problems" / "course.yaml", "--only", "nctu-1", "--solver", "reference", cwd=tmp_path)
+    no_traceback(outside)
+    said = " ".join(outside.stdout.split())
+    assert f"the kit at {ROOT} grades this" in said and f"not the copy at {released.out.resolve()}" in said, said
+    inside = run_grader(ROOT / "problems" / "course.yaml", "--only", "nctu-1", "--solver", "reference", cwd=tmp_path)
+    assert inside.returncode == 0 and "grades this" not in inside.stdout, inside.stdout
+
+
 def scan(kit: Path, tmp_path: Path) -> str:
     """What tests/scan_for_hooks.py finds in `kit`: functions that do a hook's job."""
     import json
@@ -439,6 +496,7 @@ def test_the_copy_grades_out_of_the_courses_points_by_its_rules(tmp_path: Path) 
     out = tmp_path / "copy"
     assert release(ROOT, out, "--problems", problems).returncode == 0
     text = (out / "problems" / "grading.yaml").read_text(encoding="utf-8")
+    assert "`problems/grading.yaml`" in (out / "README.md").read_text(encoding="utf-8") and unnamed_files(out) == []
     for private in ("424242", "737373", "seed:", "secret-boards", "private note"):
         assert private not in text, private
     config, errors = load_config(out / "problems" / "grading.yaml")

@@ -4,12 +4,14 @@ PrairieLearn's downloaded files, zipped or not, odd and hostile ones too."""
 from __future__ import annotations
 
 import csv
+import resource
 import stat
 import zipfile
 from pathlib import Path
 
 import yaml
 from conftest import no_traceback, run_grader, self_contained
+from test_bounded_yaml import entry, laughs, line_of
 
 from grader.inputs.exports import METADATA, read_export, unpack
 from grader.sandbox.isolation import SUBMISSION_BYTES
@@ -227,3 +229,35 @@ def test_gradescope_times_are_compared_as_times(tmp_path: Path) -> None:
     )
     export = read_export(folder, tmp_path / "scratch")
     assert export.entries is not None and [e.folder.name for e in export.entries if e.folder] == ["submission_2"]
+
+
+def test_a_hostile_export_costs_each_bad_submission_one_line_and_the_class_is_graded(tmp_path: Path) -> None:
+    """A submitter's name nested 20,000 deep, billion laughs under another's name, and a third
+    submission holding a file `notes` and a member `notes/hooks.py`: each is one line, and the
+    honest classmate is graded as ever (before: a RecursionError traceback, gigabytes, or the
+    whole export refused with exit 2)."""
+    deep = "submission_2:\n  :submitters:\n  - :name: " + "[" * 20_000 + "]" * 20_000 + "\n    :sid: '2'\n"
+    bomb = "submission_3:\n  :results:\n" + laughs(indent="    ") + "  :submitters:\n  - :name: *a8\n    :sid: '3'\n"
+    metadata = entry("submission_1", "Ada", "s1") + deep + bomb + entry("submission_4", "Di", "s4")
+    honest = self_contained("correct_reexport")
+    export = tmp_path / "export.zip"
+    with zipfile.ZipFile(export, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"assignment_1_export/{METADATA}", metadata)
+        for number in range(1, 5):
+            archive.writestr(f"assignment_1_export/submission_{number}/hooks.py", honest)
+        archive.writestr("assignment_1_export/submission_4/notes", "my notes")
+        archive.writestr("assignment_1_export/submission_4/notes/hooks.py", honest)
+    grades = tmp_path / "grades.csv"
+    result = run_grader(COURSE, *ONLY, "--submissions", export, "--csv", grades, "--timeout", "5")
+    no_traceback(result)
+    assert result.returncode == 1, result.stdout
+    said = " ".join(result.stdout.split())  # the terminal wraps long lines
+    deep_line, alias_line = line_of(metadata, "  - :name: [["), line_of(metadata, "    a1: &a1")
+    assert said.count(f"submission_2 (line {deep_line}): :submitters[0].:name[0]...: is nested more than 32 levels deep: not graded") == 1
+    assert said.count(f"submission_3 (line {alias_line}): :results.a1[0]: uses an alias (*a0) of a list or mapping") == 1  # its first
+    assert said.count("s4: not graded: the export's member assignment_1_export/submission_4/notes/hooks.py lies in") == 1
+    rows = rows_of(grades)
+    assert sorted(rows) == ["s1", "s4"]  # who submission_2 and _3 are is what could not be read
+    assert float(rows["s1"][CHECKED]) > 0 and float(rows["s1"]["score"]) == float(rows["s1"]["max_score"])
+    assert float(rows["s4"]["score"]) == 0.0 and "notes/hooks.py" in rows["s4"]["note"]
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 1 << 20  # KiB: under 1 GiB (the bomb held 3.9 GB)

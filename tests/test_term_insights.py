@@ -8,7 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from browser import load
 from conftest import isolation_unavailable, no_traceback, run_grader, self_contained
+from playwright.sync_api import Page
 
 from grader.commands.gradejob import Job, Runner
 from grader.reports.insights import (
@@ -158,16 +160,16 @@ def test_who_needs_help_names_zero_and_timeouts() -> None:
     assert "fine" not in helped
 
 
-def test_the_page_is_offline_and_a_hostile_name_is_text(kept: Path, tmp_path: Path, browser) -> None:
+def test_the_page_is_offline_and_a_hostile_name_is_text(kept: Path, tmp_path: Path, browser: Page, requested: list[str]) -> None:
     page = tmp_path / "insights.html"
     result = run_grader("insights", kept, "--html", page)
     assert result.returncode == 0, result.stdout + result.stderr
-    browser.open(page)
+    load(browser, page)
     assert browser.evaluate("window.__pwned === undefined")
     assert browser.evaluate("document.images.length") == 0
     assert HOSTILE in browser.evaluate("document.body.innerText")
     assert browser.evaluate("document.querySelectorAll('svg rect').length") > 0
-    assert browser.requested() == [page.resolve().as_uri()]
+    assert requested == [page.resolve().as_uri()]
 
 
 def test_against_shows_a_changed_score(kept: Path, tmp_path: Path) -> None:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from answerkey.oracle import OracleDisagreement, count_method, count_solutions
 from grader.inputs.config import load_config
+from grader.inputs.names import shown_name
 from grader.inputs.problemset import Problem, ProblemError
 
 
@@ -74,40 +77,63 @@ def check_problems(problems: list[Problem]) -> list[CheckRow]:
     return rows
 
 
+def _where(row: CheckRow) -> str:
+    """A row's file (its stem) and problem id, `course/nctu-1`, on one line with no control character."""
+    return f"{shown_name(Path(row.file).stem)}/{shown_name(row.id)}"
+
+
+def _status(row: CheckRow) -> Text:
+    """A row's verdict, in a few words: the `expect` a wrong one says beside the count."""
+    if row.expect is None:
+        return Text("! no solution" if row.solutions == 0 else "? no expect", style="yellow")
+    if row.ok:
+        return Text("✓ ok", style="green")
+    return Text(f"✗ expect {row.expect}", style="red")
+
+
+def _file_table(file: str, rows: list[CheckRow]) -> Table:
+    """One problem file's rows: its ids whole (folded when longer than 20 characters), the
+    board, the count and the verdict, narrow enough for 80 columns (who counted each board
+    is in `--json`, and counted in the summary)."""
+    table = Table(
+        title=Text(f"{shown_name(Path(file).name)}: {len(rows)} problem(s)"),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
+        show_edge=False,
+    )
+    table.add_column("problem", overflow="fold", min_width=min(20, max(len(shown_name(row.id)) for row in rows)))
+    table.add_column("board", no_wrap=True)
+    table.add_column("mines", justify="right", no_wrap=True)
+    table.add_column("solutions", justify="right", no_wrap=True)
+    table.add_column("status", overflow="fold", min_width=6)
+    for row in rows:
+        mines = "-" if row.mines is None else str(row.mines)
+        table.add_row(Text(shown_name(row.id)), f"{row.size} {row.rule}", mines, str(row.solutions), _status(row))
+    return table
+
+
 def show_check(console: Console, rows: list[CheckRow]) -> None:
+    """A table per problem file, then a line naming the boards whose `expect` is wrong
+    (file, id, what it says and the count) and a warning for each board with no solution."""
     if not rows:
         console.print("No problem was checked.")
         return
-    table = Table(title="Problem check", title_justify="left")
-    table.add_column("problem", overflow="fold")
-    right = ("mines", "solutions", "expect")
-    for column in ("size", "rule", "mines", "solutions", "by", "expect", "status"):
-        table.add_column(column, justify="right" if column in right else "left", no_wrap=True)
+    by_file: dict[str, list[CheckRow]] = {}
     for row in rows:
-        if row.expect is None:
-            status = "[yellow]! no solution[/]" if row.solutions == 0 else "[yellow]? no expect[/]"
-        elif row.ok:
-            status = "[green]✓ ok[/]"
-        else:
-            status = f"[red]✗ expect says {row.expect}[/]"
-        table.add_row(
-            Text(f"{Path(row.file).stem}/{row.id}"),
-            row.size,
-            row.rule,
-            "-" if row.mines is None else str(row.mines),
-            str(row.solutions),
-            row.method,
-            "-" if row.expect is None else str(row.expect),
-            status,
-        )
-    console.print(table)
-    wrong = sum(not r.ok for r in rows)
-    console.print(f"{len(rows)} problems checked, {wrong} with a wrong expect.")
+        by_file.setdefault(row.file, []).append(row)
+    for file, held in by_file.items():
+        console.print(_file_table(file, held))
+    wrong = [row for row in rows if not row.ok]
+    console.print(Text(f"{len(rows)} problems checked, {len(wrong)} with a wrong expect{':' if wrong else '.'}", style="red" if wrong else ""))
+    for row in wrong:
+        console.print(Text(f"  {_where(row)}: expect {row.expect}, counted {row.solutions}", style="red"))
+    methods = Counter(row.method for row in rows)
+    console.print(Text(f"Counted by {', '.join(f'{method} ({count})' for method, count in methods.items())}; --json FILE says each board's."))
     for row in rows:
         if row.solutions == 0 and row.expect is None:  # a draft's typo, most often; `expect: 0` says it is meant
-            console.print(
-                Text(f"warning: {Path(row.file).stem}/{row.id} has no solution; if that is meant, say `expect: 0` in its file", style="yellow")
-            )
+            console.print(Text(f"warning: {_where(row)} has no solution; if that is meant, say `expect: 0` in its file", style="yellow"))
 
 
 def config_errors(path: Path | None, problems: list[Problem]) -> list[ProblemError]:

@@ -51,7 +51,7 @@ handout lists (`assignment/HANDOUT.md`, section 5).
 
 Read `assignment/HANDOUT.md`, implement the hooks in `assignment/hooks.py`, and run
 `python -m grader problems/` again: every lost point comes with a reason. It grades out
-of the course's points, by the course's rules (`problems/grading.yaml`), on the public
+of the course's points{rules}, on the public
 boards and hook cases; the course's autograder may add hidden boards, and draws its hook
 cases and agent games from private seeds. The calls your search makes after its first
 wrong one are checked only by the course's autograder: the report says so under the
@@ -72,9 +72,26 @@ mine layouts fit the board: your search must find every one of them (or none, wh
     python -m grader problems/ --only nctu-2            # one board
     python -m grader problems/course.yaml --trace nctu-2 # your search on it, step by step
 
-Your course may grade more boards than these (hidden ones): they use the same rules.
-`grading.yaml` holds the course's points and limits, as its autograder uses them.
+Your course may grade more boards than these (hidden ones): they use the same rules.{rules}
 """
+
+#: What each README says of `problems/grading.yaml`, when the copy has one (the course
+#: set points or limits of its own): neither names a file the copy does not have.
+RULES_NAMED = {
+    "README.md": ", by the course's rules (`problems/grading.yaml`)",
+    "problems/README.md": "\n`grading.yaml` holds the course's points and limits, as its autograder uses them.",
+}
+
+
+def student_readme(rules: bool) -> str:
+    """The copy's README; `rules`: whether the copy has `problems/grading.yaml`."""
+    return STUDENT_README.format(rules=RULES_NAMED["README.md"] if rules else "")
+
+
+def student_problems_readme(rules: bool) -> str:
+    """The copy's problems/README.md; `rules` as in `student_readme`."""
+    return STUDENT_PROBLEMS_README.format(rules=RULES_NAMED["problems/README.md"] if rules else "")
+
 
 PUBLIC_CONFIG_HEADER = """\
 # The course's grading config, as its autograder uses it: the same points, time limits,
@@ -188,9 +205,9 @@ def write_release(source: Path, problems_dir: Path, out: Path, allow_solutions: 
     settings = public_config(config, shipped)
     if settings is not None:
         (out / "problems" / CONFIG_FILE).write_text(settings, encoding="utf-8")
-    (out / "problems" / "README.md").write_text(STUDENT_PROBLEMS_README, encoding="utf-8")
+    (out / "problems" / "README.md").write_text(student_problems_readme(settings is not None), encoding="utf-8")
     shutil.copyfile(source / "pyproject.toml", out / "pyproject.toml")  # it finds the packages that are there
     shutil.copyfile(source / "LICENSE", out / "LICENSE")  # MIT: the notice goes with every copy
     shutil.copyfile(source / "constraints.txt", out / "constraints.txt")  # the versions the course grades with
-    (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
+    (out / "README.md").write_text(student_readme(settings is not None), encoding="utf-8")
     return Release(kept, seeds, config)

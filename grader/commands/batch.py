@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -49,10 +49,14 @@ from grader.reports.markdown import code_span, fenced
 from grader.reports.report import NOT_GRADED, away_from_grader, show_report
 from grader.reports.results import Report
 from grader.reports.shown import shown_items, shown_report
+from grader.reports.words import plural
+from grader.sandbox import stopping
 from grader.sandbox.host import become_subreaper
 from grader.sandbox.isolation import Probed, Scope
 from grader.sandbox.wire import clean_text
 from solvers.errortext import describe_exception
+
+STOP_POLL_SECONDS = 0.05  # how often the class run looks for a stop while it waits for its gradings (a wait on a lock, not on a descriptor)
 
 
 @dataclass
@@ -93,6 +97,11 @@ def find_submissions(folder: Path, export: Export | None = None) -> list[Submiss
     else:
         root = folder.resolve()
         found = [(submission, _raw_name(entry), entry.name) for entry in sorted(root.iterdir()) if (submission := _taken_in(entry, root))]
+        for name, why in (export.refused if export is not None else {}).items():  # taken off the disk while unpacking
+            submission = _refused(_student(root / name), why)
+            submission.entry = clean_text(name, NAME_LIMIT).replace("\n", " ")
+            found.append((submission, _raw_name(root / name), name))
+        found.sort(key=lambda item: item[2])
     return _named(found)
 
 
@@ -263,9 +272,23 @@ def _job(run: ClassRun, submission: Submission, out: Path) -> Job:
 
 def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console: Console) -> list[BatchRow]:
     """Grade every submission (`jobs` at a time, each in a process of its own) with a
-    progress bar; rows in input order. Interrupted carries the rows when stopped."""
+    progress bar; rows in input order. Interrupted carries the rows when a stop is asked
+    (`stopping`: the main thread polls for it every STOP_POLL_SECONDS), once every grading
+    process is gone."""
     become_subreaper()  # what a dead grading process leaves comes to us
     runner = Runner(run.spared)
+    rows: list[BatchRow | None] = [None] * len(submissions)
+    try:
+        with stopping.polled():
+            _grade_all(submissions, run, jobs, console, runner, rows)
+    except KeyboardInterrupt:
+        raise Interrupted(stopping.asked() or "SIGINT", _finished(submissions, rows)) from None
+    return [row for row in rows if row is not None]
+
+
+def _grade_all(submissions: list[Submission], run: ClassRun, jobs: int, console: Console, runner: Runner, rows: list[BatchRow | None]) -> None:
+    """`grade_batch`'s work: each row set as its student is graded; on a stop (or any
+    other exception) every grading process is stopped before this returns."""
     with tempfile.TemporaryDirectory(prefix="grader-class-") as scratch:
 
         def grade_one(index: int, submission: Submission) -> BatchRow:
@@ -295,22 +318,23 @@ def grade_batch(submissions: list[Submission], run: ClassRun, jobs: int, console
                 return _found(submission, BatchRow(submission.student, None, not_graded=why))
 
         columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        rows: list[BatchRow | None] = [None] * len(submissions)
         with Progress(*columns, console=console, transient=False) as progress:
             task = progress.add_task("grading", total=len(submissions))
             pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-            futures = {pool.submit(guarded, index, s): index for index, s in enumerate(submissions)}
             try:
-                for future in as_completed(futures):
-                    rows[futures[future]] = future.result()
-                    progress.advance(task)
-            except KeyboardInterrupt as stop:
+                futures = {pool.submit(guarded, index, s): index for index, s in enumerate(submissions)}
+                pending = set(futures)
+                while pending:
+                    stopping.check()
+                    done, pending = wait(pending, timeout=STOP_POLL_SECONDS, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        rows[futures[future]] = future.result()
+                        progress.advance(task)
+            except BaseException:
                 runner.stop()
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise Interrupted(stop.args[0] if stop.args else "SIGINT", _finished(submissions, rows)) from None
+                raise
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
-    return [row for row in rows if row is not None]
 
 
 def load_note(report: Report) -> str:
@@ -479,7 +503,7 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
         return
     max_score = next((r.report.max_score for r in rows if r.report), 0.0) or 1.0
     scores = [score for r in rows if (score := r.score) is not None]
-    graded = f"{len(rows)} submissions" if len(scores) == len(rows) else f"{len(scores)} of {len(rows)} submissions graded"
+    graded = plural(len(rows), "submission") if len(scores) == len(rows) else f"{len(scores)} of {plural(len(rows), 'submission')} graded"
     if scores:
         console.print(f"{graded}: mean {statistics.mean(scores):.2f}, median {statistics.median(scores):.2f} out of {max_score:g}")
     counts = [0] * bins
@@ -502,7 +526,8 @@ def show_summary(console: Console, rows: list[BatchRow], bins: int = 10) -> None
         from grader.commands.insights import show_short
         from grader.reports.insights import StudentResult
 
-        show_short(console, [StudentResult(r.student, r.report, r.ungraded, r.identity.section if r.identity else "") for r in rows])
+        who = [(r.identity.section, r.identity.name) if r.identity else ("", "") for r in rows]
+        show_short(console, [StudentResult(r.student, r.report, r.ungraded, section, name) for r, (section, name) in zip(rows, who)])
     except Exception as error:
         console.print(Text(ours("summing up the class's insights", error)))
 
@@ -550,7 +575,7 @@ def class_gradebook(
 ) -> Gradebook:
     """Write the gradebook of `rows` for `roster` to `path` (roster students with no
     submission left out, or 0 with `missing="zero"`) and say what it leaves out."""
-    graded = [Graded(row.student, row.score, row.report.max_score if row.report else 0.0) for row in rows]
+    graded = [Graded(row.student, row.score, row.report.max_score if row.report else 0.0, row.identity.name if row.identity else "") for row in rows]
     book = match(graded, roster)
     zeroed = book.absent if missing == "zero" else []
     if zeroed:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.commands.common import NOT_GRADED_EXIT
+from grader.sandbox import stopping
 from grader.sandbox.isolation import Isolation
 from solvers.errortext import describe_exception
 
@@ -36,27 +37,43 @@ def _batch(
     too deep or too large), an export held something odd, a graded one is not in the
     gradebook or the results could not be kept, 3 when one was not graded (a failure of
     the grader's), 128 + N when
-    stopped by signal N."""
+    stopped by signal N (the results of the students graded so far written first: the
+    caller runs this `stopping.polled`)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="grader-export-") as scratch:
         return _batch_in(args, problems, config, console, sandbox, errors, grading, Path(scratch), only)
 
 
-def _class_roster(args: argparse.Namespace, submissions: list) -> list | None:
-    """The gradebook's roster: --roster's, else the students an export names (None when
-    neither, or no gradebook is asked for)."""
+def _class_roster(args: argparse.Namespace, submissions: list, console: Console) -> list | None:
+    """The gradebook's roster: --roster's (matched with the export's students when it has no
+    submission column, each line that cannot be said), else the students an export names
+    (None when neither, or no gradebook is asked for)."""
     if not args.gradebook:
         return None
+    from rich.text import Text
+
+    from grader.reports.gradebook import Person, Student, matched_roster, read_roster
+
     if args.roster:
-        from grader.reports.gradebook import read_roster
-
-        return read_roster(args.roster)
-    from grader.reports.gradebook import Student
-
+        people = [Person(s.student, s.identity.sid, s.identity.email) for s in submissions if s.identity]
+        roster, notes = matched_roster(args.roster, read_roster(args.roster), people)
+        for note in notes:
+            console.print(Text.assemble(("! ", "yellow"), f"--roster {args.roster}: {note}"))
+        return roster
     named = [
-        Student(s.student, s.identity.sid or s.student, s.identity.name, s.identity.section) for s in submissions if s.identity
-    ]  # the export is the roster
+        Student(
+            s.student,
+            s.identity.sid or s.student,
+            s.identity.name,
+            s.identity.section,
+            sis_user_id=s.identity.sid,
+            email=s.identity.email,
+            from_export=True,
+        )
+        for s in submissions
+        if s.identity
+    ]  # the export is the roster: its sid goes where Canvas matches it, SIS User ID
     return named or None
 
 
@@ -106,13 +123,14 @@ def _batch_in(
             "grade a class under bwrap"
         )
     console.print(f"isolation: {'; '.join([mode, *notes])}", highlight=False, markup=False)
-    try:
-        export = read_export(args.submissions, scratch)
-        submissions = find_submissions(export.folder, export)
-    except (OSError, zipfile.BadZipFile) as error:
-        return print_error(f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})", console)
-    odd = show_export(console, export, submissions)
-    roster = _class_roster(args, submissions)  # a bad roster is told before anyone is graded
+    with stopping.unpolled():  # no worker yet, nobody graded: a signal stops the run at once, nothing written
+        try:
+            export = read_export(args.submissions, scratch)
+            submissions = find_submissions(export.folder, export)
+        except (OSError, zipfile.BadZipFile) as error:
+            return print_error(f"--submissions {args.submissions}: cannot be read ({getattr(error, 'strerror', None) or error})", console)
+        odd = show_export(console, export, submissions)
+        roster = _class_roster(args, submissions, console)  # a bad roster is told before anyone is graded
     if args.gradebook and roster is None:
         return print_error("--gradebook: give --roster (the submissions are no export naming the students)", console)
     spared, probed = (sandbox.helpers(), sandbox.probed()) if sandbox else (frozenset[int](), None)
@@ -136,9 +154,10 @@ def _batch_in(
     if roster is not None:
         path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
         left_out = bool(class_gradebook(console, path, rows, roster, args.gradebook, args.assignment).left_out()) or left_out
-    if stopped is not None:
-        print_error(f"interrupted ({stopped.name}): the students graded so far are in {args.csv}; the others are marked not graded", console)
-        return 128 + signal.Signals[stopped.name].value
+    name = stopped.name if stopped is not None else stopping.asked()  # or asked while the results were written
+    if name is not None:
+        print_error(f"interrupted ({name}): the students graded so far are in {args.csv}; the others are marked not graded", console)
+        return 128 + signal.Signals[name].value
     if any(row.ungraded for row in rows):
         return NOT_GRADED_EXIT
     return 1 if left_out or odd or any(s.refused for s in submissions) else 0  # each is named above

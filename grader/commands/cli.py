@@ -21,7 +21,6 @@ python -m grader goldens
 
 from __future__ import annotations
 
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,6 +29,7 @@ from grader.commands.common import need_source_checkout
 from grader.commands.grade import _grade
 from grader.errors import UserError
 from grader.inputs.submission import KIT_ROOT
+from grader.sandbox import stopping
 from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem
 
 if TYPE_CHECKING:  # the commands import what they use when they run: --help and --version stay fast
@@ -213,33 +213,26 @@ COMMANDS = {
 }
 
 
-def _stop_on_signal(number: int, frame: object) -> None:
-    """SIGTERM and SIGHUP stop grading exactly as Ctrl-C does."""
-    from grader.sandbox.host import interrupt
-
-    interrupt()
-    raise KeyboardInterrupt(signal.Signals(number).name)
-
-
 def main(argv: list[str] | None = None) -> int:
-    from rich.console import Console
+    stopping.install()  # Ctrl-C, SIGTERM and SIGHUP alike; the handler takes no lock
+    try:
+        from rich.console import Console
 
+        console = Console()
+    except KeyboardInterrupt:  # before anything started (and before a console to say so): as the signal's default would
+        return stopping.exit_status()
     argv = list(sys.argv[1:] if argv is None else argv)
-    console = Console()
     command = COMMANDS.get(argv[0]) if argv else None
-    for number in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(number, _stop_on_signal)
     try:
         return command(argv[1:], console) if command else _grade(argv, console)
     except (UserError, UsageError) as error:
         from solvers.cliargs import print_error
 
         return print_error(str(error), console)
-    except KeyboardInterrupt as stop:
+    except KeyboardInterrupt:
         from grader.sandbox.host import interrupt
         from solvers.cliargs import print_error
 
         interrupt()
-        name = stop.args[0] if stop.args and isinstance(stop.args[0], str) else "SIGINT"
-        print_error(f"interrupted ({name}): the workers were stopped and nothing was written", console)
-        return 128 + signal.Signals[name].value
+        print_error(f"interrupted ({stopping.asked()}): the workers were stopped and nothing was written", console)
+        return stopping.exit_status()

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.commands.classgrade import _batch
-from grader.commands.common import NOT_GRADED_EXIT
+from grader.commands.common import NOT_GRADED_EXIT, which_kit
 from grader.commands.onecase import _one_case, _one_search_call
 from grader.inputs.submission import WHAT_TO_SUBMIT, resolve_agent, resolve_solver
+from grader.sandbox import stopping
 from grader.sandbox.isolation import MODES, Isolation
 from solvers.cliargs import (
     OneLineParser,
@@ -149,6 +150,10 @@ def _grade(argv: list[str], console: Console) -> int:
     config, config_errors = load_config(config_path)
     errors += config_errors
     show_errors(console, errors)
+    if note := which_kit(args.paths):
+        from rich.text import Text
+
+        console.print(Text(note, style="yellow"))
     if args.compare:
         from grader.commands.tracing import compare_command  # tracing's imports only when they are used
 
@@ -184,6 +189,7 @@ def _grade(argv: list[str], console: Console) -> int:
             _rerun_command(args),
             watch,
         )
+        stopping.check()  # a stop asked while the last item ended: nothing is written
     return _show_grades(args, config, report, errors, console)
 
 
@@ -275,15 +281,16 @@ def select_items(text: str, problems: list[Problem]) -> tuple[frozenset[str], li
     return frozenset(asked), chosen, unknown
 
 
-NONE_RISK = (
-    "with --isolation none, student code runs with your permissions: it can read the answer key and the "
-    "hidden problems, change files and stop the grader"
-)
+#: What running student code with no isolation risks (said in a warning, and in the refusal to fall back to it).
+NONE_RISKS = "student code runs with your permissions: it can read the answer key and the hidden problems, change files and stop the grader"
+NONE_RISK = f"with --isolation none, {NONE_RISKS}"
 
 
 @contextmanager
 def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console, strict: bool) -> Iterator[Sandbox | None]:
-    """The sandbox for this run (None when only the reference is graded).
+    """The sandbox for this run (None when only the reference is graded), opened, used and
+    closed `polled` (see `stopping`): a signal there is only written down, the workers'
+    waits check for it, and what they started is cleaned up whole.
 
     `strict` (a class, Gradescope): falling back to `none` is refused unless asked for.
     Raises IsolationUnavailable with the line to print.
@@ -294,18 +301,20 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
         yield None
         return
     secrets = [Path(p.file) for p in problems] + ([config] if config else [])
-    sandbox = open_sandbox(args.isolation, secrets, workers=max(1, args.jobs) * (2 if strict else 1))
-    try:
-        if sandbox.mode is Isolation.NONE and strict:
-            if args.isolation == "auto":
-                raise IsolationUnavailable(
-                    f"no isolation is available for grading a class ({sandbox.note}); install "
-                    f"bubblewrap, or pass --isolation none knowing that {NONE_RISK.split(', ', 1)[1]}"
-                )
-            console.print(f"warning: {NONE_RISK}", style="yellow", markup=False, highlight=False)
-        yield sandbox
-    finally:
-        sandbox.close()
+    with stopping.polled():
+        sandbox = open_sandbox(args.isolation, secrets, workers=max(1, args.jobs) * (2 if strict else 1))
+        try:
+            stopping.check()  # asked while it opened
+            if sandbox.mode is Isolation.NONE and strict:
+                if args.isolation == "auto":
+                    raise IsolationUnavailable(
+                        f"no isolation is available for grading a class ({sandbox.note}); install "
+                        f"bubblewrap, or pass --isolation none knowing that {NONE_RISKS}"
+                    )
+                console.print(f"warning: {NONE_RISK}", style="yellow", markup=False, highlight=False)
+            yield sandbox
+        finally:
+            sandbox.close()
 
 
 def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
@@ -348,6 +357,7 @@ def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
                 sandbox,
                 "folder" if folder else "siblings",
             )
+            stopping.check()  # a stop asked while the last item ended: no results.json
     except Exception as error:  # the grader's failure: no grade at all, never a zero
         return _not_graded(console, output, describe_exception(error), platform)
     if report.ungraded:

@@ -24,12 +24,14 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.commands.launch import kit_process
 from grader.inputs.problemset import Problem
+from grader.sandbox import stopping
 from grader.sandbox.host import describe_exit, kill_orphans
 from grader.sandbox.isolation import Scope
 from solvers.errortext import describe_exception
@@ -98,12 +100,15 @@ def run(job: Job) -> None:
     config, _ = load_config(config_path)
     secrets = [Path(job.base, p.file) for p in problems] + ([config_path] if config_path else [])
     probed = Probed.from_data(job.probed) if job.probed is not None else None
-    sandbox = open_sandbox(job.mode, secrets, workers=2, probed=probed)
-    try:
-        only = frozenset(job.only) if job.only is not None else None
-        report = grade(job.solver, problems, config, 1, job.timeout, job.agent, sandbox, job.scope, only)
-    finally:
-        sandbox.close()
+    with stopping.polled():  # a signal is written down; the workers' waits check for it (see `stopping`)
+        sandbox = open_sandbox(job.mode, secrets, workers=2, probed=probed)
+        try:
+            stopping.check()
+            only = frozenset(job.only) if job.only is not None else None
+            report = grade(job.solver, problems, config, 1, job.timeout, job.agent, sandbox, job.scope, only)
+        finally:
+            sandbox.close()
+        stopping.check()
     Path(job.out).write_text(json.dumps(report_data(report)), encoding="utf-8")
     usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
     cpu_file(job).write_text(repr(sum(u.ru_utime + u.ru_stime for u in usage)), encoding="utf-8")
@@ -137,7 +142,7 @@ class Runner:
         from grader.reports.results import report_from_data
 
         with self.lock:
-            if self.stopping:
+            if self.stopping or stopping.asked():
                 return "the run was interrupted"
             argv, cwd, env = kit_process("grader.commands.gradejob", str(os.getpid()))
             process = subprocess.Popen(
@@ -167,15 +172,17 @@ class Runner:
         return f"the grading process failed ({describe_exit(process.returncode)}: {last})"
 
     def stop(self) -> None:
-        """SIGTERM to every grading process, SIGKILL to those still there after STOP_SECONDS."""
+        """SIGTERM to every grading process, SIGKILL to those still there STOP_SECONDS
+        later (all of them together). Never from a signal handler: it takes the lock."""
         with self.lock:
             self.stopping = True
             processes = list(self.live)
         for process in processes:
             _signal(process, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_SECONDS
         for process in processes:
             try:
-                process.wait(timeout=STOP_SECONDS)
+                process.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 _signal(process, signal.SIGKILL)
 
@@ -185,14 +192,6 @@ def _signal(process: subprocess.Popen[bytes], number: int) -> None:
         os.killpg(process.pid, number)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def _stop(number: int, frame: object) -> None:
-    """SIGTERM from the parent: stop the workers, then end."""
-    from grader.sandbox.host import interrupt
-
-    interrupt()
-    raise KeyboardInterrupt(signal.Signals(number).name)
 
 
 def _die_with(parent: int) -> None:
@@ -208,13 +207,12 @@ def _die_with(parent: int) -> None:
 
 
 def main() -> int:
-    for number in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(number, _stop)
+    stopping.install()  # SIGTERM from the parent (or from its death), and SIGINT and SIGHUP alike
     try:
         _die_with(int(sys.argv[1]))
         run(Job.from_json(sys.stdin.buffer.read()))
     except KeyboardInterrupt:
-        return 128 + signal.SIGTERM
+        return stopping.exit_status("SIGTERM")
     except Exception as error:  # the parent retries, then reports this line
         print(describe_exception(error), file=sys.stderr)
         return 1

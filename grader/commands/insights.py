@@ -28,7 +28,7 @@ SHORT_ROWS = 5  # rows of each table the end of a class run shows
 
 def students_of(kept: Kept) -> list[StudentResult]:
     """The kept students as the insights read them."""
-    return [StudentResult(s.student, s.report, s.not_graded or "", s.identity.get("section", "")) for s in kept.students]
+    return [StudentResult(s.student, s.report, s.not_graded or "", s.identity.get("section", ""), s.identity.get("name", "")) for s in kept.students]
 
 
 def show_table(console: Console, table: Table, limit: int | None = None) -> None:

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from grader.commands.batch import BatchRow, class_gradebook, write_csv
 from grader.inputs.exports import Identity
-from grader.reports.gradebook import FORMATS, read_roster
+from grader.reports.gradebook import FORMATS, Person, matched_roster, read_roster
 from grader.reports.kept import KeptStudent, load_kept
 from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem, print_error
 
@@ -52,6 +52,11 @@ def command(argv: list[str], console: Console) -> int:
         raise UsageError(f"--csv {out}: {why}")
     roster = read_roster(args.roster) if args.roster else None  # a bad roster is told before anything is written
     kept = load_kept(args.results)
+    if roster is not None:  # a roster with no submission column: matched with the students the export named
+        people = [Person(s.student, s.identity.get("sid", ""), s.identity.get("email", "")) for s in kept.students]
+        roster, notes = matched_roster(args.roster, roster, [person for person in people if person.sid or person.email])
+        for note in notes:
+            console.print(Text.assemble(("! ", "yellow"), f"--roster {args.roster}: {note}"))
     for error in kept.errors:
         console.print(Text.assemble(("! ", "yellow"), error))
     if not kept.run and not kept.students:

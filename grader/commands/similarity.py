@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -95,12 +96,15 @@ def exported_files(export: Export) -> tuple[dict[str, list[tuple[str, str]]], li
     return submissions, refused
 
 
-def submission_files(folder: Path) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+def submission_files(folder: Path, unpacked: Mapping[str, str] | None = None) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
     """Each submission's `.py` files (the name shown, the text), by student name as grading
     names them (`student_names`; a folder's files in order), and a line for every entry
     refused (a link, a FIFO, too large...), read the way grading a class reads them
-    (nothing followed, nothing outside the folder)."""
+    (nothing followed, nothing outside the folder); and for each entry refused while the
+    export was `unpacked` ({name: why}: not in `folder`)."""
     found: list[tuple[str, str, list[tuple[str, str]] | str]] = []  # name as found, entry, files or why refused
+    for name, why in (unpacked or {}).items():
+        found.append((name.removesuffix(".py"), name, why.removeprefix("not graded: ")))
     root = folder.resolve()
     for entry in sorted(root.iterdir()):
         raw = entry.stem if entry.suffix == ".py" else entry.name
@@ -119,6 +123,7 @@ def submission_files(folder: Path) -> tuple[dict[str, list[tuple[str, str]]], li
             why, files = file_refusal(entry, root), [entry]
         read = [(shown(f, root), f.read_text(encoding="utf-8", errors="replace")) for f in files] if not why else []
         found.append((raw, entry.name, why.removeprefix("not graded: ") or read))
+    found.sort(key=lambda item: item[1])
     submissions, refused = {}, []
     for (_, _, got), student in zip(found, student_names([(raw, key) for raw, key, _ in found])):
         if isinstance(got, str):
@@ -307,8 +312,8 @@ def command(argv: list[str], console: Console) -> int:
         console.print(Text(f"submissions: {export.layout}"))
         for line in export.notes:
             console.print(Text.assemble(("! ", "red"), line))
-        found = exported_files(export) if export.entries is not None else submission_files(export.folder)
-    return _compared(args, console, *found) or (1 if export.notes else 0)
+        found = exported_files(export) if export.entries is not None else submission_files(export.folder, export.refused)
+    return _compared(args, console, *found) or (1 if export.notes or export.refused else 0)
 
 
 def _compared(args: argparse.Namespace, console: Console, submissions: dict[str, list[tuple[str, str]]], refused: list[str]) -> int:

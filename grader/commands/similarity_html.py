@@ -165,7 +165,7 @@ def matrix_section(students: list[str], shares: dict[tuple[str, str], float], pa
         "<h2>Similarity matrix</h2>\n<p>Each cell: the share (%) of the row's code found in the column's; "
         "darker is more. A linked number opens the pair's code below.</p>\n"
         + note
-        + "<div class='matrix'><table><thead><tr><th></th>"
+        + "<div class='matrix' tabindex='0'><table><thead><tr><td></td>"
         + head
         + "</tr></thead>\n<tbody>\n"
         + "".join(rows)
@@ -206,7 +206,8 @@ def pairs_section(pairs: list[ShownPair], threshold: float) -> str:
             body = (
                 "<div class='sides'>"
                 + "".join(
-                    f"<div class='side'><div class='name'>{_e(name)} ({share:.0%} found in the other)</div><pre><code>{code}</code></pre></div>"
+                    f"<div class='side'><div class='name'>{_e(name)} ({share:.0%} found in the other)</div>"
+                    f"<pre tabindex='0'><code>{code}</code></pre></div>"
                     for name, share, code in ((pair.first, pair.first_share, pair.code[0]), (pair.second, pair.second_share, pair.code[1]))
                 )
                 + "</div>"

@@ -145,7 +145,8 @@ def _part_step(report: Report, items: list[ItemResult], part: Part, lost: list[I
         return NextStep(
             f"implement {unwritten} in assignment/hooks.py ({_summary(unwritten)}); its docstring gives the exact contract and an example."
         )
-    ranked = sorted((hook for hook in hooks if stakes.get(hook, 0) > 0), key=lambda hook: -stakes[hook])
+    worth = {hook: fix_worth(report, hook, stakes) for hook in hooks if stakes.get(hook, 0) > 0}
+    ranked = sorted(worth, key=lambda hook: -sum(points for _, points in worth[hook]))
     if ranked:
         hook = ranked[0]
         timed_out = [i for i in report.items if i.lost_to == hook and i.score < i.max_score and i.status == "timeout"]
@@ -154,7 +155,7 @@ def _part_step(report: Report, items: list[ItemResult], part: Part, lost: list[I
             step = _faster(lost)
             if step is not None:
                 return step
-        return _fix(report, items, hook, stakes[hook])
+        return _fix(report, items, hook, stakes[hook], worth[hook])
     step = _faster(lost) or (_agent(lost) if part == "agent" else None)
     if step is not None:
         return step
@@ -173,7 +174,32 @@ def _summary(hook: str) -> str:
     return BY_NAME[hook].summary
 
 
-def _fix(report: Report, items: list[ItemResult], hook: str, points: float) -> NextStep:
+def fix_worth(report: Report, hook: str, stakes: dict[str, float]) -> list[tuple[str, float]]:
+    """What fixing `hook` is worth, hook by hook: its own stake, then the lost tests of each
+    hook of the student's that calls it (`Report.calls`) whose first wrong case raised the
+    same error at the same line as `hook`'s (`CaseRecord.raised`: the same fault)."""
+    raised = {i.name: i.cases[0].raised for i in report.items if i.kind == "hook" and i.cases and i.score < i.max_score}
+    worth = [(hook, stakes[hook])]
+    if raised.get(hook) is None:
+        return worth
+    for caller, callee in sorted(set(report.calls)):
+        item = next((i for i in report.items if i.kind == "hook" and i.name == caller), None)
+        if callee == hook and caller != hook and item is not None and raised.get(caller) == raised[hook]:
+            worth.append((caller, round(item.max_score - item.score - item.unchecked, 2)))
+    return worth
+
+
+def _worth_text(worth: list[tuple[str, float]]) -> str:
+    """ "up to 0.46 points depend on it (0.25 in constraint_bounds, 0.21 in forward_check's tests: ...)"."""
+    total = round(sum(points for _, points in worth), 2)
+    if len(worth) == 1:
+        return f"up to {total:g} points depend on it"
+    (hook, own), *callers = worth
+    shared = ", ".join(f"{points:g} in the tests of {caller}, which calls it" for caller, points in callers)
+    return f"up to {total:g} points depend on it ({own:g} lost to {hook}, {shared} and raised the same error at the same line)"
+
+
+def _fix(report: Report, items: list[ItemResult], hook: str, points: float, worth: list[tuple[str, float]]) -> NextStep:
     """Fix `hook`, or first a failing hook of the student's that it calls."""
     failing = {i.name for i in items if i.kind == "hook" and i.score < i.max_score}
     underneath = _failing_callee(hook, dict_of(report.calls), failing)
@@ -181,7 +207,7 @@ def _fix(report: Report, items: list[ItemResult], hook: str, points: float) -> N
         return NextStep(
             f"fix {underneath} first: your {hook} calls it, and the tests of {underneath} fail too (up to {points:g} points depend on {hook})."
         )
-    return NextStep(f"fix {hook} in assignment/hooks.py: up to {points:g} points depend on it.")
+    return NextStep(f"fix {hook} in assignment/hooks.py: {_worth_text(worth)}.")
 
 
 def dict_of(pairs: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:

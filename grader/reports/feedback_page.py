@@ -8,14 +8,17 @@ script but the one that opens every section to print; every string is escaped.
 
 from __future__ import annotations
 
-from html import escape
+from typing import Any
+
+from markupsafe import Markup
 
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
-from grader.reports.reason_html import reason_html
+from grader.reports.reason_html import environment, reason_html
 from grader.reports.report import NOT_GRADED, STATUS_STYLE, unchecked_lines
 from grader.reports.results import ItemResult, Report
 from grader.reports.shown import shown_report
+from grader.reports.words import plural
 
 STYLE = """
 :root { color-scheme: light; --ok: #1a7f37; --bad: #b42318; --warn: #9a6700; --line: #d0d7de; }
@@ -61,13 +64,10 @@ tr.differs { background: #fff1f0; font-weight: 600; }
 PRINT_SCRIPT = "addEventListener('beforeprint', function () { document.querySelectorAll('details').forEach(function (d) { d.open = true; }); });"
 
 
-def _page(title: str, body: str) -> str:
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n"
-        f"<body>\n{body}\n<script>{PRINT_SCRIPT}</script></body></html>\n"
-    )
+def _render(student: str, **values: Any) -> str:
+    """The page from its data (the template escapes every value)."""
+    page = environment().get_template("feedback.html.j2")
+    return page.render(student=student, style=STYLE, script=PRINT_SCRIPT, **({"note": None} | values)) + "\n"
 
 
 def status_text(status: str) -> str:
@@ -75,77 +75,72 @@ def status_text(status: str) -> str:
     return STATUS_STYLE.get(status, (status, ""))[0]
 
 
-def item_section(number: int, item: ItemResult) -> str:
+def item_section(number: int, item: ItemResult) -> dict[str, Any]:
     """One item as a section that opens: status, points, then (when it has them) its
-    reason, what the code printed, its measured facts. `item` is as the student may see it."""
-    lost = item.score < item.max_score
-    measured = [] if item.nodes is None else [f"{item.nodes} nodes"]
+    reason (drawn from its records), what the code printed, its measured facts. `item`
+    is as the student may see it."""
+    measured = [] if item.nodes is None else [plural(item.nodes, "node")]
     measured += [] if item.seconds is None else [f"{item.seconds * 1000:.1f} ms"]
-    summary = (
-        f'<summary><span class="name">{escape(label(item))}</span>'
-        f'<span class="{escape(item.status)}">{escape(status_text(item.status))}</span>'
-        f"<span>{item.score:g}/{item.max_score:g}</span>"
-        f'<span class="measured">{escape(", ".join(measured))}</span></summary>'
-    )
-    body = [reason_html(item.message)] if item.message else []
-    if item.output.strip():
-        body.append(f"<p>The code printed:</p><pre>{escape(item.output)}</pre>")
-    if item.facts:
-        rows = "".join(f"<tr><th>{escape(name)}</th><td>{escape(value)}</td></tr>" for name, value in item.facts)
-        body.append(f'<div class="grid"><table class="case">{rows}</table></div>')
-    opened = " open" if lost else ""
-    return f'<details id="item-{number}"{opened}>{summary}{"".join(body)}</details>'
+    return {
+        "number": number,
+        "open": item.score < item.max_score,
+        "label": label(item),
+        "status": item.status,
+        "status_text": status_text(item.status),
+        "points": f"{item.score:g}/{item.max_score:g}",
+        "measured": ", ".join(measured),
+        "reason": Markup(reason_html(item.message, item.cases, item.reruns)) if item.message else "",
+        "output": item.output if item.output.strip() else "",
+        "facts": item.facts,
+    }
 
 
-def _top(report: Report, items: list[ItemResult], errors: list[ProblemError]) -> str:
+def _top(report: Report, items: list[ItemResult], errors: list[ProblemError]) -> dict[str, Any]:
     """The first screen: score, next step, where points were lost (each cause once)."""
-    parts = [f'<p class="score" id="score">{report.score:g}<small> / {report.max_score:g} points</small></p>']
+    top: dict[str, Any] = {"score": f"{report.score:g}", "max_score": f"{report.max_score:g}", "times": [], "full": False, "step_strong": False}
     step = next_step(report)
     if report.ungraded:
-        parts.append(f'<p class="next" id="next-step">Not graded: {escape(report.ungraded)}; {escape(NOT_GRADED)}.</p>')
+        top["step_text"] = f"Not graded: {report.ungraded}; {NOT_GRADED}."
     elif step is not None:
-        parts.append(f'<p class="next" id="next-step"><strong>Next step:</strong> {escape(step.text)}</p>')
-        if step.times:
-            rows = "".join(f"<tr><td>{escape(hook)}</td><td>{calls}</td><td>{seconds:.2f}</td></tr>" for hook, calls, seconds in step.times)
-            parts.append(
-                f'<div class="grid"><table><thead><tr><th>hook</th><th>calls</th><th>seconds</th></tr></thead><tbody>{rows}</tbody></table></div>'
-            )
+        top.update(step_text=step.text, step_strong=True, times=step.times)
     elif errors:
-        parts.append(f'<p class="next" id="next-step">{len(errors)} error(s) in the problem files or config; fix them for a full grade.</p>')
+        top["step_text"] = f"{len(errors)} error(s) in the problem files or config; fix them for a full grade."
     elif report.score == report.max_score and not report.unverified:
-        full = "Full marks on the items graded (a partial run: --only)." if report.partial else "Full marks."
-        parts.append(f'<p class="next full" id="next-step">{full}</p>')
-    groups = reason_groups(items)
+        top["step_text"] = "Full marks on the items graded (a partial run: --only)." if report.partial else "Full marks."
+        top["full"] = True
+    else:
+        top["step_text"] = ""
     numbers = {id(item): number for number, item in enumerate(items, start=1)}
-    if groups:
-        entries = []
-        for group in groups:
-            first = numbers[id(group.members[0])]
-            entries.append(
-                f'<li><a href="#item-{first}">{escape(group.who(len(items)))}</a> '
-                f'<span class="{escape(group.status)}">{escape(status_text(group.status))}</span>: '
-                f"{escape(group.headline(240))}</li>"
-            )
-        parts.append(f'<h2>Where points were lost</h2><ul class="lost" id="lost">{"".join(entries)}</ul>')
-    parts.append(_causes(items))
-    parts += [f'<p class="note">{escape(line)}</p>' for line in unchecked_lines(report)]
-    return "\n".join(parts)
+    top["lost"] = [
+        {
+            "first": numbers[id(group.members[0])],
+            "who": group.who(len(items)),
+            "status": group.status,
+            "status_text": status_text(group.status),
+            "headline": group.headline(240),
+        }
+        for group in reason_groups(items)
+    ]
+    top["causes"] = _causes(items)
+    top["notes"] = unchecked_lines(report)
+    return top
 
 
-def _causes(items: list[ItemResult]) -> str:
+def _causes(items: list[ItemResult]) -> list[dict[str, str]]:
     """Lost boards grouped by the hook where their search first parted from the model
-    answer's, with the command that shows the first (as the terminal lists them)."""
+    answer's (the typed `parted_in`), with the command that shows the first (as the terminal lists them)."""
     groups: dict[str, list[ItemResult]] = {}
     for item in items:
         if item.kind == "problem" and item.cause and item.score < item.max_score:
             groups.setdefault(item.parted_in, []).append(item)
-    entries = []
-    for members in sorted(groups.values(), key=lambda group: -len(group)):
-        first = members[0]
-        boards = "1 board" if len(members) == 1 else f"{len(members)} boards"
-        command = f"python -m grader {first.file} --trace {first.name}"
-        entries.append(f"<li>{boards}: {escape(first.cause)}; see <code>{escape(command)}</code></li>")
-    return f'<h2>Where the search first went wrong</h2><ul class="lost">{"".join(entries)}</ul>' if entries else ""
+    return [
+        {
+            "boards": plural(len(members), "board"),
+            "cause": members[0].cause,
+            "command": f"python -m grader {members[0].file} --trace {members[0].name}",
+        }
+        for members in sorted(groups.values(), key=lambda group: -len(group))
+    ]
 
 
 def feedback_page(student: str, report: Report, errors: list[ProblemError]) -> str:
@@ -153,18 +148,10 @@ def feedback_page(student: str, report: Report, errors: list[ProblemError]) -> s
     (file names only); its items are shown as `shown_report` shows them."""
     report = shown_report(report)
     items = report.items
-    sections = "\n".join(item_section(number, item) for number, item in enumerate(items, start=1))
-    body = (
-        f"<header><h1>Grading report: {escape(student)}</h1>"
-        f"<p><small>Graded file: {escape(report.solver)} · isolation: {escape(report.isolated)}</small></p>"
-        f"{_top(report, items, errors)}</header>\n"
-        f"<main><h2>Every item</h2>\n{sections}</main>"
-    )
-    return _page(f"Grading report: {student}", body)
+    sections = [item_section(number, item) for number, item in enumerate(items, start=1)]
+    return _render(student, solver=report.solver, isolated=report.isolated, sections=sections, **_top(report, items, errors))
 
 
 def note_page(student: str, text: str) -> str:
     """The page for a student with no report (not graded, or nothing to grade): why."""
-    return _page(
-        f"Grading report: {student}", f'<header><h1>Grading report: {escape(student)}</h1><p class="next" id="next-step">{escape(text)}</p></header>'
-    )
+    return _render(student, note=text)

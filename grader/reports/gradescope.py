@@ -13,22 +13,27 @@ page shows it (`reason_html`), boards as grids and case answers as tables. HTML 
 Markdown because a board is a table without a header row, which Markdown tables cannot
 draw, and because what Gradescope's HTML sanitiser keeps (tables, `strong`, `pre`) is
 what the fragment needs: it carries its meaning in text (symbols, marks), never in
-classes or styles the sanitiser may drop. Everything from student code is escaped. The
+classes alone: the page's stylesheet does not come along, so tables carry their borders
+as attributes and inline styles (`reason_html(inline=True)`; where those are dropped the
+marks in the text remain), and each line of a reason, a rerun command's above all, is a
+paragraph of its own. Everything from student code is escaped (Jinja2, autoescape). The
 submission-wide `output` stays plain text (the default format), as PrairieLearn's
 message reuses it.
 """
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
 from grader.inputs.problemset import ProblemError
 from grader.reports.advice import label, next_step, reason_groups
-from grader.reports.reason_html import reason_html
+from grader.reports.reason_html import environment, reason_html
 from grader.reports.results import Report
 from grader.reports.shown import shown_report
+from grader.reports.words import plural
 
 OUTPUT_LIMIT = 4000  # characters of a test's output
 
@@ -40,9 +45,9 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
     report = shown_report(report)
     tests = []
     for number, item in enumerate(report.items, start=1):
-        output = reason_html(cut(item.message))
-        if item.output.strip():
-            output += f"\n<p>The code printed:</p><pre>{escape(cut(item.output))}</pre>"
+        reason = Markup(reason_html(cut(item.message), item.cases, item.reruns, inline=True))
+        printed = cut(item.output) if item.output.strip() else ""
+        output = environment().get_template("gradescope_test.html.j2").render(reason=reason, printed=printed)
         tests.append(
             {
                 "name": label(item),
@@ -60,7 +65,7 @@ def gradescope_results(report: Report, errors: list[ProblemError]) -> dict[str, 
     step = next_step(report)
     if step is not None:
         lines.append(f"Next step: {step.text}")
-        lines += [f"  {hook}: {calls} calls, {seconds:.2f} s" for hook, calls, seconds in step.times]
+        lines += [f"  {hook}: {plural(calls, 'call')}, {seconds:.2f} s" for hook, calls, seconds in step.times]
     groups = reason_groups([i for i in report.items if not i.hidden])  # the summary names visible tests only
     if groups:
         lines.append("Where points were lost (each test below says more):")

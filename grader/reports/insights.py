@@ -13,6 +13,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+from grader.inputs.names import shown_name
 from grader.reports.advice import label
 from grader.reports.results import ItemResult, Report
 from grader.reports.shown import shown_report
@@ -27,12 +28,21 @@ Cell = str | float | int
 @dataclass(frozen=True)
 class StudentResult:
     """One student as the insights read them: `not_graded` says why they have no grade;
-    `report` as `shown_report` shows it (the tables name no hidden item's details)."""
+    `report` as `shown_report` shows it (the tables name no hidden item's details); every
+    table names them by `shown`."""
 
     student: str
     report: Report | None
     not_graded: str = ""
     section: str = ""
+    name: str = ""  # their name, when an export gave one (the student is then their id)
+
+    @property
+    def shown(self) -> str:
+        """How a table names them: their id, and their name beside it when it differs (one
+        line each, no control character)."""
+        student, name = shown_name(self.student), shown_name(self.name)
+        return f"{student} ({name})" if name and name != student else student
 
     def __post_init__(self) -> None:
         if self.report is not None:
@@ -73,7 +83,7 @@ def items_table(students: list[StudentResult]) -> Table:
     by_item: dict[str, list[tuple[str, ItemResult]]] = {}
     for student, report in graded(students):
         for item in report.items:
-            by_item.setdefault(label(item), []).append((student.student, item))
+            by_item.setdefault(label(item), []).append((student.shown, item))
     for name, results in by_item.items():
         count = len(results)
         full = sum(i.score >= i.max_score for _, i in results)
@@ -107,7 +117,7 @@ def first_wrong_table(students: list[StudentResult]) -> Table:
     for student, report in graded(students):
         for item in report.items:
             if item.kind == "hook" and (key := first_wrong(item)):
-                groups.setdefault((item.name, *key), []).append(student.student)
+                groups.setdefault((item.name, *key), []).append(student.shown)
     for (hook, case, mistake), who in sorted(groups.items(), key=lambda pair: (-len(pair[1]), pair[0])):
         table.rows.append([hook, case, mistake, len(who), names(who)])
     return table
@@ -133,7 +143,7 @@ def boards_table(students: list[StudentResult]) -> Table:
     for student, report in graded(students):
         for item in report.items:
             if item.kind == "problem":
-                by_board.setdefault(label(item), []).append((student.student, item))
+                by_board.setdefault(label(item), []).append((student.shown, item))
     for board, results in by_board.items():
         failed = [(s, i) for s, i in results if i.score < i.max_score]
         share = len(failed) / len(results)
@@ -174,7 +184,7 @@ def agent_tables(students: list[StudentResult]) -> tuple[Table, Table]:
             if item.kind == "agent" and item.game_outcomes:
                 played = sum(count for _, count in item.game_outcomes)
                 won = dict(item.game_outcomes).get("won", 0)
-                bins[min(int(won / played * RATE_BINS), RATE_BINS - 1)].append(student.student)
+                bins[min(int(won / played * RATE_BINS), RATE_BINS - 1)].append(student.shown)
                 for way, count in item.game_outcomes:
                     if way != "won":
                         games[way] += count
@@ -210,7 +220,7 @@ def help_table(students: list[StudentResult]) -> Table:
             if timed:
                 reasons.append(f"ran out of time: {names(timed)}")
         if reasons:
-            table.rows.append([student.student, "; ".join(reasons)])
+            table.rows.append([student.shown, "; ".join(reasons)])
     return table
 
 
@@ -277,7 +287,7 @@ def moved(before: list[StudentResult], after: list[StudentResult]) -> list[Table
         if name in old and old[name].score != student.score:
             was, now = old[name].score, student.score
             change = round(now - was, 2) if was is not None and now is not None else ""
-            scores.rows.append([name, "not graded" if was is None else was, "not graded" if now is None else now, change])
+            scores.rows.append([student.shown, "not graded" if was is None else was, "not graded" if now is None else now, change])
     scores.rows.sort(key=lambda row: -abs(row[3]) if isinstance(row[3], float) else 0)
     means = Table("moved_items", "Item means that moved", ["item", "before", "after", "change"])
     was_means, now_means = _means(before), _means(after)
@@ -288,8 +298,8 @@ def moved(before: list[StudentResult], after: list[StudentResult]) -> list[Table
                 [item, "" if was is None else was, "" if now is None else now, round(now - was, 2) if was is not None and now is not None else ""]
             )
     people = Table("moved_students", "Students added or removed", ["student", "change"])
-    people.rows += [[n, "added"] for n in new if n not in old]
-    people.rows += [[n, "removed"] for n in old if n not in new]
+    people.rows += [[s.shown, "added"] for n, s in new.items() if n not in old]
+    people.rows += [[s.shown, "removed"] for n, s in old.items() if n not in new]
     return [scores, means, people]
 
 

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, get_args
 
 from grader.errors import ErrorKind
+from grader.reports.caserecord import CaseRecord, record_data, record_from_data
 from grader.sandbox.tasks import Outcome
 from grader.sandbox.wire import clean_text
 
@@ -49,6 +50,7 @@ class ItemResult:
     game_outcomes: tuple[tuple[str, int], ...] = ()  # for the agent: games counted by outcome ("won", how each was lost)
     lost_games: tuple[tuple[str, tuple[int, ...]], ...] = ()  # for the agent: the games lost to each cause (`LossCause`), from 0
     reruns: tuple[tuple[str, ...], ...] = ()  # for a hook: each command its reason shows to rerun a case, word by word
+    cases: tuple[CaseRecord, ...] = ()  # for a hook: each case its reason shows (its first wrong case, its first wrong call in a search)
 
     def __post_init__(self) -> None:
         """Reasons and output may quote student code: made safe to show, once, here, and
@@ -91,6 +93,8 @@ class ItemResult:
             data["unverified"] = self.unverified
         if self.reruns:
             data["reruns"] = [list(argv) for argv in self.reruns]
+        if self.cases:
+            data["cases"] = [record_data(case) for case in self.cases]
         return data
 
 
@@ -219,6 +223,7 @@ def report_from_data(data: dict[str, Any]) -> Report:
         values["game_outcomes"] = tuple((str(way), int(count)) for way, count in values.get("game_outcomes", ()))
         values["lost_games"] = tuple((str(cause), tuple(int(game) for game in games)) for cause, games in values.get("lost_games", ()))
         values["reruns"] = tuple(tuple(str(word) for word in argv) for argv in values.get("reruns", ()))
+        values["cases"] = tuple(record_from_data(case) for case in values.get("cases", ()))
         items.append(ItemResult(**values))
     calls = tuple((str(caller), str(callee)) for caller, callee in data.get("calls", ()))
     return Report(

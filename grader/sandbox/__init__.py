@@ -2,7 +2,8 @@
 
 Host side (the grader's process): `isolation.py` chooses and builds the isolation
 (bubblewrap, an unprivileged user, or process limits only), `host.py` starts workers,
-asks them questions with a time limit and stops them. Child side (inside the worker):
+asks them questions with a time limit and stops them, `stopping.py` all that a signal
+does (it takes no lock). Child side (inside the worker):
 `child.py`. Both sides speak the message format of `wire.py`.
 
 This package's `__init__` imports nothing: the child side is loaded inside the sandbox,

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from grader.errors import HookError
+from grader.sandbox import stopping
 from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
 from grader.sandbox.importrule import outside_rule
@@ -64,11 +65,10 @@ from grader.sandbox.wire import (
 )
 
 PR_SET_CHILD_SUBREAPER = 36  # Linux prctl option
-POLL_SECONDS = 0.2  # how often a silent worker is checked for death or an interrupt
+POLL_SECONDS = 0.2  # how often a silent worker is checked for death or a stop (`stopping`)
 
 _live: dict[int, Worker] = {}  # pid -> worker, for interrupt() and orphan detection
-_live_lock = threading.Lock()
-_stopping = threading.Event()
+_live_lock = threading.Lock()  # never taken by a signal handler (see `stopping`)
 
 
 START_SECONDS = 60.0  # wall-clock seconds for a worker to start, before any student code runs
@@ -115,8 +115,9 @@ class StudentRaised(HookError):
 
 
 def interrupt() -> None:
-    """Stop grading now: no new worker starts, every live one is killed."""
-    _stopping.set()
+    """Stop grading now: no new worker starts, every live one is killed. Called on the
+    way out of a KeyboardInterrupt, never from a signal handler (it takes a lock)."""
+    stopping.ask("SIGINT")
     with _live_lock:
         workers = list(_live.values())
     for worker in workers:
@@ -176,8 +177,7 @@ class Worker:
     """One sandboxed process that loaded `hooks` (a private copy of the student's file)."""
 
     def __init__(self, sandbox: Sandbox, hooks: Path, limits: Limits):
-        if _stopping.is_set():
-            raise WorkerFailure("crashed", "grading was interrupted", ours=True)
+        stopping.check()
         self.sandbox, self.limits = sandbox, limits
         self.name = hooks.name  # the student's file, as its reasons name it
         self.printed: list[str] = []
@@ -199,8 +199,7 @@ class Worker:
         output_read, output_write = os.pipe()
         try:
             self.uid = sandbox.take_uid()
-            if _stopping.is_set():  # while this waited for a user id
-                raise OSError("grading was interrupted")
+            stopping.check()  # a stop asked while this waited for a user id
             argv, extra = sandbox.command(hooks, reply_write, limits.memory_mb, self.uid)
             self.scratch = Path(extra["cwd"])  # the worker's private folder, removed when it stops
             self.group = sandbox.group(limits.memory_mb << 20, limits.tasks)
@@ -217,7 +216,7 @@ class Worker:
                 _live[self.process.pid] = self
             if self.group is not None:
                 self._release_into(self.group)
-        except OSError as error:
+        except (OSError, KeyboardInterrupt) as error:
             for fd in (reply_read, reply_write, output_read, output_write):
                 os.close(fd)
             if hasattr(self, "process"):
@@ -225,6 +224,8 @@ class Worker:
             sandbox.release_uid(self.uid)
             if self.group is not None:
                 self.group.remove()
+            if isinstance(error, KeyboardInterrupt):
+                raise
             raise WorkerFailure("crashed", f"the worker could not start ({error.strerror or error})", ours=True) from None
         os.close(reply_write)
         os.close(output_write)
@@ -352,8 +353,7 @@ class Worker:
     def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
         """The student's answer to one hook call (data, see `wire`), or StudentRaised; with
         `limit`, this call alone may take at most that many seconds of the item's time."""
-        if _stopping.is_set():
-            raise WorkerFailure("crashed", "grading was interrupted", hook, ours=True)
+        stopping.check()
         self.pending = hook
         self.call_limit = (self.budget.spent(), limit) if self.budget is not None and limit is not None else None
         started = time.monotonic()
@@ -377,6 +377,9 @@ class Worker:
         death, an output flood, a limit or a bad message."""
         waiting_since = time.monotonic()
         self.late.away_since(waiting_since)
+        wakeup = stopping.wakeup_fd()
+        if wakeup is not None and wakeup not in self.selector.get_map():  # a signal wakes this wait at once
+            self.selector.register(wakeup, selectors.EVENT_READ)
         while b"\n" not in self.buffer:
             if len(self.buffer) > 1 << 20:
                 raise WorkerFailure("crashed", "sent an answer over 1048576 bytes", self.pending)
@@ -389,15 +392,7 @@ class Worker:
                     raise WorkerFailure("crashed", self._ended(), self.pending)
                 continue
             for key, _ in events:
-                chunk = os.read(key.fd, PIPE_BYTES)
-                if len(chunk) == PIPE_BYTES:  # a full pipe: the worker may have waited for us to read
-                    self.pipe_full_at = time.monotonic()
-                if key.fd == self.output:
-                    self._printed(chunk, self.selector)
-                elif not chunk:
-                    raise WorkerFailure("crashed", self._ended(), self.pending)
-                else:
-                    self.buffer += chunk
+                self._take(key.fd, self.selector)
         line, self.buffer = self.buffer.split(b"\n", 1)
         self._drain_output()
         try:
@@ -408,15 +403,31 @@ class Worker:
             raise WorkerFailure("crashed", self._memory_text(), self.pending)
         return message
 
+    def _take(self, fd: int, selector: selectors.BaseSelector) -> None:
+        """Read what descriptor `fd` of a wait has: a reply, printed output, or a signal
+        (`stopping.woken`)."""
+        if fd == stopping.wakeup_fd():
+            stopping.woken()
+            return
+        chunk = os.read(fd, PIPE_BYTES)
+        if len(chunk) == PIPE_BYTES:  # a full pipe: the worker may have waited for us to read
+            self.pipe_full_at = time.monotonic()
+        if fd == self.output:
+            self._printed(chunk, selector)
+        elif not chunk:
+            raise WorkerFailure("crashed", self._ended(), self.pending)
+        else:
+            self.buffer += chunk
+
     def _check(self, waiting_since: float) -> None:
-        """WorkerFailure when the item is out of time, the worker over a limit, or grading
-        stopped. A failure before the worker said it started is ours; after that, the
-        wall-clock backstop is ours only when the item spent most of it waiting for the
-        machine and the worker had a CPU share of its own (no other worker could starve
-        it); else it is the student's (a worker that sleeps, stops itself or keeps writing
-        to us is never charged more than the grader really lost)."""
-        if _stopping.is_set():
-            raise WorkerFailure("crashed", "grading was interrupted", self.pending, ours=True)
+        """WorkerFailure when the item is out of time or the worker over a limit. A
+        failure before the worker said it started is ours; after that, the wall-clock
+        backstop is ours only when the item spent most of it waiting for the machine and
+        the worker had a CPU share of its own (no other worker could starve it); else it
+        is the student's (a worker that sleeps, stops itself or keeps writing to us is
+        never charged more than the grader really lost). KeyboardInterrupt when a stop was
+        asked (`stopping`)."""
+        stopping.check()
         now = time.monotonic()
         budget = self.budget
         if budget is None:

@@ -19,9 +19,10 @@ from typing import Any
 
 from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, HookSpec, checked_bounds, checked_domains
 from grader.reference import random_board, reference_hooks, reference_strategies
-from grader.sandbox.wire import quote
+from grader.reports.caserecord import BoardRecord, CaseRecord, Cell, case_text
+from grader.sandbox.wire import clean_text, quote
 from grader.scoring.case import Case, Cases, read_file, write_file
-from grader.scoring.misconceptions import Answered, Misconception, recognised
+from grader.scoring.misconceptions import Answered, recognised
 from solvers.board import Board, cell_name
 from solvers.csp import CSP, Domains, build_csp
 from solvers.textformat import parse_rows
@@ -441,6 +442,12 @@ def _domains_line(domains: Domains) -> str:
     return f"every variable {handout_domain(common)}" + (" except " + ", ".join(others) if others else "")
 
 
+def _first_variable(hook: str, got: dict[Any, Any], expected: dict[Any, Any]) -> int | None:
+    """The first variable whose domain differs between two domains answers (None: none, or not a variable)."""
+    var = next((v for v in sorted(set(got) | set(expected)) if got.get(v) != expected.get(v)), None)
+    return var if type(var) is int and BY_NAME[hook].returns is checked_domains else None
+
+
 def first_difference(hook: str, got: Any, expected: Any, case: Case | None = None) -> str:
     """The first thing that differs, in the handout's notation (with the variable's cell
     when the case has a board)."""
@@ -455,58 +462,73 @@ def first_difference(hook: str, got: Any, expected: Any, case: Case | None = Non
     return f"yours {_handout_value(hook, got)}, expected {_handout_value(hook, expected)}"
 
 
-def _drawn(case: Case) -> str:
-    """The case's board with its domains, as a trace shows a node (the variable the call
-    is about in brackets)."""
-    from solvers.trace_view import board_grid
+def _board_record(case: Case) -> BoardRecord:
+    """The case's board with its domains as typed cells (the variable the call is about marked)."""
+    from solvers.trace_view import SYMBOLS, _state
 
     board = board_of(case)
+    csp = build_csp(board)
     domains = domains_of(case.args["domains"])
     focus = case.args.get("assigned", case.args.get("var"))
-    return board_grid(board, build_csp(board), domains, {}, focus, numbered=True).plain
+    index = {cell: var for var, cell in enumerate(csp.cells)}
+    rows = []
+    for r in range(board.rows):
+        row = []
+        for c in range(board.cols):
+            var = index.get((r, c))
+            state = SYMBOLS[_state(var, domains, {})][0] if var is not None else ""
+            row.append(Cell(board.clue((r, c)), var, state, var is not None and var == focus))
+        rows.append(tuple(row))
+    return BoardRecord(case.rule, case.mines, tuple(rows))
+
+
+def _answer_domains(hook: str, value: Any) -> tuple[tuple[int, str], ...] | None:
+    """A domains answer variable by variable in the handout's notation (None: not domains)."""
+    if BY_NAME[hook].returns is not checked_domains or not isinstance(value, dict) or not all(type(v) is int for v in value):
+        return None
+    return tuple((var, handout_domain(domain)) for var, domain in sorted(value.items()))
+
+
+def case_record(
+    hook: str, number: int | None, case: Case, result: dict[str, Any], evidence: Sequence[tuple[Case, dict[str, Any]]] = ()
+) -> CaseRecord:
+    """A case (a named one, or with no `number` a call from a search) and what the
+    student's hook did with it, as a typed record (`case_text` writes it as a reason's lines).
+    `evidence`: the hook's other cases and what it did with them; a mistake is named only
+    when they bear it out too (`recognised`)."""
+    title = f'case {number}, "{case.name}"' if number is not None else case.name
+    inputs = []
+    for param in BY_NAME[hook].params:
+        if param.codec is DOMAINS:
+            inputs.append((param.name, _domains_line(domains_of(case.args[param.name]))))
+        elif param.codec.sent:
+            inputs.append((param.name, str(param.codec.rebuild(case.args.get(param.name)))))
+    record = CaseRecord(hook, title, case.why, _board_record(case) if case.board is not None else None, tuple(inputs))
+    if "error" in result:
+        where = result.get("where")
+        return replace(record, error=clean_text(str(result["error"])), raised=(str(where[0]), int(where[1])) if where else None)
+    got, want = result["value"], case.expected
+    seen = [None if "error" in other else _answered(one, other["value"]) for one, other in evidence]
+    found = recognised(hook, _answered(case, got), seen)
+    differs = got != want and isinstance(got, dict) and isinstance(want, dict)
+    return replace(
+        record,
+        returned=_handout_value(hook, got),
+        expected=_handout_value(hook, want),
+        returned_domains=_answer_domains(hook, got),
+        expected_domains=_answer_domains(hook, want),
+        differing=_first_variable(hook, got, want) if differs else None,
+        difference=first_difference(hook, got, want, case) if differs else "",
+        mistake=found.name if found else "",
+        mistake_says=found.says if found else "",
+    )
 
 
 def describe_case(hook: str, number: int | None, case: Case, result: dict[str, Any]) -> str:
-    """A case (a named one, or with no `number` a call from a search) and what the
-    student's hook did with it, in a few lines."""
-    title = f'case {number}, "{case.name}"' if number is not None else case.name
-    lines = [f"{title}: {case.why}"]
-    if case.board is not None:
-        count = case.mines
-        mines = ", no mine count" if count is None else f", {count} mine{'' if count == 1 else 's'}"
-        lines.append(f"  board ({case.rule}{mines}; vN is variable N: ? undecided, ◇ safe, ◆ a mine, ✗ no value left; digits are clues):")
-        lines += ["    " + row.rstrip() for row in _drawn(case).splitlines()]
-    for param in BY_NAME[hook].params:
-        if param.codec is DOMAINS:
-            lines.append(f"  {param.name}: {_domains_line(domains_of(case.args[param.name]))}")
-        elif param.codec.sent:
-            lines.append(f"  {param.name}: {param.codec.rebuild(case.args.get(param.name))}")
-    if "error" in result:
-        lines.append(f"  your hook: {result['error']}")
-    else:
-        lines.append(f"  returned: {_handout_value(hook, result['value'])}")
-        lines.append(f"  expected: {_handout_value(hook, case.expected)}")
-        if result["value"] != case.expected and isinstance(result["value"], dict) and isinstance(case.expected, dict):
-            lines.append(f"  first difference: {first_difference(hook, result['value'], case.expected, case)}")
-        mistake = _mistake(hook, case, result["value"])
-        if mistake:
-            lines.append(f"  this looks like: {mistake}")
-    return "\n".join(lines)
+    """A case and what the student's hook did with it, in a few lines (`case_record`'s text)."""
+    return case_text(case_record(hook, number, case, result))
 
 
-def _mistake(hook: str, case: Case, returned: Any) -> str:
-    """What the misconceptions table recognises in this wrong answer ("" when nothing)."""
-    found = _recognised(hook, case, returned)
-    return f"{found.name} ({found.says})" if found else ""
-
-
-def _recognised(hook: str, case: Case, returned: Any) -> Misconception | None:
-    seen = Answered(case.args, domains_of(case.args.get("domains", {})), csp_of(case) if case.board is not None else None, case.expected, returned)
-    return recognised(hook, seen)
-
-
-def mistake_name(hook: str, case: Case, result: dict[str, Any]) -> str:
-    """The name of the misconception a wrong case's answer looks like ("" when it raised
-    or nothing is recognised): the typed fact a reason's "this looks like" line shows."""
-    found = None if "error" in result else _recognised(hook, case, result["value"])
-    return found.name if found else ""
+def _answered(case: Case, returned: Any) -> Answered:
+    """A case and an answer to it as the misconceptions table reads them."""
+    return Answered(case.args, domains_of(case.args.get("domains", {})), csp_of(case) if case.board is not None else None, case.expected, returned)

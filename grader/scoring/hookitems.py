@@ -6,18 +6,19 @@ and its calls in the grader's searches together (`score_hook`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from grader.hooktable import BY_NAME
 from grader.inputs.problemset import Problem
+from grader.reports.caserecord import case_text
 from grader.reports.rerunhint import RerunCommand
 from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised
 from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.case import Case
 from grader.scoring.hookcalls import Hooks
-from grader.scoring.hookcases import as_data, board_of, describe_case, mistake_name
+from grader.scoring.hookcases import as_data, board_of, case_record
 from grader.scoring.rerun import case_hint
 from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, board_probes, probe_calls, unchecked_board
 from grader.scoring.searchshare import Searched, SearchShare
@@ -153,17 +154,20 @@ def score_hook(
     unchecked = round(round(points * min(cases_share, in_searches.upper), 2) - score, 2)
     counts = f"{passed}/{len(groups)} groups of cases right ({len(cases) - len(wrong)}/{len(cases)} cases)"
     counts += f"; {in_searches.summary()}" if in_searches.boards else ""
-    in_search = in_searches.first_wrong(spec_name, command)
+    evidence = list(zip(cases, outcome.answered.results))
+    in_search = in_searches.first_wrong(spec_name, command, evidence)
     hints = [in_search] if in_search.argv else []
     lines = in_search.lines + in_searches.unfinished_lines()
     first: dict[str, Any] = {}
     if wrong:
         number, case, result = wrong[0]
-        counts += f"; the first wrong one is {describe_case(spec_name, number, case, result)}"
         hint = case_hint(spec_name, number, case, result, private, command)
-        lines[0:0], hints[0:0] = hint.lines, [hint]
-        first = {"first_wrong": case.name, "mistake": mistake_name(spec_name, case, result)}
+        record = replace(case_record(spec_name, number, case, result, evidence), rerun=hint.argv)
+        counts += f"; the first wrong one is {case_text(record)}"
+        lines[0:0], hints[0:0] = hint.lines, [replace(hint, case=record)]
+        first = {"first_wrong": case.name, "mistake": record.mistake}
     first["reruns"] = tuple(hint.argv for hint in hints)
+    first["cases"] = tuple(hint.case for hint in hints if hint.case is not None)
     message = "\n".join([counts, *lines, *in_searches.unchecked_lines(unverified, unchecked)])
     status: ItemStatus = "pass" if not wrong and in_searches.share == 1 else "fail"
     return ItemResult("hook", spec_name, status, score, points, message, unchecked=unchecked, unverified=unverified, **first, **measured(outcome))

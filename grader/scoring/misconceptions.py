@@ -9,7 +9,7 @@ entry of a hook that fits is the one a reason names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,14 +29,29 @@ class Answered:
     returned: Any
 
 
+def _never(seen: Answered) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Misconception:
-    """A recognisable mistake of `hook`: `says` is the reason's words, `fits` its test."""
+    """A recognisable mistake of `hook`: `says` is the reason's words, `fits` its test of a
+    wrong answer; `alters`: whether the mistake would have made this question's answer wrong
+    (a right answer there is evidence against it; `_never` when that cannot be told)."""
 
     hook: str
     name: str
     says: str
     fits: Callable[[Answered], bool]
+    alters: Callable[[Answered], bool] = _never
+
+    def fits_all(self, seen: Sequence[Answered | None]) -> bool:
+        """Whether every answer seen fits the mistake: each wrong one fits it, no right one is
+        where it would have been wrong, none raised (None)."""
+        return all(
+            one is not None and bool(self.alters(one) if one.returned == one.expected else self.fits(one)) is (one.returned != one.expected)
+            for one in seen
+        )
 
 
 def _pair(value: Any) -> tuple[int, int] | None:
@@ -46,6 +61,11 @@ def _pair(value: Any) -> tuple[int, int] | None:
 
 def _scope_domains(seen: Answered) -> list[tuple[int, ...]]:
     return [seen.domains.get(v, ()) for v in seen.case.get("scope", [])]
+
+
+def _ordered_bounds(seen: Answered) -> bool:
+    want = _pair(seen.expected)
+    return want is not None and want[0] < want[1]
 
 
 def _bounds_swapped(seen: Answered) -> bool:
@@ -87,12 +107,18 @@ def _domains(value: Any) -> dict[int, set[int]] | None:
 
 
 def _narrows_further(seen: Answered) -> bool:
+    """Narrowed more than the rule: each domain a subset, or a wipeout (None) the rule does not find."""
     got, want = _domains(seen.returned), _domains(seen.expected)
+    if seen.returned is None and want is not None:
+        return True
     return got is not None and want is not None and got != want and set(got) == set(want) and all(got[v] <= want[v] for v in want)
 
 
 def _narrows_less(seen: Answered) -> bool:
+    """Narrowed less than the rule: each domain a superset, or the rule's wipeout (None) missed."""
     got, want = _domains(seen.returned), _domains(seen.expected)
+    if seen.expected is None and got is not None:
+        return True
     return got is not None and want is not None and got != want and set(got) == set(want) and all(got[v] >= want[v] for v in want)
 
 
@@ -138,15 +164,19 @@ def _number_tie_broken_otherwise(seen: Answered) -> bool:
     )
 
 
+def _order_matters(seen: Answered) -> bool:
+    return isinstance(seen.expected, list) and len(seen.expected) > 1
+
+
 def _reversed(seen: Answered) -> bool:
-    return isinstance(seen.expected, list) and len(seen.expected) > 1 and seen.returned == seen.expected[::-1]
+    return _order_matters(seen) and seen.returned == seen.expected[::-1]
 
 
 MISCONCEPTIONS: tuple[Misconception, ...] = (
     Misconception(
         "constraint_bounds", "an empty domain missed", "a variable with no value left makes every sum unreachable: (1, 0)", _empty_domain_missed
     ),
-    Misconception("constraint_bounds", "low and high swapped", "return (low, high), the smallest sum first", _bounds_swapped),
+    Misconception("constraint_bounds", "low and high swapped", "return (low, high), the smallest sum first", _bounds_swapped, _ordered_bounds),
     Misconception("constraint_bounds", "decided cells counted as mines", "a variable decided safe, (0,), adds 0 to low", _decided_as_mines),
     Misconception(
         "constraint_bounds", "decided mines left out", "a variable decided a mine, (1,), adds 1 to low and 1 to high", _assigned_mines_left_out
@@ -183,13 +213,19 @@ MISCONCEPTIONS: tuple[Misconception, ...] = (
         _number_tie_broken_otherwise,
     ),
     Misconception(
-        "order_values", "the order reversed", "ascending, the value to try first first: the engine already pushes them in that order", _reversed
+        "order_values",
+        "the order reversed",
+        "ascending, the value to try first first: the engine already pushes them in that order",
+        _reversed,
+        _order_matters,
     ),
 )
 
 
-def recognised(hook: str, seen: Answered) -> Misconception | None:
-    """The first mistake of `hook`'s table that fits this wrong answer, if any."""
+def recognised(hook: str, seen: Answered, evidence: Sequence[Answered | None] = ()) -> Misconception | None:
+    """The first mistake of `hook`'s table that fits this wrong answer and every other
+    answer of `evidence` (the hook's other questions; None for one it raised on), if any:
+    a mistake is named only when the answers seen bear it out."""
     if seen.returned == seen.expected:
         return None
-    return next((m for m in MISCONCEPTIONS if m.hook == hook and m.fits(seen)), None)
+    return next((m for m in MISCONCEPTIONS if m.hook == hook and m.fits(seen) and m.fits_all(evidence)), None)

@@ -15,6 +15,7 @@ from grader.inputs.config import Efficiency
 from grader.inputs.problemset import Problem
 from grader.reference import ReferenceUnavailable, count_solutions, has_solution, reference_strategies
 from grader.reports.results import ItemResult, ItemStatus, measured
+from grader.reports.words import plural
 from grader.sandbox.host import Asker
 from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.hookcalls import TASK_FAILURES, Hooks
@@ -110,7 +111,7 @@ def score_problem(problem: Problem, outcome: Outcome[SearchAnswer], points: floa
     message = {0: "no solution, as expected", 1: "the one solution found"}.get(found, f"all {found} solutions found")
     model = _model_nodes(problem)
     if model is not None and nodes is not None:  # for information: not scored unless the config says so
-        message += f" in {nodes} nodes (the model answer: {model})"
+        message += f" in {plural(nodes, 'node')} (the model answer: {model})"
     return ItemResult("problem", problem.id, "pass", points, points, message, **where)
 
 
@@ -164,7 +165,7 @@ def _wrong_count(problem: Problem, found: int) -> str | None:
     if found == 0:
         return f"claims there is no solution, but the board has {expected}"
     if expected == 0:
-        return f"found {found} solutions on a board that has none"
+        return f"found {plural(found, 'solution')} on a board that has none"
     return f"found {found} of the {expected} solutions"
 
 
@@ -200,7 +201,11 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
 
     unsolved = [r for r in results if r.status != "pass" or r.nodes is None]
     if unsolved or not results:
-        why = f"{len(unsolved)} of the {len(results)} problems are not solved" if results else "there is no problem"
+        why = (
+            f"{len(unsolved)} of the {plural(len(results), 'problem')} {'is' if len(unsolved) == 1 else 'are'} not solved"
+            if results
+            else "there is no problem"
+        )
         return result("fail", 0.0, f"{why}, and only a search that solves every problem earns efficiency points ({rule})")
     nodes = sum(r.nodes or 0 for r in results)
     try:
@@ -215,9 +220,11 @@ def score_efficiency(efficiency: Efficiency, problems: list[Problem], results: l
     score = round(efficiency.points * share, 2)
     shown = [(r, p) for r, p in zip(results, problems) if not p.hidden]  # hidden boards' nodes are not shown
     mine, model = sum(r.nodes or 0 for r, _ in shown), sum(reference_nodes(p) for _, p in shown)
-    message = f"{mine} nodes against the model answer's {model} ({mine / max(model, 1):.2f}x) on the {len(shown)} visible problems"
+    message = (
+        f"{plural(mine, 'node')} against the model answer's {model} ({mine / max(model, 1):.2f}x) on the {plural(len(shown), 'visible problem')}"
+    )
     if len(shown) < len(results):
-        message += f"; the points count the {len(results) - len(shown)} hidden problems too"
+        message += f"; the points count the {plural(len(results) - len(shown), 'hidden problem')} too"
     return result("pass" if share == 1 else "fail", score, f"{message}; {rule}", mine)
 
 

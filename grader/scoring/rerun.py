@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.hooktable import BY_NAME
+from grader.reports.caserecord import CaseRecord
 from grader.reports.rerunhint import RerunCommand, hint_text
 from grader.sandbox.wire import encode, from_data, read_message, to_data
 from grader.scoring.case import Case
@@ -40,6 +41,7 @@ class Hint:
 
     lines: list[str]
     argv: tuple[str, ...]
+    case: CaseRecord | None = None  # the case the lines tell of, when they tell of one (its `rerun`: `argv`)
 
 
 def case_hint(hook: str, number: int, case: Case, result: dict[str, Any], private: bool, command: RerunCommand) -> Hint:

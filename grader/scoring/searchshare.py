@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.inputs.problemset import Problem
+from grader.reports.caserecord import case_text
 from grader.reports.rerunhint import RerunCommand
 from grader.sandbox.tasks import Outcome
-from grader.scoring.hookcases import describe_case, group_indices
+from grader.scoring.case import Case
+from grader.scoring.hookcases import case_record, group_indices
 from grader.scoring.rerun import Hint, search_call_hint
 from grader.scoring.searchcheck import Divergence, HookCalls
 
@@ -120,9 +122,10 @@ class SearchShare:
             text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
         return text
 
-    def first_wrong(self, hook: str, command: RerunCommand) -> Hint:
+    def first_wrong(self, hook: str, command: RerunCommand, evidence: Sequence[tuple[Case, dict[str, Any]]] = ()) -> Hint:
         """The first wrong call on a visible board, as a case with a command that reruns it
-        (of a hidden board, only that there was one, and no command)."""
+        (of a hidden board, only that there was one, and no command). `evidence`: the hook's
+        named cases and its answers, which a mistake named must fit too."""
         shown = next((s for s in self.wrong if not s.problem.hidden), None)
         if shown is None:  # a hidden board left unanswered reads as one answered wrong: nothing tells them apart
             hidden = any(s.problem.hidden for s in self.wrong + self.unfinished)
@@ -132,7 +135,8 @@ class SearchShare:
         where = f"{Path(shown.problem.file).stem}/{shown.problem.id}"
         case = replace(call.case, name=f"call {call.call} of {hook} in the search of {where}")
         hint = search_call_hint(hook, shown.problem.id, call.call, command)
-        return Hint([f"  the first wrong call in a search is {describe_case(hook, None, case, call.returned)}", *hint.lines], hint.argv)
+        record = replace(case_record(hook, None, case, call.returned, evidence), rerun=hint.argv)
+        return Hint([f"  the first wrong call in a search is {case_text(record)}", *hint.lines], hint.argv, record)
 
     def unchecked_lines(self, unverified: float, unchecked: float) -> list[str]:
         """What the student copy could not check, and the points that rest on it: counted
