@@ -35,6 +35,34 @@ def test_a_bad_reply_is_one_bad_message(line: bytes, words: str) -> None:
         read_reply(line)
 
 
+def test_the_bounds_hold_at_their_edges() -> None:
+    """An integer of 18 digits is read, of 19 refused, whether or not the line holds other
+    numbers (digits in a string are no integer); values 16 levels deep are read, 17 not."""
+    assert read_reply(encode({"value": [10**18 - 1, -(10**18) + 1, 3]})) == Answer([10**18 - 1, -(10**18) + 1, 3])
+    with pytest.raises(BadMessage, match="19 digits"):
+        read_reply(encode({"value": [1, 2, 10**18]}))
+    assert read_reply(encode({"value": ["1" * 40, 7]})) == Answer(["1" * 40, 7])
+    with pytest.raises(BadMessage, match="19 digits"):
+        read_reply(encode({"value": ["1" * 40, -(10**18)]}))
+    deepest: object = 1
+    for _ in range(15):  # the message, then 15 lists: the 1 sits 16 levels down
+        deepest = [deepest]
+    assert read_reply(encode({"value": deepest})) == Answer(deepest)
+    with pytest.raises(BadMessage, match="nested more than 16"):
+        read_reply(encode({"value": [deepest]}))
+    empty: list[object] = []
+    for _ in range(15):  # 16 lists: the innermost, empty, 16 levels down
+        empty = [empty]
+    assert read_reply(encode({"value": empty})) == Answer(empty)
+    with pytest.raises(BadMessage, match="nested more than 16"):
+        read_reply(encode({"value": [empty]}))  # an empty list 17 levels down
+    # Several faults: the last member is looked at first, each container whole before the one before it.
+    with pytest.raises(BadMessage, match="5000 characters"):
+        read_reply(encode({"value": [[deepest], "x" * 5000]}))
+    with pytest.raises(BadMessage, match="nested more than 16"):
+        read_reply(encode({"value": ["x" * 5000, [deepest]]}))
+
+
 def test_replies_become_typed_records() -> None:
     assert read_ready(encode({"ready": True})) == Ready(True)
     assert read_ready(encode({"ready": False, "why": "no"})) == Ready(False, "no")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -130,6 +130,7 @@ def _grade_parser() -> argparse.ArgumentParser:
 def _grade(argv: list[str], console: Console) -> int:
     """Grade one solver (or a class with --submissions): read, select, grade, report."""
     args = _grade_parser().parse_args(argv)  # first: --help and --version import nothing more
+    from grader.commands.liveline import live_line
     from grader.inputs.config import find_config, load_config
     from grader.inputs.problemset import load_problems
     from grader.reports.report import show_errors
@@ -159,7 +160,8 @@ def _grade(argv: list[str], console: Console) -> int:
         return compare_command(args, problems, console)
     solver, folder = _graded_solver(args)
     only, problems = _selection(args, problems)
-    with _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
+    watching = live_line(console) if not (args.submissions or args.trace or args.case) else nullcontext()  # one solver's grade
+    with watching as watch, _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
             return _batch(args, problems, config_path, console, sandbox, errors, config, only)
         assert solver is not None  # _graded_solver refuses a missing one unless a class is graded
@@ -175,7 +177,17 @@ def _grade(argv: list[str], console: Console) -> int:
         from grader.scoring.grading import grade
 
         report = grade(
-            solver, problems, config, args.jobs, args.timeout, resolve_agent(args.agent, solver, folder), sandbox, scope, only, _rerun_command(args)
+            solver,
+            problems,
+            config,
+            args.jobs,
+            args.timeout,
+            resolve_agent(args.agent, solver, folder),
+            sandbox,
+            scope,
+            only,
+            _rerun_command(args),
+            watch,
         )
         stopping.check()  # a stop asked while the last item ended: nothing is written
     return _show_grades(args, config, report, errors, console)

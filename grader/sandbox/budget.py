@@ -28,6 +28,7 @@ own threads take from each other is not counted (`Budget.read_threads`).
 
 from __future__ import annotations
 
+import os
 import time
 
 WALL_FACTOR = 5.0  # the wall-clock backstop: this many times the limit...
@@ -128,11 +129,16 @@ def _since(before: tuple[float, float] | None, now: tuple[float, float]) -> tupl
 def waited_for_a_core() -> float:
     """Seconds the calling thread has spent ready to run but without a core (the kernel's
     count; 0 where the kernel keeps none)."""
+    try:  # read twice per answer awaited: an open, a read and a close, no file object
+        handle = os.open(SCHEDSTAT, os.O_RDONLY)
+    except OSError:
+        return 0.0
     try:
-        with open(SCHEDSTAT, "rb") as handle:
-            return int(handle.read().split()[1]) / 1e9
+        return int(os.read(handle, 256).split()[1]) / 1e9
     except (OSError, IndexError, ValueError):
         return 0.0
+    finally:
+        os.close(handle)
 
 
 class Lateness:

@@ -230,6 +230,9 @@ class Worker:
         os.close(reply_write)
         os.close(output_write)
         self.replies, self.output = reply_read, output_read
+        self.selector = selectors.DefaultSelector()  # both pipes, watched while an answer is awaited (one for the worker's life)
+        self.selector.register(self.replies, selectors.EVENT_READ)
+        self.selector.register(self.output, selectors.EVENT_READ)
         assert self.process.stdin is not None
         self.requests = self.process.stdin.fileno()
         os.set_blocking(self.requests, False)
@@ -374,25 +377,22 @@ class Worker:
         death, an output flood, a limit or a bad message."""
         waiting_since = time.monotonic()
         self.late.away_since(waiting_since)
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.replies, selectors.EVENT_READ)
-            selector.register(self.output, selectors.EVENT_READ)
-            wakeup = stopping.wakeup_fd()
-            if wakeup is not None:  # a signal wakes this wait at once
-                selector.register(wakeup, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
-                if len(self.buffer) > 1 << 20:
-                    raise WorkerFailure("crashed", "sent an answer over 1048576 bytes", self.pending)
-                self._check(waiting_since)
-                self.late.listening()
-                events = selector.select(POLL_SECONDS)
-                self.late.woke()
-                if not events:  # the worker may be gone while what it started holds its pipes
-                    if self.process.poll() is not None:
-                        raise WorkerFailure("crashed", self._ended(), self.pending)
-                    continue
-                for key, _ in events:
-                    self._take(key.fd, selector)
+        wakeup = stopping.wakeup_fd()
+        if wakeup is not None and wakeup not in self.selector.get_map():  # a signal wakes this wait at once
+            self.selector.register(wakeup, selectors.EVENT_READ)
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > 1 << 20:
+                raise WorkerFailure("crashed", "sent an answer over 1048576 bytes", self.pending)
+            self._check(waiting_since)
+            self.late.listening()
+            events = self.selector.select(POLL_SECONDS)
+            self.late.woke()
+            if not events:  # the worker may be gone while what it started holds its pipes
+                if self.process.poll() is not None:
+                    raise WorkerFailure("crashed", self._ended(), self.pending)
+                continue
+            for key, _ in events:
+                self._take(key.fd, self.selector)
         line, self.buffer = self.buffer.split(b"\n", 1)
         self._drain_output()
         try:
@@ -585,6 +585,7 @@ class Worker:
         if self.group is not None:
             self.group.remove()  # once its processes are reaped
         shutil.rmtree(self.scratch, ignore_errors=True)  # nothing of it for the next worker with that id
+        self.selector.close()
         for fd in (self.replies, self.output):
             os.close(fd)
         try:

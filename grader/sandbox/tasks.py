@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from grader.errors import ErrorKind, HookError
 from grader.sandbox.host import Asker, WorkerFailure, become_subreaper, interrupt
@@ -104,6 +104,15 @@ class Task(Generic[A]):
     hidden: bool = False
 
 
+class Watch(Protocol):
+    """Who follows a run as it goes (a live line on a terminal): told how many tasks
+    are planned, then of each task as it ends, from the thread that ran it."""
+
+    def planned(self, count: int) -> None: ...
+
+    def finished(self, task: Task[Any]) -> None: ...
+
+
 class Ours(Exception):
     """A failure of the grader's or the machine's, with the reason to report."""
 
@@ -122,15 +131,22 @@ def outcome_of(failure: WorkerFailure, output: str = "", seconds: float = 0.0, c
 class Chain:
     """One chain's tasks, run in order with one asker at a time."""
 
-    def __init__(self, start: Callable[[float], Asker], stop: Callable[[Asker], None], failures: tuple[type[HookError], ...]):
-        self.start, self.stop, self.failures = start, stop, failures
+    def __init__(
+        self, start: Callable[[float], Asker], stop: Callable[[Asker], None], failures: tuple[type[HookError], ...], watch: Watch | None = None
+    ):
+        self.start, self.stop, self.failures, self.watch = start, stop, failures, watch
         self.asker: Asker | None = None
         self.load_error: WorkerFailure | None = None  # the student's file does not load: every task fails alike
         self.timed_out: dict[str, list[str]] = {}  # hook -> the items that ran out of time in it
 
     def run(self, tasks: list[Task[Any]]) -> list[Outcome[Any]]:
+        outcomes = []
         try:
-            return [self._outcome(task) for task in tasks]
+            for task in tasks:
+                outcomes.append(self._outcome(task))
+                if self.watch is not None:
+                    self.watch.finished(task)
+            return outcomes
         finally:
             self._drop()
 
@@ -210,22 +226,29 @@ class Chain:
 
 
 def run_tasks(
-    start: Callable[[float], Asker], stop: Callable[[Asker], None], tasks: list[Task[Any]], jobs: int = 1, failures: tuple[type[HookError], ...] = ()
+    start: Callable[[float], Asker],
+    stop: Callable[[Asker], None],
+    tasks: list[Task[Any]],
+    jobs: int = 1,
+    failures: tuple[type[HookError], ...] = (),
+    watch: Watch | None = None,
 ) -> list[Outcome[Any]]:
     """Every task's outcome, in order.
 
     `start(limit)` gives a ready asker, `stop` ends one; `failures` are the exceptions a
     task may raise that cost that task only (a broken contract, say). Visible chains run
-    first, then hidden ones, `jobs` at a time.
+    first, then hidden ones, `jobs` at a time. `watch` follows the run.
     """
     become_subreaper()
+    if watch is not None:
+        watch.planned(len(tasks))
     outcomes: list[Outcome[Any] | None] = [None] * len(tasks)
     for hidden in (False, True):
         chains: dict[str, list[int]] = {}
         for index, task in enumerate(tasks):
             if task.hidden == hidden:
                 chains.setdefault(("hidden " if hidden else "") + task.chain, []).append(index)
-        parts = _run_chains(start, stop, tasks, list(chains.values()), jobs, failures)
+        parts = _run_chains(start, stop, tasks, list(chains.values()), jobs, failures, watch)
         for indices, part in zip(chains.values(), parts):
             for index, outcome in zip(indices, part):
                 outcomes[index] = outcome
@@ -239,9 +262,10 @@ def _run_chains(
     chains: list[list[int]],
     jobs: int,
     failures: tuple[type[HookError], ...],
+    watch: Watch | None,
 ) -> list[list[Outcome[Any]]]:
     def run(indices: list[int]) -> list[Outcome[Any]]:
-        return Chain(start, stop, failures).run([tasks[index] for index in indices])
+        return Chain(start, stop, failures, watch).run([tasks[index] for index in indices])
 
     if jobs <= 1 or len(chains) <= 1:
         return [run(indices) for indices in chains]

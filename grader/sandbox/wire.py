@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -84,12 +85,18 @@ def to_data(value: Any, depth: int = 1) -> Any:
     return {"other": type(value).__name__[:80]}
 
 
+_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))  # made once: a message is written per hook call, each way
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One line of JSON (no NaN or infinity can be written)."""
-    return json.dumps(message, allow_nan=False, separators=(",", ":")).encode() + b"\n"
+    return _ENCODER.encode(message).encode() + b"\n"
 
 
 # --- grader side: a worker's line, checked ----------------------------------------------
+
+
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % (MAX_INT_DIGITS + 1))
 
 
 def _reject_constant(name: str) -> Any:
@@ -111,27 +118,40 @@ def _finite_float(text: str) -> float:
 
 def _check_shape(value: Any) -> None:
     """Depth and string length within bounds; objects only as the known tags."""
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise BadMessage(f"values nested more than {MAX_DEPTH} deep")
-        if isinstance(item, str) and len(item) > MAX_TEXT:
-            raise BadMessage(f"a string of {len(item)} characters")
-        if isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
-        elif isinstance(item, dict):
-            if depth and (len(item) != 1 or next(iter(item)) not in TAGS):
-                raise BadMessage("an object that is not a tagged value")
-            stack.extend((child, depth + 1) for child in item.values())
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise BadMessage(f"a string of {len(value)} characters")
+    if isinstance(value, (list, dict)):
+        _check_container(value, 0)
+
+
+def _check_container(item: list[Any] | dict[str, Any], depth: int) -> None:
+    """`_check_shape` of a container `depth` levels down (at most MAX_DEPTH), its members
+    looked at last first and each container whole before the next, as one stack of
+    every value would; but only containers are visited: of a number, a boolean or a
+    null there is nothing to check, of a string its length (a reply holds hundreds of
+    numbers)."""
+    if isinstance(item, dict):
+        if depth and (len(item) != 1 or next(iter(item)) not in TAGS):
+            raise BadMessage("an object that is not a tagged value")
+    members: Sequence[Any] = list(item.values()) if isinstance(item, dict) else item
+    if members and depth >= MAX_DEPTH:  # its members would sit deeper than the bound
+        raise BadMessage(f"values nested more than {MAX_DEPTH} deep")
+    for member in reversed(members):
+        if isinstance(member, (list, dict)):
+            _check_container(member, depth + 1)
+        elif isinstance(member, str) and len(member) > MAX_TEXT:
+            raise BadMessage(f"a string of {len(member)} characters")
 
 
 def read_message(line: bytes, keys: tuple[frozenset[str], ...]) -> dict[str, Any]:
     """Parse and check one line from a worker; its keys must be one of the sets in `keys`."""
     if len(line) > MAX_MESSAGE_BYTES:
         raise BadMessage(f"a message over {MAX_MESSAGE_BYTES} bytes")
+    # Integers are bounded as they are parsed, by a call per integer; a line with no run of
+    # digits longer than the bound holds no integer over it, and is parsed without the calls.
+    bounded_int = _bounded_int if _LONG_DIGITS.search(line) else None
     try:
-        message = json.loads(line, parse_constant=_reject_constant, parse_int=_bounded_int, parse_float=_finite_float)
+        message = json.loads(line, parse_constant=_reject_constant, parse_int=bounded_int, parse_float=_finite_float)
     except RecursionError:
         raise BadMessage(f"values nested more than {MAX_DEPTH} deep") from None
     except (ValueError, UnicodeDecodeError) as error:

@@ -21,7 +21,7 @@ from grader.reports.rerunhint import RerunCommand
 from grader.reports.results import ItemResult, Report
 from grader.sandbox.host import Limits, start_worker, stop_worker
 from grader.sandbox.isolation import Isolation, Sandbox, Scope
-from grader.sandbox.tasks import Outcome, Task, run_tasks
+from grader.sandbox.tasks import Outcome, Task, Watch, run_tasks
 from grader.scoring.agentplay import _agent_games, _practice_stub, agent_item
 from grader.scoring.case import Cases
 from grader.scoring.hookcalls import TASK_FAILURES, LocalAsker
@@ -43,18 +43,25 @@ SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem
 
 
 def run_solver_tasks(
-    solver: str, tasks: list[Task[Any]], jobs: int, limits: Limits, sandbox: Sandbox | None, scope: Scope = "siblings"
+    solver: str,
+    tasks: list[Task[Any]],
+    jobs: int,
+    limits: Limits,
+    sandbox: Sandbox | None,
+    scope: Scope = "siblings",
+    watch: Watch | None = None,
 ) -> list[Outcome[Any]]:
-    """Run tasks with the reference (here) or a student's file (in sandboxed workers)."""
+    """Run tasks with the reference (here) or a student's file (in sandboxed workers);
+    `watch` follows them."""
     if not tasks:
         return []
     if solver == "reference":
         functions = reference_hooks()
-        return run_tasks(lambda limit: LocalAsker(functions), lambda asker: None, tasks, jobs, TASK_FAILURES)
+        return run_tasks(lambda limit: LocalAsker(functions), lambda asker: None, tasks, jobs, TASK_FAILURES, watch)
     if sandbox is None:
         raise ValueError("student code is only ever run in a sandbox")
     hooks = sandbox.submission(Path(solver), scope)
-    return run_tasks(start_worker(sandbox, hooks, limits), stop_worker, tasks, jobs, TASK_FAILURES)
+    return run_tasks(start_worker(sandbox, hooks, limits), stop_worker, tasks, jobs, TASK_FAILURES, watch)
 
 
 def grade(
@@ -68,6 +75,7 @@ def grade(
     scope: Scope = "siblings",
     only: frozenset[str] | None = None,
     rerun: RerunCommand | None = None,
+    watch: Watch | None = None,
 ) -> Report:
     """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`.
 
@@ -77,7 +85,7 @@ def grade(
     `agent` config section, `agent` ("reference" or a file defining choose_move) is played too.
     `only`: the names of the items to grade (hooks, sat_encoding, efficiency, agent); the
     caller picks the problems. `rerun`: how the reasons' rerun commands start (None: as
-    the student copy runs them, `RerunCommand.copy`).
+    the student copy runs them, `RerunCommand.copy`). `watch` follows the items as they run.
     """
 
     def wants(name: str) -> bool:
@@ -93,7 +101,7 @@ def grade(
     def run(groups: dict[str, list[Task[Any]]]) -> dict[str, list[Outcome[Any]]]:
         """Every group's tasks, run together (the chains and their order are the whole
         run's), and their outcomes by group."""
-        outcomes = iter(run_solver_tasks(solver, [t for tasks in groups.values() for t in tasks], jobs, limits, sandbox, scope))
+        outcomes = iter(run_solver_tasks(solver, [t for tasks in groups.values() for t in tasks], jobs, limits, sandbox, scope, watch))
         return {name: [next(outcomes) for _ in tasks] for name, tasks in groups.items()}
 
     # The hook tests and the visible problems, the agent's games, and the hidden problems
