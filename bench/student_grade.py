@@ -37,8 +37,8 @@ import sys
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stdout
+from collections.abc import Callable
+from contextlib import redirect_stdout
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -51,30 +51,10 @@ from grader.inputs.problemset import load_problems  # noqa: E402
 from solvers.csp import build_csp  # noqa: E402
 from solvers.engine import Strategy, search  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches beside this one, run as a script or not
+from run_overhead import own_group  # noqa: E402  (one control group reader for every bench)
+
 STUDENT = ROOT / "tests" / "student_files" / "correct.py"
-
-
-@contextmanager
-def own_group() -> Iterator[Callable[[], float]]:
-    """This process in a control group of its own while the block runs: a reader of the CPU
-    seconds its processes (and everything they start, sandboxed or not) have used."""
-    v1 = Path("/sys/fs/cgroup/cpuacct")
-    parent = v1 if (v1 / "cpuacct.usage").exists() else Path("/sys/fs/cgroup")
-    group = parent / f"bench-student-grade-{os.getpid()}"
-    group.mkdir()
-    (group / "cgroup.procs").write_text(str(os.getpid()))
-
-    def used() -> float:
-        if parent == v1:
-            return int((group / "cpuacct.usage").read_text()) / 1e9
-        fields = dict(line.split() for line in (group / "cpu.stat").read_text().splitlines())
-        return int(fields["usage_usec"]) / 1e6
-
-    try:
-        yield used
-    finally:
-        (parent / "cgroup.procs").write_text(str(os.getpid()))
-        group.rmdir()
 
 
 def student_strategy(path: Path) -> Strategy:
