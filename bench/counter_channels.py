@@ -37,7 +37,6 @@ channel (1 - H(BER), bits learnt per bit sent) and bits per second (capacity / p
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import shutil
@@ -53,6 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from grader.sandbox import isolation  # noqa: E402
 from grader.sandbox.cgroup import Group, held  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches beside this one
+from pagecache_channel import entropy, open_sandbox  # noqa: E402  (one way to open a bench's sandbox)
 
 #: Shared by the sender and the receiver: confine as a graded item is, then `slots`.
 PRELUDE = r"""
@@ -223,29 +225,6 @@ class Result:
     @property
     def rate(self) -> float:
         return self.capacity / self.period
-
-
-def entropy(p: float) -> float:
-    return 0.0 if p in (0.0, 1.0) else -p * math.log2(p) - (1 - p) * math.log2(1 - p)
-
-
-def open_sandbox(mode: str) -> isolation.Sandbox:
-    """The grader's sandbox for `mode`; under `user` without the check that the kit is
-    closed to other users (a work tree seldom is, and the channel does not need it)."""
-    if mode != "user":
-        return isolation.open_sandbox(mode, [], 2)
-    root = Path(tempfile.mkdtemp(prefix="grader-"))
-    for name in ("view", "submissions", "scratch"):
-        (root / name).mkdir(parents=True)
-    os.chmod(root, 0o711)
-    os.chmod(root / "scratch", 0o711)
-    isolation._write_view(root / "view")
-    locks: list[int] = []
-    pool = isolation._uid_pool(3, locks)
-    python = isolation.python_for(pool.queue[0])
-    if python is None:
-        raise SystemExit("no interpreter an unprivileged user can run")
-    return isolation.Sandbox(isolation.Isolation.USER, python, root, pool, locks=locks)
 
 
 @dataclass

@@ -209,6 +209,7 @@ def open_sandbox(mode: str) -> isolation.Sandbox:
         (root / name).mkdir(parents=True)
     os.chmod(root, 0o711)
     os.chmod(root / "scratch", 0o711)
+    isolation._write_view(root / "view")  # the kit's modules a worker loads, as open_sandbox writes them
     locks: list[int] = []
     pool = isolation._uid_pool(3, locks)
     python = isolation.python_for(pool.queue[0])
