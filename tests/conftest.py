@@ -562,3 +562,17 @@ def browser(offline_browser: Offline) -> Page:
 def requested(offline_browser: Offline) -> list[str]:
     """Every URL the browser's page asked for since the module's first test opened it."""
     return offline_browser.requested
+
+
+#: The private hook_seed of `private_course` (the tests that unpack its cases build them with it).
+PRIVATE_SEED = 4711
+
+
+@pytest.fixture(scope="module")
+def private_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The course's problems with a private hook_seed (`PRIVATE_SEED`) in their grading.yaml."""
+    problems = tmp_path_factory.mktemp("private") / "problems"
+    problems.mkdir()
+    (problems / "course.yaml").write_text(COURSE.read_text(encoding="utf-8"), encoding="utf-8")
+    (problems / "grading.yaml").write_text(f"hook_seed: {PRIVATE_SEED}\ntimeout: 10\n", encoding="utf-8")
+    return problems

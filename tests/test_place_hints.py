@@ -19,7 +19,6 @@ from grader.hooktable import HOOKS
 from grader.reports.rerunhint import hint_text
 from grader.scoring.hookcases import HOOK_NAMES
 
-PRIVATE_SEED = 4711
 #: Wrong files whose first wrong cases and calls, together, are of every hook with cases,
 #: public and private, and of every hook the grader's searches grade (the last raises).
 WRONG = ("bounds_skip_decided", "reversed_values", "small_inputs_mrv", "guesses", "advice_crashing_bounds")
@@ -50,15 +49,6 @@ def rerun(argv: list[str], solver: Path | None = None) -> subprocess.CompletedPr
     result = subprocess.run([sys.executable, "-m", "grader", *words], cwd=ROOT, env=wide, capture_output=True, text=True, timeout=180)
     no_traceback(result)
     return result
-
-
-@pytest.fixture(scope="module")
-def private_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    problems = tmp_path_factory.mktemp("private") / "problems"
-    problems.mkdir()
-    (problems / "course.yaml").write_text((ROOT / "problems" / "course.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    (problems / "grading.yaml").write_text(f"hook_seed: {PRIVATE_SEED}\ntimeout: 10\n", encoding="utf-8")
-    return problems
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import Kit, attacker, grader_env, run_grader, self_contained, student_copy
+from conftest import PRIVATE_SEED, Kit, attacker, grader_env, run_grader, self_contained, student_copy
 
 from grader.reports.gradescope import gradescope_results
 from grader.reports.prairielearn import prairielearn_results
@@ -28,7 +28,6 @@ ROOT = Path(__file__).resolve().parents[1]
 HOOK = "select_variable"
 NUMBERED = re.compile(rf"--case {HOOK}:(\d+)")
 PACKED = re.compile(r"--case='([^']*)'", re.S)
-PRIVATE_SEED = 4711
 
 
 def flat(text: str) -> str:
@@ -86,16 +85,6 @@ def test_a_memo_in_constraint_bounds_is_rerun_in_the_searches_order(tmp_path: Pa
     shown = flat(rerun.stdout)
     assert rerun.returncode == 1 and shown.endswith("wrong"), rerun.stdout + rerun.stderr
     assert "keeps state between calls" in shown and "in the graded order it came after calls 1-" in shown, shown
-
-
-@pytest.fixture(scope="module")
-def private_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The course's problems with a private hook_seed."""
-    problems = tmp_path_factory.mktemp("private") / "problems"
-    problems.mkdir()
-    (problems / "course.yaml").write_text((ROOT / "problems" / "course.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    (problems / "grading.yaml").write_text(f"hook_seed: {PRIVATE_SEED}\ntimeout: 10\n", encoding="utf-8")
-    return problems
 
 
 def private_hints(text: str) -> list[tuple[str, int, Case, dict]]:
