@@ -40,11 +40,12 @@ STUDENT = ROOT / "tests" / "student_files" / "model_answer.py"
 KIT_PARTS = (*kit_packages(ROOT), "problems", "pyproject.toml")
 
 
-def closed_kit(folder: Path) -> Path:
-    """A copy of the kit no other user can read (what `user` isolation requires)."""
+def closed_kit(folder: Path, root: Path = ROOT) -> Path:
+    """A copy of the kit at `root` in `folder`, which no other user can read (what `user`
+    isolation requires)."""
     os.chmod(folder, 0o700)
     for part in KIT_PARTS:
-        source = ROOT / part
+        source = root / part
         if source.is_dir():
             shutil.copytree(source, folder / "kit" / part, ignore=shutil.ignore_patterns("__pycache__"))
         else:

@@ -40,10 +40,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # works uninstalled too
     sys.path.insert(0, str(ROOT))
 
-from answerkey.instructor.kit import kit_packages  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benches beside this one
+from grading_overhead import closed_kit  # noqa: E402  (one way to close a kit to other users)
 
 STUDENT = ROOT / "tests" / "student_files" / "model_answer.py"
-KIT_PARTS = (*kit_packages(ROOT), "problems", "pyproject.toml")
 PR_SET_CHILD_SUBREAPER = 36
 SAMPLE_SECONDS = 0.1  # how often the run's processes are listed until the signal (the listing costs CPU the run could use)
 WATCH_SECONDS = 0.005  # how often the run's exit, then its last process, are looked for once signalled
@@ -60,18 +60,6 @@ class Stop:
     gone: float | None  # seconds from the signal to its last process gone (None: never, within --wait)
     left_at_return: int  # processes of the run still there when it returned
     leases_at_return: int  # locks taken by a process of the run still held when it returned
-
-
-def closed_kit(root: Path, folder: Path) -> Path:
-    """A copy of the kit at `root` no other user can read (what `user` isolation requires)."""
-    folder.mkdir(mode=0o700)
-    for part in KIT_PARTS:
-        source = root / part
-        if source.is_dir():
-            shutil.copytree(source, folder / "kit" / part, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copyfile(source, folder / "kit" / part)
-    return folder / "kit"
 
 
 def descendants() -> set[int]:
@@ -201,7 +189,10 @@ def main() -> None:
             if mode == "user" and os.geteuid() != 0:
                 print("user: needs root, left out")
                 continue
-            kits = {name: closed_kit(root, Path(private) / f"user-{name}") if mode == "user" else root for name, root in roots.items()}
+            kits = {
+                name: closed_kit(Path(tempfile.mkdtemp(prefix=f"user-{name}-", dir=private)), root) if mode == "user" else root
+                for name, root in roots.items()
+            }
             command = [sys.executable, "-m", "grader", "problems/course.yaml", "--submissions", str(folder), "--csv", str(Path(private) / "g.csv")]
             command += ["--jobs", str(args.jobs), "--isolation", mode]
             wholes = {name: one_run(command, kit, None, args.wait)[0] for name, kit in kits.items()}
