@@ -5,9 +5,9 @@ bytecodes of whatever it interrupted: a lock that code holds is never released) 
 raises nowhere a worker may be half started or stopped (`grader.sandbox.stopping`).
 A class run is stopped at points stepped across it, by SIGTERM and by SIGINT, under
 `bwrap` and under `user`: once it has returned, no process of it is left (it runs under
-a subreaper of the test's, so that every process it leaves behind, a double fork's
-included, stays a descendant there), no lock it took on a file (a user-id lease) is
-held, no control group of it is left, it exits with 128 + the signal's number, and the
+a subreaper, tests/subreaper.py, so that every process it leaves behind, a double
+fork's included, stays a descendant there), no lock it took on a file (a user-id lease)
+is held, no control group of it is left, it exits with 128 + the signal's number, and the
 CSV lists every student, graded or `not graded: the run was interrupted`. How soon it
 stops is measured by bench/stop_latency.py, not asserted here.
 """
@@ -29,63 +29,6 @@ from conftest import EVERY_HOOK_AND_NCTU_1, Kit, attacker, read_rows
 
 from grader.sandbox import host, stopping
 from grader.sandbox.cgroup import RUN_PREFIX
-
-#: Runs the command of its arguments as a child of a subreaper (this process), prints the
-#: child's pid, samples the pids of its descendants until it ends, then prints what is
-#: left: {"code", "left": [[pid, command line]], "locks": [/proc/locks lines taken by one
-#: of them], "seen": [pids]}, and kills and reaps what was left.
-REAPER = r"""
-import ctypes, json, os, signal, subprocess, sys, time
-ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-me = os.getpid()
-
-def descendants():
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields[0] not in ("Z", "X"):
-                parents[int(entry)] = int(fields[1])
-    found, frontier = set(), {me}
-    while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-def command(pid):
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as line:
-            return line.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return "?"
-
-with open(os.environ["GRADER_OUTPUT"], "wb") as output:
-    child = subprocess.Popen(sys.argv[1:], stdout=output, stderr=subprocess.STDOUT)
-print(child.pid, flush=True)
-seen = {child.pid}
-while child.poll() is None:
-    seen |= descendants()
-    time.sleep(0.02)
-left = sorted(descendants())
-taken = {str(pid) for pid in seen}
-with open("/proc/locks") as table:
-    locks = [line.strip() for line in table if len(line.split()) > 4 and line.split()[4] in taken]
-print(json.dumps({"code": child.returncode, "left": [[pid, command(pid)] for pid in left], "locks": locks, "seen": sorted(seen)}), flush=True)
-for pid in left:
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-while True:
-    try:
-        os.wait()
-    except ChildProcessError:
-        break
-"""
 
 
 @pytest.fixture(autouse=True)
@@ -181,7 +124,11 @@ def run_class(kit: Kit, folder: Path, grades: Path, output: Path, stop: tuple[fl
     """Grade `folder` (`--jobs 2`) under the reaper; with `stop`, send its signal that many seconds in."""
     command = kit.command(kit.course, "--submissions", folder, "--csv", grades, "--jobs", "2", "--timeout", "10", "--only", EVERY_HOOK_AND_NCTU_1)
     reaper = subprocess.Popen(
-        [sys.executable, "-c", REAPER, *command], cwd=kit.root, env={**kit.env(), "GRADER_OUTPUT": str(output)}, stdout=subprocess.PIPE, text=True
+        [sys.executable, str(Path(__file__).with_name("subreaper.py")), *command],
+        cwd=kit.root,
+        env={**kit.env(), "GRADER_OUTPUT": str(output)},
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert reaper.stdout is not None
     try:
