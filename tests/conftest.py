@@ -7,6 +7,7 @@ import csv
 import dis
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import CodeType, FunctionType
+from types import CodeType, FunctionType, ModuleType
 from typing import NoReturn
 
 import pytest
@@ -576,3 +577,13 @@ def private_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (problems / "course.yaml").write_text(COURSE.read_text(encoding="utf-8"), encoding="utf-8")
     (problems / "grading.yaml").write_text(f"hook_seed: {PRIVATE_SEED}\ntimeout: 10\n", encoding="utf-8")
     return problems
+
+
+def bench_module(name: str) -> ModuleType:
+    """bench/NAME.py as a module (its helpers, as the bench itself uses them)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module

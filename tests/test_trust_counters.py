@@ -20,15 +20,13 @@ What stays open (timing the CPU a neighbour leaves free; under `user`, the machi
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import ROOT, Kit, attacker, class_folder, isolation_unavailable, needed, read_rows
+from conftest import ROOT, Kit, attacker, bench_module, class_folder, isolation_unavailable, needed, read_rows
 
 from grader.sandbox import isolation, visible
 
@@ -56,12 +54,7 @@ for line in sys.stdin:
 
 def load_bench() -> ModuleType:
     """bench/counter_channels.py as a module: it starts workers as the grader does."""
-    spec = importlib.util.spec_from_file_location("counter_channels", ROOT / "bench" / "counter_channels.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("counter_channels")
 
 
 def ask(started: object, line: str) -> str:

@@ -11,25 +11,19 @@ measured by bench/pagecache_channel.py, never asserted here.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-from conftest import ROOT, Kit, attacker, grade, isolation_unavailable, needed
+from conftest import ROOT, Kit, attacker, bench_module, grade, isolation_unavailable, needed
 
 from grader.sandbox import isolation, visible
 
 
-def load_bench():
+def load_bench() -> ModuleType:
     """bench/pagecache_channel.py as a module: its mincore and eviction helpers."""
-    spec = importlib.util.spec_from_file_location("pagecache_channel", ROOT / "bench" / "pagecache_channel.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("pagecache_channel")
 
 
 def worker_python() -> str:
