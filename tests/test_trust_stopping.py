@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import EVERY_HOOK_AND_NCTU_1, Kit, attacker, read_rows
+from conftest import EVERY_HOOK_AND_NCTU_1, ROOT, Kit, attacker, read_rows
 
+from grader.commands import cli
 from grader.sandbox import host, stopping
 from grader.sandbox.cgroup import RUN_PREFIX
 
@@ -92,6 +93,16 @@ def test_a_signal_where_nothing_polls_raises_at_once_and_only_once(monkeypatch: 
         signal.raise_signal(signal.SIGINT)
     signal.raise_signal(signal.SIGTERM)  # no exception: the first stop is being cleaned up
     assert stopping.asked() == "SIGINT" and stopping.exit_status() == 128 + signal.SIGINT
+
+
+def test_a_signal_once_the_command_is_done_is_only_written_down(handlers: object) -> None:
+    """A signal that lands once a command's work is done (while the process returns its
+    status, or the interpreter exits) is written down, not raised: raised there it would
+    end the process as an uncaught KeyboardInterrupt, killed by SIGINT (status -2), after
+    the class's CSV was written whole."""
+    assert cli.main(["check", str(ROOT / "problems" / "course.yaml")]) == 0
+    signal.raise_signal(signal.SIGINT)  # no exception
+    assert stopping.asked() == "SIGINT"
 
 
 def test_a_stop_asked_stops_a_worker_before_it_starts() -> None:

@@ -224,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = COMMANDS.get(argv[0]) if argv else None
     try:
-        return command(argv[1:], console) if command else _grade(argv, console)
+        status = command(argv[1:], console) if command else _grade(argv, console)
+        stopping.hold()  # done: a signal from here on (as the process exits) changes nothing
+        return status
     except (UserError, UsageError) as error:
         from solvers.cliargs import print_error
 

@@ -97,6 +97,14 @@ def exit_status(fallback: str = "SIGINT") -> int:
     return 128 + signal.Signals[_STOP.name or fallback].value
 
 
+def hold() -> None:
+    """From here on a signal in the main thread is only written down: the run's work is
+    done, and what is left (returning its status, the interpreter's exit) must not end in
+    an uncaught KeyboardInterrupt."""
+    if threading.current_thread() is threading.main_thread():
+        _STOP.polled += 1
+
+
 def check() -> None:
     """KeyboardInterrupt (the signal's name as its argument) when a stop was asked: called
     where nothing is half done, from any thread."""
