@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.commands.common import need_source_checkout
-from grader.commands.grade import _grade
+from grader.commands.grade import grade_command
 from grader.errors import UserError
 from grader.inputs.submission import KIT_ROOT
 from grader.sandbox import stopping
@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = COMMANDS.get(argv[0]) if argv else None
     try:
-        status = command(argv[1:], console) if command else _grade(argv, console)
+        status = command(argv[1:], console) if command else grade_command(argv, console)
         stopping.hold()  # done: a signal from here on (as the process exits) changes nothing
         return status
     except (UserError, UsageError) as error:
