@@ -129,9 +129,14 @@ def _grade_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def grade_options(argv: list[str]) -> GradeOptions:
+    """The options of `python -m grader ARGV...`; UsageError (one line) for a bad one."""
+    return read_options(GradeOptions, _grade_parser().parse_args(argv))
+
+
 def grade_command(argv: list[str], console: Console) -> int:
     """Grade one solver (or a class with --submissions): read, select, grade, report."""
-    args = read_options(GradeOptions, _grade_parser().parse_args(argv))  # first: --help and --version import nothing more
+    args = grade_options(argv)  # first: --help and --version import nothing more
     from grader.commands.liveline import live_line
     from grader.inputs.config import find_config, load_config
     from grader.inputs.problemset import load_problems

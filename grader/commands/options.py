@@ -49,3 +49,77 @@ class SimilarityOptions:
     out: Path
     boilerplate: tuple[Path, ...]
     top: int
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """`python -m grader check PATH...`."""
+
+    paths: tuple[Path, ...]
+    json: Path | None
+    config: Path | None
+
+
+@dataclass(frozen=True)
+class ReleaseOptions:
+    """`python -m grader release OUT_DIR`."""
+
+    out: Path
+    problems: Path
+    allow_solutions: bool
+
+
+@dataclass(frozen=True)
+class BundleOptions:
+    """`python -m grader gradescope-bundle OUT.zip`."""
+
+    out: Path
+    problems: Path
+    public_hook_cases: bool
+    unseeded_agent_games: bool
+    test: tuple[Path, ...] | None
+    keep: Path | None
+
+
+@dataclass(frozen=True)
+class BundleTestOptions:
+    """`python -m grader gradescope-test AUTOGRADER.zip SUBMISSION...`."""
+
+    zip: Path
+    submissions: tuple[Path, ...]
+    keep: Path | None
+
+
+@dataclass(frozen=True)
+class PrairieLearnOptions:
+    """`python -m grader prairielearn OUT_DIR`."""
+
+    out: Path
+    problems: Path
+    image: str | None
+    job_timeout: int
+    uuid: str | None
+    public_hook_cases: bool
+    unseeded_agent_games: bool
+
+
+@dataclass(frozen=True)
+class InsightsOptions:
+    """`python -m grader insights RESULTS_DIR`."""
+
+    results: Path
+    html: Path | None
+    csv_dir: Path | None
+    against: Path | None
+
+
+@dataclass(frozen=True)
+class ReexportOptions:
+    """`python -m grader reexport RESULTS_DIR`."""
+
+    results: Path
+    csv: Path | None
+    roster: Path | None
+    gradebook: str | None
+    assignment: str
+    missing: str | None
