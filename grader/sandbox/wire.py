@@ -143,15 +143,21 @@ def _check_container(item: list[Any] | dict[str, Any], depth: int) -> None:
             raise BadMessage(f"a string of {len(member)} characters")
 
 
+#: The decoders of a worker's lines, made once (a line is read per hook call): every
+#: number checked, and integers bounded as they are parsed (`read_message`).
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+_BOUNDED_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
+
+
 def read_message(line: bytes, keys: tuple[frozenset[str], ...]) -> dict[str, Any]:
     """Parse and check one line from a worker; its keys must be one of the sets in `keys`."""
     if len(line) > MAX_MESSAGE_BYTES:
         raise BadMessage(f"a message over {MAX_MESSAGE_BYTES} bytes")
     # Integers are bounded as they are parsed, by a call per integer; a line with no run of
     # digits longer than the bound holds no integer over it, and is parsed without the calls.
-    bounded_int = _bounded_int if _LONG_DIGITS.search(line) else None
-    try:
-        message = json.loads(line, parse_constant=_reject_constant, parse_int=bounded_int, parse_float=_finite_float)
+    decoder = _BOUNDED_DECODER if _LONG_DIGITS.search(line) else _DECODER
+    try:  # the bytes read as json.loads reads them
+        message = decoder.decode(line.decode(json.detect_encoding(line), "surrogatepass"))
     except RecursionError:
         raise BadMessage(f"values nested more than {MAX_DEPTH} deep") from None
     except (ValueError, UnicodeDecodeError) as error:
@@ -314,10 +320,17 @@ def read_ready(line: bytes) -> Ready | Ended:
     raise BadMessage("a malformed ready message")
 
 
+#: The keys of a reply: a value, a raised exception (with its missing module, its place), or the end.
+_REPLY_KEYS = (
+    frozenset({"value"}),
+    *(frozenset({"raised", "fatal", "kind", *more}) for more in ((), ("missing",), ("where",), ("missing", "where"))),
+    frozenset({"ended"}),
+)
+
+
 def read_reply(line: bytes) -> Answer | Raised | Ended:
     """A worker's reply to a call, checked (Ended: the item's process died instead)."""
-    raised = [frozenset({"raised", "fatal", "kind", *more}) for more in ((), ("missing",), ("where",), ("missing", "where"))]
-    message = read_message(line, (frozenset({"value"}), *raised, frozenset({"ended"})))
+    message = read_message(line, _REPLY_KEYS)
     if "ended" in message:
         return _ended(message)
     if "value" in message:
