@@ -59,16 +59,22 @@ def _processes() -> Iterator[_Process]:
         return
     with entries:
         for entry in entries:
-            if not entry.name.isdigit():
-                continue
-            text = _read(f"/proc/{entry.name}/stat")
-            if text is None:
-                continue
-            fields = text[text.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
-            try:
-                yield _Process(int(entry.name), int(fields[1]), fields[0].decode(), sum(int(value) for value in fields[11:15]), int(fields[21]))
-            except (IndexError, ValueError):
-                continue
+            if entry.name.isdigit():
+                found = _process(int(entry.name))
+                if found is not None:
+                    yield found
+
+
+def _process(pid: int) -> _Process | None:
+    """Process `pid` as /proc shows it, None once it is gone."""
+    text = _read(f"/proc/{pid}/stat")
+    if text is None:
+        return None
+    fields = text[text.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
+    try:
+        return _Process(pid, int(fields[1]), fields[0].decode(), sum(int(value) for value in fields[11:15]), int(fields[21]))
+    except (IndexError, ValueError):
+        return None
 
 
 def _owner(pid: int) -> int | None:
@@ -102,16 +108,17 @@ def _read(path: str) -> bytes | None:
 def members(root: int, uid: int | None = None, grouped: Iterable[int] | None = None) -> list[_Process]:
     """The processes of the worker started as `root`: its descendants, and those that left
     its tree: `grouped`, the processes the kernel keeps in the worker's control group,
-    when it has one (none can leave it), else every process of user `uid` when given."""
+    when it has one (every process `root` starts is born there and none can leave it: only
+    they are read, not the whole machine's), else every process of user `uid` when given."""
+    if grouped is not None:
+        return [found for pid in sorted({root, *grouped}) if (found := _process(pid)) is not None]
     table = {process.pid: process for process in _processes()}
     children: dict[int, list[int]] = {}
     for process in table.values():
         children.setdefault(process.parent, []).append(process.pid)
     found: set[int] = set()
     stack = [root] if root in table else []
-    if grouped is not None:
-        stack += [pid for pid in grouped if pid in table]
-    elif uid is not None:
+    if uid is not None:
         stack += [pid for pid in table if _owned_by(pid, uid)]
     while stack:
         pid = stack.pop()
