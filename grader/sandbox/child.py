@@ -50,9 +50,9 @@ from grader.sandbox.wire import (
     encode,
     from_data,
     ready_message,
+    refused_clauses,
     reply_message,
     to_data,
-    refused_clauses,
 )
 from solvers.errortext import describe_exception, raised_where
 

@@ -111,7 +111,7 @@ def members(root: int, uid: int | None = None, grouped: Iterable[int] | None = N
     when it has one (every process `root` starts is born there and none can leave it: only
     they are read, not the whole machine's), else every process of user `uid` when given."""
     if grouped is not None:
-        return [found for pid in sorted({root, *grouped}) if (found := _process(pid)) is not None]
+        return [process for pid in sorted({root, *grouped}) if (process := _process(pid)) is not None]
     table = {process.pid: process for process in _processes()}
     children: dict[int, list[int]] = {}
     for process in table.values():

@@ -118,7 +118,7 @@ class Hooks:
         frozensets, dicts, ints...), unchecked."""
         return from_data(self.asker.call(hook, args, self.call_limit))
 
-    def call_all(self, calls: list[tuple[str, dict[str, Any], Board | None]], upto: Upto) -> list[Answer | StudentRaised]:
+    def call_all(self, calls: Sequence[tuple[str, dict[str, Any], Board | None]], upto: Upto) -> list[Answer | StudentRaised]:
         """The replies to calls (hook, arguments as wire data, the board they are about or
         None) whose arguments do not depend on earlier answers, asked as one batch: each
         one's reply in turn, up to where the batch ends (`upto`: after a fatal raise, or

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
 
 from grader.hooktable import BY_NAME, SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.problemset import Problem
