@@ -177,6 +177,7 @@ def _check_shape(value: Any) -> None:
 
 
 _CHECKED = frozenset({list, dict, str})  # the types of JSON values `_check_container` looks into
+_CONTAINERS = frozenset({list, dict})  # the types of JSON values `from_data` turns into others
 
 
 def _check_container(item: list[Any] | dict[str, Any], depth: int) -> None:
@@ -191,9 +192,11 @@ def _check_container(item: list[Any] | dict[str, Any], depth: int) -> None:
     members: Sequence[Any] = list(item.values()) if isinstance(item, dict) else item
     if members and depth >= MAX_DEPTH:  # its members would sit deeper than the bound
         raise BadMessage(f"values nested more than {MAX_DEPTH} deep")
-    if not _CHECKED.intersection(map(type, members)):  # numbers, booleans and nulls alone (JSON's own types): nothing to check
+    if _CHECKED.isdisjoint(map(type, members)):  # numbers, booleans and nulls alone (JSON's own types): nothing to check
         return
     for member in reversed(members):
+        if type(member) is list and depth + 1 < MAX_DEPTH and _CHECKED.isdisjoint(map(type, member)):
+            continue  # a list of numbers (a clause, a domain): nothing in it to check
         if isinstance(member, (list, dict)):
             _check_container(member, depth + 1)
         elif isinstance(member, str) and len(member) > MAX_TEXT:
@@ -434,11 +437,19 @@ class WireSet(frozenset[Any]):
         return "{" + ", ".join(map(repr, sorted(self, key=repr))) + "}" if self else "set()"
 
 
+def _member(item: Any) -> Any:
+    """`from_data` of a member of an array, with no call for what needs none (an answer
+    holds hundreds): a number, a boolean or a string is itself, an array of them a copy."""
+    if type(item) is list and _CONTAINERS.isdisjoint(map(type, item)):
+        return item[:]
+    return from_data(item) if isinstance(item, (list, dict)) else item
+
+
 def from_data(value: Any) -> Any:
     """Checked wire data as Python values: arrays as lists, {"set"} as WireSets,
     {"dict"} as dicts, {"move"} as ("move", action, cell), {"other"} as Opaque."""
-    if isinstance(value, list):  # a number, a boolean or a string is itself: no call for it (an answer holds hundreds)
-        return [from_data(item) if isinstance(item, (list, dict)) else item for item in value]
+    if isinstance(value, list):
+        return [_member(item) for item in value]
     if not isinstance(value, dict):
         return value
     ((tag, inner),) = value.items()
