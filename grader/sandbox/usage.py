@@ -59,14 +59,15 @@ def _processes() -> Iterator[_Process]:
         return
     with entries:
         for entry in entries:
-            if entry.name.isdigit():
-                found = _process(int(entry.name))
-                if found is not None:
-                    yield found
+            if not entry.name.isdigit():
+                continue
+            process = _process(int(entry.name))
+            if process is not None:
+                yield process
 
 
 def _process(pid: int) -> _Process | None:
-    """Process `pid` as /proc shows it, None once it is gone."""
+    """Process `pid` as /proc shows it (None once it is gone)."""
     text = _read(f"/proc/{pid}/stat")
     if text is None:
         return None
@@ -108,17 +109,20 @@ def _read(path: str) -> bytes | None:
 def members(root: int, uid: int | None = None, grouped: Iterable[int] | None = None) -> list[_Process]:
     """The processes of the worker started as `root`: its descendants, and those that left
     its tree: `grouped`, the processes the kernel keeps in the worker's control group,
-    when it has one (every process `root` starts is born there and none can leave it: only
-    they are read, not the whole machine's), else every process of user `uid` when given."""
+    when it has one (none can leave it), else every process of user `uid` when given.
+    With a group, its processes and `root` are all that is read: every descendant is
+    born in the group (`cgroup.held`), so no walk over the machine's processes is needed."""
     if grouped is not None:
-        return [process for pid in sorted({root, *grouped}) if (process := _process(pid)) is not None]
+        return [process for process in map(_process, sorted({root, *grouped})) if process is not None]
     table = {process.pid: process for process in _processes()}
     children: dict[int, list[int]] = {}
     for process in table.values():
         children.setdefault(process.parent, []).append(process.pid)
     found: set[int] = set()
     stack = [root] if root in table else []
-    if uid is not None:
+    if grouped is not None:
+        stack += [pid for pid in grouped if pid in table]
+    elif uid is not None:
         stack += [pid for pid in table if _owned_by(pid, uid)]
     while stack:
         pid = stack.pop()
