@@ -120,9 +120,7 @@ def members(root: int, uid: int | None = None, grouped: Iterable[int] | None = N
         children.setdefault(process.parent, []).append(process.pid)
     found: set[int] = set()
     stack = [root] if root in table else []
-    if grouped is not None:
-        stack += [pid for pid in grouped if pid in table]
-    elif uid is not None:
+    if uid is not None:
         stack += [pid for pid in table if _owned_by(pid, uid)]
     while stack:
         pid = stack.pop()
