@@ -10,7 +10,9 @@ dead ends, empty domains).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -57,7 +59,7 @@ def plain_explain(csp: CSP, before: Domains, after: Domains | None) -> tuple[lis
 
 
 @st.composite
-def boards(draw: st.DrawFn) -> CSP:
+def boards(draw: Callable[..., Any]) -> CSP:
     """The CSP of a random board: a planted layout, some of its clues shown (one sometimes
     changed, so no layout may fit), a mine count sometimes given."""
     rule = draw(st.sampled_from(RULES))
@@ -89,7 +91,7 @@ def test_the_explainer_says_what_the_plain_rule_says_on_every_step_of_a_search(c
 
 
 @st.composite
-def checks(draw: st.DrawFn) -> tuple[CSP, Domains, Domains | None]:
+def checks(draw: Callable[..., Any]) -> tuple[CSP, Domains, Domains | None]:
     """A random board's CSP, random domains and what a forward check might return from
     them: None, or any domains (some variables left out)."""
     csp = draw(boards())
