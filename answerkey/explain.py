@@ -1,21 +1,22 @@
 """Explaining a forward check with the bound rule: which constraint narrowed which cells, and why.
 
 The rule is applied as `constraint_bounds` and the handout describe it, pass after pass over
-the constraints in order until nothing changes. A trace page explains every one of its
-steps (10,000 on a 16x16 board, whose mine count spans all 246 cells), so each
-constraint's bounds are summed once per step, from each sorted domain's ends, and then
-moved by each narrowing, not summed again every pass.
+the constraints in order until nothing changes. The domains are read as a step keeps them
+(`solvers.trace`: one character per variable), since a trace page explains every one of its
+steps (10,000 on a 16x16 board, whose mine count spans all 246 cells): each constraint's
+bounds are counted once per step and then moved by each narrowing, not summed again every
+pass.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import itemgetter
 
-from solvers.csp import CSP, Constraint, Domain, Domains
+from solvers.csp import BOOLEAN, CSP, Constraint
+from solvers.trace import DOMAIN_CODES, differing
 
-#: A sorted domain's smallest and largest values.
-_LOWEST, _HIGHEST = itemgetter(0), itemgetter(-1)
+#: The characters of an undecided variable, a mine, a safe cell and a variable with no value left.
+OPEN, MINE, SAFE, NONE = (DOMAIN_CODES[domain] for domain in (BOOLEAN, (1,), (0,), ()))
 
 
 @dataclass(frozen=True)
@@ -30,34 +31,33 @@ class Reason:
     violated: bool = False
 
 
-def _scope_bounds(scope: tuple[int, ...], domains: Domains) -> tuple[int, int]:
-    """`constraint_bounds` for sorted domains (as steps hold them), summed in C: (1, 0)
-    when a domain is empty."""
-    ends = list(map(domains.__getitem__, scope))
-    try:
-        return sum(map(_LOWEST, ends)), sum(map(_HIGHEST, ends))
-    except IndexError:  # an empty domain: no sum is reachable
+def _bounds(scope: tuple[int, ...], working: list[str]) -> tuple[int, int]:
+    """`constraint_bounds` of `scope`: its mines, and its mines and undecided variables;
+    (1, 0) when a variable has no value left."""
+    states = list(map(working.__getitem__, scope))
+    if NONE in states:
         return 1, 0
+    mines = states.count(MINE)
+    return mines, mines + states.count(OPEN)
 
 
-def _narrow(csp: CSP, bounds: list[tuple[int, int]], var: int, domain: Domain, value: int) -> None:
-    """Move the bounds of `var`'s constraints as its `domain` becomes (`value`,); a
-    constraint with an empty domain keeps (1, 0)."""
-    for index in csp.constraints_of[var]:
-        low, high = bounds[index]
-        if low <= high:
-            bounds[index] = (low + value - domain[0], high + value - domain[-1])
+def _move(bounds: list[tuple[int, int]], index: int, value: int) -> None:
+    """Constraint `index` had a variable decided as `value` (a mine raises its lower bound,
+    a safe cell lowers its upper one); (1, 0), no sum reachable, stays."""
+    low, high = bounds[index]
+    if low <= high:
+        bounds[index] = (low + 1, high) if value else (low, high - 1)
 
 
-def explain(csp: CSP, before: Domains, after: Domains | None) -> tuple[list[Reason], list[int]]:
-    """Reasons that take `before` to `after` by the bound rule (to a violation when `after` is None).
+def explain(csp: CSP, before: str, after: str | None) -> tuple[list[Reason], list[int]]:
+    """Reasons that take `before` to `after` by the bound rule (to a violation when `after`
+    is None), domains as a step keeps them.
 
     Returns the reasons in the order they apply and the variables that changed with no
-    reason (a forward check that narrowed more than the rule allows). Domains are sorted
-    tuples, as the engine builds them and steps hold them.
+    reason (a forward check that narrowed more than the rule allows).
     """
-    working = dict(before)
-    bounds = [_scope_bounds(constraint.scope, working) for constraint in csp.constraints]
+    working = list(before)
+    bounds = [_bounds(constraint.scope, working) for constraint in csp.constraints]
     reasons: list[Reason] = []
     progress = True
     while progress:
@@ -68,17 +68,14 @@ def explain(csp: CSP, before: Domains, after: Domains | None) -> tuple[list[Reas
                 reasons.append(Reason(constraint, low, high, violated=True))
                 return reasons, []
             if low == high or (low != constraint.total and high != constraint.total):
-                continue  # every variable decided (sorted domains' ends differ when undecided), or not tight
-            end = _LOWEST if low == constraint.total else _HIGHEST
-            forced = tuple(v for v in constraint.scope if len(working[v]) > 1 and (after is None or len(after.get(v, working[v])) < len(working[v])))
+                continue  # nothing undecided, or not tight
+            forced = tuple(v for v in constraint.scope if working[v] == OPEN and (after is None or after[v] != OPEN))
             if forced:
-                value = end(working[forced[0]])
+                value = 0 if low == constraint.total else 1
                 for var in forced:
-                    domain = working[var]
-                    working[var] = (end(domain),)
-                    _narrow(csp, bounds, var, domain, end(domain))
+                    working[var] = MINE if value else SAFE
+                    for other in csp.constraints_of[var]:
+                        _move(bounds, other, value)
                 reasons.append(Reason(constraint, low, high, forced, value))
                 progress = True
-    if after is None or after == working:
-        return reasons, []
-    return reasons, [v for v in after if tuple(after[v]) != tuple(working[v])]
+    return reasons, [] if after is None else differing(after, "".join(working))

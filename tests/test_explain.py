@@ -1,11 +1,12 @@
 """The bound rule's explainer (`answerkey.explain`) against the rule computed the plain way.
 
-`explain` sums each constraint's bounds once per call and moves them as it narrows (a trace
-page explains 10,000 steps). Here its reasons and its unexplained variables are compared
-with the obvious computation, every bound summed again by `constraint_bounds` each time a
-constraint is looked at, on the steps of real searches of random boards and on random
-domains and forward-check results (a student's: narrowing too much, too little, widening,
-dead ends, empty domains).
+`explain` reads a step's domains as the step keeps them (one character per variable),
+counts each constraint's bounds once per call and moves them as it narrows (a trace page
+explains 10,000 steps). Here its reasons and its unexplained variables are compared with
+the obvious computation on the domains as dicts (`domains_of`), every bound summed again by
+`constraint_bounds` each time a constraint is looked at, on the steps of real searches of
+random boards and on random domains and forward-check results (a student's: narrowing too
+much, too little, widening, dead ends, empty domains).
 """
 
 from __future__ import annotations
@@ -20,17 +21,16 @@ from hypothesis import strategies as st
 from answerkey.explain import Reason, explain
 from answerkey.strategies import STRATEGIES, constraint_bounds
 from solvers.board import RULES, board_from_rows, clues_for_layout
-from solvers.csp import CSP, Domain, Domains, build_csp
-from solvers.trace import record, step_domains
-
-#: The domains a step can hold: the engine's are sorted subsets of (0, 1).
-DOMAINS: tuple[Domain, ...] = ((0, 1), (0,), (1,), ())
+from solvers.csp import CSP, build_csp
+from solvers.trace import DOMAIN_OF_CODE, domains_of, record
 
 
-def plain_explain(csp: CSP, before: Domains, after: Domains | None) -> tuple[list[Reason], list[int]]:
-    """The bound rule the obvious way: pass after pass over the constraints in order, each
-    one's bounds summed from scratch, until nothing changes (or a constraint is violated)."""
-    working = dict(before)
+def plain_explain(csp: CSP, data: str, after_data: str | None) -> tuple[list[Reason], list[int]]:
+    """The bound rule the obvious way, on domains as dicts: pass after pass over the
+    constraints in order, each one's bounds summed from scratch, until nothing changes (or
+    a constraint is violated)."""
+    working = domains_of(data)
+    after = None if after_data is None else domains_of(after_data)
     reasons: list[Reason] = []
     progress = True
     while progress:
@@ -85,28 +85,23 @@ def test_the_explainer_says_what_the_plain_rule_says_on_every_step_of_a_search(c
     (as `--against reference` asks), on random boards."""
     steps = record(csp, STRATEGIES[strategy], max_steps=300).steps
     for step in random.sample(steps, min(len(steps), 60)):
-        before, after = step_domains(step)
+        before, after = step["domains"], step["after"]
         assert explain(csp, before, after) == plain_explain(csp, before, after)
         assert explain(csp, before, None) == plain_explain(csp, before, None)
 
 
 @st.composite
-def checks(draw: Callable[..., Any]) -> tuple[CSP, Domains, Domains | None]:
+def checks(draw: Callable[..., Any]) -> tuple[CSP, str, str | None]:
     """A random board's CSP, random domains and what a forward check might return from
-    them: None, or any domains (some variables left out)."""
+    them: None, or any domains."""
     csp = draw(boards())
-    count = len(csp.cells)
-    before = dict(enumerate(draw(st.lists(st.sampled_from(DOMAINS), min_size=count, max_size=count))))
-    if draw(st.booleans()):
-        return csp, before, None
-    narrowing = draw(st.lists(st.sampled_from(DOMAINS), min_size=count, max_size=count))
-    kept = draw(st.lists(st.booleans(), min_size=count, max_size=count))
-    return csp, before, {var: domain for var, domain, keep in zip(before, narrowing, kept) if keep}
+    domains = st.text(alphabet=sorted(DOMAIN_OF_CODE), min_size=len(csp.cells), max_size=len(csp.cells))
+    return csp, draw(domains), draw(st.none() | domains)
 
 
 @settings(max_examples=400, deadline=None)
 @given(checks())
-def test_the_explainer_says_what_the_plain_rule_says_on_any_domains(check: tuple[CSP, Domains, Domains | None]) -> None:
+def test_the_explainer_says_what_the_plain_rule_says_on_any_domains(check: tuple[CSP, str, str | None]) -> None:
     """Random domains (empty ones included) and random forward-check results: the same
     reasons, violations and unexplained variables."""
     csp, before, after = check
@@ -119,8 +114,8 @@ def test_the_plain_rule_forces_and_leaves_unexplained_what_the_handout_says() ->
     unexplained."""
     csp = build_csp(board_from_rows([[None, 1, None]], "classic"))
     assert [c.scope for c in csp.constraints] == [(0, 1)]
-    before: Domains = {0: (1,), 1: (0, 1)}
-    reasons, unexplained = plain_explain(csp, before, {0: (0,), 1: (0,)})
+    assert domains_of("1?") == {0: (1,), 1: (0, 1)}
+    reasons, unexplained = plain_explain(csp, "1?", "00")
     assert [(r.forced, r.value) for r in reasons] == [((1,), 0)] and unexplained == [0]
-    assert explain(csp, before, {0: (0,), 1: (0,)}) == (reasons, unexplained)
-    assert explain(csp, before, None) == plain_explain(csp, before, None) == (reasons, [])
+    assert explain(csp, "1?", "00") == (reasons, unexplained)
+    assert explain(csp, "1?", None) == plain_explain(csp, "1?", None) == (reasons, [])
