@@ -34,11 +34,17 @@ class Reason:
 def _bounds(scope: tuple[int, ...], working: list[str]) -> tuple[int, int]:
     """`constraint_bounds` of `scope`: its mines, and its mines and undecided variables;
     (1, 0) when a variable has no value left."""
-    states = list(map(working.__getitem__, scope))
+    states = "".join(map(working.__getitem__, scope))
     if NONE in states:
         return 1, 0
     mines = states.count(MINE)
     return mines, mines + states.count(OPEN)
+
+
+def _undecided(scope: tuple[int, ...], working: list[str]) -> list[int]:
+    """The variables of `scope` with both values left."""
+    states = "".join(map(working.__getitem__, scope))
+    return [var for var, state in zip(scope, states) if state == OPEN]
 
 
 def _move(bounds: list[tuple[int, int]], index: int, value: int) -> None:
@@ -69,7 +75,8 @@ def explain(csp: CSP, before: str, after: str | None) -> tuple[list[Reason], lis
                 return reasons, []
             if low == high or (low != constraint.total and high != constraint.total):
                 continue  # nothing undecided, or not tight
-            forced = tuple(v for v in constraint.scope if working[v] == OPEN and (after is None or after[v] != OPEN))
+            undecided = _undecided(constraint.scope, working)
+            forced = tuple(undecided if after is None else [v for v in undecided if after[v] != OPEN])
             if forced:
                 value = 0 if low == constraint.total else 1
                 for var in forced:
