@@ -15,6 +15,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,6 +79,7 @@ def boards(draw: Callable[..., Any]) -> CSP:
     return build_csp(board_from_rows(grid, rule, mines))
 
 
+@pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards(), st.sampled_from(sorted(STRATEGIES)), st.randoms(use_true_random=False))
 def test_the_explainer_says_what_the_plain_rule_says_on_every_step_of_a_search(csp: CSP, strategy: str, random: Random) -> None:
@@ -99,6 +101,7 @@ def checks(draw: Callable[..., Any]) -> tuple[CSP, str, str | None]:
     return csp, draw(domains), draw(st.none() | domains)
 
 
+@pytest.mark.slow  # seconds of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=400, deadline=None)
 @given(checks())
 def test_the_explainer_says_what_the_plain_rule_says_on_any_domains(check: tuple[CSP, str, str | None]) -> None:
