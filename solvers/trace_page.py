@@ -8,7 +8,7 @@ board as the cells that changed since the step before; each line of notes writte
 a step's notes as their numbers), and is drawn with `textContent` only, so no string
 from a student (a file name, printed output, an exception's text) is ever read as HTML.
 The data is built in one pass over the steps as recorded (`solvers.trace`: domains as
-strings), turning a step's domains back into dicts only for an explainer.
+strings), which an explainer reads as they are.
 """
 
 from __future__ import annotations

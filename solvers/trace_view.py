@@ -33,9 +33,9 @@ SYMBOLS = {
 
 
 #: Explains a forward check by the bound rule: (reasons, variables narrowed with no
-#: reason), from the CSP and the domains before and after. The answer key has one
-#: (`answerkey.explain.explain`); a student copy shows its traces without reasons.
-Explainer = Callable[[CSP, Domains, "Domains | None"], tuple[list[Any], list[int]]]
+#: reason), from the CSP and the domains before and after, as a step keeps them. The answer
+#: key has one (`answerkey.explain.explain`); a student copy shows its traces without reasons.
+Explainer = Callable[[CSP, str, "str | None"], tuple[list[Any], list[int]]]
 
 
 def cell_state(domain: tuple[int, ...], value: int | None = None) -> str:
@@ -188,12 +188,11 @@ def step_notes(step: Step, csp: CSP, solution_number: int = 0, narrate: bool = F
     if narrate:
         parts += what_it_did(step, csp)
         if explain is not None and step["outcome"] != "stopped":
-            parts += departures(csp, step["after"], explain(csp, domains_of(step["domains"]), None)[0])
+            parts += departures(csp, step["after"], explain(csp, step["domains"], None)[0])
     elif explain is not None and (step["after"] != step["domains"] or step["outcome"] == "dead-end"):
-        before, after = step_domains(step)
-        reasons, unexplained = explain(csp, before, after)
+        reasons, unexplained = explain(csp, step["domains"], step["after"])
         parts += [Text(describe_reason(r, csp)) for r in reasons]
-        if step["outcome"] == "dead-end" and after is None and not any(r.violated for r in reasons):
+        if step["outcome"] == "dead-end" and step["after"] is None and not any(r.violated for r in reasons):
             parts.append(Text("? forward checking said dead end, but no constraint is violated", style="yellow"))
         if unexplained:
             names = ", ".join(cell_name(csp.cells[v]) for v in unexplained)
@@ -346,9 +345,9 @@ def first_difference(mine: list[Step], reference: list[Step]) -> tuple[int, str]
 
 def why_reference(kind: str, mine: Step, reference: Step, csp: CSP, explain: Explainer | None = None) -> list[str]:
     """Sentences explaining the reference's decision at a divergence."""
-    before, after = step_domains(reference)
+    after = step_domains(reference)[1]
     if kind in ("domains after forward checking", "outcome"):
-        reasons, _ = explain(csp, before, after) if explain else ([], [])
+        reasons, _ = explain(csp, reference["domains"], reference["after"]) if explain else ([], [])
         lines = [describe_reason(r, csp) for r in reasons] or ["the bound rule narrows nothing here"]
         if (yours := step_domains(mine)[1]) is not None:
             differing = [v for v in yours if after is None or yours[v] != after.get(v)]
