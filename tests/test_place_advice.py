@@ -265,3 +265,39 @@ def test_a_file_with_only_an_agent_is_told_to_implement_the_first_hook(tmp_path:
     step = text.split("Next step: ", 1)[1]
     assert step.startswith("implement constraint_bounds in assignment/hooks.py ("), step
     assert "points depend on" not in step
+
+
+def test_the_load_fix_quotes_the_typed_load_reason_never_the_message() -> None:
+    """The Next step for a file that did not load quotes the item's `load_reason`, the
+    error alone: a reason that itself reads like the loader's words ("cannot load ...",
+    "(it printed: ...)") is quoted whole, and the message's printed output is not."""
+    forged = "RuntimeError: cannot load other.py: nothing (it printed: forged), line 3"
+    message = f"cannot load hooks.py: {forged} (it printed: what it really printed)"
+    items = [hook_item(spec.name, spec.points, message, "unloadable") for spec in HOOKS if spec.part == "csp"]
+    for item in items:
+        item.load_reason = forged
+    step = next_step(Report("student/hooks.py", items, "bwrap"))
+    assert step is not None
+    assert step.text == f"fix hooks.py so that it loads ({forged}); until it does, nothing in it can be graded."
+    for item in items:  # results kept before the field existed: the step names no reason rather than guess one
+        item.load_reason = ""
+    step = next_step(Report("student/hooks.py", items, "bwrap"))
+    assert step is not None and step.text == "fix hooks.py so that it loads; until it does, nothing in it can be graded."
+
+
+@pytest.mark.slow  # grades through the CLI
+def test_a_load_error_that_forges_the_loaders_words_is_quoted_whole(tmp_path: Path) -> None:
+    """A file that prints, then raises an error worded like the loader's own reason: the
+    JSON item's `load_reason` holds the error whole and nothing it printed, the message adds
+    what it printed, and the Next step quotes `load_reason`."""
+    needed("--isolation bwrap", isolation_unavailable("bwrap"))
+    student = tmp_path / "hooks.py"
+    student.write_text('print("really printed")\nraise RuntimeError("cannot load x.py: nothing (it printed: forged)")\n', encoding="utf-8")
+    run, report = grade_json(COURSE, student, tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", "--jobs", "1", columns=1000)
+    hooks = report["hooks"]
+    assert hooks and all(item["status"] == "error" for item in hooks), hooks
+    reason = hooks[0]["load_reason"]
+    assert "(it printed: forged)" in reason and "really printed" not in reason, reason
+    assert "really printed" in hooks[0]["message"] and reason in hooks[0]["message"], hooks[0]
+    terminal = " ".join(run.stdout.split())
+    assert f"Next step: fix hooks.py so that it loads ({' '.join(reason.split())}); until it does" in terminal, terminal

@@ -128,7 +128,7 @@ def next_step(report: Report, show_hidden: bool = False) -> NextStep | None:
         return None
     unloadable = report.unloadable() if lost else None
     if unloadable is not None:
-        return NextStep(_load_fix(Path(report.solver).name, unloadable.message))
+        return NextStep(_load_fix(Path(report.solver).name, unloadable.load_reason))
     stakes = report.stakes()
     for part in PARTS:
         in_part = [i for i in lost if part_of(i) == part]
@@ -163,11 +163,11 @@ def _part_step(report: Report, items: list[ItemResult], part: Part, lost: list[I
     return NextStep(f"{label(first)}: {first.message.splitlines()[0]}")
 
 
-def _load_fix(name: str, reason: str) -> str:
-    """Fix the file first: "fix hooks.py so that it loads (TabError: ..., line 6)" (what it
-    printed is in the reasons already; the loader's own words about the file are left out)."""
-    why = reason.split(" (it printed:", 1)[0].removeprefix(f"cannot load {name}: ")
-    return f"fix {name} so that it loads ({why}); until it does, nothing in it can be graded."
+def _load_fix(name: str, why: str) -> str:
+    """Fix the file first: "fix hooks.py so that it loads (TabError: ..., line 6)", `why`
+    being the item's typed `load_reason` (empty in results kept before it existed)."""
+    because = f" ({why})" if why else ""
+    return f"fix {name} so that it loads{because}; until it does, nothing in it can be graded."
 
 
 def _summary(hook: str) -> str:

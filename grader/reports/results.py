@@ -39,6 +39,7 @@ class ItemResult:
     facts: tuple[tuple[str, str], ...] = ()  # a short table of what was measured (the agent's games)
     calls_timed: tuple[tuple[str, int, float], ...] = ()  # (hook, calls, seconds waiting for them), the slowest first
     error_kind: ErrorKind | None = None  # how the student's code failed, as the grader saw it (None: it did not)
+    load_reason: str = ""  # when the file did not load: why, without the file's name or what it printed
     lost_to: str = ""  # for a board: the hook it is lost to if lost (its call failed, else the search parted there)
     parted_in: str = ""  # for a board: the hook where its search first parted from the model answer's (`cause`)
     # In a student copy: points only the course's grader can check, not in the score (no answers to check them
@@ -58,6 +59,7 @@ class ItemResult:
         self.message = clean_text(self.message, MESSAGE_LIMIT - CUT_MARK)
         self.output = clean_text(self.output)
         self.cause = clean_text(self.cause, MESSAGE_LIMIT - CUT_MARK)
+        self.load_reason = clean_text(self.load_reason, MESSAGE_LIMIT - CUT_MARK)
 
     @property
     def hidden(self) -> bool:
@@ -91,6 +93,8 @@ class ItemResult:
             data["unchecked"] = self.unchecked
         if self.unverified:
             data["unverified"] = self.unverified
+        if self.load_reason:
+            data["load_reason"] = self.load_reason
         if self.reruns:
             data["reruns"] = [list(argv) for argv in self.reruns]
         if self.cases:
@@ -101,7 +105,7 @@ class ItemResult:
 def measured(outcome: Outcome[Any]) -> dict[str, Any]:
     """What an item's result takes from its task's outcome, whatever its grade: the seconds
     it used, what it printed, and how the student's code failed, if it did."""
-    return {"seconds": outcome.seconds, "output": outcome.output, "error_kind": outcome.error_kind}
+    return {"seconds": outcome.seconds, "output": outcome.output, "error_kind": outcome.error_kind, "load_reason": outcome.load_reason}
 
 
 def failed_item(kind: ItemKind, name: str, max_score: float, outcome: Outcome[Any], **where: Any) -> ItemResult:

@@ -1,4 +1,5 @@
-"""The sandbox: student code runs in worker processes that answer one question at a time.
+"""The sandbox: student code runs in worker processes that answer the grader's questions
+(one call, or a batch of calls whose inputs the grader fixed beforehand).
 
 Host side (the grader's process): `isolation.py` chooses and builds the isolation
 (bubblewrap, an unprivileged user, or process limits only), `host.py` starts workers,

@@ -1,4 +1,4 @@
-"""The worker: loads a student's file and answers the grader's questions, one at a time.
+"""The worker: loads a student's file and answers the grader's questions, a call or a batch of calls at a time.
 
 Started by `grader.sandbox.host` inside the sandbox as
 
@@ -203,7 +203,7 @@ class Answerer:
 
     def answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
         if self.broken:
-            return Raised(self.broken, True, self.missing)
+            return Raised(f"cannot load {self.source.name}: {self.broken}", True, self.missing)
         function = getattr(self.module, hook, None)
         if not callable(function):
             return Raised(f"no function named {hook} in {self.source.name}", True, kind="not_implemented")  # not written yet, as a stub
@@ -315,13 +315,13 @@ def load(source: Path, quiet: bool) -> Answerer:
         module = import_source(source)
         defines = any(callable(getattr(module, name, None)) for name in BY_NAME)
     except BaseException as error:  # a broken file is reported, never a crash
-        return Answerer(None, source, f"cannot load {source.name}: {student_reason(error, source)}", missing_module(error, source))
+        return Answerer(None, source, student_reason(error, source), missing_module(error, source))
     finally:
         for fd, saved in zip((1, 2), kept):
             os.dup2(saved, fd)
             os.close(saved)
     if not defines:  # an empty file, `x = 1`: nothing in it can be asked
-        return Answerer(None, source, f"cannot load {source.name}: {NOTHING_DEFINED}")
+        return Answerer(None, source, NOTHING_DEFINED)
     return Answerer(module, source)
 
 

@@ -103,9 +103,10 @@ class WorkerFailure(Exception):
     for an answer; `ours` marks a failure of the grader's or the machine's before any
     student code ran, which must never cost the student points."""
 
-    def __init__(self, kind: FailureKind, message: str, hook: str | None = None, ours: bool = False):
+    def __init__(self, kind: FailureKind, message: str, hook: str | None = None, ours: bool = False, why: str = ""):
         super().__init__(message)
         self.kind, self.message, self.hook, self.ours = kind, message, hook, ours
+        self.why = why  # for "unloadable": why the file did not load, without its name or what it printed
 
 
 class StudentRaised(HookError):
@@ -276,15 +277,19 @@ class Worker:
             if failure.ours:
                 raise
             if failure.kind == "timeout":
-                raise WorkerFailure("unloadable", f"the file did not finish loading in time ({failure.message})") from None
-            raise WorkerFailure("unloadable", f"the process ended while loading the file ({failure.message})") from None
+                why = f"the file did not finish loading in time ({failure.message})"
+            else:
+                why = f"the process ended while loading the file ({failure.message})"
+            raise WorkerFailure("unloadable", why, why=why) from None
         finally:
             self.budget = None
         if isinstance(ready, Ended):
-            raise WorkerFailure("unloadable", f"the process ended while loading the file ({ready.how})")
+            why = f"the process ended while loading the file ({ready.how})"
+            raise WorkerFailure("unloadable", why, why=why)
         if not ready.ok:
             rule = outside_rule(ready.missing) if ready.missing else None
-            raise WorkerFailure("unloadable", f"cannot load {self.name}: {rule}" if rule else clean_text(ready.why or "the file did not load", 400))
+            why = rule or clean_text(ready.why or "the file did not load", 400)
+            raise WorkerFailure("unloadable", f"cannot load {self.name}: {why}", why=why)
         self.printed_bytes = 0  # the output bound counts per task from here
 
     def begin(self, limit: float) -> None:
@@ -666,7 +671,7 @@ def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[flo
 
     def start(limit: float) -> Worker:
         if refused:
-            raise WorkerFailure(refused[0].kind, refused[0].message)
+            raise WorkerFailure(refused[0].kind, refused[0].message, why=refused[0].why)
         worker = Worker(sandbox, hooks, limits)
         try:
             worker.load(limit)
@@ -674,7 +679,7 @@ def start_worker(sandbox: Sandbox, hooks: Path, limits: Limits) -> Callable[[flo
             output = worker.take_output()
             worker.stop()
             printed = f" (it printed: {output.strip()[:200]})" if output.strip() and not failure.ours else ""
-            failed = WorkerFailure(failure.kind, failure.message + printed, ours=failure.ours)
+            failed = WorkerFailure(failure.kind, failure.message + printed, ours=failure.ours, why=failure.why)
             if not failure.ours:
                 refused.append(failed)
             raise failed from None

@@ -70,6 +70,7 @@ class Outcome(Generic[A]):
     hook: str | None = None
     calls_timed: tuple[tuple[str, int, float], ...] = ()
     error_kind: ErrorKind | None = None
+    load_reason: str = ""  # for "unloadable": why the file did not load (`WorkerFailure.why`)
 
     @property
     def ok(self) -> bool:
@@ -125,7 +126,7 @@ def failed(status: Failure, message: str, output: str = "", seconds: float = 0.0
 def outcome_of(failure: WorkerFailure, output: str = "", seconds: float = 0.0, calls: tuple[tuple[str, int, float], ...] = ()) -> Outcome[Any]:
     """The outcome of a task its worker failed (a failure of the student's), kind kept."""
     status: Failure = "timeout" if failure.kind == "timeout" else "error"
-    return Outcome(status, None, failure.message, output, seconds, failure.hook, calls, failure.kind)
+    return Outcome(status, None, failure.message, output, seconds, failure.hook, calls, failure.kind, failure.why)
 
 
 class Chain:

@@ -146,7 +146,8 @@ def merge_sat_parts(parts: list[tuple[list[Problem], Outcome[SatSolutions]]]) ->
     if broken is None and not any(o.ok for _, o in parts):  # nothing ran: the first part says why
         broken = parts[0]
     if broken is not None:
-        return Outcome(broken[1].status, None, shown(*broken), output, seconds, error_kind=broken[1].error_kind)
+        reason = "" if any(p.hidden for p in broken[0]) else broken[1].load_reason
+        return Outcome(broken[1].status, None, shown(*broken), output, seconds, error_kind=broken[1].error_kind, load_reason=reason)
     results: list[SatSolved] = []
     for problems, outcome in parts:
         if outcome.ok:
