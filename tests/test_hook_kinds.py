@@ -12,12 +12,14 @@ from grader.inputs.problemset import Problem
 from grader.sandbox.tasks import Outcome
 from grader.scoring.grading import _search_calls, model_answer
 from grader.scoring.hookitems import Probes
+from grader.scoring.probes import PROBE_BUILDERS
 from grader.scoring.problems import SearchAnswer
-from grader.scoring.searchcheck import PROBE_BUILDERS, PROBED, HookCalls
+from grader.scoring.searchcheck import HookCalls
 from grader.scoring.searchshare import Searched
+from grader.scoring.storedanswers import PROBED
 from solvers.board import board_from_rows
 
-ENGINE = HookSpec("toy_engine", "csp", (Param("csp", CSP_FROM_BOARD), Param("domains", DOMAINS)), "toy")
+ENGINE = HookSpec("toy_engine", "csp", (Param("csp", CSP_FROM_BOARD), Param("domains", DOMAINS)), "toy", slot="toy_engine")
 PROBED_TOY = HookSpec("toy_probed", "csp", (Param("scope", SCOPE), Param("domains", DOMAINS)), "toy", probe="constraints")
 ALONE = HookSpec("toy_alone", "csp", (Param("domains", DOMAINS),), "toy")
 
@@ -42,6 +44,15 @@ def test_a_probe_on_a_hook_the_engine_calls_or_outside_the_csp_part_is_refused(p
     """Contradictory entries fail where they are written, not as wrong grades."""
     with pytest.raises(ValueError, match="a probe is for a CSP hook the engine does not call"):
         HookSpec("toy", part, params, "toy", probe="constraints")  # type: ignore[arg-type]
+
+
+def test_a_slot_is_for_a_hook_the_engine_calls_and_only_for_one() -> None:
+    """An entry that takes the CSP first names the engine's field it fills; one that does
+    not, names none: a contradiction fails where it is written."""
+    with pytest.raises(ValueError, match="fills a slot of the engine's Strategy"):
+        HookSpec("toy", "csp", ENGINE.params, "toy")
+    with pytest.raises(ValueError, match="fills a slot of the engine's Strategy"):
+        HookSpec("toy", "csp", ALONE.params, "toy", slot="toy")
 
 
 def _probes_answered(hook: str, problem: Problem, calls: int) -> Probes:

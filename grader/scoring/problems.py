@@ -21,7 +21,8 @@ from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.hookcalls import TASK_FAILURES, Hooks
 from grader.scoring.layouts import layout_problem
 from grader.scoring.modelnodes import shipped_nodes
-from grader.scoring.searchcheck import AnswerTable, CallFound, Divergence, HookCalls, Model, SearchCall, Watcher
+from grader.scoring.searchcheck import CallFound, Divergence, HookCalls, SearchCall, Watcher
+from grader.scoring.storedanswers import AnswerTable, Model
 from solvers.csp import build_csp, layout_of
 from solvers.engine import SearchStats, search
 

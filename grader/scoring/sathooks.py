@@ -18,7 +18,7 @@ from grader.sandbox.host import Asker, StudentRaised, WorkerFailure
 from grader.sandbox.tasks import Outcome, Task, WorkerLost
 from grader.sandbox.wire import quote
 from grader.scoring.hookcalls import HookContractError, Hooks
-from grader.scoring.hookitems import HookAnswers, _answers
+from grader.scoring.hookitems import HookAnswers, ask_each
 from grader.scoring.layouts import layout_problem
 from solvers.csp import CSP, build_csp, layout_of
 
@@ -75,7 +75,7 @@ def sat_hook_task(name: str, limit: float) -> Task[HookAnswers]:
 
     def run(asker: Asker) -> HookAnswers:
         hooks = Hooks(asker)
-        return _answers(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
+        return ask_each(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
 
     return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 
