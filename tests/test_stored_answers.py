@@ -17,11 +17,11 @@ import pytest
 
 from answerkey.instructor.pathanswers import path_answers
 from grader.inputs.problemset import load_problem_file
-from grader.inputs.searchanswers import Unusable, search_answers, write_search_answers
+from grader.inputs.searchanswers import Unusable, search_answers
 from grader.scoring.grading import model_answer
 from grader.scoring.probes import board_probes
 from grader.scoring.searchcheck import Watcher
-from grader.scoring.storedanswers import PROBED, AnswerTable
+from grader.scoring.storedanswers import PROBED, AnswerTable, OffPath
 from solvers.board import Board
 from solvers.csp import build_csp
 from solvers.engine import search
@@ -59,33 +59,38 @@ class Read(dict[str, Any]):
         return super().__getitem__(key)
 
 
-def test_a_file_of_an_earlier_release_reads_and_is_what_the_kit_writes_today(tmp_path: Path) -> None:
+def test_a_file_of_an_earlier_release_reads_and_the_kit_still_writes_its_every_entry() -> None:
     """The snapshot reads (its format and digest are this grader's), and the release's
-    writer gives it again byte for byte from the same boards."""
+    recorder gives each of its entries again, under the same key with the same stored
+    answer (a hook added since brings entries of its own, beside them)."""
     answers = stored()
     assert len(answers) > 100
-    again = tmp_path / "again.json"
-    write_search_answers(again, path_answers(boards()))
-    assert again.read_bytes() == SNAPSHOT.read_bytes()
+    today = path_answers(boards())
+    assert {key: today.get(key) for key in answers} == answers
 
 
 @pytest.mark.parametrize("index", range(len(boards())))
 def test_every_stored_answer_is_the_model_answers_call_for_call(index: int) -> None:
     """The model answer's own search of each board, watched with the snapshot as the
-    student copy watches it: every call is found and its stored answer is the model's (no
-    call wrong, none unchecked), every probe replays alike, and every entry of the board
-    is read (none is left over that the kit no longer asks for)."""
+    student copy watches it: each hook's calls are all found, their stored answers the
+    model's (none wrong), or none is (a hook added since the snapshot); every probe
+    replays alike; and every entry of the snapshot is read, none left over that the kit
+    no longer asks for."""
     board, model, read = boards()[index], model_answer(), Read(stored())
     table = AnswerTable(read)
     watcher = Watcher(model.strategy, table, board)
     search(build_csp(board), watcher.strategy(), "all")
-    engine_calls = {hook: calls for hook, calls in watcher.calls.items() if calls.calls}
-    assert engine_calls and watcher.first is None
-    assert all((calls.wrong, calls.unchecked) == (0, 0) for calls in engine_calls.values()), engine_calls
+    called = {hook: calls for hook, calls in watcher.calls.items() if calls.calls}
+    assert called and watcher.first is None
+    assert all(calls.wrong == 0 and calls.unchecked in (0, calls.calls) for calls in called.values()), called
+    assert any(calls.unchecked == 0 for calls in called.values())
     for hook in PROBED:
-        assert board_probes(hook, board, table) == board_probes(hook, board, model)
-    recorded: dict[str, Any] = path_answers([board])
-    assert read.read == set(recorded) and all(read[key] == value for key, value in recorded.items())
+        try:
+            replayed = board_probes(hook, board, table)
+        except OffPath:  # a probed hook added since the snapshot
+            continue
+        assert replayed == board_probes(hook, board, model)
+    assert read.read == set(stored()) & set(path_answers([board]))
 
 
 def test_an_answer_edited_in_the_snapshot_is_refused_whole(tmp_path: Path) -> None:

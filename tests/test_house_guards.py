@@ -1,0 +1,143 @@
+"""The house's guards on the grader's code, each with the test that it sees what it looks for:
+
+- no branch on a hook's name outside the agent's item: what differs between hooks is a
+  field of the hook table (`grader/hooktable.py`), so a new hook is an entry, not a branch;
+- `dict[str, Any]` in the rooms that run and score student code (`grader/sandbox`,
+  `grader/scoring`) stays at most `MOST_UNTYPED`: data crosses them as typed records;
+- no private name (`_name`) imported from another module of the grader (the commands'
+  room aside, issue 50's typed options move its entry points);
+- mypy's strict flags stay on the table, the sandbox and the scoring.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+from grader.hooktable import HOOKS
+
+ROOT = Path(__file__).resolve().parents[1]
+GRADER = ROOT / "grader"
+#: The one module that may name a hook in a branch: the agent's item (a hook of its own kind).
+AGENT_ITEM = GRADER / "scoring" / "agentplay.py"
+UNTYPED = "dict[str, Any]"
+#: At most this many lines of grader/sandbox and grader/scoring name `dict[str, Any]` (45 before issue 50).
+MOST_UNTYPED = 35
+#: The rooms whose imports of private names are checked: every room of the grader but its commands.
+UNCHECKED_ROOMS = {"commands"}
+STRICT_MODULES = {"grader.hooktable", "grader.sandbox.*", "grader.scoring.*"}
+STRICT_FLAGS = (
+    "disallow_any_generics",
+    "disallow_untyped_defs",
+    "disallow_incomplete_defs",
+    "disallow_untyped_calls",
+    "check_untyped_defs",
+    "warn_return_any",
+    "no_implicit_reexport",
+    "strict_equality",
+)
+
+
+def modules(folder: Path) -> Iterator[Path]:
+    yield from sorted(path for path in folder.rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def _strings(node: ast.AST) -> Iterator[str]:
+    """The string constants of a comparison's side (in a tuple, list or set too)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+    elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        for item in node.elts:
+            yield from _strings(item)
+
+
+def hook_branches(path: Path, names: set[str]) -> list[str]:
+    """Each comparison or `case` of `path` that names one of the hooks `names`, as path:line."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        sides: list[ast.AST] = []
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+        elif isinstance(node, ast.MatchValue):
+            sides = [node.value]
+        if any(text in names for side in sides for text in _strings(side)):
+            found.append(f"{path.name}:{getattr(node, 'lineno', 0)}")
+    return found
+
+
+def untyped_lines(folders: list[Path]) -> dict[str, int]:
+    """How many lines of each module of `folders` name `dict[str, Any]` (as `grep -c` counts)."""
+    counts = {}
+    for folder in folders:
+        for path in modules(folder):
+            count = sum(UNTYPED in line for line in path.read_text(encoding="utf-8").splitlines())
+            if count:
+                counts[str(path.relative_to(folder.parent))] = count
+    return counts
+
+
+def private_imports(path: Path) -> list[str]:
+    """Each private name `path` imports from another module (lazy imports included)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            found += [
+                f"{path.name}:{node.lineno}: {alias.name}" for alias in node.names if alias.name.startswith("_") and not alias.name.startswith("__")
+            ]
+    return found
+
+
+def test_no_branch_of_the_grader_names_a_hook() -> None:
+    """No `==`, `!=`, `in` or `case` in grader/ compares with a hook's name, the agent's
+    item aside: a hook's differences are fields of its table entry."""
+    names = {spec.name for spec in HOOKS}
+    found = [branch for path in modules(GRADER) if path != AGENT_ITEM for branch in hook_branches(path, names)]
+    assert found == []
+
+
+def test_the_branch_check_sees_each_kind_of_branch(tmp_path: Path) -> None:
+    code = tmp_path / "x.py"
+    code.write_text(
+        'def f(hook):\n    if hook == "forward_check":\n        return 1\n    if hook in ("a", "order_values"):\n        return 2\n'
+        '    match hook:\n        case "select_variable":\n            return 3\n    return hook != "other"\n',
+        encoding="utf-8",
+    )
+    assert hook_branches(code, {"forward_check", "order_values", "select_variable"}) == ["x.py:2", "x.py:4", "x.py:7"]
+
+
+def test_the_rooms_that_run_student_code_pass_typed_records() -> None:
+    """`dict[str, Any]` in grader/sandbox and grader/scoring: at most MOST_UNTYPED lines."""
+    counts = untyped_lines([GRADER / "sandbox", GRADER / "scoring"])
+    print(counts)
+    assert sum(counts.values()) <= MOST_UNTYPED, counts
+
+
+def test_the_untyped_count_sees_a_line(tmp_path: Path) -> None:
+    room = tmp_path / "room"
+    room.mkdir()
+    (room / "a.py").write_text("x: dict[str, Any] = {}\ny: dict[str, int] = {}\n", encoding="utf-8")
+    assert untyped_lines([room]) == {"room/a.py": 1}
+
+
+def test_no_module_of_the_grader_imports_a_private_name() -> None:
+    """No module of grader/ (the commands' room aside) imports a `_name` from another module."""
+    checked = [path for path in modules(GRADER) if path.relative_to(GRADER).parts[0] not in UNCHECKED_ROOMS]
+    assert len(checked) > 50
+    assert [found for path in checked for found in private_imports(path)] == []
+
+
+def test_the_private_import_check_sees_a_lazy_one(tmp_path: Path) -> None:
+    code = tmp_path / "y.py"
+    code.write_text("from __future__ import annotations\nfrom a import b, _c\n\ndef f():\n    from d import _e\n", encoding="utf-8")
+    assert private_imports(code) == ["y.py:2: _c", "y.py:5: _e"]
+
+
+def test_mypy_stays_strict_on_the_table_the_sandbox_and_the_scoring() -> None:
+    """pyproject.toml keeps the strict flags on the modules that run and score student code."""
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        overrides = tomllib.load(handle)["tool"]["mypy"]["overrides"]
+    strict = [entry for entry in overrides if all(entry.get(flag) is True for flag in STRICT_FLAGS)]
+    covered = {module for entry in strict for module in ([entry["module"]] if isinstance(entry["module"], str) else entry["module"])}
+    assert STRICT_MODULES <= covered
