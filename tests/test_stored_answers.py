@@ -48,15 +48,16 @@ def stored() -> dict[str, Any]:
 
 
 class Read(dict[str, Any]):
-    """Stored answers that remember which of their keys were read."""
+    """Stored answers that remember which of their keys were found."""
 
     def __init__(self, answers: dict[str, Any]):
         super().__init__(answers)
         self.read: set[str] = set()
 
     def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
         self.read.add(key)
-        return super().__getitem__(key)
+        return value
 
 
 def test_a_file_of_an_earlier_release_reads_and_the_kit_still_writes_its_every_entry() -> None:
