@@ -218,7 +218,7 @@ def test_the_guide_adds_a_toy_hook_of_each_kind_and_grades_it(tmp_path: Path) ->
         git(kit, "add", "-A")
         git(kit, "commit", "-qm", kind.hook)
         print(f"\n{kind.title} ({kind.hook}):\n{git(kit, 'show', '--stat', '--format=', 'HEAD')}")
-    quick = run(kit, "-m", "pytest", "-m", "not slow", "-n", "2", "-q", "-p", "no:cacheprovider")
+    quick = run(kit, "-m", "pytest", "-m", "not slow", "-n", "2", "-p", "no:cacheprovider")
     print(f"the quick loop in the scratch kit: {quick.stdout.strip().splitlines()[-1]}")
 
     right = tmp_path / "right" / "hooks.py"
