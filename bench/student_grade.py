@@ -22,8 +22,9 @@ goal: at most 3x), and the machine's load average before and after (the wall tim
 idle machine's only when that is near 0).
 
 `--profile MODE` then grades once more in this process under that mode, counting what
-crosses between the grader and the worker: round trips (hook calls) per hook, messages
-and bytes each way, and per round trip the wall time and the grader's own CPU time.
+crosses between the grader and the worker: round trips per hook (a call asked alone) and
+batches (calls asked as one message, answered a reply each), messages and bytes each way,
+and per round trip the wall time and the grader's own CPU time.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ def profile(folder: str, student: Path, mode: str) -> None:
     seconds: defaultdict[str, float] = defaultdict(float)
     lock = threading.Lock()
     call, send, following, load, begin = host.Worker.call, host.Worker.send, host.Worker._next, host.Worker.load, host.Worker.begin
+    batch = host.Worker.call_all
 
     def counted_load(self: Any, limit: float) -> None:
         wall = time.perf_counter()
@@ -127,6 +129,18 @@ def profile(folder: str, student: Path, mode: str) -> None:
                 seconds["wall"] += time.perf_counter() - wall
                 seconds["grader CPU"] += time.thread_time() - cpu
 
+    def counted_batch(self: Any, asks: list[dict[str, Any]], upto: Any) -> Any:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return batch(self, asks, upto)
+        finally:
+            with lock:
+                counts["round trips"] += 1
+                counts["round trips: batches"] += 1
+                counts["calls answered in batches"] += sum(ask["op"] == "call" for ask in asks)
+                seconds["wall"] += time.perf_counter() - wall
+                seconds["grader CPU"] += time.thread_time() - cpu
+
     def counted_send(self: Any, request: dict[str, Any]) -> None:
         with lock:
             counts["messages to the worker"] += 1
@@ -144,6 +158,7 @@ def profile(folder: str, student: Path, mode: str) -> None:
 
     patched = (counted_call, counted_send, counted_next, counted_load, counted_begin)
     host.Worker.call, host.Worker.send, host.Worker._next, host.Worker.load, host.Worker.begin = patched  # type: ignore[method-assign]
+    host.Worker.call_all = counted_batch  # type: ignore[method-assign]
     try:
         wall, cpu = time.perf_counter(), time.process_time()
         with redirect_stdout(StringIO()):
@@ -151,6 +166,7 @@ def profile(folder: str, student: Path, mode: str) -> None:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     finally:
         host.Worker.call, host.Worker.send, host.Worker._next, host.Worker.load, host.Worker.begin = call, send, following, load, begin  # type: ignore[method-assign]
+        host.Worker.call_all = batch  # type: ignore[method-assign]
     trips = counts["round trips"]
     print(f"\nwhere a grade's time goes ({mode}, --jobs 1, in this process): {wall:.2f} s wall, {cpu:.2f} s of the grader's CPU")
     for name, value in sorted(counts.items()):

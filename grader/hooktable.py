@@ -52,14 +52,23 @@ def _rebuild_domains(data: Any) -> dict[int, tuple[int, ...]]:
     return {int(var): tuple(values) for var, values in data}
 
 
+#: A view's cell of value v travels as the character chr(CELL_BASE + v), row after row in one
+#: string: "." flagged, "/" hidden, "0".."8" revealed (a move's view is one short string,
+#: not 81 numbers in lists to write and parse, each way, at every move).
+CELL_BASE = ord("0")
+
+
 def _rebuild_view(data: Any) -> Any:
     from play.view import View  # the student-facing game library, present in the worker
 
-    return View(data["rows"], data["cols"], data["mines"], tuple(tuple(row) for row in data["cells"]))
+    cols, cells = data["cols"], data["cells"].encode("ascii")
+    rows = tuple(tuple(value - CELL_BASE for value in cells[start : start + cols]) for start in range(0, len(cells), cols))
+    return View(data["rows"], cols, data["mines"], rows)
 
 
 def _view_data(view: Any) -> dict[str, Any]:
-    return {"rows": view.rows, "cols": view.cols, "mines": view.mines, "cells": [list(row) for row in view.cells]}
+    cells = bytes([CELL_BASE + value for row in view.cells for value in row]).decode("ascii")
+    return {"rows": view.rows, "cols": view.cols, "mines": view.mines, "cells": cells}
 
 
 def _identity(value: Any) -> Any:

@@ -14,11 +14,11 @@ Both take `--help` and `--version`; a bad argument prints one line and exits wit
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -39,11 +39,33 @@ from solvers.cliargs import (
     output_problem,
     positive_int,
     print_error,
+    read_options,
     whole,
 )
 
 from .evaluate import GameResult, Summary, describe_losses, first_lost_ways, summarise
 from .levels import RULE_SETS, Level, RuleSet, parse_level
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """`python -m play`'s options (see `game_parser`)."""
+
+    level: str | None
+    seed: int | None
+    rules: RuleSet | None
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """`python -m play bench`'s options (see `bench_parser`)."""
+
+    level: str
+    games: int
+    seed: int
+    rules: RuleSet
+    jobs: int
+    json: Path | None
 
 
 def game_parser() -> OneLineParser:
@@ -76,7 +98,7 @@ def bench_parser() -> OneLineParser:
     return parser
 
 
-def bench_games(level: Level, args: argparse.Namespace) -> Iterator[GameResult]:
+def bench_games(level: Level, args: BenchOptions) -> Iterator[GameResult]:
     """The reference agent's games; in the student copy (no reference agent), the
     student's own agent's, from assignment/agent.py."""
     from .advisor import load_reference_games, written_agent
@@ -92,7 +114,7 @@ def bench_games(level: Level, args: argparse.Namespace) -> Iterator[GameResult]:
     return (play_agent(choose_move, level, args.seed + index, args.rules) for index in range(args.games))
 
 
-def run_bench(level: Level, args: argparse.Namespace, console: Console) -> tuple[Summary, list[GameResult]]:
+def run_bench(level: Level, args: BenchOptions, console: Console) -> tuple[Summary, list[GameResult]]:
     """Play the games with a progress bar; the summary, and every game's result."""
     results: list[GameResult] = []
     columns = (
@@ -174,7 +196,7 @@ def show_losses(results: list[GameResult], summary: Summary, console: Console) -
 
 
 def bench_main(argv: Sequence[str], console: Console) -> int:
-    args = bench_parser().parse_args(argv)
+    args = read_options(BenchOptions, bench_parser().parse_args(argv))
     try:
         level = parse_level(args.level, args.rules)
     except ValueError as error:
@@ -195,7 +217,7 @@ def bench_main(argv: Sequence[str], console: Console) -> int:
 
 def game_main(argv: Sequence[str]) -> int:
     """The game: the menu, or straight into the game that --level, --seed or --rules name."""
-    args = game_parser().parse_args(argv)
+    args = read_options(GameOptions, game_parser().parse_args(argv))
     from .app import (  # Textual loads only for the game
         MinesweeperApp,
         Settings,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from .cliargs import OneLineParser, UsageError, add_version, instructor_only, print_error
+from .cliargs import OneLineParser, UsageError, add_version, instructor_only, print_error, read_options
 
 #: The modules of `answerkey.instructor.solving`, one per subcommand (a test checks the list is complete).
 COMMANDS = ("generate", "grid", "sat", "trace")
@@ -34,4 +34,4 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except UsageError as error:
         return print_error(str(error))
-    return args.run(args)
+    return args.run(read_options(args.options, args))  # each subcommand sets its function and its record of options

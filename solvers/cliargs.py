@@ -1,18 +1,22 @@
 """What the kit's three command lines (`solvers`, `grader`, `play`) share: a parser whose
-mistakes are one line, the number types they accept, `--version`, reading a board from
-a file or standard input, the one error printer (user text is never read as markup), and
-the one question whether this copy of the kit holds the answer key.
+mistakes are one line, the number types they accept, `--version`, the one reading of a
+parse into a command's typed record of options (`read_options`: nothing below a command's
+start sees argparse's Namespace), reading a board from a file or standard input, the one
+error printer (user text is never read as markup), and the one question whether this
+copy of the kit holds the answer key.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
     from rich.console import Console
 
 
@@ -25,6 +29,18 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+Options = TypeVar("Options", bound="DataclassInstance")
+
+
+def read_options(record: type[Options], args: argparse.Namespace) -> Options:
+    """The command's options as its typed record (a frozen dataclass): each field is the
+    parsed option of the same name (a list, as `nargs` gives it, becomes a tuple). A field
+    the parser does not fill is a mistake of ours: KeyError naming it."""
+    parsed = vars(args)
+    values = {field.name: parsed[field.name] for field in dataclasses.fields(record)}
+    return record(**{name: tuple(value) if isinstance(value, list) else value for name, value in values.items()})
 
 
 def positive_int(text: str) -> int:

@@ -172,7 +172,12 @@ class TraceOptions:
 EXPORT_SUFFIXES = (".svg", ".html", ".txt")
 
 
-STEP_FILTERS = ("all", "dead-ends", "solutions")
+STEP_FILTERS: tuple[Only, ...] = ("all", "dead-ends", "solutions")
+
+
+def step_filter(text: str) -> Only | None:
+    """`text` (an --only) as the steps of a trace to show, or None when it names none."""
+    return next((name for name in STEP_FILTERS if name == text), None)
 
 
 def add_trace_arguments(parser: argparse.ArgumentParser, only: bool = True) -> None:
@@ -185,10 +190,6 @@ def add_trace_arguments(parser: argparse.ArgumentParser, only: bool = True) -> N
     group.add_argument("--compact", action="store_true", help="one line per node")
     group.add_argument("--tree", action="store_true", help="the search as a tree")
     group.add_argument("--export", type=Path, metavar="FILE", help="also write the trace to FILE (.svg, .html or .txt)")
-
-
-def trace_options(args: argparse.Namespace) -> TraceOptions:
-    return TraceOptions(args.only, args.compact, args.tree)
 
 
 def export_error(path: Path | None) -> str | None:

@@ -16,10 +16,14 @@ import yaml
 from conftest import no_traceback, run_grader
 
 from answerkey.agent.agent import Agent
+from grader.hooktable import VIEW
 from grader.inputs.config import AgentGrading
 from grader.sandbox.tasks import Outcome
 from grader.scoring.agentplay import NO_AGENT, PUBLIC_GAMES
-from play.evaluate import GameResult
+from play.evaluate import GameResult, play_agent
+from play.game import Game
+from play.levels import LEVELS
+from play.view import FLAGGED, HIDDEN, Move, View
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDENTS = ROOT / "tests" / "student_files"
@@ -108,6 +112,32 @@ def test_an_agent_cannot_read_the_mines(played: Played) -> None:
     _, report = played(STUDENTS / "agent_peeks.py")
     entry = agent_entry(report)
     assert entry["score"] == 0 and entry["message"].startswith("won 0/20")
+
+
+def test_a_view_travels_as_what_the_player_sees_and_nothing_more() -> None:
+    """At every move of lost and won games, flags included, a view goes to the worker as its
+    size, its mine count and one character a cell: rebuilt there, it is the very view the
+    grader's game showed; no mine position is in it (a hidden mine and a hidden safe cell
+    travel alike)."""
+    views: list[View] = []
+    agent = Agent("classic").choose_move
+
+    def recorded(view: View) -> Move:
+        views.append(view)
+        return agent(view)
+
+    results = [play_agent(recorded, LEVELS["intermediate"], seed) for seed in range(6)]
+    assert any(r.won for r in results) and not all(r.won for r in results)
+    assert any(value == FLAGGED for view in views for row in view.cells for value in row)
+    for view in views:
+        sent = VIEW.send(view)
+        assert set(sent) == {"rows", "cols", "mines", "cells"} and len(sent["cells"]) == view.rows * view.cols
+        assert set(sent["cells"]) <= set("./012345678")
+        assert VIEW.rebuild(json.loads(json.dumps(sent))) == view
+    game = Game(LEVELS["beginner"], "classic", 0)
+    game.apply(Move("open", (0, 0)))
+    hidden = [i for i, value in enumerate(VIEW.send(game.view())["cells"]) if value == "/"]
+    assert {game.view().cells[i // 9][i % 9] for i in hidden} == {HIDDEN} and len(hidden) > game.level.mines
 
 
 # --- the points rule: stable, honest, explained (no games through a worker: fast) ---------------

@@ -12,7 +12,6 @@ is graded once through the command line (`--json`, then Gradescope's results.jso
 
 from __future__ import annotations
 
-import argparse
 import ast
 import dataclasses
 import io
@@ -223,6 +222,7 @@ def bundle_test(report: Report, tmp_path: Path) -> str:
 def traces(report: Report, tmp_path: Path) -> str:
     """`--trace` and `--compare` of a hidden problem whose id and board are marked: refused
     (the id is the one the user typed; nothing of the board is shown)."""
+    from grader.commands.grade import grade_options
     from grader.commands.tracing import compare_command, trace_command
     from grader.inputs.problemset import load_problem_file
 
@@ -232,10 +232,8 @@ def traces(report: Report, tmp_path: Path) -> str:
     hidden = [p for p in problems if p.hidden]
     console = Console(record=True, width=240, file=io.StringIO())
     for problem in hidden:
-        args = argparse.Namespace(trace=problem.id, export=None, show_hidden=False, paths=[folder])
-        assert trace_command(args, "reference", problems, console, None) != 0
-    args = argparse.Namespace(trace=None, show_hidden=False, paths=[folder])
-    assert compare_command(args, hidden, console) != 0
+        assert trace_command(grade_options([str(folder), "--trace", problem.id]), "reference", problems, console, None) != 0
+    assert compare_command(grade_options([str(folder), "--compare"]), hidden, console) != 0
     said = console.export_text()
     rows = [" ".join(line.split()) for problem in hidden for line in problem_rows(folder, problem.id)]
     assert not [row for row in rows if row in " ".join(said.split())], "a hidden board's row is shown"

@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.console import Console
 
-from grader.commands.grade import _grade
+from grader.commands.grade import grade_command
 from tests.conftest import quick_hidden_set
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +27,7 @@ def graded(argv: list[str], terminal: bool) -> tuple[int, str]:
     """The exit status and everything printed, on a terminal or not (no colours either way)."""
     out = StringIO()
     console = Console(file=out, force_terminal=terminal, color_system=None, width=150)
-    return _grade(argv, console), out.getvalue()
+    return grade_command(argv, console), out.getvalue()
 
 
 def masked(text: str) -> str:

@@ -24,7 +24,8 @@ from grader.sandbox.host import Limits
 from grader.sandbox.isolation import open_sandbox
 from grader.sandbox.tasks import Outcome
 from grader.scoring.agentplay import AgentGames, play_agent_games, play_games, score_agent
-from play.evaluate import AgentFailure, GameResult, game_numbers
+from play.evaluate import AgentFailure, GameResult, game_numbers, lost_by_cause
+from play.view import Move
 
 GRADING = AgentGrading(games=12, points=4.0, thresholds=((0.5, 1.0),))
 
@@ -223,6 +224,30 @@ def test_exceptions_and_illegal_moves_are_counted_apart_with_their_games() -> No
     assert (f"{len(raised)} to an exception ({game_numbers(raised)}): ValueError: a three (agent_raises.py, line 11, in choose_move)") in lost, lost
     assert f"{len(illegal)} to an illegal move ({game_numbers(illegal)}): illegal move: open of r1c2" in lost, lost
     assert "ended by an error" not in item.message
+
+
+def test_an_agent_that_forges_replies_gets_exactly_what_it_claimed_checked_by_the_grader() -> None:
+    """An agent that writes forged replies on the worker's reply descriptor (a move on a
+    cell already open) ahead of its real ones: the grader reads one reply per move, in
+    order, checks each against its own game, and so plays exactly the games of the lines
+    sent (replayed here with the same queue of replies): the forged claim loses its game
+    as an illegal move, every later move is one reply late, nothing is ours to fail."""
+    agent = student("agent_forges")
+    sent: list[Move] = []
+
+    def queued(view: Any) -> Move:
+        claim = agent.forged(view)
+        sent.extend(([Move(claim[0], claim[1])] if claim is not None else []) + [agent.honest(view)])
+        return sent.pop(0)
+
+    ours = replayed(queued)
+    assert ours[0].cause == "illegal" and "the cell is already revealed" in (ours[0].error or "")
+    outcome, item = sandboxed("agent_forges")
+    result = outcome.answered
+    same_play(ours, result)
+    assert [(cause, games) for cause, games in result.lost_games] == list(lost_by_cause(ours).items())
+    assert "illegal move: open of r1c1: the cell is already revealed" in result.lost, result.lost
+    assert item.score == 0 and "ungraded" not in item.message
 
 
 def test_when_the_time_for_all_games_runs_out_the_rest_are_counted_apart() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from grader.reports.csvfile import csv_text
@@ -61,6 +63,24 @@ def test_the_bounds_hold_at_their_edges() -> None:
         read_reply(encode({"value": [[deepest], "x" * 5000]}))
     with pytest.raises(BadMessage, match="nested more than 16"):
         read_reply(encode({"value": ["x" * 5000, [deepest]]}))
+
+
+def test_the_decoders_made_once_keep_every_check_whatever_came_before() -> None:
+    """The reply decoders are made once and reused: a forged line after good ones (and a
+    good one after forged ones) is read alone, every bound held; bytes in another
+    encoding or with a byte-order mark are read as json.loads reads them."""
+    move = encode({"value": {"move": ["open", [3, 4]]}})
+    forged = [b'{"value": NaN}', b'{"value": 1e999}', b'{"value": ' + b"9" * 19 + b"}", b'{"value": {"move": ["open", [3, 4]], "x": 1}}']
+    for line in forged:
+        assert read_reply(move) == Answer({"move": ["open", [3, 4]]})
+        with pytest.raises(BadMessage):
+            read_reply(line)
+    assert read_reply(move) == Answer({"move": ["open", [3, 4]]})
+    text = '{"value": {"move": ["flag", [0, 1]]}}'
+    for line in (text.encode("utf-16"), text.encode("utf-32-le"), b"\xef\xbb\xbf" + text.encode()):
+        assert read_reply(line) == Answer(json.loads(line)["value"])
+    surrogate = b'{"value": "\xed\xa0\x80"}'  # a lone surrogate in UTF-8: json.loads passes it, and so does the reader
+    assert read_reply(surrogate) == Answer(json.loads(surrogate)["value"])
 
 
 def test_replies_become_typed_records() -> None:

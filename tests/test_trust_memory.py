@@ -290,3 +290,25 @@ def test_a_process_that_left_the_workers_tree_still_counts_through_its_group(tre
     finally:
         group.remove()
         process.wait()
+
+
+def test_a_reading_through_a_group_reads_its_processes_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a group, a reading reads the group's processes and the worker's own, not every
+    process of the machine (a walk that costs milliseconds five times a second); those
+    gone meanwhile are left out."""
+    child = subprocess.Popen(["sleep", "60"])
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+
+    def walked() -> Iterator[usage._Process]:
+        raise AssertionError("every process of the machine was read")
+
+    try:
+        monkeypatch.setattr(usage, "_processes", walked)
+        found = usage.members(os.getpid(), grouped=[child.pid, gone.pid])
+        assert sorted(p.pid for p in found) == sorted([os.getpid(), child.pid])
+        assert next(p for p in found if p.pid == child.pid).parent == os.getpid()
+        assert usage.usage(os.getpid(), grouped=[child.pid]).processes == 2
+    finally:
+        child.kill()
+        child.wait()

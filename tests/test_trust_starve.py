@@ -15,6 +15,7 @@ core), so that no outcome depends on how fast or how loaded the machine is.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -133,6 +134,31 @@ def test_its_own_threads_waiting_for_each_other_are_not_starvation() -> None:
 
 
 # The kernel's counts
+
+
+def test_a_kept_open_wait_count_is_always_the_reading_threads_own() -> None:
+    """`CoreWait` keeps the schedstat file of the thread that last read open: read from
+    another thread (a grader's task moving to another job thread), or from a thread that
+    ended, it reads the calling thread's own count, never the other's."""
+    reader = budget.CoreWait()
+    reader.read()
+    found: list[tuple[float, float, float, str]] = []
+
+    def elsewhere() -> None:
+        before = budget.waited_for_a_core()
+        count = reader.read()
+        found.append((before, count, budget.waited_for_a_core(), f"/task/{threading.get_native_id()}/"))
+
+    for _ in range(2):  # the second thread's reader holds the first (ended) thread's file
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        thread.join()
+    for before, count, after, _ in found:
+        assert before <= count <= after
+    assert found[0][3] != found[1][3]
+    main = reader.read()
+    assert reader._file is not None and f"/task/{threading.get_native_id()}/" in os.readlink(f"/proc/self/fd/{reader._file.fileno()}")
+    assert main <= budget.waited_for_a_core()
 
 
 def test_a_throttled_process_waits_a_stopped_or_sleeping_one_does_not(tree: Tree) -> None:

@@ -3,7 +3,6 @@ kept results and gradebook (the grading of each submission is `grader.commands.b
 
 from __future__ import annotations
 
-import argparse
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,13 +15,14 @@ from solvers.errortext import describe_exception
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from grader.commands.options import GradeOptions
     from grader.inputs.config import GradingConfig
     from grader.inputs.problemset import Problem
     from grader.sandbox.isolation import Sandbox
 
 
-def _batch(
-    args: argparse.Namespace,
+def grade_class(
+    args: GradeOptions,
     problems: list[Problem],
     config: Path | None,
     console: Console,
@@ -45,7 +45,7 @@ def _batch(
         return _batch_in(args, problems, config, console, sandbox, errors, grading, Path(scratch), only)
 
 
-def _class_roster(args: argparse.Namespace, submissions: list, console: Console) -> list | None:
+def _class_roster(args: GradeOptions, submissions: list, console: Console) -> list | None:
     """The gradebook's roster: --roster's (matched with the export's students when it has no
     submission column, each line that cannot be said), else the students an export names
     (None when neither, or no gradebook is asked for)."""
@@ -78,7 +78,7 @@ def _class_roster(args: argparse.Namespace, submissions: list, console: Console)
 
 
 def _batch_in(
-    args: argparse.Namespace,
+    args: GradeOptions,
     problems: list[Problem],
     config: Path | None,
     console: Console,
@@ -88,7 +88,7 @@ def _batch_in(
     scratch: Path,
     only: frozenset[str] | None = None,
 ) -> int:
-    """`_batch`, an export unpacked into `scratch`."""
+    """`grade_class`, an export unpacked into `scratch`."""
     import zipfile
 
     from grader.commands.batch import (
@@ -107,6 +107,7 @@ def _batch_in(
     from grader.inputs.exports import read_export
     from solvers.cliargs import print_error
 
+    assert args.submissions is not None  # run for --submissions only
     if not (args.submissions.is_dir() or zipfile.is_zipfile(args.submissions)):
         return print_error(f"--submissions {args.submissions}: not a folder nor a zip", console)
     feedback = args.csv.with_name(args.csv.stem + "-feedback")
@@ -151,7 +152,7 @@ def _batch_in(
         print_error(f"--csv {args.csv}: the results could not be kept beside it ({describe_exception(error)})", console)
         kept = None
     left_out = kept is None  # a graded student the gradebook does not hold, or no results kept
-    if roster is not None:
+    if roster is not None and args.gradebook is not None:  # a roster only with --gradebook
         path = args.csv.with_name(f"{args.csv.stem}-{args.gradebook}.csv")
         left_out = bool(class_gradebook(console, path, rows, roster, args.gradebook, args.assignment).left_out()) or left_out
     name = stopped.name if stopped is not None else stopping.asked()  # or asked while the results were written

@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.commands.common import need_source_checkout
-from grader.commands.grade import _grade
+from grader.commands.grade import grade_command
+from grader.commands.options import BundleOptions, BundleTestOptions, CheckOptions, ReleaseOptions
 from grader.errors import UserError
 from grader.inputs.submission import KIT_ROOT
 from grader.sandbox import stopping
-from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem
+from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem, read_options
 
 if TYPE_CHECKING:  # the commands import what they use when they run: --help and --version stay fast
     from rich.console import Console
@@ -42,7 +43,7 @@ def _check(argv: list[str], console: Console) -> int:
     parser.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="problem files or folders of them")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--config", type=Path, help="grading config to check too (default: grading.yaml beside the problems)")
-    args = parser.parse_args(argv)
+    args = read_options(CheckOptions, parser.parse_args(argv))
     from grader.commands.instructor import instructor_tools
 
     checking = instructor_tools("python -m grader check")  # it counts with the answer key's counter
@@ -69,7 +70,7 @@ def _release(argv: list[str], console: Console) -> int:
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
     parser.add_argument("--problems", type=Path, default=KIT_ROOT / "problems", help="the problem folder to publish")
     parser.add_argument("--allow-solutions", action="store_true", help="publish assignment/ even if it holds implemented hooks")
-    args = parser.parse_args(argv)
+    args = read_options(ReleaseOptions, parser.parse_args(argv))
     from grader.commands.instructor import ReleaseRefused, instructor_tools
     from solvers.cliargs import print_error
 
@@ -116,7 +117,7 @@ def _bundle(argv: list[str], console: Console) -> int:
         "SUBMISSION: a .py file or a folder) and show every results.json in a table",
     )
     parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
-    args = parser.parse_args(argv)
+    args = read_options(BundleOptions, parser.parse_args(argv))
     from grader.commands.instructor import instructor_tools
     from solvers.cliargs import print_error
 
@@ -143,7 +144,7 @@ def _bundle(argv: list[str], console: Console) -> int:
     if args.test:
         from grader.commands.bundletest import check_bundle
 
-        return check_bundle(args.out, args.test, console, args.keep)
+        return check_bundle(args.out, list(args.test), console, args.keep)
     return 0
 
 
@@ -153,10 +154,10 @@ def _gradescope_test(argv: list[str], console: Console) -> int:
     parser.add_argument("zip", type=Path, metavar="AUTOGRADER.zip")
     parser.add_argument("submissions", type=Path, nargs="+", metavar="SUBMISSION", help="a .py file or a folder")
     parser.add_argument("--keep", type=Path, metavar="DIR", help=KEEP_HELP)
-    args = parser.parse_args(argv)
+    args = read_options(BundleTestOptions, parser.parse_args(argv))
     from grader.commands.bundletest import check_bundle
 
-    return check_bundle(args.zip, args.submissions, console, args.keep)
+    return check_bundle(args.zip, list(args.submissions), console, args.keep)
 
 
 def _prairielearn(argv: list[str], console: Console) -> int:
@@ -224,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = COMMANDS.get(argv[0]) if argv else None
     try:
-        status = command(argv[1:], console) if command else _grade(argv, console)
+        status = command(argv[1:], console) if command else grade_command(argv, console)
         stopping.hold()  # done: a signal from here on (as the process exits) changes nothing
         return status
     except (UserError, UsageError) as error:

@@ -4,6 +4,7 @@ which kit grades when the problems belong to another copy of it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from grader.inputs.submission import KIT_ROOT
@@ -19,7 +20,7 @@ def need_source_checkout(command: str) -> None:
         raise UsageError(f"{command} needs a source checkout of the kit (this one is installed without its pyproject.toml)")
 
 
-def other_kit(paths: list[Path]) -> Path | None:
+def other_kit(paths: Sequence[Path]) -> Path | None:
     """The root of another copy of the kit (a folder holding `grader/` and `solvers/`, not
     this one) that holds one of `paths`, else None: a student copy's problems graded by a
     kit installed elsewhere (the instructor's, say), which grades with its own files."""
@@ -34,7 +35,7 @@ def other_kit(paths: list[Path]) -> Path | None:
     return None
 
 
-def which_kit(paths: list[Path]) -> str | None:
+def which_kit(paths: Sequence[Path]) -> str | None:
     """The line saying which kit grades, when `other_kit` finds the problems in another copy."""
     other = other_kit(paths)
     if other is None:

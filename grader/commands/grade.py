@@ -11,9 +11,10 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.commands.classgrade import _batch
+from grader.commands.classgrade import grade_class
 from grader.commands.common import NOT_GRADED_EXIT, which_kit
-from grader.commands.onecase import _one_case, _one_search_call
+from grader.commands.onecase import one_case, one_search_call
+from grader.commands.options import GradeOptions
 from grader.inputs.submission import WHAT_TO_SUBMIT, resolve_agent, resolve_solver
 from grader.sandbox import stopping
 from grader.sandbox.isolation import MODES, Isolation
@@ -23,6 +24,7 @@ from solvers.cliargs import (
     add_version,
     output_problem,
     positive_int,
+    read_options,
     seconds,
 )
 from solvers.errortext import describe_exception
@@ -127,9 +129,14 @@ def _grade_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _grade(argv: list[str], console: Console) -> int:
+def grade_options(argv: list[str]) -> GradeOptions:
+    """The options of `python -m grader ARGV...`; UsageError (one line) for a bad one."""
+    return read_options(GradeOptions, _grade_parser().parse_args(argv))
+
+
+def grade_command(argv: list[str], console: Console) -> int:
     """Grade one solver (or a class with --submissions): read, select, grade, report."""
-    args = _grade_parser().parse_args(argv)  # first: --help and --version import nothing more
+    args = grade_options(argv)  # first: --help and --version import nothing more
     from grader.commands.liveline import live_line
     from grader.inputs.config import find_config, load_config
     from grader.inputs.problemset import load_problems
@@ -163,7 +170,7 @@ def _grade(argv: list[str], console: Console) -> int:
     watching = live_line(console) if not (args.submissions or args.trace or args.case) else nullcontext()  # one solver's grade
     with watching as watch, _sandbox(args, problems, config_path, console, strict=bool(args.submissions)) as sandbox:
         if args.submissions:
-            return _batch(args, problems, config_path, console, sandbox, errors, config, only)
+            return grade_class(args, problems, config_path, console, sandbox, errors, config, only)
         assert solver is not None  # _graded_solver refuses a missing one unless a class is graded
         scope: Scope = "folder" if folder else "siblings"
         if args.trace:
@@ -171,9 +178,9 @@ def _grade(argv: list[str], console: Console) -> int:
 
             return trace_command(args, solver, problems, console, sandbox)
         if args.case and "@" in args.case:
-            return _one_search_call(args, solver, problems, config, console, sandbox, scope)
+            return one_search_call(args, solver, problems, config, console, sandbox, scope)
         if args.case:
-            return _one_case(args, solver, config, console, sandbox, scope)
+            return one_case(args, solver, config, console, sandbox, scope)
         from grader.scoring.grading import grade
 
         report = grade(
@@ -193,7 +200,7 @@ def _grade(argv: list[str], console: Console) -> int:
     return _show_grades(args, config, report, errors, console)
 
 
-def _rerun_command(args: argparse.Namespace) -> RerunCommand:
+def _rerun_command(args: GradeOptions) -> RerunCommand:
     """How this run's rerun hints start: its own paths and the options a rerun needs, so
     that each hint runs as printed from where this run was started."""
     from grader.reports.rerunhint import RerunCommand
@@ -202,7 +209,7 @@ def _rerun_command(args: argparse.Namespace) -> RerunCommand:
     return RerunCommand.of_run([str(path) for path in args.paths], args.solver, config, args.only, args.timeout)
 
 
-def _check_outputs(args: argparse.Namespace) -> None:
+def _check_outputs(args: GradeOptions) -> None:
     """UsageError when a file the run would write cannot be written."""
     for option, path in (("--json", args.json), ("--output", args.output), ("--export", args.export)):
         if path is not None and (why := output_problem(path)):
@@ -211,7 +218,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         raise UsageError(f"--csv {args.csv}: is a folder; name a file")
 
 
-def _graded_solver(args: argparse.Namespace) -> tuple[str | None, Path | None]:
+def _graded_solver(args: GradeOptions) -> tuple[str | None, Path | None]:
     """The solver --solver names, and its folder when it is one; UsageError when it names
     nothing gradable (None only when a class is graded with --submissions)."""
     solver = resolve_solver(args.solver)
@@ -229,15 +236,14 @@ def _graded_solver(args: argparse.Namespace) -> tuple[str | None, Path | None]:
     return solver, folder
 
 
-def _selection(args: argparse.Namespace, problems: list[Problem]) -> tuple[frozenset[str] | None, list[Problem]]:
+def _selection(args: GradeOptions, problems: list[Problem]) -> tuple[frozenset[str] | None, list[Problem]]:
     """The items --only grades (None: all) and the problems left. With --trace, --only
     filters the trace's steps instead, and every problem stays."""
-    from solvers.trace import STEP_FILTERS
+    from solvers.trace import STEP_FILTERS, step_filter
 
     if args.trace:
-        if (args.only or "all") not in STEP_FILTERS:
+        if step_filter(args.only or "all") is None:
             raise UsageError(f"--only {args.only}: with --trace, one of {', '.join(STEP_FILTERS)}")
-        args.only = args.only or "all"
         return None, problems
     if not args.only:
         return None, problems
@@ -247,7 +253,7 @@ def _selection(args: argparse.Namespace, problems: list[Problem]) -> tuple[froze
     return only, problems
 
 
-def _show_grades(args: argparse.Namespace, config: GradingConfig, report: Report, errors: list[ProblemError], console: Console) -> int:
+def _show_grades(args: GradeOptions, config: GradingConfig, report: Report, errors: list[ProblemError], console: Console) -> int:
     """Print the report (and write its JSON); 0 only for full marks without errors."""
     from grader.reports.report import report_json, show_report, write_json
 
@@ -287,7 +293,7 @@ NONE_RISK = f"with --isolation none, {NONE_RISKS}"
 
 
 @contextmanager
-def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | None, console: Console, strict: bool) -> Iterator[Sandbox | None]:
+def _sandbox(args: GradeOptions, problems: list[Problem], config: Path | None, console: Console, strict: bool) -> Iterator[Sandbox | None]:
     """The sandbox for this run (None when only the reference is graded), opened, used and
     closed `polled` (see `stopping`): a signal there is only written down, the workers'
     waits check for it, and what they started is cleaned up whole.
@@ -317,7 +323,7 @@ def _sandbox(args: argparse.Namespace, problems: list[Problem], config: Path | N
             sandbox.close()
 
 
-def _grade_for_gradescope(args: argparse.Namespace, console: Console) -> int:
+def _grade_for_gradescope(args: GradeOptions, console: Console) -> int:
     """Grade one submission into results.json (Gradescope's or PrairieLearn's, as --format
     says). When the grader cannot grade it (a failure of its own, never the student's), no
     results.json is written: Gradescope then records no score ("the autograder failed to

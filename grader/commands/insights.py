@@ -17,11 +17,12 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from grader.commands.options import InsightsOptions
 from grader.reports.csvfile import write_table
 from grader.reports.insights import StudentResult, Table, all_tables, class_max, first_wrong_table, help_table, moved
 from grader.reports.insights_page import insights_page
 from grader.reports.kept import Kept, load_kept
-from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem, print_error
+from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem, print_error, read_options
 
 SHORT_ROWS = 5  # rows of each table the end of a class run shows
 
@@ -78,7 +79,7 @@ def command(argv: list[str], console: Console) -> int:
     parser.add_argument("--html", type=Path, metavar="FILE", help="also write the tables as one page")
     parser.add_argument("--csv-dir", type=Path, metavar="DIR", help="also write one CSV file per table")
     parser.add_argument("--against", type=Path, metavar="OTHER_RESULTS_DIR", help="show what moved since these results")
-    args = parser.parse_args(argv)
+    args = read_options(InsightsOptions, parser.parse_args(argv))
     if args.html is not None and (why := output_problem(args.html)):
         raise UsageError(f"--html {args.html}: {why}")
     if args.csv_dir is not None and args.csv_dir.exists() and not args.csv_dir.is_dir():

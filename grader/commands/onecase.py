@@ -4,19 +4,19 @@ call of a search, again as grading asked it, and show it in full (see
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from grader.commands.options import GradeOptions
     from grader.inputs.problemset import Problem
     from grader.sandbox.isolation import Sandbox, Scope
     from grader.scoring.searchcheck import Divergence
 
 
-def _one_case(args: argparse.Namespace, solver: str, config, console: Console, sandbox: Sandbox | None, scope) -> int:
+def one_case(args: GradeOptions, solver: str, config, console: Console, sandbox: Sandbox | None, scope) -> int:
     """`--case HOOK:N`: ask hook cases 1 to N in order, as grading did, and show case N in
     full; `--case='HOOK:TOKEN'`: a private case a reason carried (see `grader.scoring.rerun`)."""
     from rich.text import Text
@@ -26,6 +26,7 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     from grader.scoring.rerun import unpack
     from solvers.cliargs import print_error
 
+    assert args.case is not None  # run for --case only
     hook, _, number = args.case.partition(":")
     cases = build_cases(config.hook_seed) if config.hook_seed is not None else load_cases()
     if hook in HOOK_NAMES and number and not number.isdigit():
@@ -62,9 +63,7 @@ def _one_case(args: argparse.Namespace, solver: str, config, console: Console, s
     return verdict(console, rerun, labels, rerun.answer, case.expected)
 
 
-def _one_search_call(
-    args: argparse.Namespace, solver: str, problems: list[Problem], config, console: Console, sandbox: Sandbox | None, scope: Scope
-) -> int:
+def one_search_call(args: GradeOptions, solver: str, problems: list[Problem], config, console: Console, sandbox: Sandbox | None, scope: Scope) -> int:
     """`--case HOOK@BOARD:N`: search BOARD with the solver's hooks up to the N-th call of
     HOOK, and show that call as a case (a reason names it so)."""
     from rich.text import Text
@@ -78,6 +77,7 @@ def _one_search_call(
     from grader.scoring.storedanswers import AnswerTable
     from solvers.cliargs import print_error
 
+    assert args.case is not None  # run for --case only
     hook, _, rest = args.case.partition("@")
     board, _, number = rest.rpartition(":")
     problem = next((p for p in problems if p.id == board and not p.hidden), None)
@@ -110,7 +110,7 @@ def _one_search_call(
 
 
 def _one_probe(
-    args: argparse.Namespace,
+    args: GradeOptions,
     solver: str,
     problems: list[Problem],
     problem: Problem,
@@ -133,6 +133,7 @@ def _one_probe(
     from grader.scoring.storedanswers import OffPath
     from solvers.cliargs import print_error
 
+    assert args.case is not None  # run for --case only
     hook, model = args.case.partition("@")[0], model_answer()
     assert model is not None  # the caller checked
     asked: list[Case] = []

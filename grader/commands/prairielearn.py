@@ -40,8 +40,9 @@ MAX_TIMEOUT = 600  # seconds: the longest grading job PrairieLearn allows
 
 def command(argv: list[str], console: Console) -> int:
     """`python -m grader prairielearn OUT_DIR`."""
+    from grader.commands.options import PrairieLearnOptions
     from grader.inputs.submission import KIT_ROOT
-    from solvers.cliargs import OneLineParser, add_version
+    from solvers.cliargs import OneLineParser, add_version, read_options
 
     parser = OneLineParser(prog="python -m grader prairielearn", description="Write a PrairieLearn question, its course files and its grader image.")
     add_version(parser)
@@ -66,7 +67,7 @@ def command(argv: list[str], console: Console) -> int:
         action="store_true",
         help="build even though the agent section of grading.yaml has no seed (see gradescope-bundle --help)",
     )
-    args = parser.parse_args(argv)
+    args = read_options(PrairieLearnOptions, parser.parse_args(argv))
     from grader.commands.common import need_source_checkout
     from grader.commands.instructor import instructor_tools
     from solvers.cliargs import print_error
@@ -78,9 +79,10 @@ def command(argv: list[str], console: Console) -> int:
         return print_error(f"--problems {args.problems}: not a folder", console)
     if not 1 <= args.job_timeout <= MAX_TIMEOUT:
         return print_error(f"--job-timeout {args.job_timeout}: PrairieLearn allows 1 to {MAX_TIMEOUT} seconds", console)
-    if args.uuid is not None:
+    question_uuid = args.uuid
+    if question_uuid is not None:
         try:
-            args.uuid = str(uuid.UUID(args.uuid))
+            question_uuid = str(uuid.UUID(question_uuid))
         except ValueError:
             return print_error(f"--uuid {args.uuid}: not a uuid", console)
     refusal = tools.seed_refusal(args.problems, args.public_hook_cases, args.unseeded_agent_games)
@@ -90,7 +92,7 @@ def command(argv: list[str], console: Console) -> int:
         return print_error(f"{args.out}: exists and is not an empty folder; choose a new one", console)
     if not args.out.resolve().parent.is_dir():
         return print_error(f"{args.out}: the folder {args.out.resolve().parent} does not exist", console)
-    course = tools.write_prairielearn_course(KIT_ROOT, args.problems, args.out, args.image, args.job_timeout, args.uuid)
+    course = tools.write_prairielearn_course(KIT_ROOT, args.problems, args.out, args.image, args.job_timeout, question_uuid)
     console.print(
         Text(
             f"wrote {args.out} ({course.files} files): {course.question}, {course.course_files} and "

@@ -17,10 +17,11 @@ from rich.console import Console
 from rich.text import Text
 
 from grader.commands.batch import BatchRow, class_gradebook, write_csv
+from grader.commands.options import ReexportOptions
 from grader.inputs.exports import Identity
 from grader.reports.gradebook import FORMATS, Person, matched_roster, read_roster
 from grader.reports.kept import KeptStudent, load_kept
-from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem, print_error
+from solvers.cliargs import OneLineParser, UsageError, add_version, output_problem, print_error, read_options
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
 def command(argv: list[str], console: Console) -> int:
     """Exit status 0; 1 when a kept file was skipped or a graded student is not in the
     gradebook; 2 when RESULTS_DIR holds no kept results or an option is wrong."""
-    args = _parser().parse_args(argv)
+    args = read_options(ReexportOptions, _parser().parse_args(argv))
     if (args.roster or args.gradebook) and not (args.roster and args.gradebook):
         raise UsageError("--roster and --gradebook go together")
     if args.missing and not args.gradebook:
@@ -52,7 +53,7 @@ def command(argv: list[str], console: Console) -> int:
         raise UsageError(f"--csv {out}: {why}")
     roster = read_roster(args.roster) if args.roster else None  # a bad roster is told before anything is written
     kept = load_kept(args.results)
-    if roster is not None:  # a roster with no submission column: matched with the students the export named
+    if roster is not None and args.roster is not None:  # a roster with no submission column: matched with the students the export named
         people = [Person(s.student, s.identity.get("sid", ""), s.identity.get("email", "")) for s in kept.students]
         roster, notes = matched_roster(args.roster, roster, [person for person in people if person.sid or person.email])
         for note in notes:
@@ -65,7 +66,7 @@ def command(argv: list[str], console: Console) -> int:
     write_csv(out, rows)
     console.print(Text(f"wrote {out} from {len(rows)} kept results (nothing graded again)"))
     left_out = False
-    if roster is not None:
+    if roster is not None and args.gradebook is not None:  # they go together
         path = out.with_name(f"{out.stem}-{args.gradebook}.csv")
         book = class_gradebook(console, path, rows, roster, args.gradebook, args.assignment, args.missing or "blank")
         left_out = bool(book.left_out())

@@ -25,7 +25,6 @@ copydetect comes with the `instructor` extra: `pip install -e ".[instructor]"`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import stat
@@ -43,6 +42,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.commands.codeflags import read_flags
+from grader.commands.options import SimilarityOptions
 from grader.inputs.exports import Export, read_export
 from grader.inputs.intake import file_refusal, scan_folder, shown
 from grader.inputs.names import export_key, file_names, student_names
@@ -209,7 +209,7 @@ def _compare_here(sources: dict[str, str], boilerplate: list[Path], out: Path | 
 
 def _report(detector: Any, names: dict[str, str], pairs: list[Pair], flags: dict[str, list[str]], version: str) -> str:
     """The HTML report of the detector's results (see `similarity_html`)."""
-    from grader.commands.similarity_html import PAIRS_WITH_CODE, Settings, ShownPair, _runs, report, shown_code
+    from grader.commands.similarity_html import PAIRS_WITH_CODE, Settings, ShownPair, report, shared_runs, shown_code
 
     files = list(detector.test_files)
     shares = {(names[a], names[b]): float(detector.similarity_matrix[i][j][0]) for i, a in enumerate(files) for j, b in enumerate(files) if i != j}
@@ -226,8 +226,8 @@ def _report(detector: Any, names: dict[str, str], pairs: list[Pair], flags: dict
             test, ref = by_name[first], by_name[second]
             slices = detector.slice_matrix.get((test, ref)) or detector.slice_matrix[(ref, test)][::-1]
             code = (
-                shown_code(detector.file_data[test].raw_code, _runs(slices[0]), "highlight-red"),
-                shown_code(detector.file_data[ref].raw_code, _runs(slices[1]), "highlight-green"),
+                shown_code(detector.file_data[test].raw_code, shared_runs(slices[0]), "highlight-red"),
+                shown_code(detector.file_data[ref].raw_code, shared_runs(slices[1]), "highlight-green"),
             )
         shown.append(ShownPair(first, second, a, b, pair.tokens, code))
     settings = Settings(NOISE, GUARANTEE, SHOWN, version)
@@ -266,7 +266,7 @@ def pairs_table(pairs: list[Pair], top: int) -> Table:
 
 def command(argv: list[str], console: Console) -> int:
     """`python -m grader similarity CLASS_DIR`."""
-    from solvers.cliargs import OneLineParser, add_version, output_problem, positive_int
+    from solvers.cliargs import OneLineParser, add_version, output_problem, positive_int, read_options
 
     parser = OneLineParser(
         prog="python -m grader similarity", description="Rank pairs of submissions by the code they share (copydetect), stubs excluded."
@@ -288,7 +288,7 @@ def command(argv: list[str], console: Console) -> int:
         help="more code every student was given (the handout's stubs, assignment/*.py, always are)",
     )
     parser.add_argument("--top", type=positive_int, default=10, help="pairs shown in the terminal (default 10)")
-    args = parser.parse_args(argv)
+    args = read_options(SimilarityOptions, parser.parse_args(argv))
     from grader.reference import require_answer_key
     from solvers.cliargs import print_error
 
@@ -316,7 +316,7 @@ def command(argv: list[str], console: Console) -> int:
     return _compared(args, console, *found) or (1 if export.notes or export.refused else 0)
 
 
-def _compared(args: argparse.Namespace, console: Console, submissions: dict[str, list[tuple[str, str]]], refused: list[str]) -> int:
+def _compared(args: SimilarityOptions, console: Console, submissions: dict[str, list[tuple[str, str]]], refused: list[str]) -> int:
     """Compare the class's `submissions` and show the pairs; an exit status (0 when all went well)."""
     from grader.inputs.submission import KIT_ROOT
     from solvers.cliargs import print_error

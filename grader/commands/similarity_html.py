@@ -75,7 +75,7 @@ def shown_code(code: str, runs: list[tuple[int, int]], css: str, budget: int = C
     return "".join(parts)
 
 
-def _runs(slices: Any) -> list[tuple[int, int]]:
+def shared_runs(slices: Any) -> list[tuple[int, int]]:
     """copydetect's slices (starts, ends) as sorted runs."""
     if len(slices) == 0 or len(slices[0]) == 0:
         return []

@@ -10,7 +10,6 @@ rule) appears with `--against reference`, or in the reference's own trace. Rende
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from grader.commands.options import GradeOptions
 from grader.inputs.problemset import Problem
 from grader.reference import reference_explainer, reference_strategies
 from grader.reports.shown import details_shown
@@ -29,7 +29,7 @@ from grader.scoring.hookcalls import TASK_FAILURES, Hooks
 from solvers.cliargs import print_error
 from solvers.csp import build_csp
 from solvers.engine import search
-from solvers.trace import Recorder, Step, Trace, TraceLimit, export_error, record, stop_at_last_step, trace_options
+from solvers.trace import Recorder, Step, Trace, TraceLimit, TraceOptions, export_error, record, step_filter, stop_at_last_step
 
 COMPARED = ("plain", "fc-once", "fc-fixpoint", "fc-mrv")
 
@@ -75,11 +75,12 @@ def trace_task(problem: Problem, max_steps: int | None, limit: float) -> Task[Tr
     return Task(run, limit, problem.id)
 
 
-def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem], console: Console, sandbox: Sandbox | None) -> int:
+def trace_command(args: GradeOptions, solver: str, problems: list[Problem], console: Console, sandbox: Sandbox | None) -> int:
     """Trace one problem with the solver's hooks (and the reference with --against)."""
     from solvers.trace_page import PageInfo, write_trace_page
     from solvers.trace_view import divergence_story, render_divergence, render_trace, save_export
 
+    assert args.trace is not None  # run for --trace only
     problem = _find(problems, args.trace)
     if problem is None:
         return print_error(f"--trace {args.trace}: no problem with that id under {', '.join(map(str, args.paths))}", console)
@@ -88,6 +89,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     if not details_shown(problem, args.show_hidden):
         return print_error(f"problem {problem.id!r} is hidden; instructors can add --show-hidden", console)
     out = Console(record=True) if args.export else console
+    view = TraceOptions(step_filter(args.only or "all") or "all", args.compact, args.tree)  # --only: checked where the run started
     board, csp = problem.board, build_csp(problem.board)
     task = trace_task(problem, args.max_steps, args.timeout or 30.0)
     outcome = run_solver_tasks(solver, [task], 1, Limits(), sandbox)[0]
@@ -104,9 +106,9 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
         story = divergence_story(csp, steps, reference.steps, reference_explainer())
         model = reference.steps[story[0]] if story is not None and story[0] < len(reference.steps) else None
     elif solver == "reference":  # the model answer's own search, with its reasons
-        render_trace(out, board, csp, steps, summary, trace_options(args), title, reference_explainer())
+        render_trace(out, board, csp, steps, summary, view, title, reference_explainer())
     else:  # a student's search: only what its hooks did
-        render_trace(out, board, csp, steps, summary, trace_options(args), title, narrate=True)
+        render_trace(out, board, csp, steps, summary, view, title, narrate=True)
     if not outcome.ok:
         out.print(Text(f"! the search stopped: {outcome.message or outcome.status}", style="red"))
     if args.export and args.export.suffix == ".html":  # a page that plays the search
@@ -120,7 +122,7 @@ def trace_command(args: argparse.Namespace, solver: str, problems: list[Problem]
     return 0 if outcome.ok else 1
 
 
-def compare_command(args: argparse.Namespace, problems: list[Problem], console: Console) -> int:
+def compare_command(args: GradeOptions, problems: list[Problem], console: Console) -> int:
     """Nodes, dead ends and time of each reference strategy, per problem and in total."""
     strategies = reference_strategies().STRATEGIES
     chosen = [p for p in problems if (args.trace is None or p.id == args.trace) and details_shown(p, args.show_hidden)]

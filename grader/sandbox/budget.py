@@ -29,7 +29,9 @@ own threads take from each other is not counted (`Budget.read_threads`).
 from __future__ import annotations
 
 import os
+import threading
 import time
+from io import FileIO
 
 WALL_FACTOR = 5.0  # the wall-clock backstop: this many times the limit...
 WALL_EXTRA = 60.0  # ...and at least this many seconds more than it
@@ -126,19 +128,42 @@ def _since(before: tuple[float, float] | None, now: tuple[float, float]) -> tupl
     return now[0] - before[0], now[1] - before[1]
 
 
+class CoreWait:
+    """The calling thread's seconds spent ready to run but without a core (the kernel's
+    count; 0 where the kernel keeps none), read from its schedstat file kept open: a
+    pread per reading (opening the file costs ten times that), opened again when
+    another thread reads or the file stops answering."""
+
+    def __init__(self) -> None:
+        self._thread = 0
+        self._file: FileIO | None = None
+
+    def read(self) -> float:
+        thread = threading.get_native_id()
+        for _ in range(2):
+            if self._file is None or thread != self._thread:
+                self._open(thread)
+            if self._file is None:
+                return 0.0
+            try:
+                return int(os.pread(self._file.fileno(), 256, 0).split()[1]) / 1e9
+            except OSError:  # a file left open by a thread that ended: once more, the caller's own
+                self._file = None
+            except (IndexError, ValueError):
+                return 0.0
+        return 0.0
+
+    def _open(self, thread: int) -> None:
+        self._thread = thread
+        try:
+            self._file = FileIO(SCHEDSTAT, "r")
+        except OSError:
+            self._file = None
+
+
 def waited_for_a_core() -> float:
-    """Seconds the calling thread has spent ready to run but without a core (the kernel's
-    count; 0 where the kernel keeps none)."""
-    try:  # read twice per answer awaited: an open, a read and a close, no file object
-        handle = os.open(SCHEDSTAT, os.O_RDONLY)
-    except OSError:
-        return 0.0
-    try:
-        return int(os.read(handle, 256).split()[1]) / 1e9
-    except (OSError, IndexError, ValueError):
-        return 0.0
-    finally:
-        os.close(handle)
+    """`CoreWait` read once (for the rare readings: an open, a read and a close)."""
+    return CoreWait().read()
 
 
 class Lateness:
@@ -151,6 +176,7 @@ class Lateness:
         self.total = 0.0
         self._away = time.monotonic()
         self._waited_at = 0.0
+        self._core_wait = CoreWait()  # read twice per answer awaited
 
     def away_since(self, moment: float) -> None:
         """The grader began waiting for an answer at `moment` (earlier time is not an item's)."""
@@ -159,11 +185,11 @@ class Lateness:
     def listening(self) -> None:
         """The grader is back at the pipes: the time away counts."""
         self.total += max(0.0, time.monotonic() - self._away)
-        self._waited_at = waited_for_a_core()
+        self._waited_at = self._core_wait.read()
 
     def woke(self) -> None:
         """The wait at the pipes ended: the time the thread then waited for a core counts."""
-        self.total += max(0.0, waited_for_a_core() - self._waited_at)
+        self.total += max(0.0, self._core_wait.read() - self._waited_at)
         self._away = time.monotonic()
 
 

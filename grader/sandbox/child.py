@@ -46,8 +46,11 @@ from grader.sandbox.wire import (
     Raised,
     RaisedKind,
     Ready,
+    Upto,
     encode,
+    from_data,
     ready_message,
+    refused_clauses,
     reply_message,
     to_data,
 )
@@ -217,6 +220,33 @@ class Answerer:
             return Raised(reason, isinstance(error, FATAL), missing_module(error, self.source), raised_kind(error), where)
 
 
+def batch_ends(record: Answer | Raised, hook: str, args: dict[str, Any], upto: Upto) -> bool:
+    """Whether a batch's answers end with this reply to a call of `hook` on `args` (see
+    `wire`): the worker stops answering there, and the grader stops reading."""
+    if isinstance(record, Raised):
+        return record.fatal or upto == "failure"
+    return upto == "failure" and refused(hook, record.value, args)
+
+
+def refused(hook: str, value: Any, args: dict[str, Any]) -> bool:
+    """Whether the grader refuses this answer (wire data) as soon as it reads it: a clause
+    generator's clauses it cannot use (`wire.usable_clauses`). Other hooks' answers
+    are checked once the batch is read."""
+    return BY_NAME[hook].part == "sat" and refused_clauses(from_data(value), args["lits"])
+
+
+def answer_batch(answerer: Answerer, request: dict[str, Any], reply: Callable[[dict[str, Any]], None]) -> None:
+    """Answer a batch's calls in turn, a reply each, up to where the grader stops reading."""
+    for ask in request["asks"]:
+        if ask["op"] == "board":
+            answerer.use_board(ask)
+            continue
+        record = answerer.answer(ask["hook"], ask["args"])
+        reply(reply_message(record))
+        if batch_ends(record, ask["hook"], ask["args"], request["upto"]):
+            return
+
+
 def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
     """Answer one item's questions until the grader says it is done."""
     for line in requests:
@@ -225,6 +255,8 @@ def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str
             answerer.use_board(request)
         elif request["op"] == "call":
             reply(reply_message(answerer.answer(request["hook"], request["args"])))
+        elif request["op"] == "calls":
+            answer_batch(answerer, request, reply)
         else:
             return
 

@@ -44,6 +44,7 @@ from grader.errors import HookError
 from grader.sandbox import stopping
 from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
+from grader.sandbox.child import batch_ends
 from grader.sandbox.importrule import outside_rule
 from grader.sandbox.isolation import Isolation, Sandbox
 from grader.sandbox.usage import Usage, files_in_memory, scheduled, usage
@@ -55,6 +56,8 @@ from grader.sandbox.wire import (
     RaisedKind,
     Ready,
     Reply,
+    Upto,
+    batch_message,
     clean_text,
     encode,
     read_began,
@@ -363,14 +366,49 @@ class Worker:
         finally:
             self.pending, self.call_limit = None, None
             self.calls.add(hook, time.monotonic() - started)
+        answered = self._answered_as(reply, hook)
+        if isinstance(answered, StudentRaised):
+            raise answered
+        return answered.value
+
+    def call_all(self, asks: list[dict[str, Any]], upto: Upto) -> list[Answer | StudentRaised]:
+        """The replies to a batch of requests (`wire`: boards and calls whose arguments do
+        not depend on earlier answers), one per call in turn, read one by one up to where
+        the batch's answers end (`upto`, `child.batch_ends`): what asking them one by one
+        would have got, the worker's time, output and failures included."""
+        stopping.check()
+        calls = [ask for ask in asks if ask["op"] == "call"]
+        replies: list[Answer | StudentRaised] = []
+        if not calls:
+            return replies
+        self.pending = calls[0]["hook"]
+        try:
+            self.send(batch_message(asks, upto))
+            for ask in calls:
+                self.pending, started = ask["hook"], time.monotonic()
+                try:
+                    reply = self._next(read_reply)
+                finally:
+                    self.calls.add(ask["hook"], time.monotonic() - started)
+                answered = self._answered_as(reply, ask["hook"])
+                replies.append(answered)
+                if batch_ends(reply, ask["hook"], ask["args"], upto):
+                    break
+        finally:
+            self.pending = None
+        return replies
+
+    def _answered_as(self, reply: Any, hook: str) -> Answer | StudentRaised:
+        """A reply to a call of `hook`: the answer, or what the student's function raised;
+        WorkerFailure when the item's process ended instead."""
         if isinstance(reply, Ended):
             raise WorkerFailure("crashed", f"the process running it ended ({reply.how})", hook)
         if isinstance(reply, Raised):
-            raise StudentRaised(
+            return StudentRaised(
                 (outside_rule(reply.missing) if reply.missing else None) or clean_text(reply.message, 400), reply.fatal, hook, reply.kind, reply.where
             )
         assert isinstance(reply, Answer)
-        return reply.value
+        return reply
 
     def _next(self, read: Callable[[bytes], Reply]) -> Any:
         """The next message, reading printed output meanwhile; WorkerFailure on timeout,
@@ -601,6 +639,8 @@ class Asker(Protocol):
     def begin(self, limit: float) -> None: ...
 
     def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any: ...
+
+    def call_all(self, asks: list[dict[str, Any]], upto: Upto) -> list[Answer | StudentRaised]: ...
 
     def send(self, request: dict[str, Any]) -> None: ...
 

@@ -61,14 +61,21 @@ def _processes() -> Iterator[_Process]:
         for entry in entries:
             if not entry.name.isdigit():
                 continue
-            text = _read(f"/proc/{entry.name}/stat")
-            if text is None:
-                continue
-            fields = text[text.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
-            try:
-                yield _Process(int(entry.name), int(fields[1]), fields[0].decode(), sum(int(value) for value in fields[11:15]), int(fields[21]))
-            except (IndexError, ValueError):
-                continue
+            process = _process(int(entry.name))
+            if process is not None:
+                yield process
+
+
+def _process(pid: int) -> _Process | None:
+    """Process `pid` as /proc shows it (None once it is gone)."""
+    text = _read(f"/proc/{pid}/stat")
+    if text is None:
+        return None
+    fields = text[text.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
+    try:
+        return _Process(pid, int(fields[1]), fields[0].decode(), sum(int(value) for value in fields[11:15]), int(fields[21]))
+    except (IndexError, ValueError):
+        return None
 
 
 def _owner(pid: int) -> int | None:
@@ -102,7 +109,11 @@ def _read(path: str) -> bytes | None:
 def members(root: int, uid: int | None = None, grouped: Iterable[int] | None = None) -> list[_Process]:
     """The processes of the worker started as `root`: its descendants, and those that left
     its tree: `grouped`, the processes the kernel keeps in the worker's control group,
-    when it has one (none can leave it), else every process of user `uid` when given."""
+    when it has one (none can leave it), else every process of user `uid` when given.
+    With a group, its processes and `root` are all that is read: every descendant is
+    born in the group (`cgroup.held`), so no walk over the machine's processes is needed."""
+    if grouped is not None:
+        return [process for process in map(_process, sorted({root, *grouped})) if process is not None]
     table = {process.pid: process for process in _processes()}
     children: dict[int, list[int]] = {}
     for process in table.values():

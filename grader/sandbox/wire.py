@@ -7,7 +7,15 @@ Grader to worker (on the worker's standard input; trusted, since the grader writ
     {"op": "task"}                                    # fork a fresh process for one graded item (it loads the file)
     {"op": "board", "board": ROWS, "rule": "classic"|"inclusive", "mines": N|null}
     {"op": "call", "hook": NAME, "args": {...}}       # arguments as data (grader.hooktable)
+    {"op": "calls", "asks": [BOARD | CALL, ...], "upto": "fatal"|"failure"}  # a batch: each call answered in turn
     {"op": "end"}                                     # the item is done: its process exits
+
+A batch ("calls") holds calls whose arguments do not depend on earlier answers, each
+answered in turn with a reply of its own, as if asked one by one; its answers end after
+the first fatal "raised" (upto "fatal"), or after the first "raised" or answer its hook's
+check refuses (upto "failure", `refused`): where the grader, asking one by one, would have
+stopped asking. The grader reads the replies one by one and stops where the same rule
+says, whatever the worker sends.
 
 Worker to grader (on the reply descriptor; untrusted once the student's file is loaded,
 since student code shares the worker's process and may write anything there), read into
@@ -93,6 +101,50 @@ def encode(message: dict[str, Any]) -> bytes:
     return _ENCODER.encode(message).encode() + b"\n"
 
 
+#: Where a batch's answers end: after the first fatal raise, or after the first failure of any kind.
+Upto = Literal["fatal", "failure"]
+
+
+def batch_message(asks: list[dict[str, Any]], upto: Upto) -> dict[str, Any]:
+    """A batch of requests ({"op": "board"} or {"op": "call"}), answered in turn."""
+    return {"op": "calls", "asks": asks, "upto": upto}
+
+
+def usable_clauses(clauses: Any, lits: Any) -> tuple[list[list[int]], str | None]:
+    """The clauses without repeats or tautologies (a literal and its negation), and why
+    they cannot be used, or None: they must be lists of the literals `lits` and their
+    negations, and at most 2**n distinct ones (a clause per falsifying assignment is all
+    any constraint over n literals needs)."""
+    reason = _clauses_shape(clauses, lits)
+    if reason is not None:
+        return [], reason
+    sets = [frozenset(clause) for clause in clauses]  # linear in the answer's size, whatever it repeats
+    distinct = [sorted(kept) for kept in {kept for kept in sets if not any(-lit in kept for lit in kept)}]
+    if len(distinct) > 2 ** len(lits):
+        return [], (f"returned {len(distinct)} different clauses over {len(lits)} literals; no constraint needs more than {2 ** len(lits)}")
+    return distinct, None
+
+
+def refused_clauses(clauses: Any, lits: Any) -> bool:
+    """Whether `usable_clauses` refuses these clauses, without making the usable ones (no
+    more than 2**n clauses can hold too many distinct ones)."""
+    return _clauses_shape(clauses, lits) is not None or (len(clauses) > 2 ** len(lits) and usable_clauses(clauses, lits)[1] is not None)
+
+
+def _clauses_shape(clauses: Any, lits: Any) -> str | None:
+    """Why `clauses` are not lists of the literals `lits` and their negations, or None."""
+    if not isinstance(clauses, list) or not all(isinstance(c, list) for c in clauses):
+        return f"must return a list of clauses (lists of ints), got {quote(clauses, 60)}"
+    allowed = set(lits) | {-lit for lit in lits}
+    if all(set(map(type, clause)) <= {int} and allowed.issuperset(clause) for clause in clauses):  # each clause at C speed
+        return None
+    for clause in clauses:  # the first literal that is not one of them
+        for lit in clause:
+            if isinstance(lit, bool) or not isinstance(lit, int) or lit not in allowed:
+                return f"used the literal {quote(lit)}, which is not one of the literals it was given (or a negation)"
+    return None
+
+
 # --- grader side: a worker's line, checked ----------------------------------------------
 
 
@@ -124,6 +176,10 @@ def _check_shape(value: Any) -> None:
         _check_container(value, 0)
 
 
+_CHECKED = frozenset({list, dict, str})  # the types of JSON values `_check_container` looks into
+_CONTAINERS = frozenset({list, dict})  # the types of JSON values `from_data` turns into others
+
+
 def _check_container(item: list[Any] | dict[str, Any], depth: int) -> None:
     """`_check_shape` of a container `depth` levels down (at most MAX_DEPTH), its members
     looked at last first and each container whole before the next, as one stack of
@@ -136,11 +192,21 @@ def _check_container(item: list[Any] | dict[str, Any], depth: int) -> None:
     members: Sequence[Any] = list(item.values()) if isinstance(item, dict) else item
     if members and depth >= MAX_DEPTH:  # its members would sit deeper than the bound
         raise BadMessage(f"values nested more than {MAX_DEPTH} deep")
+    if _CHECKED.isdisjoint(map(type, members)):  # numbers, booleans and nulls alone (JSON's own types): nothing to check
+        return
     for member in reversed(members):
+        if type(member) is list and depth + 1 < MAX_DEPTH and _CHECKED.isdisjoint(map(type, member)):
+            continue  # a list of numbers (a clause, a domain): nothing in it to check
         if isinstance(member, (list, dict)):
             _check_container(member, depth + 1)
         elif isinstance(member, str) and len(member) > MAX_TEXT:
             raise BadMessage(f"a string of {len(member)} characters")
+
+
+#: The decoders of a worker's lines, made once (a line is read per hook call): every
+#: number checked, and integers bounded as they are parsed (`read_message`).
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+_BOUNDED_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
 
 
 def read_message(line: bytes, keys: tuple[frozenset[str], ...]) -> dict[str, Any]:
@@ -149,9 +215,9 @@ def read_message(line: bytes, keys: tuple[frozenset[str], ...]) -> dict[str, Any
         raise BadMessage(f"a message over {MAX_MESSAGE_BYTES} bytes")
     # Integers are bounded as they are parsed, by a call per integer; a line with no run of
     # digits longer than the bound holds no integer over it, and is parsed without the calls.
-    bounded_int = _bounded_int if _LONG_DIGITS.search(line) else None
-    try:
-        message = json.loads(line, parse_constant=_reject_constant, parse_int=bounded_int, parse_float=_finite_float)
+    decoder = _BOUNDED_DECODER if _LONG_DIGITS.search(line) else _DECODER
+    try:  # the bytes read as json.loads reads them
+        message = decoder.decode(line.decode(json.detect_encoding(line), "surrogatepass"))
     except RecursionError:
         raise BadMessage(f"values nested more than {MAX_DEPTH} deep") from None
     except (ValueError, UnicodeDecodeError) as error:
@@ -314,10 +380,17 @@ def read_ready(line: bytes) -> Ready | Ended:
     raise BadMessage("a malformed ready message")
 
 
+#: The keys of a reply: a value, a raised exception (with its missing module, its place), or the end.
+_REPLY_KEYS = (
+    frozenset({"value"}),
+    *(frozenset({"raised", "fatal", "kind", *more}) for more in ((), ("missing",), ("where",), ("missing", "where"))),
+    frozenset({"ended"}),
+)
+
+
 def read_reply(line: bytes) -> Answer | Raised | Ended:
     """A worker's reply to a call, checked (Ended: the item's process died instead)."""
-    raised = [frozenset({"raised", "fatal", "kind", *more}) for more in ((), ("missing",), ("where",), ("missing", "where"))]
-    message = read_message(line, (frozenset({"value"}), *raised, frozenset({"ended"})))
+    message = read_message(line, _REPLY_KEYS)
     if "ended" in message:
         return _ended(message)
     if "value" in message:
@@ -377,11 +450,19 @@ class WireSet(frozenset[Any]):
         return "{" + ", ".join(map(repr, sorted(self, key=repr))) + "}" if self else "set()"
 
 
+def _member(item: Any) -> Any:
+    """`from_data` of a member of an array, with no call for what needs none (an answer
+    holds hundreds): a number, a boolean or a string is itself, an array of them a copy."""
+    if type(item) is list and _CONTAINERS.isdisjoint(map(type, item)):
+        return item[:]
+    return from_data(item) if isinstance(item, (list, dict)) else item
+
+
 def from_data(value: Any) -> Any:
     """Checked wire data as Python values: arrays as lists, {"set"} as WireSets,
     {"dict"} as dicts, {"move"} as ("move", action, cell), {"other"} as Opaque."""
     if isinstance(value, list):
-        return [from_data(item) for item in value]
+        return [_member(item) for item in value]
     if not isinstance(value, dict):
         return value
     ((tag, inner),) = value.items()

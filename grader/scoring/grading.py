@@ -80,7 +80,8 @@ def grade(
     """Grade `solver` ("reference" or a hooks file path) on the hook tests and `problems`.
 
     Student code runs in `sandbox` workers (`scope`: which of its files they see). The
-    grader runs every search here and asks the worker one hook call at a time.
+    grader runs every search here and asks the worker one hook call at a time (or a batch
+    of calls whose arguments do not depend on its answers).
     `timeout` (seconds per item) beats both the problems' own and the config's. With an
     `agent` config section, `agent` ("reference" or a file defining choose_move) is played too.
     `only`: the names of the items to grade (hooks, sat_encoding, efficiency, agent); the

@@ -10,7 +10,7 @@ uses only after checking it, and raises HookContractError otherwise.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -20,9 +20,9 @@ from typing import Any
 from grader.errors import HookError
 from grader.hooktable import AGENT_NAME, BY_NAME, ENGINE_HOOKS, Unfit, is_int
 from grader.sandbox.budget import CallTimes
-from grader.sandbox.child import Answerer
+from grader.sandbox.child import Answerer, batch_ends
 from grader.sandbox.host import Asker, StudentRaised
-from grader.sandbox.wire import Raised, from_data, quote
+from grader.sandbox.wire import Answer, Raised, Upto, from_data, quote
 from play.view import ACTIONS, Move, View
 from solvers.board import Board
 from solvers.engine import Strategy
@@ -57,12 +57,29 @@ class LocalAsker:
             self.answerer.use_board(request)
 
     def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
-        started = time.monotonic()
-        reply = self.answerer.answer(hook, args)
-        self.calls.add(hook, time.monotonic() - started)
+        reply = self._answer(hook, args)
         if isinstance(reply, Raised):
             raise StudentRaised(reply.message, reply.fatal, hook, reply.kind, reply.where)
         return reply.value
+
+    def call_all(self, asks: list[dict[str, Any]], upto: Upto) -> list[Answer | StudentRaised]:
+        """A batch's replies, as a worker gives them (`host.Worker.call_all`)."""
+        replies: list[Answer | StudentRaised] = []
+        for ask in asks:
+            if ask["op"] == "board":
+                self.send(ask)
+                continue
+            reply = self._answer(ask["hook"], ask["args"])
+            replies.append(StudentRaised(reply.message, reply.fatal, ask["hook"], reply.kind, reply.where) if isinstance(reply, Raised) else reply)
+            if batch_ends(reply, ask["hook"], ask["args"], upto):
+                break
+        return replies
+
+    def _answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
+        started = time.monotonic()
+        reply = self.answerer.answer(hook, args)
+        self.calls.add(hook, time.monotonic() - started)
+        return reply
 
     def end(self) -> None:
         pass
@@ -94,12 +111,33 @@ class Hooks:
 
     def use_board(self, board: Board) -> None:
         """Tell the asker which board the next calls are about (it builds the same CSP)."""
-        self.asker.send({"op": "board", "board": board.rows_text(), "rule": board.rule, "mines": board.mines})
+        self.asker.send(_board_request(board))
 
     def call(self, hook: str, **args: Any) -> Any:
         """The answer to arguments already as wire data, as Python values (lists,
         frozensets, dicts, ints...), unchecked."""
         return from_data(self.asker.call(hook, args, self.call_limit))
+
+    def call_all(self, calls: Sequence[tuple[str, dict[str, Any], Board | None]], upto: Upto) -> list[Answer | StudentRaised]:
+        """The replies to calls (hook, arguments as wire data, the board they are about or
+        None) whose arguments do not depend on earlier answers, asked as one batch: each
+        one's reply in turn, up to where the batch ends (`upto`: after a fatal raise, or
+        after any failure; see `wire`). Read each with `answered`."""
+        assert self.call_limit is None, "a batch has no limit per call"
+        asks: list[dict[str, Any]] = []
+        for hook, args, board in calls:
+            if board is not None:
+                asks.append(_board_request(board))
+            asks.append({"op": "call", "hook": hook, "args": args})
+        return self.asker.call_all(asks, upto)
+
+    @staticmethod
+    def answered(reply: Answer | StudentRaised) -> Any:
+        """A reply of `call_all` as `call` gives it: the answer as Python values, unchecked,
+        or what the student's function raised, raised."""
+        if isinstance(reply, StudentRaised):
+            raise reply
+        return from_data(reply.value)
 
     def ask(self, hook: str, *args: Any) -> Any:
         """The answer to the hook's positional arguments (the CSP is not sent: the worker
@@ -127,10 +165,6 @@ class Hooks:
 
     # --- the SAT exercise and the agent -------------------------------------------------
 
-    def clauses(self, hook: str, lits: list[int], k: int) -> Any:
-        """The clauses `hook` gives for (lits, k), unchecked (the scorer checks them)."""
-        return self.ask(hook, lits, k)
-
     def choose_move(self, view: View) -> Move:
         answer = self.ask(AGENT_NAME, view)
         if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] == "move"):
@@ -140,3 +174,8 @@ class Hooks:
             shown = repr(action) if action in ACTIONS else f"{quote(action)} (actions: {', '.join(ACTIONS)})"
             raise HookContractError("choose_move", f"choose_move returned a Move with action {shown} and cell {quote(cell)}")
         return Move(action, (cell[0], cell[1]))
+
+
+def _board_request(board: Board) -> dict[str, Any]:
+    """The request that tells an asker which board the next calls are about."""
+    return {"op": "board", "board": board.rows_text(), "rule": board.rule, "mines": board.mines}

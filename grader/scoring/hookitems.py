@@ -60,18 +60,16 @@ def ask_each(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
 
 
 def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, item: str = "") -> Task[HookAnswers]:
-    """Ask hook `name` every case. Only the inputs go out: the expected outputs never
-    leave the grader. `hidden`: cases from hidden boards (run apart, after the rest)."""
+    """Ask hook `name` every case, as one batch (no case's input depends on an answer;
+    it ends at a fatal failure, as asking them one by one would). Only the inputs go out:
+    the expected outputs never leave the grader. `hidden`: cases from hidden boards (run
+    apart, after the rest)."""
 
     def run(asker: Asker) -> HookAnswers:
         hooks = Hooks(asker)
-
-        def ask(case: Case) -> Any:
-            if case.board is not None:
-                hooks.use_board(board_of(case))
-            return as_data(name, hooks.call(name, **BY_NAME[name].wire_arguments(case.args)))
-
-        return ask_each(cases, ask)
+        wire = BY_NAME[name].wire_arguments
+        replies = iter(hooks.call_all([(name, wire(case.args), board_of(case) if case.board is not None else None) for case in cases], "fatal"))
+        return ask_each(cases, lambda case: as_data(name, hooks.answered(next(replies))))
 
     return Task(run, limit, item or f"hooks/{name}", "hooks", frozenset({name}), hidden)
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
 
-from grader.hooktable import SAT_ENCODING, SAT_HOOKS, HookSpec
+from grader.hooktable import BY_NAME, SAT_ENCODING, SAT_HOOKS, HookSpec
 from grader.inputs.problemset import Problem
 from grader.reports.results import ItemResult, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised, WorkerFailure
 from grader.sandbox.tasks import Outcome, Task, WorkerLost
-from grader.sandbox.wire import quote
+from grader.sandbox.wire import usable_clauses
 from grader.scoring.hookcalls import HookContractError, Hooks
 from grader.scoring.hookitems import HookAnswers, ask_each
 from grader.scoring.layouts import layout_problem
@@ -48,13 +47,17 @@ class SatSolutions:
 def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
     """The clauses of one problem: the student's for each clue, PySAT's sequential
     counter for the mine count (the subset encoding of "10 of 20" alone would need
-    335,920 clauses). HookContractError when a clause strays from its literals.
+    335,920 clauses), every clue's asked as one batch. HookContractError when a clause
+    strays from its literals.
 
     Plain lists, not PySAT's CNF objects: those share one class-wide variable pool that
     two grading threads would corrupt."""
     from pysat.card import CardEnc, EncType
 
     n = len(csp.cells)
+    clues = [([var + 1 for var in c.scope], c.total) for c in csp.constraints if c.cell is not None]
+    asked = [(spec.name, spec.wire_arguments({"lits": lits, "k": total}), None) for lits, total in clues for spec in SAT_HOOKS]
+    replies = iter(hooks.call_all(asked, "failure"))  # one batch; it ends where the loop below stops
     clauses: list[list[int]] = []
     for constraint in csp.constraints:
         lits = [var + 1 for var in constraint.scope]
@@ -63,7 +66,7 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
             clauses += counter.clauses
             continue
         for spec in SAT_HOOKS:
-            usable, reason = usable_clauses(hooks.clauses(spec.name, lits, constraint.total), lits)
+            usable, reason = usable_clauses(hooks.answered(next(replies)), lits)
             if reason:
                 raise HookContractError(spec.name, f"{spec.name} {reason}")
             clauses += usable
@@ -71,11 +74,13 @@ def _problem_cnf(hooks: Hooks, csp: CSP) -> list[list[int]]:
 
 
 def sat_hook_task(name: str, limit: float) -> Task[HookAnswers]:
-    """Ask for the clauses of every small scope (n literals 1..n, each k)."""
+    """Ask for the clauses of every small scope (n literals 1..n, each k), as one batch."""
 
     def run(asker: Asker) -> HookAnswers:
         hooks = Hooks(asker)
-        return ask_each(SCOPES, lambda scope: hooks.clauses(name, list(range(1, scope[0] + 1)), scope[1]))
+        wire = BY_NAME[name].wire_arguments
+        replies = iter(hooks.call_all([(name, wire({"lits": list(range(1, n + 1)), "k": k}), None) for n, k in SCOPES], "fatal"))
+        return ask_each(SCOPES, lambda scope: hooks.answered(next(replies)))
 
     return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 
@@ -149,25 +154,6 @@ def merge_sat_parts(parts: list[tuple[list[Problem], Outcome[SatSolutions]]]) ->
         else:
             results += [SatSolved(error=shown(problems, outcome))] * len(problems)
     return Outcome("ok", SatSolutions(results), output=output, seconds=seconds)
-
-
-def usable_clauses(clauses: Any, lits: list[int]) -> tuple[list[list[int]], str | None]:
-    """The clauses without repeats or tautologies (a literal and its negation), and why
-    they cannot be used, or None: they must be lists of the literals `lits` and their
-    negations, and at most 2**n distinct ones (a clause per falsifying assignment is all
-    any constraint over n literals needs)."""
-    if not isinstance(clauses, list) or not all(isinstance(c, list) for c in clauses):
-        return [], f"must return a list of clauses (lists of ints), got {quote(clauses, 60)}"
-    allowed = set(lits) | {-lit for lit in lits}
-    for clause in clauses:
-        for lit in clause:
-            if isinstance(lit, bool) or not isinstance(lit, int) or lit not in allowed:
-                return [], f"used the literal {quote(lit)}, which is not one of the literals it was given (or a negation)"
-    sets = [frozenset(clause) for clause in clauses]  # linear in the answer's size, whatever it repeats
-    distinct = [sorted(kept) for kept in {kept for kept in sets if not any(-lit in kept for lit in kept)}]
-    if len(distinct) > 2 ** len(lits):
-        return [], (f"returned {len(distinct)} different clauses over {len(lits)} literals; no constraint needs more than {2 ** len(lits)}")
-    return distinct, None
 
 
 def equivalence_problem(spec: HookSpec, clauses: list[list[int]], n: int, k: int) -> str | None:

@@ -78,7 +78,7 @@ class HookCalls:
     first_wrong: SearchCall | None = None  # the first call it got wrong
     trivial: set[str] = field(default_factory=set)  # the input-independent answers that matched every call
 
-    def note(self, case: Callable[[], Case], returned: Reply, expected: Any, trivial: dict[str, Any]) -> None:
+    def note(self, case: Callable[[], Case], returned: Reply, expected: Any, trivial: dict[str, object]) -> None:
         """Count one call: `returned` and `expected` as checked data (or {"error": why})."""
         self.calls += 1
         matching = {label for label, answer in trivial.items() if answer == expected}
@@ -108,9 +108,10 @@ def divergence_detail(spec: HookSpec, got: Any, expected: Any) -> str:
     return spec.differs.format(got=got, expected=expected)
 
 
-def trivial_data(hook: str, args: tuple[Any, ...]) -> dict[str, Any]:
-    """What each input-independent answer of `hook` gives on these arguments, as data."""
-    answers = {}
+def trivial_data(hook: str, args: tuple[Any, ...]) -> dict[str, object]:
+    """What each input-independent answer of `hook` gives on these arguments, as data
+    (compared with the model answer's, nothing else)."""
+    answers: dict[str, object] = {}
     for label, answer in BY_NAME[hook].trivial:
         try:
             answers[label] = as_data(hook, answer(*args))

@@ -1,4 +1,6 @@
-"""Subcommands of `python -m solvers`, one module each; each module has `register(subparsers)`.
+"""Subcommands of `python -m solvers`, one module each; each module has `register(subparsers)`,
+which sets the subcommand's function (`run`) and the typed record of its options that the
+function takes (`options`, read by `solvers.cliargs.read_options`).
 
 Start-up matters (bench/startup.py): a module's top level imports only what `register`
 needs; the solvers, PySAT and rich are imported when a command runs.

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,11 +24,48 @@ if TYPE_CHECKING:
     from solvers.board import Board
 
 
+@dataclass(frozen=True)
+class SetOptions:
+    """What both kinds of problem set take (see `_common`)."""
+
+    seed: int
+    prefix: str
+    title: str
+    output: str | None
+
+
+@dataclass(frozen=True)
+class HintsOptions(SetOptions):
+    """`python -m solvers generate hints`'s options (see `register`)."""
+
+    count: int
+    unique: int
+    unsolvable: int
+    unique_only: bool
+    unsolvable_only: bool
+    min_nodes: int
+    rows: int
+    cols: int
+    hints: int
+    mines: int
+
+
+@dataclass(frozen=True)
+class StatusOptions(SetOptions):
+    """`python -m solvers generate status`'s options (see `register`)."""
+
+    rows: int
+    cols: int
+    percent: float
+    count: int
+    unique_only: bool
+
+
 def _command() -> str:
     return "python -m solvers " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
-def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
+def _write(args: SetOptions, boards: list[tuple[Board, int]]) -> int:
     """Write the problem set (ids PREFIX-01, ...) and report where."""
     from grader.inputs.problemset import Problem, problem_set_yaml
 
@@ -42,13 +80,13 @@ def _write(args: argparse.Namespace, boards: list[tuple[Board, int]]) -> int:
     return 0
 
 
-def _output_error(args: argparse.Namespace) -> str | None:
+def _output_error(args: SetOptions) -> str | None:
     """Why --output cannot be written (checked before any board is made), or None."""
     why = output_problem(Path(args.output)) if args.output else None
     return f"--output {args.output}: {why}" if why else None
 
 
-def _hints(args: argparse.Namespace) -> int:
+def _hints(args: HintsOptions) -> int:
     if why := _output_error(args):
         return print_error(why)
     if args.unique_only and args.unsolvable_only:
@@ -78,7 +116,7 @@ def _hints(args: argparse.Namespace) -> int:
     return _write(args, boards)
 
 
-def _status(args: argparse.Namespace) -> int:
+def _status(args: StatusOptions) -> int:
     if why := _output_error(args):
         return print_error(why)
     if args.rows < 1 or args.cols < 1 or args.count < 1:
@@ -124,7 +162,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     hints.add_argument("--hints", type=int, default=16)
     hints.add_argument("--mines", type=int, default=10)
     _common(hints, "gen", "Generated boards")
-    hints.set_defaults(run=_hints)
+    hints.set_defaults(run=_hints, options=HintsOptions)
 
     status = kinds.add_parser("status", help="status grids: N x M cells, each a mine with probability P%%")
     status.add_argument("--rows", "-N", type=int, default=7, help="N, the number of rows (default 7)")
@@ -133,4 +171,4 @@ def register(commands: argparse._SubParsersAction) -> None:
     status.add_argument("--count", type=positive_int, default=10, help="number of grids (default 10)")
     status.add_argument("--unique-only", action="store_true", help="keep only grids with exactly one solution")
     _common(status, "status", "Generated status grids")
-    status.set_defaults(run=_status)
+    status.set_defaults(run=_status, options=StatusOptions)

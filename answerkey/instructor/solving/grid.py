@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from answerkey.instructor.solving import decimal, stderr_console
@@ -28,6 +29,19 @@ BRUTE_LIMIT = 24
 NO_SOLUTION = "-1"
 
 
+@dataclass(frozen=True)
+class GridOptions:
+    """`python -m solvers grid`'s options (see `register`)."""
+
+    file: str | None
+    all: bool
+    count: bool
+    method: str
+    spaced: bool
+    mines: int | None
+    stats: bool
+
+
 def render(board: Board, csp: CSP, values: tuple[int, ...], spaced: bool) -> str:
     """One layout as rows of `x`/`_`, characters joined by a space when `spaced`."""
     from solvers.csp import layout_of
@@ -37,14 +51,14 @@ def render(board: Board, csp: CSP, values: tuple[int, ...], spaced: bool) -> str
     return "\n".join(joiner.join("x" if mine else "_" for mine in row) for row in grid)
 
 
-def read_board(args: argparse.Namespace) -> Board:
+def read_board(args: GridOptions) -> Board:
     """The grid from FILE or standard input; BoardFormatError/OSError/UnicodeDecodeError when unreadable."""
     from solvers.textformat import parse_board
 
     return parse_board(read_text(args.file), "inclusive", args.mines)
 
 
-def _answer(csp: CSP, args: argparse.Namespace) -> SearchResult:
+def _answer(csp: CSP, args: GridOptions) -> SearchResult:
     from answerkey.methods import solve
 
     mode: Mode = "count" if args.count else "all" if args.all else "first"
@@ -57,7 +71,7 @@ def _solutions_text(board: Board, csp: CSP, result: SearchResult, spaced: bool) 
     return [layouts, "", f"{result.count} solution{'' if result.count == 1 else 's'}"]
 
 
-def _grid(args: argparse.Namespace) -> int:
+def _grid(args: GridOptions) -> int:
     from solvers.csp import build_csp
     from solvers.textformat import BoardFormatError
 
@@ -111,4 +125,4 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--spaced", action="store_true", help="separate the cells of a row by spaces, as the status-grid generator prints")
     parser.add_argument("--mines", type=int, help="the total number of mines, if known")
     parser.add_argument("--stats", action="store_true", help="print the solver's statistics on standard error")
-    parser.set_defaults(run=_grid)
+    parser.set_defaults(run=_grid, options=GridOptions)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,19 @@ if TYPE_CHECKING:
 
 
 MINE, SAFE, FREE = "*", "s", "?"
+
+
+@dataclass(frozen=True)
+class SatOptions:
+    """`python -m solvers sat`'s options (see `register`)."""
+
+    file: str | None
+    mines: int | None
+    encoding: str
+    dimacs: str | None
+    stats: bool
+    all: bool
+    count: bool
 
 
 def _header(line: str, number: int) -> tuple[int, int]:
@@ -170,7 +184,7 @@ def _answer(board: Board, csp: CSP, result: SatResult, every: bool) -> list[str]
     return lines
 
 
-def _solve(csp: CSP, args: argparse.Namespace) -> SatResult:
+def _solve(csp: CSP, args: SatOptions) -> SatResult:
     """Every solution (one CNF, projected on the constrained cells), or one (by components)."""
     from answerkey.sat import encode_csp, solve_encoded, solve_first
 
@@ -179,7 +193,7 @@ def _solve(csp: CSP, args: argparse.Namespace) -> SatResult:
     return solve_first(csp, args.encoding)
 
 
-def _sat(args: argparse.Namespace) -> int:
+def _sat(args: SatOptions) -> int:
     from answerkey.sat import EncodingError, encode_csp
     from solvers.csp import build_csp
 
@@ -251,4 +265,4 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="print only the number of solutions (mine layouts of every unknown cell, as the grader counts them), "
         "counted exactly by independent components without enumerating them",
     )
-    parser.set_defaults(run=_sat)
+    parser.set_defaults(run=_sat, options=SatOptions)

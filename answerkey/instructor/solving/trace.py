@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from answerkey.instructor.solving import stderr_console
 from answerkey.strategies import STRATEGIES
@@ -10,14 +13,33 @@ from solvers.board import RULES
 from solvers.cliargs import print_error, read_text
 from solvers.trace import add_trace_arguments, export_error
 
+if TYPE_CHECKING:
+    from solvers.board import Rule
+    from solvers.trace import Only
 
-def _trace(args: argparse.Namespace) -> int:
+
+@dataclass(frozen=True)
+class BoardTraceOptions:
+    """`python -m solvers trace`'s options (see `register`)."""
+
+    file: str | None
+    rule: Rule
+    mines: int | None
+    strategy: str
+    max_steps: int
+    only: Only
+    compact: bool
+    tree: bool
+    export: Path | None
+
+
+def _trace(args: BoardTraceOptions) -> int:
     from rich.console import Console
 
     from answerkey.explain import explain
     from solvers.csp import build_csp
     from solvers.textformat import BoardFormatError, parse_board
-    from solvers.trace import record, trace_options
+    from solvers.trace import TraceOptions, record
     from solvers.trace_page import PageInfo, write_trace_page
     from solvers.trace_view import render_trace, save_export
 
@@ -35,7 +57,7 @@ def _trace(args: argparse.Namespace) -> int:
     trace = record(csp, STRATEGIES[args.strategy], max_steps=args.max_steps)
     console = Console(record=bool(args.export))
     title = f"{args.file or 'board'} with {args.strategy}"
-    render_trace(console, board, csp, trace.steps, trace.summary(), trace_options(args), title, explain)
+    render_trace(console, board, csp, trace.steps, trace.summary(), TraceOptions(args.only, args.compact, args.tree), title, explain)
     if args.export and args.export.suffix == ".html":  # a page that plays the search
         info = PageInfo(title, trace.complete, args.max_steps)
         write_trace_page(args.export, board, csp, trace.steps, info, explain=explain)
@@ -53,4 +75,4 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--mines", type=int, help="the total number of mines, if known")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="fc-mrv", help="the engine's strategy (default fc-mrv)")
     add_trace_arguments(parser)
-    parser.set_defaults(run=_trace)
+    parser.set_defaults(run=_trace, options=BoardTraceOptions)
