@@ -87,7 +87,7 @@ def test_the_handouts_scoring_table_is_the_graders() -> None:
 
     from grader.inputs.config import GradingConfig
     from grader.scoring.hookcases import HOOKS_WITH_CASES, load_cases
-    from grader.scoring.searchcheck import PROBES
+    from grader.scoring.probes import PROBES
 
     handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\s*\| `(\w+)` \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", handout, re.M)

@@ -49,7 +49,19 @@ GROUPS = {
 #: shows that an outcome is the same with items graded side by side), one worker a run.
 TABLE_JOBS = ("--jobs", "1")
 #: Paths that would betray grader internals in a message meant for a student.
-INTERNALS = ("grader/", "grader\\", "host.py", "child.py", "wire.py", "searchcheck.py", "engine.py", "solvers/", "Traceback")
+INTERNALS = (
+    "grader/",
+    "grader\\",
+    "host.py",
+    "child.py",
+    "wire.py",
+    "searchcheck.py",
+    "storedanswers.py",
+    "probes.py",
+    "engine.py",
+    "solvers/",
+    "Traceback",
+)
 
 
 def line_of(student: str, marker: str) -> int:

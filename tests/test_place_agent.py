@@ -284,14 +284,14 @@ def test_the_student_copy_plays_a_practice_set_and_says_so(monkeypatch: pytest.M
     monkeypatch.setattr(agentplay, "play_agent_games", fake_play)
     monkeypatch.setattr(agentplay, "in_student_copy", lambda: True)
     course = AgentGrading(games=COPY_GAMES * 10)
-    chosen, outcome = agentplay._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
+    chosen, outcome = agentplay.agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
     assert chosen == course and played[0].games == COPY_GAMES
     assert outcome is not None
     message = score_agent(course, outcome).message
     assert f"a practice set, the first {COPY_GAMES} public default games" in message
     assert f"the course's autograder plays other games of the same kind, {COPY_GAMES * 10} of them" in message
     monkeypatch.setattr(agentplay, "in_student_copy", lambda: False)
-    agentplay._agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
+    agentplay.agent_games(GradingConfig(agent=course), "reference", Limits(), None, "file")
     assert played[1].games == COPY_GAMES * 10  # the course plays every configured game
     handout = (ROOT / "assignment" / "HANDOUT.md").read_text(encoding="utf-8")
     assert f"{COPY_GAMES:,} of the public default games" in handout

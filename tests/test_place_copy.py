@@ -17,7 +17,7 @@ from conftest import COURSE, ROOT, STUDENT_FILES, compile_packages, grader_env, 
 
 from grader.hooktable import BY_NAME
 from grader.inputs.searchanswers import SHOWN
-from grader.scoring.searchcheck import AnswerTable
+from grader.scoring.storedanswers import AnswerTable
 from solvers.board import Board
 
 #: Put first on the copy's PYTHONPATH: the full kit's editable install is forgotten, so the
@@ -150,7 +150,7 @@ def test_the_stored_answers_are_the_public_boards_alone_small_and_the_same_every
     from answerkey.instructor.pathanswers import path_answers
     from grader.inputs.problemset import load_problem_file
     from grader.inputs.searchanswers import call_key, write_search_answers
-    from grader.scoring.searchcheck import call_arguments
+    from grader.scoring.storedanswers import call_arguments
     from solvers.csp import build_csp
 
     problems = tmp_path / "problems"

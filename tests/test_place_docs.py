@@ -18,8 +18,9 @@ from conftest import COURSE, STUDENT_FILES, grade_json, grader_env
 
 from answerkey.instructor.kit import student_packages
 from answerkey.instructor.release import student_problems_readme, student_readme
+from grader.hooktable import BY_NAME, Unfit
 from grader.scoring.case import Case
-from grader.scoring.hookcases import GOLDEN_SEED, HOOK_NAMES, build_cases, csp_of, describe_case, load_cases
+from grader.scoring.hookcases import GOLDEN_SEED, HOOK_NAMES, arguments, build_cases, csp_of, describe_case, load_cases
 from grader.scoring.misconceptions import MISCONCEPTIONS, Answered, recognised
 from play.evaluate import play_agent
 from play.levels import parse_level
@@ -30,40 +31,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # --- (a) the hook cases keep the stubs' contract ------------------------------------------
 
-#: The handout's domains: "(0, 1) undecided, (0,) safe, (1,) mine, () no value left", smallest first.
-DOMAINS = {(0, 1), (0,), (1,), ()}
-
 
 def contract_broken(hook: str, case: Case) -> list[str]:
-    """What in `case` breaks the contract assignment/hooks.py and HANDOUT section 4 state
-    for `hook`'s input (and its expected answer), in words; [] when nothing does."""
-    domains = {int(v): tuple(d) for v, d in case.args["domains"].items()}
-    broken = [f"variable {v} has the domain {d}" for v, d in domains.items() if d not in DOMAINS]
-    if hook == "constraint_bounds":  # "the variables of `scope`, given their domains"
-        scope = case.args["scope"]
-        if len(set(scope)) != len(scope) or not set(scope) <= set(domains):
-            broken.append(f"scope {scope} is not distinct variables with domains")
-        return broken
-    variables = set(range(len(csp_of(case).cells)))
-    if set(domains) != variables:  # "`domains` maps EVERY variable"
-        broken.append("the domains are not those of every variable")
-    if hook == "forward_check":  # "assigned variables appear as 1-tuples"; `assigned` None at the root
-        assigned = case.args["assigned"]
-        if assigned is not None and (assigned not in variables or len(domains[assigned]) != 1):
-            broken.append(f"assigned {assigned} is not a variable holding a 1-tuple")
-    if hook == "select_variable":  # "from `unassigned` (in increasing order)"; "an assigned variable has a 1-tuple"
-        unassigned = case.args["unassigned"]
-        if not unassigned or unassigned != sorted(set(unassigned)) or not set(unassigned) <= variables:
-            broken.append(f"unassigned {unassigned} is not increasing variables")
-        broken += [
-            f"variable {v} is assigned but its domain is {domains[v]}" for v in sorted(variables - set(unassigned)) if len(domains.get(v, ())) != 1
-        ]
-        if case.expected not in unassigned:
-            broken.append(f"the answer {case.expected} is not unassigned")
-    if hook == "order_values":  # "the values of `domains[var]`": [0, 1], [0] or [1]
-        var = case.args["var"]
-        if var not in variables or not domains.get(var) or sorted(case.expected) != list(domains[var]):
-            broken.append(f"var {var} has no values to order, or the answer is not its values")
+    """What in `case` breaks the contract its hook's table entry states (the stub's and
+    HANDOUT section 4's): for its input (`HookSpec.inputs_broken`: the handout's domains,
+    one for every variable of the CSP it is given, and `accepts`) and for the model
+    answer's answer to it (`HookSpec.fits`), in words; [] when nothing does."""
+    spec = BY_NAME[hook]
+    variables = frozenset(range(len(csp_of(case).cells))) if spec.engine_calls else None
+    broken = spec.inputs_broken(case.args, variables)
+    if not broken:
+        try:
+            spec.fits(case.expected, spec.named(arguments(hook, case)))
+        except Unfit as unfit:
+            broken.append(f"the answer {case.expected} is not one its contract allows: {unfit.words}")
     return broken
 
 
@@ -99,14 +80,19 @@ def test_every_hook_case_keeps_the_contract_and_draws_what_it_names(seed: int) -
 
 
 def test_the_contract_checker_sees_a_broken_case() -> None:
-    """The checker itself: an unassigned list that leaves an undecided variable out, and an
-    `assigned` with two values, are contract errors."""
+    """The checker itself: an unassigned list that leaves an undecided variable out, an
+    `assigned` with two values, an answer to order_values with a value twice and a domain
+    of constraint_bounds that is not the handout's are contract errors."""
     case = next(c for c in load_cases()["select_variable"] if len(c.args["unassigned"]) > 1)
     dropped = case.args["unassigned"][0]
     undecided = replace(case, args={**case.args, "unassigned": case.args["unassigned"][1:], "domains": {**case.args["domains"], dropped: [0, 1]}})
     assert any("is assigned but" in line for line in contract_broken("select_variable", undecided))
     fc = next(c for c in load_cases()["forward_check"] if c.args["assigned"] is not None)
     assert contract_broken("forward_check", replace(fc, args={**fc.args, "domains": {**fc.args["domains"], fc.args["assigned"]: [0, 1]}}))
+    order = load_cases()["order_values"][0]
+    assert any("not one its contract allows" in line for line in contract_broken("order_values", replace(order, expected=[0, 0, 1])))
+    bounds = load_cases()["constraint_bounds"][0]
+    assert contract_broken("constraint_bounds", replace(bounds, args={**bounds.args, "domains": {**bounds.args["domains"], 7: [2]}}))
 
 
 # --- (b) one way to name a cell ------------------------------------------------------------
@@ -286,7 +272,7 @@ def test_every_recogniser_names_a_mistake_it_can_see() -> None:
     bounds = next(c for c in cases["constraint_bounds"] if c.name == "mixed domains")
     fc = next(c for c in cases["forward_check"] if c.name == "assigned is given")
     order = next(c for c in cases["order_values"] if c.name == "undecided")
-    assert {m.hook for m in MISCONCEPTIONS} == set(HOOK_NAMES)
+    assert {m.hook for m in MISCONCEPTIONS} <= set(HOOK_NAMES)
     low, high = bounds.expected
     found = recognised("constraint_bounds", answered("constraint_bounds", bounds, [high, low]))
     assert found is not None and found.name == "low and high swapped"

@@ -25,8 +25,8 @@ from grader.reports.report import away_from_grader
 from grader.reports.results import MESSAGE_LIMIT, ItemResult, Report
 from grader.sandbox.tasks import HUNG_AFTER
 from grader.scoring.grading import model_answer
+from grader.scoring.probes import board_probes
 from grader.scoring.problems import NOTHING_FOUND, no_credit_for_answering_nothing
-from grader.scoring.searchcheck import board_probes
 from solvers.board import board_from_rows
 from solvers.csp import build_csp
 

@@ -11,25 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from grader.hooktable import ENGINE_HOOKS
 from grader.inputs.searchanswers import call_key
 from grader.scoring.grading import model_answer
 from grader.scoring.hookcases import as_data
-from grader.scoring.searchcheck import (
-    PROBED,
-    AnswerTable,
-    Model,
-    board_probes,
-    call_arguments,
-    restored_answer,
-    stored_answer,
-)
+from grader.scoring.probes import board_probes
+from grader.scoring.storedanswers import PROBED, AnswerTable, Model, call_arguments, restored_answer, stored_answer
 from solvers.board import Board
 from solvers.csp import build_csp
 from solvers.engine import Strategy, search
 
 
 def _recording(model: Model, board: Board, entries: dict[str, Any]) -> Model:
-    """`model`, writing each answer it gives on `board` into `entries` (by `call_key`)."""
+    """`model`, writing each answer it gives on `board` into `entries` (by `call_key`):
+    every hook the engine calls (by its table entry's `slot`) and every probed hook."""
 
     def record(hook: str, answer: Callable[..., Any], takes_csp: bool = True) -> Callable[..., Any]:
         def call(*args: Any) -> Any:
@@ -43,15 +38,8 @@ def _recording(model: Model, board: Board, entries: dict[str, Any]) -> Model:
 
         return call
 
-    strategy = model.strategy
-    assert strategy.forward_check is not None
-    recorded = Strategy(
-        "model answer (recorded)",
-        record("select_variable", strategy.select_variable),
-        record("order_values", strategy.order_values),
-        forward_check=record("forward_check", strategy.forward_check),
-    )
-    return Model(recorded, {hook: record(hook, answer, takes_csp=False) for hook, answer in model.probed.items()})
+    slots = {spec.slot: record(spec.name, answer) for spec in ENGINE_HOOKS if (answer := getattr(model.strategy, spec.slot)) is not None}
+    return Model(Strategy("model answer (recorded)", **slots), {hook: record(hook, answer, takes_csp=False) for hook, answer in model.probed.items()})
 
 
 def path_answers(boards: Iterable[Board]) -> dict[str, Any]:

@@ -74,7 +74,7 @@ def one_search_call(args: GradeOptions, solver: str, problems: list[Problem], co
     from grader.scoring.grading import model_answer, run_solver_tasks
     from grader.scoring.hookcases import HOOK_NAMES, describe_case
     from grader.scoring.problems import problem_task
-    from grader.scoring.searchcheck import AnswerTable
+    from grader.scoring.storedanswers import AnswerTable
     from solvers.cliargs import print_error
 
     assert args.case is not None  # run for --case only
@@ -129,7 +129,8 @@ def _one_probe(
     from grader.scoring.case import Case
     from grader.scoring.grading import model_answer
     from grader.scoring.hookcases import describe_case
-    from grader.scoring.searchcheck import OffPath, board_probes
+    from grader.scoring.probes import board_probes
+    from grader.scoring.storedanswers import OffPath
     from solvers.cliargs import print_error
 
     assert args.case is not None  # run for --case only

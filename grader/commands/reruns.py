@@ -21,7 +21,7 @@ from rich.text import Text
 from grader.sandbox.host import Limits
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Outcome, Task
-from grader.scoring.case import Case
+from grader.scoring.case import Case, Reply
 from grader.scoring.grading import run_solver_tasks
 from grader.scoring.hookcases import result_text
 from grader.scoring.hookitems import HookAnswers, hook_task, same_reply
@@ -121,7 +121,7 @@ def verdict(console: Console, rerun: Rerun, labels: Sequence[str], answer: Any, 
     return 0 if right else 1
 
 
-def private_note(hook: str, number: int, graded: dict[str, Any], answer: dict[str, Any]) -> list[str]:
+def private_note(hook: str, number: int, graded: Reply, answer: Reply) -> list[str]:
     """What to make of a private case's answer here when grading got another: the copy
     cannot ask the course's cases that came before it. The same error (its type and
     line, `same_reply`) is the same answer, its words naming another file."""

@@ -343,12 +343,12 @@ def agent_seed(grading: AgentGrading) -> int:
     return int.from_bytes(hashlib.sha256(f"agent games {grading.seed}".encode()).digest()[:8], "big")
 
 
-def _practice_stub(config: GradingConfig, agent: str | None) -> bool:
+def practice_stub(config: GradingConfig, agent: str | None) -> bool:
     """Whether the agent plays for practice only (no points) and is still the stub."""
     return agent is not None and not (config.agent is not None and config.agent.points) and not agent_is_written(agent)
 
 
-def _agent_games(
+def agent_games(
     config: GradingConfig, agent: str | None, limits: Limits, sandbox: Sandbox | None, scope: Scope
 ) -> tuple[AgentGrading | None, Outcome[AgentGames] | None]:
     """How the agent is graded (None: it is not), and its games' outcome (None: no agent file)."""

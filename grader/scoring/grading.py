@@ -22,7 +22,7 @@ from grader.reports.results import ItemResult, Report
 from grader.sandbox.host import Limits, start_worker, stop_worker
 from grader.sandbox.isolation import Isolation, Sandbox, Scope
 from grader.sandbox.tasks import Outcome, Task, Watch, run_tasks
-from grader.scoring.agentplay import _agent_games, _practice_stub, agent_item
+from grader.scoring.agentplay import agent_games, agent_item, practice_stub
 from grader.scoring.case import Cases
 from grader.scoring.hookcalls import TASK_FAILURES, LocalAsker
 from grader.scoring.hookcases import build_cases, load_cases
@@ -36,8 +36,8 @@ from grader.scoring.problems import (
     score_problem,
 )
 from grader.scoring.sathooks import SatSolutions, merge_sat_parts, sat_hook_task, sat_problems_task, score_sat_hook, score_sat_problems
-from grader.scoring.searchcheck import PROBED, AnswerTable, Model
 from grader.scoring.searchshare import Searched
+from grader.scoring.storedanswers import PROBED, AnswerTable, Model
 
 SAT_SECONDS_PER_PROBLEM = 0.05  # added to the SAT item's limit for each problem it solves
 
@@ -119,11 +119,11 @@ def grade(
         }
     )
     _take(probes, False, seen["probes"])
-    agent_grading, agent_outcome = _agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
+    agent_grading, agent_outcome = agent_games(config, agent, limits, sandbox, scope) if wants("agent") else (None, None)
     unseen = run(_part(hidden, True, probes, model, config, timeout, wants(SAT_ENCODING)))
     _take(probes, True, unseen["probes"])
     by_problem = dict(zip(map(id, visible + hidden), seen["problems"] + unseen["problems"]))
-    report = _new_report(solver, config, sandbox, only, model, hooks, wants("agent") and _practice_stub(config, agent))
+    report = _new_report(solver, config, sandbox, only, model, hooks, wants("agent") and practice_stub(config, agent))
     command = rerun or RerunCommand.copy(only, timeout)
     report.items += _hook_items(config, cases, hooks, seen["hooks"], [(p, by_problem[id(p)]) for p in problems], probes, command)
     for sat_spec, outcome in zip(sat_hooks, seen["sat hooks"]):

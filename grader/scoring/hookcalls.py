@@ -12,19 +12,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from grader.errors import HookError
-from grader.hooktable import AGENT_NAME, BY_NAME, is_int
+from grader.hooktable import AGENT_NAME, BY_NAME, ENGINE_HOOKS, Unfit, is_int
 from grader.sandbox.budget import CallTimes
 from grader.sandbox.child import Answerer, batch_ends
 from grader.sandbox.host import Asker, StudentRaised
 from grader.sandbox.wire import Answer, Raised, Upto, from_data, quote
 from play.view import ACTIONS, Move, View
 from solvers.board import Board
-from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
 
 
@@ -145,41 +145,23 @@ class Hooks:
         spec = BY_NAME[hook]
         return self.call(hook, **spec.wire_arguments(dict(zip((p.name for p in spec.params), args))))
 
-    # --- the search hooks, checked -----------------------------------------------------
+    # --- the search hooks, checked ------------------------------------------------------
 
-    def forward_check(self, csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
-        result = self.ask("forward_check", csp, domains, assigned)
-        if result is None:
-            return None
-        if not isinstance(result, dict) or set(result) != set(domains):
-            raise HookContractError("forward_check", "forward_check must return None or a dict with the domain of every variable")
-        narrowed = {}
-        for var, values in result.items():
-            kept = tuple(sorted(values)) if isinstance(values, (list, frozenset)) and all(map(is_int, values)) else None
-            if kept is None or not set(kept) <= set(domains[var]):
-                raise HookContractError(
-                    "forward_check", f"forward_check gave variable {quote(var)} the domain {quote(values)}, which is not a subset of {domains[var]}"
-                )
-            narrowed[var] = kept
-        return narrowed
-
-    def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
-        var = self.ask("select_variable", csp, domains, unassigned)
-        if not is_int(var) or var not in unassigned:
-            raise HookContractError("select_variable", f"select_variable returned {quote(var)}, which is not an unassigned variable")
-        return int(var)
-
-    def order_values(self, csp: CSP, var: int, domains: Domains) -> list[int]:
-        values = self.ask("order_values", csp, var, domains)
-        if not isinstance(values, list) or not all(map(is_int, values)) or sorted(values) != sorted(domains[var]):
-            raise HookContractError(
-                "order_values", f"order_values returned {quote(values)} for variable {var}; it must order exactly the values {domains[var]}"
-            )
-        return values
+    def checked(self, hook: str, *args: Any) -> Any:
+        """The answer of a hook the engine calls, as the engine uses it, once its table
+        entry's contract allows it for this input (`HookSpec.fits`); HookContractError
+        otherwise, quoting the student's values within bounds."""
+        spec = BY_NAME[hook]
+        answer = self.ask(hook, *args)
+        try:
+            return spec.fits(answer, spec.named(args))
+        except Unfit as unfit:
+            words = unfit.words.format(**{name: quote(value) for name, value in unfit.shown.items()})
+            raise HookContractError(hook, f"{hook} {words}") from None
 
     def strategy(self) -> Strategy:
         """The engine's strategy, every call a question to the asker."""
-        return Strategy("student", self.select_variable, self.order_values, forward_check=self.forward_check)
+        return Strategy("student", **{spec.slot: partial(self.checked, spec.name) for spec in ENGINE_HOOKS})
 
     # --- the SAT exercise and the agent -------------------------------------------------
 

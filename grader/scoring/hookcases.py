@@ -21,7 +21,7 @@ from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, HookSpec, checked_boun
 from grader.reference import random_board, reference_hooks, reference_strategies
 from grader.reports.caserecord import BoardRecord, CaseRecord, Cell, case_text
 from grader.sandbox.wire import clean_text, quote
-from grader.scoring.case import Case, Cases, read_file, write_file
+from grader.scoring.case import Case, Cases, Reply, read_file, write_file
 from grader.scoring.misconceptions import Answered, recognised
 from solvers.board import Board, cell_name
 from solvers.csp import CSP, Domains, build_csp
@@ -426,7 +426,7 @@ def _handout_value(hook: str, value: Any) -> str:
     return quote(value)
 
 
-def result_text(hook: str, result: dict[str, Any]) -> str:
+def result_text(hook: str, result: Reply) -> str:
     """What a hook did with a case, in a few words: the answer it returned, or its error."""
     return f"failed: {result['error']}" if "error" in result else f"returned {_handout_value(hook, result['value'])}"
 
@@ -464,7 +464,7 @@ def first_difference(hook: str, got: Any, expected: Any, case: Case | None = Non
 
 def _board_record(case: Case) -> BoardRecord:
     """The case's board with its domains as typed cells (the variable the call is about marked)."""
-    from solvers.trace_view import SYMBOLS, _state
+    from solvers.trace_view import SYMBOLS, cell_state
 
     board = board_of(case)
     csp = build_csp(board)
@@ -476,7 +476,7 @@ def _board_record(case: Case) -> BoardRecord:
         row = []
         for c in range(board.cols):
             var = index.get((r, c))
-            state = SYMBOLS[_state(var, domains, {})][0] if var is not None else ""
+            state = SYMBOLS[cell_state(domains.get(var, ()))][0] if var is not None else ""
             row.append(Cell(board.clue((r, c)), var, state, var is not None and var == focus))
         rows.append(tuple(row))
     return BoardRecord(case.rule, case.mines, tuple(rows))
@@ -496,9 +496,7 @@ def _answer_domains(hook: str, value: Any, asked: Collection[int] = ()) -> tuple
     return tuple((var, handout_domain(value[var])) for var in sorted({*extra, *(var for var in asked if var in value)}))
 
 
-def case_record(
-    hook: str, number: int | None, case: Case, result: dict[str, Any], evidence: Sequence[tuple[Case, dict[str, Any]]] = ()
-) -> CaseRecord:
+def case_record(hook: str, number: int | None, case: Case, result: Reply, evidence: Sequence[tuple[Case, Reply]] = ()) -> CaseRecord:
     """A case (a named one, or with no `number` a call from a search) and what the
     student's hook did with it, as a typed record (`case_text` writes it as a reason's lines).
     `evidence`: the hook's other cases and what it did with them; a mistake is named only
@@ -531,7 +529,7 @@ def case_record(
     )
 
 
-def describe_case(hook: str, number: int | None, case: Case, result: dict[str, Any]) -> str:
+def describe_case(hook: str, number: int | None, case: Case, result: Reply) -> str:
     """A case and what the student's hook did with it, in a few lines (`case_record`'s text)."""
     return case_text(case_record(hook, number, case, result))
 

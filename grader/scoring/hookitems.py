@@ -16,17 +16,14 @@ from grader.reports.rerunhint import RerunCommand
 from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
 from grader.sandbox.host import Asker, StudentRaised
 from grader.sandbox.tasks import Outcome, Task
-from grader.scoring.case import Case
+from grader.scoring.case import Case, Reply
 from grader.scoring.hookcalls import Hooks
 from grader.scoring.hookcases import as_data, board_of, case_record
+from grader.scoring.probes import board_probes, probe_calls
 from grader.scoring.rerun import case_hint
-from grader.scoring.searchcheck import AnswerTable, HookCalls, Model, OffPath, board_probes, probe_calls, unchecked_board
+from grader.scoring.searchcheck import HookCalls, unchecked_board
 from grader.scoring.searchshare import Searched, SearchShare
-
-#: One question's answer as the scorers, the reasons and the rerun tokens read it:
-#: {"value": data} (the hook's answer as data) or {"error": why}, with "where": [the
-#: exception's type, its line in the student's files] when the worker said (see `same_reply`).
-Reply = dict[str, Any]
+from grader.scoring.storedanswers import AnswerTable, Model, OffPath
 
 
 def same_reply(one: Reply, two: Reply) -> bool:
@@ -46,7 +43,7 @@ class HookAnswers:
     results: list[Reply]
 
 
-def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
+def ask_each(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
     """Each question's answer, {"value": data} or {"error": why}. A fatal failure (not
     implemented, an exit, out of memory) ends the task."""
     results: list[Reply] = []
@@ -56,7 +53,7 @@ def _answers(questions: list[Any], ask: Callable[[Any], Any]) -> HookAnswers:
         except StudentRaised as raised:
             if raised.fatal:
                 raise
-            results.append({"error": raised.message} | ({"where": list(raised.where)} if raised.where else {}))
+            results.append(Reply(error=raised.message, where=list(raised.where)) if raised.where else Reply(error=raised.message))
         except TypeError as wrong:  # as_data: not what the contract allows
             results.append({"error": str(wrong)})
     return HookAnswers(results)
@@ -72,7 +69,7 @@ def hook_task(name: str, cases: list[Case], limit: float, hidden: bool = False, 
         hooks = Hooks(asker)
         wire = BY_NAME[name].wire_arguments
         replies = iter(hooks.call_all([(name, wire(case.args), board_of(case) if case.board is not None else None) for case in cases], "fatal"))
-        return _answers(cases, lambda case: as_data(name, hooks.answered(next(replies))))
+        return ask_each(cases, lambda case: as_data(name, hooks.answered(next(replies))))
 
     return Task(run, limit, item or f"hooks/{name}", "hooks", frozenset({name}), hidden)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from grader.errors import ErrorKind
 from grader.hooktable import CSP_HOOKS
@@ -21,7 +21,8 @@ from grader.sandbox.tasks import Outcome, Task
 from grader.scoring.hookcalls import TASK_FAILURES, Hooks
 from grader.scoring.layouts import layout_problem
 from grader.scoring.modelnodes import shipped_nodes
-from grader.scoring.searchcheck import AnswerTable, CallFound, Divergence, HookCalls, Model, SearchCall, Watcher
+from grader.scoring.searchcheck import CallFound, Divergence, HookCalls, SearchCall, Watcher
+from grader.scoring.storedanswers import AnswerTable, Model
 from solvers.csp import build_csp, layout_of
 from solvers.engine import SearchStats, search
 
@@ -74,11 +75,17 @@ def problem_task(
     return Task(run, limit, f"{Path(problem.file).stem}/{problem.id}", f"file {problem.file}", SEARCH_HOOKS, problem.hidden)
 
 
-def _checked(watcher: Watcher | None) -> dict[str, Any]:
-    """What the watcher saw, as `SearchAnswer` fields: the first divergence, and every
-    hook's calls. (A search that ran out of time keeps neither: how far it got depends on
-    the machine.)"""
-    return {"divergence": watcher.first if watcher else None, "calls": watcher.calls if watcher else {}}
+class Watched(TypedDict):
+    """What a watcher saw of one search, as `SearchAnswer` fields."""
+
+    divergence: Divergence | None
+    calls: dict[str, HookCalls]
+
+
+def _checked(watcher: Watcher | None) -> Watched:
+    """What the watcher saw: the first divergence, and every hook's calls. (A search that
+    ran out of time keeps neither: how far it got depends on the machine.)"""
+    return Watched(divergence=watcher.first if watcher else None, calls=watcher.calls if watcher else {})
 
 
 def expected_count(problem: Problem) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from grader.hooktable import BY_NAME
 from grader.reports.caserecord import CaseRecord
 from grader.reports.rerunhint import RerunCommand, hint_text
 from grader.sandbox.wire import encode, from_data, read_message, to_data
-from grader.scoring.case import Case
+from grader.scoring.case import Case, Reply, as_reply
 from grader.scoring.hookcases import HOOK_NAMES, board_of, describe_case
 from solvers.errortext import describe_exception
 
@@ -44,7 +45,7 @@ class Hint:
     case: CaseRecord | None = None  # the case the lines tell of, when they tell of one (its `rerun`: `argv`)
 
 
-def case_hint(hook: str, number: int, case: Case, result: dict[str, Any], private: bool, command: RerunCommand) -> Hint:
+def case_hint(hook: str, number: int, case: Case, result: Reply, private: bool, command: RerunCommand) -> Hint:
     """The lines after a wrong case's description that tell how to run it again (`result`:
     what the hook did with it, {"value": ...} or {"error": ...})."""
     if not private:
@@ -67,7 +68,7 @@ def search_call_hint(hook: str, board: str, call: int, command: RerunCommand) ->
     return Hint([f"  rerun just this call: {hint_text(argv)}"], argv)
 
 
-def pack(hook: str, number: int, case: Case, result: dict[str, Any]) -> str:
+def pack(hook: str, number: int, case: Case, result: Reply) -> str:
     """One private case as a token of letters, digits, `-` and `_`: the case's input, name
     and expected answer, and what the hook did with it when graded, all of which its
     reason shows. Its data is written as the worker's wire writes values (`to_data`: a
@@ -78,7 +79,7 @@ def pack(hook: str, number: int, case: Case, result: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(zlib.compress(encode(message), 9)).decode().rstrip("=")
 
 
-def unpack(token: str) -> tuple[str, int, Case, dict[str, Any]]:
+def unpack(token: str) -> tuple[str, int, Case, Reply]:
     """The hook, course number, case and graded result a token carries (whitespace in it
     is ignored: a token copied from a wrapped line still works); ValueError saying what
     is wrong. Its data is checked as a worker's message is (`read_message`: bounds, tags)."""
@@ -102,10 +103,11 @@ def unpack(token: str) -> tuple[str, int, Case, dict[str, Any]]:
         or not all(isinstance(key, str) for key in case)
     ):
         raise ValueError("this is not a case a reason gave: copy it again, whole, from the reason")
-    return hook, number, _checked_case(hook, number, case, graded), graded
+    reply = as_reply(graded)
+    return hook, number, _checked_case(hook, number, case, reply), reply
 
 
-def _checked_case(hook: str, number: int, data: dict[str, Any], graded: dict[str, Any]) -> Case:
+def _checked_case(hook: str, number: int, data: Mapping[str, Any], graded: Reply) -> Case:
     """The case of `data`, or ValueError unless it can be asked and shown (a token is text
     anyone can edit)."""
     try:

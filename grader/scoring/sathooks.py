@@ -17,7 +17,7 @@ from grader.sandbox.host import Asker, StudentRaised, WorkerFailure
 from grader.sandbox.tasks import Outcome, Task, WorkerLost
 from grader.sandbox.wire import usable_clauses
 from grader.scoring.hookcalls import HookContractError, Hooks
-from grader.scoring.hookitems import HookAnswers, _answers
+from grader.scoring.hookitems import HookAnswers, ask_each
 from grader.scoring.layouts import layout_problem
 from solvers.csp import CSP, build_csp, layout_of
 
@@ -80,7 +80,7 @@ def sat_hook_task(name: str, limit: float) -> Task[HookAnswers]:
         hooks = Hooks(asker)
         wire = BY_NAME[name].wire_arguments
         replies = iter(hooks.call_all([(name, wire({"lits": list(range(1, n + 1)), "k": k}), None) for n, k in SCOPES], "fatal"))
-        return _answers(SCOPES, lambda scope: hooks.answered(next(replies)))
+        return ask_each(SCOPES, lambda scope: hooks.answered(next(replies)))
 
     return Task(run, limit, f"hooks/{name}", "hooks", frozenset({name}))
 

@@ -8,122 +8,37 @@ first) gives on the very same input. Two things come of it:
   board is lost, it names the hook to look at, and where;
 - for each hook, the calls it got wrong (`HookCalls`): a hook is graded on what it does in
   real searches, not only on the named cases, so answering the named cases' inputs right
-  and the boards' otherwise earns nothing. A CSP hook the engine does not call (the
-  student's forward_check need not call constraint_bounds) is asked apart when its table
-  entry names a probe builder (`HookSpec.probe`, `PROBE_BUILDERS`): for "constraints",
-  about the constraints of the model answer's first nodes on each board (`constraint_probes`).
+  and the boards' otherwise earns nothing.
 
-The model answer's own work is not charged to the student's time (`Uncharged`).
-
-The student copy has no model answer: it has its answers along its own searches of the
-public boards (`AnswerTable`, written by the release). A call whose input is not there
-came after the search had left the model answer's path: it is counted as not checked
-(`HookCalls.unchecked`), and a board with such a call is not known to be right.
+The `Watcher` wraps every hook the engine calls alike, by its table entry (`HookSpec.slot`).
+A CSP hook the engine does not call is asked apart (`grader/scoring/probes.py`). The model
+answer's own work is not charged to the student's time (`Uncharged`). In a student copy
+the model answer is its stored answers (`grader/scoring/storedanswers.py`): a call whose
+input is not there is counted as not checked (`HookCalls.unchecked`), and a board with
+such a call is not known to be right.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
-from grader.hooktable import BY_NAME, CSP_HOOKS, DOMAINS, Probe
-from grader.inputs.searchanswers import call_key
+from grader.hooktable import BY_NAME, ENGINE_HOOKS, HookSpec, checked_domains
 from grader.sandbox.host import StudentRaised
-from grader.scoring.case import Case
+from grader.scoring.case import Case, Reply
 from grader.scoring.hookcalls import HookContractError
-from grader.scoring.hookcases import HOOK_NAMES, as_data, domains_of, handout_domain
+from grader.scoring.hookcases import HOOK_NAMES, as_data, handout_domain
+from grader.scoring.storedanswers import AnswerTable, Model, OffPath, call_arguments
 from solvers.board import Board
-from solvers.csp import CSP, Domains
 from solvers.engine import Strategy
 
-#: Questions a "constraints" probe asks per board: one constraint at each of the model
-#: answer's first nodes, the mine count first (the largest scope), then the clues from the last.
-PROBES = 24
-#: The hooks the engine does not call that are asked about its searches all the same.
-PROBED = tuple(spec.name for spec in CSP_HOOKS if spec.probe)
 #: A context in which the grader's work is not charged to the student's item.
 Uncharged = Callable[[], AbstractContextManager[object]]
 #: What a hook's call may raise that ends the search of one board: a broken contract, an exception of the student's.
 HOOK_FAILURES = (HookContractError, StudentRaised)
 HookFailure = HookContractError | StudentRaised
-
-
-@dataclass(frozen=True)
-class Model:
-    """The model answer of the hooks: its search strategy, and its answer of each probed
-    hook (`PROBED`), by name."""
-
-    strategy: Strategy
-    probed: Mapping[str, Callable[..., Any]]
-
-    def on(self, board: Board) -> Model:
-        """The model answer on `board` (the same everywhere)."""
-        return self
-
-
-class OffPath(Exception):
-    """The student copy does not know the model answer's answer to this call: its input
-    is not on the model answer's own search of a board the copy carries."""
-
-
-def call_arguments(hook: str, *args: Any) -> dict[str, Any]:
-    """A call's input as plain data (what `call_key` digests): the arguments after the
-    CSP, by name, domains as {variable: [values]}."""
-    names = [p.name for p in BY_NAME[hook].params if p.codec.sent]
-    return {
-        name: (
-            {var: list(values) for var, values in value.items()} if name == "domains" else list(value) if isinstance(value, (list, tuple)) else value
-        )
-        for name, value in zip(names, args)
-    }
-
-
-def stored_answer(hook: str, answer: Any, args: dict[str, Any]) -> Any:
-    """`answer` (the model's, as data) as the release stores it: forward_check's as the
-    variables it changed ({"changed": [[var, values], ...]}), the others as they are."""
-    if hook != "forward_check" or answer is None:
-        return answer
-    return {"changed": [[var, values] for var, values in answer.items() if args["domains"].get(var) != values]}
-
-
-def restored_answer(hook: str, stored: Any, args: dict[str, Any]) -> Any:
-    """The model answer's return value from its stored form (`stored_answer`)."""
-    if hook == "constraint_bounds":
-        return tuple(stored)
-    if hook != "forward_check" or stored is None:
-        return stored
-    changed = {int(var): tuple(values) for var, values in stored["changed"]}
-    return {var: changed.get(var, tuple(values)) for var, values in args["domains"].items()}
-
-
-class AnswerTable:
-    """The model answer as the student copy carries it: its answers (by `call_key`) along
-    its own searches of the public boards. `missing`: why the copy has none ("" when it
-    has them)."""
-
-    def __init__(self, answers: dict[str, Any], missing: str = ""):
-        self.answers, self.missing = answers, missing
-
-    def answer(self, hook: str, board: Board, *args: Any) -> Any:
-        """The model answer's return value for this call; OffPath when it is not stored."""
-        data = call_arguments(hook, *args)
-        try:
-            stored = self.answers[call_key(hook, board, data)]
-        except KeyError:
-            raise OffPath(hook) from None
-        return restored_answer(hook, stored, data)
-
-    def on(self, board: Board) -> Model:
-        """The model answer on `board`, as far as the table knows it."""
-
-        def ask(hook: str) -> Callable[..., Any]:
-            return lambda csp, *args: self.answer(hook, board, *args)
-
-        strategy = Strategy("model answer (stored)", ask("select_variable"), ask("order_values"), forward_check=ask("forward_check"))
-        return Model(strategy, {hook: partial(self.answer, hook, board) for hook in PROBED})
 
 
 @dataclass(frozen=True)
@@ -148,7 +63,7 @@ class SearchCall:
 
     case: Case
     call: int
-    returned: dict[str, Any]
+    returned: Reply
     known: bool = True
     after: Divergence | None = None
 
@@ -163,10 +78,10 @@ class HookCalls:
     first_wrong: SearchCall | None = None  # the first call it got wrong
     trivial: set[str] = field(default_factory=set)  # the input-independent answers that matched every call
 
-    def note(self, case: Callable[[], Case], returned: Any, expected: Any, trivial_answers: dict[str, Any]) -> None:
+    def note(self, case: Callable[[], Case], returned: Reply, expected: Any, trivial: dict[str, object]) -> None:
         """Count one call: `returned` and `expected` as checked data (or {"error": why})."""
         self.calls += 1
-        matching = {label for label, answer in trivial_answers.items() if answer == expected}
+        matching = {label for label, answer in trivial.items() if answer == expected}
         self.trivial = matching if self.calls == self.unchecked + 1 else self.trivial & matching
         if returned != {"value": expected}:
             self.wrong += 1
@@ -174,7 +89,8 @@ class HookCalls:
                 self.first_wrong = SearchCall(replace(case(), expected=expected), self.calls, returned)
 
 
-def _forward_check_detail(got: Domains | None, expected: Domains | None) -> str:
+def _domains_detail(got: Any, expected: Any) -> str:
+    """How a domains answer (as data) parted from the model answer's."""
     if got is None:
         return "returned None (a dead end) where no constraint is violated yet"
     if expected is None:
@@ -183,9 +99,19 @@ def _forward_check_detail(got: Domains | None, expected: Domains | None) -> str:
     return f"gave variable {var} the domain {handout_domain(got.get(var, ()))} where the model answer gives {handout_domain(expected[var])}"
 
 
-def _trivial(hook: str, args: tuple[Any, ...]) -> dict[str, Any]:
-    """What each input-independent answer of `hook` gives on these arguments, as data."""
-    answers = {}
+def divergence_detail(spec: HookSpec, got: Any, expected: Any) -> str:
+    """What the student's hook did at a search's first wrong call, against the model
+    answer (both as data): a domains answer by its first differing variable, any other in
+    the words of its table entry (`HookSpec.differs`)."""
+    if spec.returns is checked_domains:
+        return _domains_detail(got, expected)
+    return spec.differs.format(got=got, expected=expected)
+
+
+def trivial_data(hook: str, args: tuple[Any, ...]) -> dict[str, object]:
+    """What each input-independent answer of `hook` gives on these arguments, as data
+    (compared with the model answer's, nothing else)."""
+    answers: dict[str, object] = {}
     for label, answer in BY_NAME[hook].trivial:
         try:
             answers[label] = as_data(hook, answer(*args))
@@ -236,12 +162,14 @@ class Watcher:
         self.first: Divergence | None = None
         self.calls: dict[str, HookCalls] = {hook: HookCalls() for hook in HOOK_NAMES}
 
-    def _case(self, domains: Domains, **args: Any) -> Callable[[], Case]:
+    def _case(self, hook: str, args: tuple[Any, ...]) -> Callable[[], Case]:
+        """A call (the arguments after the CSP) as a case, made when a reason needs it."""
+
         def make() -> Case:
             return Case(
                 f"in the search of this board, node {self.step}",
                 "a call the grader made while solving the board: the same rule as the named cases",
-                {"domains": {var: list(values) for var, values in domains.items()}, **args},
+                call_arguments(hook, *args),
                 tuple(self.board.rows_text()),
                 self.board.rule,
                 self.board.mines,
@@ -261,7 +189,7 @@ class Watcher:
             if self.stop_at == (hook, record.calls):
                 raise CallFound(hook, SearchCall(case(), record.calls, returned, known=False, after=self.first))
             return
-        record.note(case, returned, expected, _trivial(hook, args))
+        record.note(case, returned, expected, trivial_data(hook, args))
         if self.first is None and detail is not None and returned != {"value": expected}:
             self.first = Divergence(hook, self.step, detail())
         if self.stop_at == (hook, record.calls):
@@ -281,136 +209,31 @@ class Watcher:
         if record.first_wrong is None:
             record.first_wrong = SearchCall(case(), record.calls, {"error": str(error)}, known=False)
 
-    def forward_check(self, csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
-        self.step += 1
-        student, model = self.student.forward_check, self.model.forward_check
-        assert student is not None and model is not None
-        try:
-            got = student(csp, domains, assigned)
-        except HOOK_FAILURES as error:
-            self._failed(
-                "forward_check",
-                self._case(domains, assigned=assigned),
-                error,
-                lambda: as_data("forward_check", model(csp, dict(domains), assigned)),
-                (csp, domains, assigned),
-            )
-            raise
-        with self.uncharged():
-            expected = _asked(lambda check: check(csp, dict(domains), assigned), self.model.forward_check)
-            self._note(
-                "forward_check",
-                self._case(domains, assigned=assigned),
-                {"value": as_data("forward_check", got)},
-                expected if expected is UNKNOWN else as_data("forward_check", expected),
-                (csp, domains, assigned),
-                lambda: _forward_check_detail(got, expected),
-            )
-        return got
+    def _watched(self, spec: HookSpec) -> Callable[..., Any]:
+        """The student's hook of the engine's `spec.slot`, each call compared with the model
+        answer's on a fresh copy of the same input (its dicts and lists copied)."""
+        hook, student, model = spec.name, getattr(self.student, spec.slot), getattr(self.model, spec.slot)
 
-    def select_variable(self, csp: CSP, domains: Domains, unassigned: Sequence[int]) -> int:
-        try:
-            got = self.student.select_variable(csp, domains, unassigned)
-        except HOOK_FAILURES as error:
-            self._failed(
-                "select_variable",
-                self._case(domains, unassigned=list(unassigned)),
-                error,
-                lambda: self.model.select_variable(csp, dict(domains), list(unassigned)),
-                (csp, domains, list(unassigned)),
-            )
-            raise
-        with self.uncharged():
-            expected = _asked(lambda select: select(csp, dict(domains), list(unassigned)), self.model.select_variable)
-            self._note(
-                "select_variable",
-                self._case(domains, unassigned=list(unassigned)),
-                {"value": got},
-                expected,
-                (csp, domains, list(unassigned)),
-                lambda: f"chose variable {got} where the model answer chooses {expected}",
-            )
-        return got
+        def expected(csp: Any, *args: Any) -> Any:
+            fresh = [dict(arg) if isinstance(arg, dict) else list(arg) if isinstance(arg, list) else arg for arg in args]
+            return as_data(hook, model(csp, *fresh))
 
-    def order_values(self, csp: CSP, var: int, domains: Domains) -> Any:
-        try:
-            got = self.student.order_values(csp, var, domains)
-        except HOOK_FAILURES as error:
-            self._failed(
-                "order_values",
-                self._case(domains, var=var),
-                error,
-                lambda: list(self.model.order_values(csp, var, dict(domains))),
-                (csp, var, domains),
-            )
-            raise
-        with self.uncharged():
-            expected = _asked(lambda order: list(order(csp, var, dict(domains))), self.model.order_values)
-            self._note(
-                "order_values",
-                self._case(domains, var=var),
-                {"value": list(got)},
-                expected,
-                (csp, var, domains),
-                lambda: f"ordered {list(got)} where the model answer orders {expected}",
-            )
-        return got
+        def call(csp: Any, *args: Any) -> Any:
+            if spec.starts_node:
+                self.step += 1
+            case = self._case(hook, args)
+            try:
+                got = student(csp, *args)
+            except HOOK_FAILURES as error:
+                self._failed(hook, case, error, lambda: expected(csp, *args), (csp, *args))
+                raise
+            with self.uncharged():
+                answer, wanted = as_data(hook, got), _asked(lambda _: expected(csp, *args), None)
+                self._note(hook, case, {"value": answer}, wanted, (csp, *args), lambda: divergence_detail(spec, answer, wanted))
+            return got
+
+        return call
 
     def strategy(self) -> Strategy:
-        return Strategy(self.student.name, self.select_variable, self.order_values, forward_check=self.forward_check)
-
-
-def constraint_probes(hook: str, board: Board, model: Model | AnswerTable) -> list[Case]:
-    """Cases of `hook` (which takes a scope and domains) from the model answer's search of
-    `board`: at each of its first PROBES nodes, one constraint (the mine count first, then
-    the clues from the last) with that node's domains, and the model's answer. The
-    student's forward_check need not call such a hook, so these are asked of it apart, as
-    hook cases. (OffPath in a student copy that does not carry this board.)"""
-    from solvers.csp import build_csp
-    from solvers.engine import search
-
-    model = model.on(board)
-    cases: list[Case] = []
-    model_check = model.strategy.forward_check
-    assert model_check is not None
-
-    def recording(csp: CSP, domains: Domains, assigned: int | None) -> Domains | None:
-        if len(cases) < PROBES and csp.constraints:
-            scope = list(csp.constraints[-(len(cases) + 1) % len(csp.constraints)].scope)
-            cases.append(
-                Case(
-                    f"node {len(cases) + 1} of the model answer's search of this board",
-                    "a call of the search of a real board: the same rule as the named cases",
-                    {"scope": scope, "domains": {var: list(values) for var, values in domains.items()}},
-                    tuple(board.rows_text()),
-                    board.rule,
-                    board.mines,
-                    as_data(hook, model.probed[hook](scope, domains)),
-                )
-            )
-        return model_check(csp, domains, assigned)
-
-    search(build_csp(board), Strategy("probes", model.strategy.select_variable, model.strategy.order_values, forward_check=recording), "first")
-    return cases
-
-
-#: How a board's questions for a probed hook are built, by `HookSpec.probe`.
-PROBE_BUILDERS: dict[Probe, Callable[[str, Board, Model | AnswerTable], list[Case]]] = {
-    "constraints": constraint_probes,
-}
-
-
-def board_probes(hook: str, board: Board, model: Model | AnswerTable) -> list[Case]:
-    """The questions the grader asks `hook` about its searches of `board`, built as the
-    hook's table entry says (`HookSpec.probe`)."""
-    return PROBE_BUILDERS[BY_NAME[hook].probe](hook, board, model)
-
-
-def probe_calls(hook: str, cases: list[Case], results: list[dict[str, Any]]) -> HookCalls:
-    """The student's answers to one board's `board_probes`, as that board's calls."""
-    spec = BY_NAME[hook]
-    calls = HookCalls()
-    for case, result in zip(cases, results):
-        args = tuple(case.args[p.name] if p.codec is not DOMAINS else domains_of(case.args[p.name]) for p in spec.params)
-        calls.note(partial(replace, case), result, case.expected, _trivial(hook, args))
-    return calls
+        """The student's strategy, every hook the engine calls watched."""
+        return Strategy(self.student.name, **{spec.slot: self._watched(spec) for spec in ENGINE_HOOKS})

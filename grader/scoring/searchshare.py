@@ -14,7 +14,7 @@ from grader.inputs.problemset import Problem
 from grader.reports.caserecord import case_text
 from grader.reports.rerunhint import RerunCommand
 from grader.sandbox.tasks import Outcome
-from grader.scoring.case import Case
+from grader.scoring.case import Case, Reply
 from grader.scoring.hookcases import case_record, group_indices
 from grader.scoring.rerun import Hint, search_call_hint
 from grader.scoring.searchcheck import Divergence, HookCalls
@@ -122,7 +122,7 @@ class SearchShare:
             text += f"; {self.passed}/{self.groups} groups of boards right{hidden}"
         return text
 
-    def first_wrong(self, hook: str, command: RerunCommand, evidence: Sequence[tuple[Case, dict[str, Any]]] = ()) -> Hint:
+    def first_wrong(self, hook: str, command: RerunCommand, evidence: Sequence[tuple[Case, Reply]] = ()) -> Hint:
         """The first wrong call on a visible board, as a case with a command that reruns it
         (of a hidden board, only that there was one, and no command). `evidence`: the hook's
         named cases and its answers, which a mistake named must fit too."""
