@@ -171,6 +171,7 @@ def test_the_readme_names_exactly_the_keys_of_the_json_report():
             "wrong",
             unchecked=1.0,
             unverified=0.5,
+            load_reason="SyntaxError: invalid syntax, line 1",
             reruns=(("python", "--case", "x:1"),),
             cases=(CaseRecord("forward_check", "case 1", "why"),),
         ),
