@@ -186,7 +186,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     asked = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
     if asked.isdigit():
         return int(asked)
-    return len(os.sched_getaffinity(0)) + (config.option.markexpr.replace(" ", "") != "notslow")
+    return len(os.sched_getaffinity(0)) + (not quick_loop(config))
+
+
+def quick_loop(config: pytest.Config) -> bool:
+    """This run is the quick loop: `-m "not slow"`."""
+    return config.option.markexpr.replace(" ", "") == "notslow"
 
 
 def live_processes() -> dict[int, list[bytes]]:
@@ -465,7 +470,7 @@ def names_reached(item: pytest.Item) -> set[str]:
     return names
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark `slow` every test of SLOW_MODULES and every test whose code (or a fixture or
     helper of its module that it reaches) names a slow helper, so that
     `python -m pytest -m "not slow" -n auto` is the quick loop while editing. A test that
@@ -474,7 +479,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.stem in SLOW_MODULES or names_reached(item) & SLOW_NAMES:
             item.add_marker(pytest.mark.slow)
-    items[:] = longest_first(items)
+    items[:] = longest_first(items, quick_loop(config))
 
 
 #: The modules that keep one worker busy for a minute or more (measured with junit's times):
@@ -493,17 +498,25 @@ LONGEST_FIRST = (
 )
 
 
-def longest_first(items: list[pytest.Item]) -> list[pytest.Item]:
-    """`items` module by module: LONGEST_FIRST's, then the modules with the most slow tests
-    (which start processes), then the quick ones, which fill the workers' last minutes;
-    the tests of a module keep their order."""
+#: The quick loop's heaviest modules, a second of CPU or more of tests not marked slow
+#: each (measured with each test's CPU time): in the quick loop they start first, so that
+#: neither worker is left with one of them at the end (test_play_agent, last, took 5 of
+#: the 15 s a worker ran).
+QUICK_LONGEST_FIRST = ("test_play_agent", "test_scale_components", "test_bounded_yaml", "test_exact_paths", "test_wire_properties", "test_frontier")
+
+
+def longest_first(items: list[pytest.Item], quick: bool = False) -> list[pytest.Item]:
+    """`items` module by module: LONGEST_FIRST's (QUICK_LONGEST_FIRST's in the quick loop,
+    `quick`), then the modules with the most slow tests (which start processes), then the
+    quick ones, which fill the workers' last minutes; the tests of a module keep their order."""
     slow: dict[str, int] = {}
     for item in items:
         slow[item.path.stem] = slow.get(item.path.stem, 0) + (item.get_closest_marker("slow") is not None)
+    first = QUICK_LONGEST_FIRST if quick else LONGEST_FIRST
 
     def rank(item: pytest.Item) -> tuple[int, int]:
         stem = item.path.stem
-        return (LONGEST_FIRST.index(stem), 0) if stem in LONGEST_FIRST else (len(LONGEST_FIRST), -slow[stem])
+        return (first.index(stem), 0) if stem in first else (len(first), -slow[stem])
 
     return sorted(items, key=rank)
 
