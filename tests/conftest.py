@@ -500,8 +500,8 @@ LONGEST_FIRST = (
 
 #: The quick loop's heaviest modules, a second of CPU or more of tests not marked slow
 #: each (measured with each test's CPU time): in the quick loop they start first, so that
-#: neither worker is left with one of them at the end (test_play_agent, last, took 5 of
-#: the 15 s a worker ran).
+#: neither worker is left with one of them at the end (test_play_agent, which started
+#: last, was 5 of its worker's 16 s of CPU).
 QUICK_LONGEST_FIRST = ("test_play_agent", "test_scale_components", "test_bounded_yaml", "test_exact_paths", "test_wire_properties", "test_frontier")
 
 
