@@ -211,6 +211,7 @@ def chained_csp(rng: random.Random) -> CSP:
     return CSP(tuple((0, v) for v in range(n)), tuple(Constraint(scope, total) for scope, total in zip(scopes, totals)))
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32))
 def test_sweeps_of_arbitrary_constraints_equal_brute_force(seed: int) -> None:
