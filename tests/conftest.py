@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import compileall
 import csv
 import dis
@@ -118,6 +119,19 @@ def compile_packages(root: Path) -> Path:
     return root
 
 
+@functools.cache
+def _tree_of(source: str) -> ast.Module:
+    return ast.parse(source)
+
+
+def python_tree(path: Path) -> ast.Module:
+    """The syntax tree of the Python file at `path`, parsed once per test process for each
+    text it has: the house tests walk every module of the kit (its layers, its doors, who
+    reads YAML or writes CSV), about half a second of CPU a parse of the whole kit. Shared
+    between tests: read it, never change it."""
+    return _tree_of(path.read_text(encoding="utf-8"))
+
+
 #: --only for every hook and the SAT item, graded on one course board (nctu-1): what a
 #: class run needs when its tests read the hooks and that board alone.
 EVERY_HOOK_AND_NCTU_1 = ",".join([*SOLVER_HOOK_NAMES, SAT_ENCODING, "nctu-1"])
@@ -147,6 +161,21 @@ def pytest_configure(config: pytest.Config) -> None:
     compile_packages(ROOT)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> object:
+    """While the test modules are imported, pytest writes down their assertion-rewritten
+    code (tests/__pycache__) even where PYTHONDONTWRITEBYTECODE is set: otherwise every
+    run, and every xdist worker of it, rewrites all of them again, about 7 s of CPU each
+    (the quick loop's two workers took 57 s of CPU, 34 s once the rewrites were kept).
+    The rewritten code is used only while its source is unchanged."""
+    kept = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = kept
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: a worker for each core this process may run on (or what
     PYTEST_XDIST_AUTO_NUM_WORKERS says), and one more when slow tests run. About a fifth
@@ -157,7 +186,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     asked = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
     if asked.isdigit():
         return int(asked)
-    return len(os.sched_getaffinity(0)) + (config.option.markexpr.replace(" ", "") != "notslow")
+    return len(os.sched_getaffinity(0)) + (not quick_loop(config))
+
+
+def quick_loop(config: pytest.Config) -> bool:
+    """This run is the quick loop: `-m "not slow"`."""
+    return config.option.markexpr.replace(" ", "") == "notslow"
 
 
 def live_processes() -> dict[int, list[bytes]]:
@@ -436,7 +470,7 @@ def names_reached(item: pytest.Item) -> set[str]:
     return names
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark `slow` every test of SLOW_MODULES and every test whose code (or a fixture or
     helper of its module that it reaches) names a slow helper, so that
     `python -m pytest -m "not slow" -n auto` is the quick loop while editing. A test that
@@ -445,7 +479,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.stem in SLOW_MODULES or names_reached(item) & SLOW_NAMES:
             item.add_marker(pytest.mark.slow)
-    items[:] = longest_first(items)
+    items[:] = longest_first(items, quick_loop(config))
 
 
 #: The modules that keep one worker busy for a minute or more (measured with junit's times):
@@ -464,17 +498,25 @@ LONGEST_FIRST = (
 )
 
 
-def longest_first(items: list[pytest.Item]) -> list[pytest.Item]:
-    """`items` module by module: LONGEST_FIRST's, then the modules with the most slow tests
-    (which start processes), then the quick ones, which fill the workers' last minutes;
-    the tests of a module keep their order."""
+#: The quick loop's heaviest modules, a second of CPU or more of tests not marked slow
+#: each (measured with each test's CPU time): in the quick loop they start first, so that
+#: neither worker is left with one of them at the end (test_play_agent, which started
+#: last, was 5 of its worker's 16 s of CPU).
+QUICK_LONGEST_FIRST = ("test_play_agent", "test_scale_components", "test_bounded_yaml", "test_exact_paths", "test_wire_properties", "test_frontier")
+
+
+def longest_first(items: list[pytest.Item], quick: bool = False) -> list[pytest.Item]:
+    """`items` module by module: LONGEST_FIRST's (QUICK_LONGEST_FIRST's in the quick loop,
+    `quick`), then the modules with the most slow tests (which start processes), then the
+    quick ones, which fill the workers' last minutes; the tests of a module keep their order."""
     slow: dict[str, int] = {}
     for item in items:
         slow[item.path.stem] = slow.get(item.path.stem, 0) + (item.get_closest_marker("slow") is not None)
+    first = QUICK_LONGEST_FIRST if quick else LONGEST_FIRST
 
     def rank(item: pytest.Item) -> tuple[int, int]:
         stem = item.path.stem
-        return (LONGEST_FIRST.index(stem), 0) if stem in LONGEST_FIRST else (len(LONGEST_FIRST), -slow[stem])
+        return (first.index(stem), 0) if stem in first else (len(first), -slow[stem])
 
     return sorted(items, key=rank)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import python_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -320,7 +321,7 @@ def test_every_yaml_from_outside_goes_through_the_bounded_reader() -> None:
 
     named = []
     for path in sorted(p for room in ("grader", "answerkey", "play", "solvers", "assignment", "bench") for p in (ROOT / room).rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(python_tree(path)):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "yaml" and node.attr in LOADERS:
                 named.append(str(path.relative_to(ROOT)))
             elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("yaml") and {a.name for a in node.names} & LOADERS:

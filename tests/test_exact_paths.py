@@ -72,6 +72,7 @@ def small_board(seed: int, mine_count: bool, most: int = 14) -> Board | None:
     return board if len(build_csp(board).cells) <= most else None
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=120, deadline=None)
 @given(st.integers(0, 2**32), st.integers(2, 9), st.integers(2, 9), st.sampled_from([0.15, 0.25, 0.4]), st.sampled_from([0.2, 0.35, 0.5]))
 def test_forward_backward_equals_the_branching_counter_on_every_component(seed: int, rows: int, cols: int, density: float, reveal: float) -> None:
@@ -210,6 +211,7 @@ def chained_csp(rng: random.Random) -> CSP:
     return CSP(tuple((0, v) for v in range(n)), tuple(Constraint(scope, total) for scope, total in zip(scopes, totals)))
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32))
 def test_sweeps_of_arbitrary_constraints_equal_brute_force(seed: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ def branching_ways(board: Board) -> list[tuple[tuple[int, ...], tuple[int, ...]]
     return [(trim(frontier_ways(part.csp, None) or ()), trim(counter.component(part).ways)) for part in dec.components]
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32), st.integers(2, 9), st.integers(2, 9), st.sampled_from([0.15, 0.25, 0.4]), st.sampled_from([0.2, 0.35, 0.5]))
 def test_sweep_equals_the_branching_counter_on_every_component(seed: int, rows: int, cols: int, density: float, reveal: float) -> None:

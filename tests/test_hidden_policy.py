@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, run_grader
+from conftest import ROOT, python_tree, run_grader
 from rich.console import Console
 
 from grader.commands.batch import BatchRow
@@ -371,7 +371,7 @@ def test_every_writer_of_graded_items_is_tested_and_calls_the_policy() -> None:
     covered = {module for module, _ in WRITERS.values()}
     readers, callers = set(), set()
     for path in sorted((ROOT / "grader").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = python_tree(path)
         if _reads_items(tree):
             readers.add(_module(path))
         if _calls_policy(tree):

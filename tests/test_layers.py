@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import python_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +44,7 @@ def _module_of(path: Path) -> str:
 def _imports(path: Path) -> list[tuple[int, str]]:
     """(line, module) of every import in the file, those inside functions too."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(python_tree(path)):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             found.append((node.lineno, node.module))
         elif isinstance(node, ast.Import):
@@ -54,7 +55,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 def _answer_key_reaches(path: Path) -> list[int]:
     """Lines that import the answer key, by statement or by `importlib.import_module("answerkey...")`."""
     lines = [line for line, module in _imports(path) if module.split(".")[0] == "answerkey"]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(python_tree(path)):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module":
             text = ast.unparse(node.args[0]) if node.args else ""
             if "answerkey" in text:
@@ -98,7 +99,7 @@ def _import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module, path in files.items():
         targets: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(python_tree(path)):
             if isinstance(node, ast.ImportFrom):
                 source = _absolute(module, path.name == "__init__.py", node.level, node.module)
                 targets |= {f"{source}.{alias.name}" if f"{source}.{alias.name}" in files else source for alias in node.names}

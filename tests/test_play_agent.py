@@ -205,6 +205,7 @@ def test_safest_policy_plays_the_games_of_the_agent_before_progress(name):
     assert sum(r.moves for r in results) == moves
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 def test_default_policy_is_deterministic_and_differs_from_safest():
     from answerkey.agent.guess import Guesser
     from play.levels import EXPERT
@@ -292,6 +293,7 @@ def test_pseudo_fifty_fifty_is_found_and_guessed_first():
     assert sum(endgame.wins(part) for part in endgame.split(var, endgame.everything)) == endgame.wins(endgame.everything) == 2
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 def test_pseudo_fifty_fifty_holds_in_every_layout():
     """Whenever `pseudo_cell` names (a, b), every layout consistent with the view that has a
     mine in a has b safe and a mine in every cell that touches only one of them (checked on
@@ -369,6 +371,7 @@ def test_opening_book_keeps_each_guesser_apart():
     assert Agent().decisions(view) == Agent(book=False).decisions(view)
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 def test_opening_book_holds_only_views_with_few_revealed_cells():
     from answerkey.agent.agent import BOOK_REVEALED, opening_decisions, revealed
     from play.levels import EXPERT
@@ -426,6 +429,7 @@ def test_isolated_pocket_is_found_and_searched_first():
     assert pockets(view, counted, limit=1) == []
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 def test_pockets_are_independent_of_the_rest_and_searched_exactly():
     """Checked against every layout of the whole board, on the views where the agent
     guesses in small games: a pocket's layouts are the whole board's layouts cut to its
@@ -521,6 +525,7 @@ def test_one_guess_deeper_with_a_one_guess_horizon_is_the_lookahead():
     assert checked >= 30 and deepened >= 3
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 def test_formation_shares_count_the_layouts_of_each_formation():
     """On the views where the agent guesses in small games, `formation_shares` gives each
     cell a the share of layouts in which a is a mine, a side neighbour b is safe and every

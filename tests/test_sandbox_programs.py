@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import needed
+from conftest import needed, python_tree
 
 from grader.sandbox import cleanup, isolation, reachprobe, shadowkill
 
@@ -127,7 +127,7 @@ def test_a_reach_probe_that_fails_proves_nothing_closed() -> None:
 def programs_in_strings(path: Path) -> list[str]:
     """Where `path` runs a program given with `-c` (in a list of a command's arguments) that
     is not one line written out (a string, or the name of a module-level one): "file:line"."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = python_tree(path)
     named = {
         target.id: node.value.value
         for node in tree.body

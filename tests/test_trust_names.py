@@ -18,7 +18,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, Kit, read_rows
+from conftest import ROOT, Kit, python_tree, read_rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -298,7 +298,7 @@ def test_every_csv_the_grader_writes_goes_through_the_one_writer() -> None:
     """No module of the grader but reports/csvfile.py makes a csv.writer or DictWriter."""
     writers = []
     for path in sorted((ROOT / "grader").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(python_tree(path)):
             if isinstance(node, ast.Attribute) and node.attr in ("writer", "DictWriter") and getattr(node.value, "id", "") == "csv":
                 writers.append(str(path.relative_to(ROOT)))
     assert writers == ["grader/reports/csvfile.py"], writers

@@ -123,6 +123,7 @@ def test_any_bytes_are_a_reply_or_one_bad_message(line: bytes) -> None:
     # any other exception fails the test
 
 
+@pytest.mark.slow  # a broad property, about a second of CPU: the full suite runs it, the quick loop does not
 @settings(max_examples=300, deadline=None)
 @given(
     st.recursive(
