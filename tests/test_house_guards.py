@@ -23,9 +23,8 @@ GRADER = ROOT / "grader"
 AGENT_ITEM = GRADER / "scoring" / "agentplay.py"
 UNTYPED = "dict[str, Any]"
 #: At most this many lines of each room that runs and scores student code name `dict[str, Any]`
-#: (45 in both before issue 50, 23 of them in scoring; issue 50 wants 35 in both, the
-#: sandbox's share being the sandbox work's: lower a ceiling when its room drops under it).
-CEILINGS = {"sandbox": 28, "scoring": 13}
+#: (45 in the two rooms once, 35 at most together now: lower a ceiling when its room drops under it).
+CEILINGS = {"sandbox": 23, "scoring": 12}
 STRICT_MODULES = {"grader.hooktable", "grader.sandbox.*", "grader.scoring.*"}
 STRICT_FLAGS = (
     "disallow_any_generics",

@@ -42,14 +42,17 @@ from grader.hooktable import AGENT_NAME, BY_NAME
 from grader.sandbox.confine import can_confine, confine
 from grader.sandbox.wire import (
     Answer,
+    Began,
+    Ended,
     Missing,
     Raised,
     RaisedKind,
     Ready,
+    Reply,
+    Started,
     Upto,
     encode,
     from_data,
-    ready_message,
     refused_clauses,
     reply_message,
     to_data,
@@ -235,26 +238,26 @@ def refused(hook: str, value: Any, args: dict[str, Any]) -> bool:
     return BY_NAME[hook].part == "sat" and refused_clauses(from_data(value), args["lits"])
 
 
-def answer_batch(answerer: Answerer, request: dict[str, Any], reply: Callable[[dict[str, Any]], None]) -> None:
+def answer_batch(answerer: Answerer, request: dict[str, Any], reply: Callable[[Reply], None]) -> None:
     """Answer a batch's calls in turn, a reply each, up to where the grader stops reading."""
     for ask in request["asks"]:
         if ask["op"] == "board":
             answerer.use_board(ask)
             continue
         record = answerer.answer(ask["hook"], ask["args"])
-        reply(reply_message(record))
+        reply(record)
         if batch_ends(record, ask["hook"], ask["args"], request["upto"]):
             return
 
 
-def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[dict[str, Any]], None]) -> None:
+def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[Reply], None]) -> None:
     """Answer one item's questions until the grader says it is done."""
     for line in requests:
         request = json.loads(line)
         if request["op"] == "board":
             answerer.use_board(request)
         elif request["op"] == "call":
-            reply(reply_message(answerer.answer(request["hook"], request["args"])))
+            reply(answerer.answer(request["hook"], request["args"]))
         elif request["op"] == "calls":
             answer_batch(answerer, request, reply)
         else:
@@ -325,7 +328,7 @@ def load(source: Path, quiet: bool) -> Answerer:
     return Answerer(module, source)
 
 
-def forked(work: Callable[[], None], reply: Callable[[dict[str, Any]], None], contained: bool) -> None:
+def forked(work: Callable[[], None], reply: Callable[[Reply], None], contained: bool) -> None:
     """Run `work` in a fresh fork of this process, then say how the fork ended."""
     pid = os.fork()
     if pid == 0:
@@ -336,10 +339,10 @@ def forked(work: Callable[[], None], reply: Callable[[dict[str, Any]], None], co
             os._exit(0)
     _, status = os.waitpid(pid, 0)
     end_leftovers(pid, contained)
-    reply({"ended": describe_status(status)})
+    reply(Ended(describe_status(status)))
 
 
-def serve(source: Path, requests: BinaryIO, reply: Callable[[dict[str, Any]], None], contained: bool) -> None:
+def serve(source: Path, requests: BinaryIO, reply: Callable[[Reply], None], contained: bool) -> None:
     """Check that the file loads, then serve every item in a fresh fork of this process,
     until standard input closes.
 
@@ -350,11 +353,11 @@ def serve(source: Path, requests: BinaryIO, reply: Callable[[dict[str, Any]], No
 
     def check() -> None:
         answerer = load(source, quiet=False)
-        reply(ready_message(Ready(not answerer.broken, answerer.broken, answerer.missing)))
+        reply(Ready(not answerer.broken, answerer.broken, answerer.missing))
 
     def item() -> None:
         answerer = load(source, quiet=True)
-        reply({"began": True})
+        reply(Began())
         serve_item(answerer, requests, reply)
 
     forked(check, reply, contained)
@@ -370,12 +373,12 @@ def main(argv: list[str]) -> None:
     requests = sys.stdin.buffer
     limit_resources(int(memory_text), contained == "1")
 
-    def reply(message: dict[str, Any]) -> None:
-        replies.write(encode(message))
+    def reply(record: Reply) -> None:
+        replies.write(encode(reply_message(record)))
 
     if not confinable():  # no student code runs unconfined: this worker fails to start (the grader's failure)
         sys.exit("the seccomp filter could not be installed")
-    reply({"started": True})  # before any student code: from here on, a failure is the student's
+    reply(Started())  # before any student code: from here on, a failure is the student's
     sys.meta_path[:0] = [NoGrader(), OwnFilesAndStandardLibrary(list(sys.path), str(source.parent))]
     for module in STUDENT_LIBRARY:  # loaded once here: every fork has it
         importlib.import_module(module)

@@ -307,17 +307,18 @@ class Ended:
 Reply = Started | Ready | Began | Answer | Raised | Ended
 
 
-def ready_message(record: Ready) -> dict[str, Any]:
-    if record.ok:
-        return {"ready": True}
-    return {"ready": False, "why": record.why} | ({"missing": record.missing.data()} if record.missing else {})
-
-
-def reply_message(record: Answer | Raised) -> dict[str, Any]:
+def reply_message(record: Reply) -> dict[str, Any]:
+    """The line a worker writes for `record`, as the `read_*` functions read it back."""
+    missing = {"missing": record.missing.data()} if isinstance(record, Ready | Raised) and record.missing else {}
+    if isinstance(record, Started | Began):
+        return {"started" if isinstance(record, Started) else "began": True}
+    if isinstance(record, Ended):
+        return {"ended": record.how}
+    if isinstance(record, Ready):
+        return {"ready": True} if record.ok else {"ready": False, "why": record.why} | missing
     if isinstance(record, Answer):
         return {"value": record.value}
-    message = {"raised": record.message, "fatal": record.fatal, "kind": record.kind}
-    return message | ({"missing": record.missing.data()} if record.missing else {}) | ({"where": list(record.where)} if record.where else {})
+    return {"raised": record.message, "fatal": record.fatal, "kind": record.kind} | missing | ({"where": list(record.where)} if record.where else {})
 
 
 def _missing(message: dict[str, Any]) -> Missing | None:
