@@ -9,6 +9,8 @@ import ast
 import re
 from pathlib import Path
 
+from conftest import python_tree
+
 ROOT = Path(__file__).resolve().parents[1]
 KIT_PACKAGES = ("grader", "solvers", "answerkey", "play", "assignment")
 #: Where a Namespace may be named: the one reading of a parse into a record, and argparse's Action protocol.
@@ -31,24 +33,47 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
+def _dotted(node: ast.AST) -> str | None:
+    """`a.b.c` for a name or a chain of attributes of one, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        owner = _dotted(node.value)
+        return None if owner is None else f"{owner}.{node.attr}"
+    return None
+
+
+def _calls(node: ast.AST, name: str) -> bool:
+    """`node` calls a function or method whose own name is `name` (`x.name(...)`, `name(...)`)."""
+    if not isinstance(node, ast.Call):
+        return False
+    return (node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)) == name
+
+
 def _namespace_leaks(tree: ast.AST) -> list[str]:
     """Where a parse leaves the edge: a parameter typed Namespace, or a parse (the result
     of `parse_args`) used other than by attribute or handed whole to `read_options`."""
-    found = []
+    found: list[str] = []
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    parses = False
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [a for a in (node.args.vararg, node.args.kwarg) if a]
-            found += [
-                f"line {node.lineno}: {node.name}({a.arg}) takes a Namespace"
-                for a in arguments
-                if re.search(r"\bNamespace\b", ast.unparse(a.annotation or ast.Constant("")))
-            ]
-            found += _parses_leaving(node)
+            functions.append(node)
+        parses = parses or _calls(node, "parse_args")
+    for function in functions:
+        arguments = function.args
+        every = arguments.posonlyargs + arguments.args + arguments.kwonlyargs + [a for a in (arguments.vararg, arguments.kwarg) if a]
+        found += [
+            f"line {function.lineno}: {function.name}({a.arg}) takes a Namespace"
+            for a in every
+            if a.annotation is not None and re.search(r"\bNamespace\b", ast.unparse(a.annotation))
+        ]
+        found += _parses_leaving(function) if parses else []
     return found
 
 
 def _reads(call: ast.AST) -> bool:
-    return isinstance(call, ast.Call) and ast.unparse(call.func).split(".")[-1] == "read_options"
+    return _calls(call, "read_options")
 
 
 def _parses_leaving(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
@@ -57,7 +82,7 @@ def _parses_leaving(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[st
     parents = {child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)}
     found, names = [], set()
     for node in ast.walk(function):
-        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("parse_args"):
+        if _calls(node, "parse_args"):
             parent = parents.get(node)
             if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
                 names.add(parent.targets[0].id)
@@ -74,7 +99,7 @@ def _parses_leaving(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[st
 def test_a_namespace_never_leaves_the_start_of_a_command() -> None:
     leaks = {}
     for path in _kit_files(ROOT, KIT_PACKAGES).values():
-        if str(path.relative_to(ROOT)) != PARSING_MODULE and (found := _namespace_leaks(ast.parse(path.read_text(encoding="utf-8")))):
+        if str(path.relative_to(ROOT)) != PARSING_MODULE and (found := _namespace_leaks(python_tree(path))):
             leaks[str(path.relative_to(ROOT))] = found
     assert not leaks, f"read the parse into the command's record (solvers.cliargs.read_options) where it starts: {leaks}"
 
@@ -108,7 +133,7 @@ def no_options(argv):
 def _private_reaches(module: str, path: Path, modules: set[str], packages: tuple[str, ...]) -> set[tuple[str, str]]:
     """(module, name) of each private name of another kit module that `module` imports or
     reads as an attribute of that module."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = python_tree(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     aliases, found = {name: name for name in modules}, set()
     for node in ast.walk(tree):
@@ -126,7 +151,7 @@ def _private_reaches(module: str, path: Path, modules: set[str], packages: tuple
             aliases |= {alias.asname: alias.name for alias in node.names if alias.asname and alias.name in modules}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and _private(node.attr):
-            owner = aliases.get(ast.unparse(node.value))
+            owner = aliases.get(_dotted(node.value) or "")
             if owner is not None and owner != module:
                 found.add((owner, node.attr))
     return found

@@ -15,6 +15,8 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
+from conftest import python_tree
+
 from grader.hooktable import HOOKS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +56,7 @@ def _strings(node: ast.AST) -> Iterator[str]:
 def hook_branches(path: Path, names: set[str]) -> list[str]:
     """Each comparison or `case` of `path` that names one of the hooks `names`, as path:line."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(python_tree(path)):
         sides: list[ast.AST] = []
         if isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
