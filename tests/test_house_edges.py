@@ -16,10 +16,6 @@ KIT_PACKAGES = ("grader", "solvers", "answerkey", "play", "assignment")
 #: Where a Namespace may be named: the one reading of a parse into a record, and argparse's Action protocol.
 PARSING_MODULE = "solvers/cliargs.py"
 
-#: Private names still imported across modules (none: grader/scoring's were made public by
-#: issue 50's hook-table work); the test fails on an entry that no longer occurs.
-KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()
-
 
 def _kit_files(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
     return {
@@ -165,10 +161,7 @@ def _all_private_reaches(root: Path, packages: tuple[str, ...]) -> set[tuple[str
 def test_no_private_name_is_imported_across_modules() -> None:
     """What another module needs is public (a name without the underscore) or lives with it."""
     found = _all_private_reaches(ROOT, KIT_PACKAGES)
-    assert not found - KNOWN_PRIVATE_IMPORTS, f"private names used across modules: {sorted(found - KNOWN_PRIVATE_IMPORTS)}"
-    assert not KNOWN_PRIVATE_IMPORTS - found, (
-        f"no longer used across modules: drop from KNOWN_PRIVATE_IMPORTS {sorted(KNOWN_PRIVATE_IMPORTS - found)}"
-    )
+    assert not found, f"private names used across modules: {sorted(found)}"
 
 
 def test_the_private_name_check_sees_each_kind(tmp_path: Path) -> None:
