@@ -119,3 +119,20 @@ def test_a_crash_or_a_forged_reply_mid_batch_costs_that_item_alone(kit: Kit, tmp
     if how == "crash":
         assert "ended" in found["constraint_bounds"]["message"], found["constraint_bounds"]
     assert found["forward_check"]["status"] == "pass" and found["nctu-1"]["status"] == "pass" and found["at_most_clauses"]["status"] == "pass"
+
+
+def test_an_items_process_that_says_it_ended_and_lives_on_serves_no_other_item(kit: Kit, tmp_path: Path) -> None:
+    """The "ended" and "began" lines travel on the descriptor student code replies on: a
+    fork that writes them itself and lives on would serve every later item of its worker
+    with what it kept (here: forward_check right from its second item on). The grader
+    sees the process still there and starts a fresh worker, so the file gets exactly the
+    grade of the same file whose process ends."""
+    found = {}
+    for lives_on in ("yes", "no"):
+        student = attacker(tmp_path / lives_on, "hostile_lives_on", LIVES_ON=lives_on)
+        out = tmp_path / f"{lives_on}.json"
+        result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "5", "--jobs", "1")
+        assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+        found[lives_on] = {name: (item["status"], item["score"]) for name, item in entries(json.loads(out.read_text(encoding="utf-8"))).items()}
+    assert found["yes"] == found["no"], found
+    assert found["no"]["forward_check"][1] == 0 and found["no"]["constraint_bounds"][0] == "pass", found["no"]

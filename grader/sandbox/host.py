@@ -47,7 +47,7 @@ from grader.sandbox.cgroup import Group, held
 from grader.sandbox.child import batch_ends
 from grader.sandbox.importrule import outside_rule
 from grader.sandbox.isolation import Isolation, Sandbox
-from grader.sandbox.usage import Usage, files_in_memory, scheduled, usage
+from grader.sandbox.usage import Usage, files_in_memory, members, scheduled, usage
 from grader.sandbox.wire import (
     Answer,
     BadMessage,
@@ -241,6 +241,7 @@ class Worker:
         self.requests = self.process.stdin.fileno()
         os.set_blocking(self.requests, False)
         self.stopped = False
+        self.own: set[int] = set()  # the worker's processes before any student code ran (`load`)
 
     def _release_into(self, group: Group) -> None:
         """Put the worker, still waiting behind `held`, in its group; then let it start:
@@ -267,12 +268,14 @@ class Worker:
             self._next(read_started)
         except WorkerFailure as failure:  # no student code has run yet: this failure is ours
             raise WorkerFailure("crashed", f"the worker could not start ({failure.message})", ours=True) from None
+        self.own = self._alive()
         self.student_ran = True
         self.budget = Budget(max(self.limits.min_load_seconds, limit), self._usage().cpu)
         try:
             ready = self._next(read_ready)
             if isinstance(ready, Ready):  # and the worker says its first fork ended (student code may stop it)
                 self._next(read_ended)
+                self._gone()
         except WorkerFailure as failure:
             if failure.ours:
                 raise
@@ -307,6 +310,21 @@ class Worker:
         self.budget, self.wall_deadline = None, time.monotonic() + END_SECONDS
         self.send({"op": "end"})
         self._next(read_ended)
+        self._gone()
+
+    def _alive(self) -> set[int]:
+        """The worker's processes now: its control group's, else those `usage` counts."""
+        if self.group is not None:
+            return set(self.group.processes())
+        return {process.pid for process in members(self.process.pid, self.uid)}
+
+    def _gone(self) -> None:
+        """WorkerFailure unless the fork that just said it ended is gone: "ended" travels
+        on the pipe student code writes its answers to, so a fork can say it for itself and
+        live on to serve the next item with what it kept. Only the processes the worker had
+        before any student code ran may be left (a fork cannot start processes)."""
+        if self._alive() - self.own:
+            raise WorkerFailure("crashed", "the item's process said it had ended but still ran", self.pending)
 
     def used(self) -> float:
         """Seconds charged to the current item so far (see `Budget`), read afresh."""
