@@ -50,10 +50,8 @@ from grader.sandbox.wire import (
     Ready,
     Reply,
     Started,
-    Upto,
+    batch_ends,
     encode,
-    from_data,
-    refused_clauses,
     reply_message,
     to_data,
 )
@@ -221,21 +219,6 @@ class Answerer:
         except BaseException as error:  # the student's failure is an answer, not our crash
             reason, where = student_reason(error, self.source, hook), raised_where(error, str(self.source.parent))
             return Raised(reason, isinstance(error, FATAL), missing_module(error, self.source), raised_kind(error), where)
-
-
-def batch_ends(record: Answer | Raised, hook: str, args: dict[str, Any], upto: Upto) -> bool:
-    """Whether a batch's answers end with this reply to a call of `hook` on `args` (see
-    `wire`): the worker stops answering there, and the grader stops reading."""
-    if isinstance(record, Raised):
-        return record.fatal or upto == "failure"
-    return upto == "failure" and refused(hook, record.value, args)
-
-
-def refused(hook: str, value: Any, args: dict[str, Any]) -> bool:
-    """Whether the grader refuses this answer (wire data) as soon as it reads it: a clause
-    generator's clauses it cannot use (`wire.usable_clauses`). Other hooks' answers
-    are checked once the batch is read."""
-    return BY_NAME[hook].part == "sat" and refused_clauses(from_data(value), args["lits"])
 
 
 def answer_batch(answerer: Answerer, request: dict[str, Any], reply: Callable[[Reply], None]) -> None:

@@ -44,7 +44,6 @@ from grader.errors import HookError
 from grader.sandbox import stopping
 from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
-from grader.sandbox.child import batch_ends
 from grader.sandbox.importrule import outside_rule
 from grader.sandbox.isolation import Isolation, Sandbox
 from grader.sandbox.usage import Usage, files_in_memory, members, scheduled, usage
@@ -57,6 +56,7 @@ from grader.sandbox.wire import (
     Ready,
     Reply,
     Upto,
+    batch_ends,
     batch_message,
     clean_text,
     encode,
@@ -397,7 +397,7 @@ class Worker:
     def call_all(self, asks: list[dict[str, Any]], upto: Upto) -> list[Answer | StudentRaised]:
         """The replies to a batch of requests (`wire`: boards and calls whose arguments do
         not depend on earlier answers), one per call in turn, read one by one up to where
-        the batch's answers end (`upto`, `child.batch_ends`): what asking them one by one
+        the batch's answers end (`upto`, `wire.batch_ends`): what asking them one by one
         would have got, the worker's time, output and failures included."""
         stopping.check()
         calls = [ask for ask in asks if ask["op"] == "call"]

@@ -52,6 +52,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from grader.hooktable import BY_NAME
+
 MAX_MESSAGE_BYTES = 1 << 20  # one line from a worker
 MAX_DEPTH = 16  # nesting of arrays and objects
 CONTAINER_ROOM = 3  # levels one container may take on the wire
@@ -399,6 +401,21 @@ def read_reply(line: bytes) -> Answer | Raised | Ended:
     if isinstance(message["raised"], str) and isinstance(message["fatal"], bool) and message["kind"] in get_args(RaisedKind):
         return Raised(message["raised"], message["fatal"], _missing(message), message["kind"], _where(message))
     raise BadMessage("a malformed reply")
+
+
+def batch_ends(record: Answer | Raised, hook: str, args: dict[str, Any], upto: Upto) -> bool:
+    """Whether a batch's answers end with this reply to a call of `hook` on `args` (see the batches
+    above): the worker stops answering there, and the grader stops reading."""
+    if isinstance(record, Raised):
+        return record.fatal or upto == "failure"
+    return upto == "failure" and refused(hook, record.value, args)
+
+
+def refused(hook: str, value: Any, args: dict[str, Any]) -> bool:
+    """Whether the grader refuses this answer (wire data) as soon as it reads it: a clause
+    generator's clauses it cannot use (`usable_clauses`). Other hooks' answers
+    are checked once the batch is read."""
+    return BY_NAME[hook].part == "sat" and refused_clauses(from_data(value), args["lits"])
 
 
 def _where(message: dict[str, Any]) -> tuple[str, int] | None:

@@ -20,9 +20,9 @@ from typing import Any
 from grader.errors import HookError
 from grader.hooktable import AGENT_NAME, BY_NAME, ENGINE_HOOKS, Unfit, is_int
 from grader.sandbox.budget import CallTimes
-from grader.sandbox.child import Answerer, batch_ends
+from grader.sandbox.child import Answerer
 from grader.sandbox.host import Asker, StudentRaised
-from grader.sandbox.wire import Answer, Raised, Upto, from_data, quote
+from grader.sandbox.wire import Answer, Raised, Upto, batch_ends, from_data, quote
 from play.view import ACTIONS, Move, View
 from solvers.board import Board
 from solvers.engine import Strategy
