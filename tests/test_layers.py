@@ -274,7 +274,7 @@ def test_the_worker_gives_each_hook_the_arguments_its_stub_promises() -> None:
             assert case.board is not None
             answerer.use_board({"board": list(case.board), "rule": case.rule, "mines": case.mines})
         answerer.answer(spec.name, spec.wire_arguments(case.args))
-        given = dict(zip((p.name for p in spec.params), seen[spec.name]))
+        given = spec.named(seen[spec.name])
         assert isinstance(given["csp"], CSP) if spec.engine_calls else "csp" not in given
         domains = given["domains"]
         assert isinstance(domains, dict) and all(type(v) is int and type(d) is tuple for v, d in domains.items())

@@ -143,7 +143,7 @@ class Hooks:
         """The answer to the hook's positional arguments (the CSP is not sent: the worker
         builds it from the board), unchecked."""
         spec = BY_NAME[hook]
-        return self.call(hook, **spec.wire_arguments(dict(zip((p.name for p in spec.params), args))))
+        return self.call(hook, **spec.wire_arguments(spec.named(args)))
 
     # --- the search hooks, checked ------------------------------------------------------
 
