@@ -27,6 +27,7 @@ import subprocess
 import tempfile
 import time
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -154,7 +155,7 @@ def student_text(results: dict[str, Any]) -> str:
     return "\n".join([str(results.get("output", "")), *(f"{t.get('name', '')}\n{t.get('output', '')}" for t in tests)])
 
 
-def kept_names(submissions: list[Path]) -> list[str]:
+def kept_names(submissions: Sequence[Path]) -> list[str]:
     """A file name for each submission's kept results.json: its name (a `.py` file's
     without the suffix), or, when another submission has that name too, its path as given
     joined by `-` (`again/bob` is `again-bob`); made a file name by `file_names`, one to one."""
@@ -165,7 +166,7 @@ def kept_names(submissions: list[Path]) -> list[str]:
     return [f"{name}.json" for name in file_names(student_names(list(zip(wanted, keys))))]
 
 
-def shown_names(submissions: list[Path]) -> list[str]:
+def shown_names(submissions: Sequence[Path]) -> list[str]:
     """A short name for each submission, for a table of 80 columns: its path relative to
     the working folder when it lies under it, cut to its last parts, as few as tell it
     from the others' (`reference/hooks.py` beside `stub/hooks.py`, `hooks.py` alone), on
@@ -351,7 +352,7 @@ def _run_all(root: Path, named: list[tuple[Path, str, str]], keep: Path | None, 
     return setup_seconds, runs
 
 
-def check_bundle(archive: Path, submissions: list[Path], console: Console, keep: Path | None = None) -> int:
+def check_bundle(archive: Path, submissions: Sequence[Path], console: Console, keep: Path | None = None) -> int:
     """Run the autograder zip `archive` as Gradescope does on each of `submissions`; 0 when
     setup.sh succeeded and every run wrote a results.json that follows the format and
     shows no hidden data, else 1. With `keep`, a folder (made if need be) where each

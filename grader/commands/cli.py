@@ -144,7 +144,7 @@ def _bundle(argv: list[str], console: Console) -> int:
     if args.test:
         from grader.commands.bundletest import check_bundle
 
-        return check_bundle(args.out, list(args.test), console, args.keep)
+        return check_bundle(args.out, args.test, console, args.keep)
     return 0
 
 
@@ -157,7 +157,7 @@ def _gradescope_test(argv: list[str], console: Console) -> int:
     args = read_options(BundleTestOptions, parser.parse_args(argv))
     from grader.commands.bundletest import check_bundle
 
-    return check_bundle(args.zip, list(args.submissions), console, args.keep)
+    return check_bundle(args.zip, args.submissions, console, args.keep)
 
 
 def _prairielearn(argv: list[str], console: Console) -> int:
