@@ -214,3 +214,18 @@ def test_a_class_stopped_at_any_point_leaves_no_process_lease_or_group(
             assert graded or row["note"] == "not graded: the run was interrupted", row
     else:  # stopped before grading began
         assert "nothing was written" in ended.output, ended.output
+
+
+@pytest.mark.slow  # starts Python twice
+def test_a_program_run_with_dash_m_exits_with_its_status_after_a_caught_interrupt(tmp_path: Path) -> None:
+    """A signal's KeyboardInterrupt can land in code run from text (a dataclass being made
+    as a module loads); caught and answered with 128 + the signal, the status must be that
+    one, not a death by SIGINT (-2), which is what Python 3.11 under `-m` gives it unless
+    the program leaves through `stopping.exit_with`, as the grader and its grading
+    processes do. Both entry points are checked to leave that way."""
+    program = "import sys\ntry:\n    exec('raise KeyboardInterrupt')\nexcept KeyboardInterrupt:\n    pass\n"
+    (tmp_path / "stopped_with.py").write_text(program + "from grader.sandbox.stopping import exit_with\nexit_with(143)\n", encoding="utf-8")
+    ran = subprocess.run([sys.executable, "-m", "stopped_with"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert ran.returncode == 143
+    for entry in (ROOT / "grader" / "__main__.py", ROOT / "grader" / "commands" / "gradejob.py"):
+        assert entry.read_text(encoding="utf-8").rstrip().endswith("exit_with(main())"), entry

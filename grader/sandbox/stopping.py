@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import NoReturn
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -95,6 +97,16 @@ def ask(name: str) -> None:
 def exit_status(fallback: str = "SIGINT") -> int:
     """128 + the number of the signal that stopped the run (`fallback` when none was seen)."""
     return 128 + signal.Signals[_STOP.name or fallback].value
+
+
+def exit_with(status: int) -> NoReturn:
+    """`sys.exit(status)` from a program run with `python -m`, its status kept. Such a
+    Python (3.11) ends by SIGINT instead, whatever status it exits with, when the last
+    code it ran from text (`exec` of a string: a dataclass's methods are made so as it is
+    imported) was left by a KeyboardInterrupt, even one caught since: a signal's lands
+    there when it comes while a module loads. Text run last without one clears that."""
+    exec("")
+    sys.exit(status)
 
 
 def hold() -> None:
