@@ -6,8 +6,11 @@ Started by `grader.sandbox.host` inside the sandbox as
 
 VIEW holds the student-facing library (and this file), SOURCE is the student's file,
 REPLY_FD the descriptor replies go to. Questions arrive on standard input, one per line
-(see `wire`). The grader runs every search, game and SAT solve itself: this process only
-ever sees one hook call's arguments, and only its answer goes back, to be checked there.
+(see `wire`). The grader runs every search, game and SAT solve itself, and checks every
+answer there. This process sees a call's arguments, or a batch of them, or runs a board's
+search with the student's hooks itself (`search_board`) so that its calls need no round
+trip each: the grader keeps what its own search found from those replies only when both
+searches made the same calls.
 
 This process never runs student code itself. For every graded item it forks a fresh
 copy of itself, which confines itself (`confine`: no new processes, no memory outside the
