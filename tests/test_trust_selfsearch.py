@@ -22,7 +22,19 @@ from conftest import Kit, attacker, entries
 from grader.hooktable import ENGINE_HOOKS
 from grader.reference import reference_strategies
 from grader.sandbox.child import Answerer, search_board
-from grader.sandbox.wire import Answer, BadMessage, CallsDigest, Raised, Reply, Searched, encode, read_reply, read_search_reply, reply_message
+from grader.sandbox.wire import (
+    Answer,
+    BadMessage,
+    CallsDigest,
+    Raised,
+    Reply,
+    Searched,
+    encode,
+    from_data,
+    read_reply,
+    read_search_reply,
+    reply_message,
+)
 from grader.scoring.hookcalls import Hooks, LocalAsker, board_request
 from solvers.csp import build_csp
 from solvers.engine import search
@@ -62,14 +74,18 @@ def test_the_worker_replies_to_every_call_of_the_graders_search_and_digests_them
     asker = Digesting(model_functions())
     hooks = Hooks(asker)
     hooks.use_board(BOARD)
-    answers: list[Any] = []
-    strategy = hooks.strategy()
-    spied = {spec.slot: (lambda hook: lambda *args: answers.append(hook(*args)) or answers[-1])(getattr(strategy, spec.slot)) for spec in ENGINE_HOOKS}
-    search(build_csp(BOARD), type(strategy)("spied", **spied), "all")
-    replies = worker_search(model_functions())
-    *calls, end = replies
+    answered: list[Any] = []
+    asked = hooks.ask
+
+    def noted(hook: str, *args: Any) -> Any:
+        answered.append(asked(hook, *args))
+        return answered[-1]
+
+    hooks.ask = noted  # type: ignore[method-assign]
+    search(build_csp(BOARD), hooks.strategy(), "all")
+    *calls, end = worker_search(model_functions())
     assert end == Searched(asker.digest.calls, asker.digest.text()) and len(calls) == asker.digest.calls > 10
-    assert all(isinstance(reply, Answer) for reply in calls)
+    assert [from_data(reply.value) for reply in calls if isinstance(reply, Answer)] == answered
 
 
 def test_the_worker_stops_where_the_graders_search_stops() -> None:
@@ -97,7 +113,8 @@ def test_the_end_of_a_search_is_read_only_where_one_is_awaited() -> None:
     line = encode(reply_message(Searched(12, "0" * 32)))[:-1]
     assert read_search_reply(line) == Searched(12, "0" * 32)
     assert read_search_reply(b'{"value":[1,2]}') == Answer([1, 2])
-    for bad in (b'{"searched":-1,"inputs":"' + b"0" * 32 + b'"}', b'{"searched":1,"inputs":"zz"}', b'{"searched":true,"inputs":"' + b"0" * 32 + b'"}'):
+    zeros = b"0" * 32
+    for bad in (b'{"searched":-1,"inputs":"' + zeros + b'"}', b'{"searched":1,"inputs":"zz"}', b'{"searched":true,"inputs":"' + zeros + b'"}'):
         with pytest.raises(BadMessage):
             read_search_reply(bad)
     with pytest.raises(BadMessage):
