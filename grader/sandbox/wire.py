@@ -88,6 +88,11 @@ class BadMessage(ValueError):
 # --- worker side: any Python value as data ---------------------------------------------
 
 
+_SEQUENCES = (list, tuple)
+_INTS = frozenset({int})
+_INT_BOUND = 10**MAX_INT_DIGITS  # |n| < this: at most MAX_INT_DIGITS digits
+
+
 def to_data(value: Any, depth: int = 1) -> Any:
     """`value` as wire data (tagged where JSON has no type for it), to sit `depth` levels
     deep in a message. A container takes up to 3 levels (a dict: the tag's object, its
@@ -101,6 +106,8 @@ def to_data(value: Any, depth: int = 1) -> Any:
         return value if value == value and abs(value) != float("inf") else {"other": repr(value)}
     if depth >= MAX_DEPTH - CONTAINER_ROOM:
         return {"other": "a value nested too deeply"}
+    if type(value) in _SEQUENCES and _INTS.issuperset(map(type, value)) and (not value or -_INT_BOUND < min(value) and max(value) < _INT_BOUND):
+        return list(value)  # plain integers within the bound (a domain, a clause): themselves, with no call each
     if isinstance(value, (list, tuple)):
         return [to_data(item, depth + 1) for item in value]
     if isinstance(value, (set, frozenset)):
@@ -557,12 +564,12 @@ def from_data(value: Any) -> Any:
     ((tag, inner),) = value.items()
     if tag == "set" and isinstance(inner, list):
         try:
-            return WireSet(from_data(item) for item in inner)
+            return WireSet(map(_member, inner))
         except TypeError:  # an unhashable member
             return Opaque("a set of unhashable values")
     if tag == "dict" and isinstance(inner, list) and all(isinstance(p, list) and len(p) == 2 for p in inner):
         try:
-            return {from_data(k): from_data(v) for k, v in inner}
+            return {_member(k): _member(v) for k, v in inner}
         except TypeError:
             return Opaque("a dict with unhashable keys")
     if tag == "move":
