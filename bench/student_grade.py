@@ -189,10 +189,10 @@ def profile(folder: str, student: Path, mode: str) -> None:
     print(f"\nwhere a grade's time goes ({mode}, --jobs 1, in this process): {wall:.2f} s wall, {cpu:.2f} s of the grader's CPU")
     for name, value in sorted(counts.items()):
         print(f"  {name:<44} {value:>10,}")
-    for kind in ("round trips", "calls read from the worker's searches"):
+    for kind, one in (("round trips", "round trip"), ("calls read from the worker's searches", "call read")):
         done, kind_wall, kind_cpu = max(1, counts[kind]), seconds[f"{kind} wall"], seconds[f"{kind} grader CPU"]
-        print(f"  per {kind[:-1]}: {kind_wall / done * 1e6:.0f} µs wall, {kind_cpu / done * 1e6:.0f} µs of the grader's CPU")
-        print(f"  {kind}' share of the grade: {kind_wall:.2f} s wall ({kind_wall / wall:.0%}), {kind_cpu:.2f} s of the grader's CPU")
+        print(f"  per {one}: {kind_wall / done * 1e6:.0f} µs wall, {kind_cpu / done * 1e6:.0f} µs of the grader's CPU")
+        print(f"  share of the grade, {kind}: {kind_wall:.2f} s wall ({kind_wall / wall:.0%}), {kind_cpu:.2f} s of the grader's CPU")
     starts, items = max(1, counts["workers started"]), max(1, counts["items (a fork each)"])
     print(f"  per worker start (its interpreter, the library, the file checked): {seconds['starts'] / starts * 1e3:.0f} ms wall")
     print(f"  per item's fork (loading the file again, confined): {seconds['items'] / items * 1e3:.1f} ms wall")
