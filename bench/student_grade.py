@@ -13,7 +13,9 @@ Rows (they take turns, after one warm-up each; medians of `--repeats`):
   `forward_check`) called directly: no worker, no checks, no report. CPU of this process.
 - **MODE, jobs N**: the real command as a student types it, in a subprocess:
   `python -m grader problems/ --solver FILE --isolation MODE --jobs N`; it must give full
-  marks. CPU is read from a control group of the bench's own (`cpuacct.usage`, or cgroup
+  marks. FILE is graded as a student has it: in a folder of its own, with only the files
+  of its folder it imports (every worker gets a copy of a file's folder, and the default
+  file's, the tests' students, holds over a hundred files). CPU is read from a control group of the bench's own (`cpuacct.usage`, or cgroup
   v2's `cpu.stat`), which counts the grader and every process it started, sandboxed ones
   included (getrusage misses those under bubblewrap); as root only.
 
@@ -30,11 +32,14 @@ and per round trip the wall time and the grader's own CPU time.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
@@ -66,6 +71,19 @@ def student_strategy(path: Path) -> Strategy:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return Strategy("student", module.select_variable, module.order_values, forward_check=module.forward_check)
+
+
+def as_a_student_has_it(path: Path) -> Path:
+    """A copy of `path` in a new folder of its own, with the files of its folder it imports."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-student-"))
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    for name in sorted(imported):
+        if (path.parent / f"{name}.py").is_file():
+            shutil.copyfile(path.parent / f"{name}.py", folder / f"{name}.py")
+    shutil.copyfile(path, folder / path.name)
+    return folder / path.name
 
 
 def in_process(problems: list[Any], strategy: Strategy) -> tuple[float, float]:
@@ -119,15 +137,16 @@ def profile(folder: str, student: Path, mode: str) -> None:
                 seconds["items"] += time.perf_counter() - wall
 
     def counted_call(self: Any, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
+        kind = "round trips" if self.recording is None else "calls read from the worker's searches"
         wall, cpu = time.perf_counter(), time.thread_time()
         try:
             return call(self, hook, args, limit)
         finally:
             with lock:
-                counts[f"round trips: {hook}"] += 1
-                counts["round trips"] += 1
-                seconds["wall"] += time.perf_counter() - wall
-                seconds["grader CPU"] += time.thread_time() - cpu
+                counts[f"{kind}: {hook}"] += 1
+                counts[kind] += 1
+                seconds[f"{kind} wall"] += time.perf_counter() - wall
+                seconds[f"{kind} grader CPU"] += time.thread_time() - cpu
 
     def counted_batch(self: Any, asks: list[dict[str, Any]], upto: Any) -> Any:
         wall, cpu = time.perf_counter(), time.thread_time()
@@ -138,8 +157,8 @@ def profile(folder: str, student: Path, mode: str) -> None:
                 counts["round trips"] += 1
                 counts["round trips: batches"] += 1
                 counts["calls answered in batches"] += sum(ask["op"] == "call" for ask in asks)
-                seconds["wall"] += time.perf_counter() - wall
-                seconds["grader CPU"] += time.thread_time() - cpu
+                seconds["round trips wall"] += time.perf_counter() - wall
+                seconds["round trips grader CPU"] += time.thread_time() - cpu
 
     def counted_send(self: Any, request: dict[str, Any]) -> None:
         with lock:
@@ -167,16 +186,16 @@ def profile(folder: str, student: Path, mode: str) -> None:
     finally:
         host.Worker.call, host.Worker.send, host.Worker._next, host.Worker.load, host.Worker.begin = call, send, following, load, begin  # type: ignore[method-assign]
         host.Worker.call_all = batch  # type: ignore[method-assign]
-    trips = counts["round trips"]
     print(f"\nwhere a grade's time goes ({mode}, --jobs 1, in this process): {wall:.2f} s wall, {cpu:.2f} s of the grader's CPU")
     for name, value in sorted(counts.items()):
-        print(f"  {name:<36} {value:>10,}")
-    print(f"  per round trip: {seconds['wall'] / trips * 1e6:.0f} µs wall, {seconds['grader CPU'] / trips * 1e6:.0f} µs of the grader's CPU")
+        print(f"  {name:<44} {value:>10,}")
+    for kind, one in (("round trips", "round trip"), ("calls read from the worker's searches", "call read")):
+        done, kind_wall, kind_cpu = max(1, counts[kind]), seconds[f"{kind} wall"], seconds[f"{kind} grader CPU"]
+        print(f"  per {one}: {kind_wall / done * 1e6:.0f} µs wall, {kind_cpu / done * 1e6:.0f} µs of the grader's CPU")
+        print(f"  share of the grade, {kind}: {kind_wall:.2f} s wall ({kind_wall / wall:.0%}), {kind_cpu:.2f} s of the grader's CPU")
     starts, items = max(1, counts["workers started"]), max(1, counts["items (a fork each)"])
     print(f"  per worker start (its interpreter, the library, the file checked): {seconds['starts'] / starts * 1e3:.0f} ms wall")
     print(f"  per item's fork (loading the file again, confined): {seconds['items'] / items * 1e3:.1f} ms wall")
-    trips_wall, trips_cpu = seconds["wall"], seconds["grader CPU"]
-    print(f"  round trips' share of the grade: {trips_wall:.2f} s wall ({trips_wall / wall:.0%}), {trips_cpu:.2f} s of the grader's CPU")
 
 
 def main() -> None:
@@ -194,7 +213,8 @@ def main() -> None:
     problems, errors = load_problems(ROOT / args.problems)
     if errors:
         raise SystemExit(f"{args.problems}: {errors[0]}")
-    strategy = student_strategy(args.student.resolve())
+    student = as_a_student_has_it(args.student.resolve())
+    strategy = student_strategy(student)
     rows: dict[str, list[tuple[float, float]]] = {"searches in-process": []}
     kits = {"": ROOT, **({" (before)": args.before.resolve()} if args.before else {})}
     names = [(mode, jobs, label, kit) for mode in args.modes for jobs in args.jobs for label, kit in kits.items()]
@@ -202,11 +222,11 @@ def main() -> None:
     with own_group() as used:
         in_process(problems, strategy)  # warm-up
         for mode, jobs, _, kit in names:
-            graded(kit, args.problems, args.student.resolve(), mode, jobs, used)
+            graded(kit, args.problems, student, mode, jobs, used)
         for _ in range(args.repeats):  # the rows take turns
             rows["searches in-process"].append(in_process(problems, strategy))
             for mode, jobs, label, kit in names:
-                rows.setdefault(f"{mode}, jobs {jobs}{label}", []).append(graded(kit, args.problems, args.student.resolve(), mode, jobs, used))
+                rows.setdefault(f"{mode}, jobs {jobs}{label}", []).append(graded(kit, args.problems, student, mode, jobs, used))
     load_after = os.getloadavg()
     medians = {name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)) for name, runs in rows.items()}
     base = medians["searches in-process"][1]
@@ -219,7 +239,8 @@ def main() -> None:
     worst, slowest = max(cpu / base for _, cpu in graded_rows), max(wall for wall, _ in graded_rows)
     print(f"worst CPU ratio {worst:.1f}x (goal: at most 3x); slowest wall {slowest:.2f} s (goal: 2 s idle)")
     if args.profile:
-        profile(args.problems, args.student.resolve(), args.profile)
+        profile(args.problems, student, args.profile)
+    shutil.rmtree(student.parent)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 A graded item may use `limit` seconds of:
 
-- CPU time of the worker's processes (the worker and everything it started), read from
-  the kernel's counters (`usage`), so a machine busy with other work does not shorten it;
+- CPU time of the worker's processes (the worker and everything it started, its own run
+  of a board's search included), read from the kernel's counters (`usage`), so a machine
+  busy with other work does not shorten it;
 - CPU time of the grader's own thread doing the item's work (the search it runs, the
   checks it makes), read from the thread's clock;
 - time the worker spent asleep or blocked while the grader waited for an answer (a

@@ -6,8 +6,11 @@ Started by `grader.sandbox.host` inside the sandbox as
 
 VIEW holds the student-facing library (and this file), SOURCE is the student's file,
 REPLY_FD the descriptor replies go to. Questions arrive on standard input, one per line
-(see `wire`). The grader runs every search, game and SAT solve itself: this process only
-ever sees one hook call's arguments, and only its answer goes back, to be checked there.
+(see `wire`). The grader runs every search, game and SAT solve itself, and checks every
+answer there. This process sees a call's arguments, or a batch of them, or runs a board's
+search with the student's hooks itself (`search_board`) so that its calls need no round
+trip each: the grader keeps what its own search found from those replies only when both
+searches made the same calls.
 
 This process never runs student code itself. For every graded item it forks a fresh
 copy of itself, which confines itself (`confine`: no new processes, no memory outside the
@@ -38,20 +41,24 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, BinaryIO
 
-from grader.hooktable import AGENT_NAME, BY_NAME
+from grader.hooktable import AGENT_NAME, BY_NAME, ENGINE_HOOKS, HookSpec, Unfit
 from grader.sandbox.confine import can_confine, confine
 from grader.sandbox.wire import (
     Answer,
     Began,
+    BoardRequest,
+    CallsDigest,
     Ended,
     Missing,
     Raised,
     RaisedKind,
     Ready,
     Reply,
+    Searched,
     Started,
     batch_ends,
     encode,
+    from_data,
     reply_message,
     to_data,
 )
@@ -233,6 +240,46 @@ def answer_batch(answerer: Answerer, request: dict[str, Any], reply: Callable[[R
             return
 
 
+class _SearchEnds(Exception):
+    """The grader's search of the board ends at this call: it raised, or its answer broke the contract."""
+
+
+def search_board(answerer: Answerer, request: BoardRequest, reply: Callable[[Reply], None]) -> None:
+    """Run the grader's search of a board (every solution) with the student's hooks, each
+    call asked as the grader would ask it and replied as if it had, up to where the
+    grader's search ends; then say how many calls it made, and their digest (see `wire`)."""
+    from solvers.board import Board
+    from solvers.csp import build_csp
+    from solvers.engine import Strategy, search
+    from solvers.textformat import parse_rows
+
+    answerer.use_board({**request})  # the CSP the student's functions are given, apart from the engine's own
+    parsed = parse_rows(request["board"], request["rule"])
+    digest = CallsDigest()
+
+    def asked(spec: HookSpec) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            given = spec.named(args)
+            arguments = encode(spec.wire_arguments(given))
+            digest.add(spec.name, arguments)
+            record = answerer.answer(spec.name, json.loads(arguments))
+            reply(record)
+            if isinstance(record, Raised):
+                raise _SearchEnds
+            try:
+                return spec.fits(from_data(record.value), given)
+            except Unfit:
+                raise _SearchEnds from None
+
+        return call
+
+    try:
+        search(build_csp(Board(parsed.clues, parsed.rule, request["mines"])), Strategy("student", **{s.slot: asked(s) for s in ENGINE_HOOKS}), "all")
+    except _SearchEnds:
+        pass
+    reply(Searched(digest.calls, digest.text()))
+
+
 def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[Reply], None]) -> None:
     """Answer one item's questions until the grader says it is done."""
     for line in requests:
@@ -243,6 +290,8 @@ def serve_item(answerer: Answerer, requests: BinaryIO, reply: Callable[[Reply], 
             reply(answerer.answer(request["hook"], request["args"]))
         elif request["op"] == "calls":
             answer_batch(answerer, request, reply)
+        elif request["op"] == "search":
+            search_board(answerer, request, reply)
         else:
             return
 

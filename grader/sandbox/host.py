@@ -36,7 +36,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -50,11 +50,14 @@ from grader.sandbox.usage import Usage, files_in_memory, members, scheduled, usa
 from grader.sandbox.wire import (
     Answer,
     BadMessage,
+    BoardRequest,
+    CallsDigest,
     Ended,
     Raised,
     RaisedKind,
     Ready,
     Reply,
+    Searched,
     Upto,
     batch_ends,
     batch_message,
@@ -64,6 +67,7 @@ from grader.sandbox.wire import (
     read_ended,
     read_ready,
     read_reply,
+    read_search_reply,
     read_started,
 )
 
@@ -116,6 +120,20 @@ class StudentRaised(HookError):
     def __init__(self, message: str, fatal: bool, hook: str = "", kind: RaisedKind = "raised", where: tuple[str, int] | None = None):
         super().__init__(message, hook, kind)
         self.fatal, self.where = fatal, where  # where: the exception's type and line in the student's files, as the worker saw them
+
+
+@dataclass
+class Recording:
+    """A search the worker runs itself (`Worker.recorded`): the calls the grader's own search
+    made of it so far, and whether the worker's calls turned out to be others (`parted`):
+    then what the grader's search found is not kept, and it searches again asking each call."""
+
+    digest: CallsDigest = field(default_factory=CallsDigest)
+    parted: bool = False
+
+
+class Parted(Exception):
+    """The grader's search asked for a call after the worker's search had ended."""
 
 
 def interrupt() -> None:
@@ -199,6 +217,7 @@ class Worker:
         self.uid: int | None = None
         self.group: Group | None = None  # the worker's control group, where the kernel keeps its limits
         self.calls = CallTimes()  # the current item's hook calls
+        self.recording: Recording | None = None  # a search the worker runs itself, whose replies `call` reads
         reply_read, reply_write = os.pipe()
         output_read, output_write = os.pipe()
         try:
@@ -376,10 +395,50 @@ class Worker:
                 except OSError:
                     raise WorkerFailure("crashed", self._ended(), self.pending) from None
 
+    @contextmanager
+    def recorded(self, board: BoardRequest) -> Iterator[Recording]:
+        """Within: the item's process runs the grader's search of `board` (a board request)
+        itself with the student's hooks, and `call` reads its next reply instead of asking
+        (see `wire`: "search"), each call counted and digested as it is made here. On
+        leaving, the rest of its replies are read; `parted` says whether its calls were
+        other than those made here (then `Parted` from a call ended the search here)."""
+        self.send({**board, "op": "search"})
+        recording = self.recording = Recording()
+        try:
+            yield recording
+        except Parted:
+            recording.parted = True
+            return
+        finally:
+            self.recording = None
+        while not isinstance(ended := self._replayed(""), Searched):
+            recording.parted = True  # a reply to a call the grader's search did not make
+        recording.parted |= (ended.calls, ended.inputs) != (recording.digest.calls, recording.digest.text())
+
+    def _replayed(self, hook: str) -> Answer | StudentRaised | Searched:
+        """The next reply of a search the worker runs, read as the answer to a call of `hook`."""
+        self.pending, started = hook or None, time.monotonic()
+        try:
+            reply = self._next(read_search_reply)
+        finally:
+            self.pending = None
+            if hook:
+                self.calls.add(hook, time.monotonic() - started)
+        return reply if isinstance(reply, Searched) else self._answered_as(reply, hook)
+
     def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
         """The student's answer to one hook call (data, see `wire`), or StudentRaised; with
-        `limit`, this call alone may take at most that many seconds of the item's time."""
+        `limit`, this call alone may take at most that many seconds of the item's time.
+        Within `recorded`, the next reply of the worker's search."""
         stopping.check()
+        if self.recording is not None:
+            self.recording.digest.add(hook, encode(args))
+            reply = self._replayed(hook)
+            if isinstance(reply, Searched):
+                raise Parted
+            if isinstance(reply, StudentRaised):
+                raise reply
+            return reply.value
         self.pending = hook
         self.call_limit = (self.budget.spent(), limit) if self.budget is not None and limit is not None else None
         started = time.monotonic()
@@ -664,6 +723,8 @@ class Asker(Protocol):
     def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any: ...
 
     def call_all(self, asks: list[dict[str, Any]], upto: Upto) -> list[Answer | StudentRaised]: ...
+
+    def recorded(self, board: BoardRequest) -> AbstractContextManager[Recording]: ...
 
     def send(self, request: dict[str, Any]) -> None: ...
 

@@ -36,6 +36,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -253,8 +254,12 @@ class Sandbox:
     tree: Tree | None = field(init=False, default=None)  # where each worker gets a control group of its own
     unbounded: str = field(init=False, default="")  # what the kernel does not keep here, and why ("" when all)
     _copies: dict[tuple[str, str], Path] = field(default_factory=dict)
+    _preparing: threading.Thread | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
+        if self.mode is Isolation.BWRAP:  # made while the run gets ready, not when its first worker starts
+            self._preparing = threading.Thread(target=self._prepare, name="the standard library's copy", daemon=True)
+            self._preparing.start()
         found = open_tree()
         if isinstance(found, Tree):
             self.tree = found
@@ -262,6 +267,14 @@ class Sandbox:
                 self.unbounded = f"CPU not shared evenly between workers: {found.unshared}"
         else:
             self.unbounded = f"memory and processes counted by the grader, not the kernel, and CPU not shared evenly between workers: {found}"
+
+    def _prepare(self) -> None:
+        """What a worker under bubblewrap sees of the machine, and the run's copy of the
+        standard library (`visible`)."""
+        try:
+            visible.private_copy(visible.bound(self.python), self.root)
+        except Exception:  # noqa: BLE001 (the first worker to start meets the same failure, and reports it)
+            return
 
     def group(self, memory_bytes: int, tasks: int) -> Group | None:
         """A control group of its own for a new worker (None where none can be made here);
@@ -363,6 +376,8 @@ class Sandbox:
             self.uids.put(_claim_uids(1, self.locks, after=uid)[0])
 
     def close(self) -> None:
+        if self._preparing is not None:
+            self._preparing.join()
         visible.release(self.root)
         if self.guardian is not None:
             if self.guardian.stdin is not None:

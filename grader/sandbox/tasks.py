@@ -10,7 +10,8 @@ worker's checked replies said, and read by its scorer by attribute.
 - **Chains.** The caller puts each task in a named chain. A chain runs its tasks in
   order with one worker, every task in a fresh fork of it; chains run `jobs` at a time.
   Which tasks share a worker, and in what order, is fixed by the chains alone, so no
-  outcome depends on `--jobs` or on timing.
+  outcome depends on `--jobs` or on timing. The largest chains start first (by their
+  tasks' `size`), so that the last to end is a short one.
 - **Ours, not theirs.** A failure of the grader's or the machine's (a worker that cannot
   start, an exception in the grader's own code) is retried once in a fresh worker; if it
   fails again, the outcome is "ungraded", never a score. Everything after the student's
@@ -94,7 +95,8 @@ class Task(Generic[A]):
     """Grader work that asks hooks questions: `run(asker)` within `limit` seconds.
 
     `name` says which item it is in reasons; `needs` are the hooks it asks; tasks with the
-    same `chain` run in order in one worker; `hidden` tasks touch hidden problems.
+    same `chain` run in order in one worker; `hidden` tasks touch hidden problems; `size`:
+    how many boards it searches or solves, about (when its chain starts depends on it).
     """
 
     run: Callable[[Asker], A | WorkerLost[A]]
@@ -103,6 +105,7 @@ class Task(Generic[A]):
     chain: str = "main"
     needs: frozenset[str] = frozenset()
     hidden: bool = False
+    size: int = 1
 
 
 class Watch(Protocol):
@@ -249,8 +252,9 @@ def run_tasks(
         for index, task in enumerate(tasks):
             if task.hidden == hidden:
                 chains.setdefault(("hidden " if hidden else "") + task.chain, []).append(index)
-        parts = _run_chains(start, stop, tasks, list(chains.values()), jobs, failures, watch)
-        for indices, part in zip(chains.values(), parts):
+        largest_first = sorted(chains.values(), key=lambda indices: -sum(tasks[index].size for index in indices))
+        parts = _run_chains(start, stop, tasks, largest_first, jobs, failures, watch)
+        for indices, part in zip(largest_first, parts):
             for index, outcome in zip(indices, part):
                 outcomes[index] = outcome
     return [outcome for outcome in outcomes if outcome is not None]

@@ -8,6 +8,7 @@ Grader to worker (on the worker's standard input; trusted, since the grader writ
     {"op": "board", "board": ROWS, "rule": "classic"|"inclusive", "mines": N|null}
     {"op": "call", "hook": NAME, "args": {...}}       # arguments as data (grader.hooktable)
     {"op": "calls", "asks": [BOARD | CALL, ...], "upto": "fatal"|"failure"}  # a batch: each call answered in turn
+    {"op": "search", "board": ROWS, "rule": ..., "mines": N|null}  # search the board with the hooks, a reply a call
     {"op": "end"}                                     # the item is done: its process exits
 
 A batch ("calls") holds calls whose arguments do not depend on earlier answers, each
@@ -16,6 +17,17 @@ the first fatal "raised" (upto "fatal"), or after the first "raised" or answer i
 check refuses (upto "failure", `refused`): where the grader, asking one by one, would have
 stopped asking. The grader reads the replies one by one and stops where the same rule
 says, whatever the worker sends.
+
+A search ("search") is the grader's own search of a board (every solution, the engine's
+hooks the student's), run by the worker too, so that the calls need no round trip each:
+the worker's copy of the engine asks the student's functions, replies to each call as if
+asked it (its arguments as they would have travelled), stops where the grader's search
+would (after a "raised", or an answer the hook's contract refuses), then sends
+{"searched": CALLS, "inputs": DIGEST}: how many calls it made and a digest of their hooks
+and arguments (`CallsDigest`). The grader runs its search as before, reading the next reply
+for each call it makes; only when its own calls' count and digest are the worker's does it
+keep what it found. Anything else (a worker whose search went another way) and the grader
+searches again asking each call, in a fresh process for the item.
 
 Worker to grader (on the reply descriptor; untrusted once the student's file is loaded,
 since student code shares the worker's process and may write anything there), read into
@@ -26,6 +38,7 @@ typed records:
     {"ended": TEXT}                                     # Ended: that fork is gone (after Ready, or instead)
     {"began": true}                                     # Began: the item's process runs
     {"value": VALUE} | {"raised": TEXT, "fatal": BOOL, "kind": KIND}  # Answer | Raised, once per call
+    {"searched": CALLS, "inputs": DIGEST}               # Searched: the end of a "search"'s replies
     {"ended": TEXT}                                     # Ended: the item's process is gone, and how
 
 A "ready": false or "raised" message may add "missing": [MODULE, FILE, LINE] when an
@@ -46,13 +59,15 @@ enforces the bounds below, so a forged, huge, deep or non-finite message is one
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypedDict, get_args
 
 from grader.hooktable import BY_NAME
+from solvers.board import Rule
 
 MAX_MESSAGE_BYTES = 1 << 20  # one line from a worker
 MAX_DEPTH = 16  # nesting of arrays and objects
@@ -73,6 +88,11 @@ class BadMessage(ValueError):
 # --- worker side: any Python value as data ---------------------------------------------
 
 
+_SEQUENCES = (list, tuple)
+_INTS = frozenset({int})
+_INT_BOUND = 10**MAX_INT_DIGITS  # |n| < this: at most MAX_INT_DIGITS digits
+
+
 def to_data(value: Any, depth: int = 1) -> Any:
     """`value` as wire data (tagged where JSON has no type for it), to sit `depth` levels
     deep in a message. A container takes up to 3 levels (a dict: the tag's object, its
@@ -86,6 +106,8 @@ def to_data(value: Any, depth: int = 1) -> Any:
         return value if value == value and abs(value) != float("inf") else {"other": repr(value)}
     if depth >= MAX_DEPTH - CONTAINER_ROOM:
         return {"other": "a value nested too deeply"}
+    if type(value) in _SEQUENCES and _INTS.issuperset(map(type, value)) and (not value or -_INT_BOUND < min(value) and max(value) < _INT_BOUND):
+        return list(value)  # plain integers within the bound (a domain, a clause): themselves, with no call each
     if isinstance(value, (list, tuple)):
         return [to_data(item, depth + 1) for item in value]
     if isinstance(value, (set, frozenset)):
@@ -101,6 +123,23 @@ _ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))  # made once
 def encode(message: dict[str, Any]) -> bytes:
     """One line of JSON (no NaN or infinity can be written)."""
     return _ENCODER.encode(message).encode() + b"\n"
+
+
+class CallsDigest:
+    """The calls of a search, counted and digested in turn: each one's hook and its
+    arguments as they travel (`encode`), so that two searches that asked the
+    same calls in the same order have the same digest, on either side of the wire."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self._digest = hashlib.blake2b(digest_size=16)
+
+    def add(self, hook: str, arguments: bytes) -> None:
+        self.calls += 1
+        self._digest.update(hook.encode() + b"\0" + arguments)
+
+    def text(self) -> str:
+        return self._digest.hexdigest()
 
 
 #: Where a batch's answers end: after the first fatal raise, or after the first failure of any kind.
@@ -306,7 +345,25 @@ class Ended:
     how: str
 
 
-Reply = Started | Ready | Began | Answer | Raised | Ended
+@dataclass(frozen=True)
+class Searched:
+    """A search the worker ran is over: it made `calls` calls, digested as `inputs` (`CallsDigest`)."""
+
+    calls: int
+    inputs: str
+
+
+class BoardRequest(TypedDict):
+    """The request that tells a worker which board the next calls are about ({"op":
+    "board"}), or which board to search ({"op": "search"})."""
+
+    op: Literal["board", "search"]
+    board: list[str]
+    rule: Rule
+    mines: int | None
+
+
+Reply = Started | Ready | Began | Answer | Raised | Searched | Ended
 
 
 def reply_message(record: Reply) -> dict[str, Any]:
@@ -320,6 +377,8 @@ def reply_message(record: Reply) -> dict[str, Any]:
         return {"ready": True} if record.ok else {"ready": False, "why": record.why} | missing
     if isinstance(record, Answer):
         return {"value": record.value}
+    if isinstance(record, Searched):
+        return {"searched": record.calls, "inputs": record.inputs}
     return {"raised": record.message, "fatal": record.fatal, "kind": record.kind} | missing | ({"where": list(record.where)} if record.where else {})
 
 
@@ -393,11 +452,30 @@ _REPLY_KEYS = (
 
 def read_reply(line: bytes) -> Answer | Raised | Ended:
     """A worker's reply to a call, checked (Ended: the item's process died instead)."""
-    message = read_message(line, _REPLY_KEYS)
+    reply = _read_reply(line, _REPLY_KEYS)
+    assert not isinstance(reply, Searched)  # not among the keys read
+    return reply
+
+
+def read_search_reply(line: bytes) -> Answer | Raised | Searched | Ended:
+    """A worker's reply to a call of a search it runs (as `read_reply`), or the search's end."""
+    return _read_reply(line, (*_REPLY_KEYS, frozenset({"searched", "inputs"})))
+
+
+_DIGEST = re.compile(r"[0-9a-f]{32}")
+
+
+def _read_reply(line: bytes, keys: tuple[frozenset[str], ...]) -> Answer | Raised | Searched | Ended:
+    message = read_message(line, keys)
     if "ended" in message:
         return _ended(message)
     if "value" in message:
         return Answer(message["value"])
+    if "searched" in message:
+        calls, inputs = message["searched"], message["inputs"]
+        if not (type(calls) is int and calls >= 0 and isinstance(inputs, str) and _DIGEST.fullmatch(inputs)):
+            raise BadMessage("a malformed end of a search")
+        return Searched(calls, inputs)
     if isinstance(message["raised"], str) and isinstance(message["fatal"], bool) and message["kind"] in get_args(RaisedKind):
         return Raised(message["raised"], message["fatal"], _missing(message), message["kind"], _where(message))
     raise BadMessage("a malformed reply")
@@ -486,12 +564,12 @@ def from_data(value: Any) -> Any:
     ((tag, inner),) = value.items()
     if tag == "set" and isinstance(inner, list):
         try:
-            return WireSet(from_data(item) for item in inner)
+            return WireSet(map(_member, inner))
         except TypeError:  # an unhashable member
             return Opaque("a set of unhashable values")
     if tag == "dict" and isinstance(inner, list) and all(isinstance(p, list) and len(p) == 2 for p in inner):
         try:
-            return {from_data(k): from_data(v) for k, v in inner}
+            return {_member(k): _member(v) for k, v in inner}
         except TypeError:
             return Opaque("a dict with unhashable keys")
     if tag == "move":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,8 +21,8 @@ from grader.errors import HookError
 from grader.hooktable import AGENT_NAME, BY_NAME, ENGINE_HOOKS, Unfit, is_int
 from grader.sandbox.budget import CallTimes
 from grader.sandbox.child import Answerer
-from grader.sandbox.host import Asker, StudentRaised
-from grader.sandbox.wire import Answer, Raised, Upto, batch_ends, from_data, quote
+from grader.sandbox.host import Asker, Recording, StudentRaised
+from grader.sandbox.wire import Answer, BoardRequest, Raised, Upto, batch_ends, from_data, quote
 from play.view import ACTIONS, Move, View
 from solvers.board import Board
 from solvers.engine import Strategy
@@ -75,6 +75,11 @@ class LocalAsker:
                 break
         return replies
 
+    def recorded(self, board: BoardRequest) -> AbstractContextManager[Recording]:
+        """Calls are answered here as they are made: the board is noted, nothing recorded."""
+        self.answerer.use_board({**board})
+        return nullcontext(Recording())
+
     def _answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
         started = time.monotonic()
         reply = self.answerer.answer(hook, args)
@@ -111,7 +116,7 @@ class Hooks:
 
     def use_board(self, board: Board) -> None:
         """Tell the asker which board the next calls are about (it builds the same CSP)."""
-        self.asker.send(_board_request(board))
+        self.asker.send({**board_request(board)})
 
     def call(self, hook: str, **args: Any) -> Any:
         """The answer to arguments already as wire data, as Python values (lists,
@@ -127,7 +132,7 @@ class Hooks:
         asks: list[dict[str, Any]] = []
         for hook, args, board in calls:
             if board is not None:
-                asks.append(_board_request(board))
+                asks.append({**board_request(board)})
             asks.append({"op": "call", "hook": hook, "args": args})
         return self.asker.call_all(asks, upto)
 
@@ -176,6 +181,6 @@ class Hooks:
         return Move(action, (cell[0], cell[1]))
 
 
-def _board_request(board: Board) -> dict[str, Any]:
+def board_request(board: Board) -> BoardRequest:
     """The request that tells an asker which board the next calls are about."""
     return {"op": "board", "board": board.rows_text(), "rule": board.rule, "mines": board.mines}

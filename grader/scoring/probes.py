@@ -80,5 +80,5 @@ def probe_calls(hook: str, cases: list[Case], results: list[Reply]) -> HookCalls
     calls = HookCalls()
     for case, result in zip(cases, results):
         args = tuple(case.args[p.name] if p.codec is not DOMAINS else domains_of(case.args[p.name]) for p in spec.params)
-        calls.note(partial(replace, case), result, case.expected, trivial_data(hook, args))
+        calls.note(partial(replace, case), result, case.expected, partial(trivial_data, hook, args))
     return calls

@@ -18,7 +18,7 @@ from grader.reports.results import ItemResult, ItemStatus, measured
 from grader.reports.words import plural
 from grader.sandbox.host import Asker
 from grader.sandbox.tasks import Outcome, Task
-from grader.scoring.hookcalls import TASK_FAILURES, Hooks
+from grader.scoring.hookcalls import TASK_FAILURES, Hooks, board_request
 from grader.scoring.layouts import layout_problem
 from grader.scoring.modelnodes import shipped_nodes
 from grader.scoring.searchcheck import CallFound, Divergence, HookCalls, SearchCall, Watcher
@@ -51,14 +51,19 @@ class SearchAnswer:
 def problem_task(
     problem: Problem, limit: float, model: Model | AnswerTable | None = None, stop_at: tuple[str, int] | None = None
 ) -> Task[SearchAnswer]:
-    """Search every solution of the problem here, each hook call asked of the solver; with
-    the `model` answer, check every answer against it (see `Watcher`). The problems of one
-    file form a chain. `stop_at` (hook, n): stop at that call and return it as a case."""
+    """Search every solution of the problem here, each hook call answered by the solver;
+    with the `model` answer, check every answer against it (see `Watcher`). The problems
+    of one file form a chain. `stop_at` (hook, n): stop at that call and return it as a case.
 
-    def run(asker: Asker) -> SearchAnswer:
+    The worker runs the same search itself and replies to each call as it goes
+    (`Asker.recorded`), so a call costs no round trip; only a search whose calls were all
+    this search's, in order, is kept. Otherwise (the worker's went another way: only code
+    that changes the kit's search in its process can make it) the item starts again in a
+    fresh process, each call asked as this search makes it."""
+
+    def searched(asker: Asker) -> SearchAnswer:
         board = problem.board
         hooks = Hooks(asker)
-        hooks.use_board(board)
         csp = build_csp(board)
         watcher = None
         if model is not None:
@@ -71,6 +76,23 @@ def problem_task(
             return SearchAnswer(failed=str(error), failed_in=error.hook, failed_as=error.kind, **_checked(watcher))
         grids = [layout_of(csp, values, board.rows, board.cols) for values in result.solutions]
         return SearchAnswer(solutions=grids, stats=result.stats, **_checked(watcher))
+
+    def asking(asker: Asker) -> SearchAnswer:
+        """The search, each call asked of the worker as it comes."""
+        Hooks(asker).use_board(problem.board)
+        return searched(asker)
+
+    def run(asker: Asker) -> SearchAnswer:
+        if stop_at is not None:  # a call to show: asked as it comes (the worker's own search would go on past it)
+            return asking(asker)
+        with asker.recorded(board_request(problem.board)) as recording:
+            answer = searched(asker)
+        if not recording.parted:
+            return answer
+        asker.take_output()  # the worker's search went another way: this item starts again, asking each call
+        asker.end()
+        asker.begin(limit)
+        return asking(asker)
 
     return Task(run, limit, f"{Path(problem.file).stem}/{problem.id}", f"file {problem.file}", SEARCH_HOOKS, problem.hidden)
 

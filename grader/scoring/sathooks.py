@@ -126,6 +126,7 @@ def sat_problems_task(problems: list[Problem], limit: float, hidden: bool = Fals
         "hidden sat" if hidden else "sat",
         frozenset(spec.name for spec in SAT_HOOKS),
         hidden,
+        len(problems),
     )
 
 

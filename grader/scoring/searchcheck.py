@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from grader.hooktable import BY_NAME, ENGINE_HOOKS, HookSpec, checked_domains
@@ -78,11 +79,15 @@ class HookCalls:
     first_wrong: SearchCall | None = None  # the first call it got wrong
     trivial: set[str] = field(default_factory=set)  # the input-independent answers that matched every call
 
-    def note(self, case: Callable[[], Case], returned: Reply, expected: Any, trivial: dict[str, object]) -> None:
-        """Count one call: `returned` and `expected` as checked data (or {"error": why})."""
+    def note(self, case: Callable[[], Case], returned: Reply, expected: Any, trivial: Callable[[], dict[str, object]]) -> None:
+        """Count one call: `returned` and `expected` as checked data (or {"error": why});
+        `trivial` gives what each input-independent answer gives on its input (asked only
+        while some of them matched every call before)."""
         self.calls += 1
-        matching = {label for label, answer in trivial.items() if answer == expected}
-        self.trivial = matching if self.calls == self.unchecked + 1 else self.trivial & matching
+        first = self.calls == self.unchecked + 1
+        if first or self.trivial:
+            matching = {label for label, answer in trivial().items() if answer == expected}
+            self.trivial = matching if first else self.trivial & matching
         if returned != {"value": expected}:
             self.wrong += 1
             if self.first_wrong is None:
@@ -189,7 +194,7 @@ class Watcher:
             if self.stop_at == (hook, record.calls):
                 raise CallFound(hook, SearchCall(case(), record.calls, returned, known=False, after=self.first))
             return
-        record.note(case, returned, expected, trivial_data(hook, args))
+        record.note(case, returned, expected, partial(trivial_data, hook, args))
         if self.first is None and detail is not None and returned != {"value": expected}:
             self.first = Divergence(hook, self.step, detail())
         if self.stop_at == (hook, record.calls):
