@@ -372,7 +372,10 @@ class Worker:
     def send(self, request: dict[str, Any]) -> None:
         """Write one request; WorkerFailure if the worker stops reading in time. A request
         the pipe has room for is written at once, without waiting."""
-        data = encode(request)
+        self.write(encode(request))
+
+    def write(self, data: bytes) -> None:
+        """`send` of a request already encoded (`wire.encode`)."""
         try:
             data = data[os.write(self.requests, data) :]
         except BlockingIOError:
@@ -430,21 +433,29 @@ class Worker:
         """The student's answer to one hook call (data, see `wire`), or StudentRaised; with
         `limit`, this call alone may take at most that many seconds of the item's time.
         Within `recorded`, the next reply of the worker's search."""
+        if self.recording is None:
+            return self.call_line(hook, encode({"op": "call", "hook": hook, "args": args}), limit)
         stopping.check()
-        if self.recording is not None:
-            self.recording.digest.add(hook, encode(args))
-            reply = self._replayed(hook)
-            if isinstance(reply, Searched):
-                raise Parted
-            if isinstance(reply, StudentRaised):
-                raise reply
-            return reply.value
+        self.recording.digest.add(hook, encode(args))
+        reply = self._replayed(hook)
+        if isinstance(reply, Searched):
+            raise Parted
+        if isinstance(reply, StudentRaised):
+            raise reply
+        return reply.value
+
+    def call_line(self, hook: str, request: bytes, limit: float | None = None, read: Callable[[bytes], Reply] = read_reply) -> Any:
+        """`call` of a request already encoded (`wire.encode` of {"op": "call"}), outside
+        `recorded`, its reply read by `read` (`read_reply`, or one that reads the replies of
+        this hook it knows quicker and any other line as `read_reply` does): for a call
+        asked over and over (an agent's moves), made with no more work than it needs."""
+        stopping.check()
         self.pending = hook
         self.call_limit = (self.budget.spent(), limit) if self.budget is not None and limit is not None else None
         started = time.monotonic()
         try:
-            self.send({"op": "call", "hook": hook, "args": args})
-            reply = self._next(read_reply)
+            self.write(request)
+            reply = self._next(read)
         finally:
             self.pending, self.call_limit = None, None
             self.calls.add(hook, time.monotonic() - started)
