@@ -511,6 +511,7 @@ class Worker:
         wakeup = stopping.wakeup_fd()
         if wakeup is not None and wakeup not in self.selector.get_map():  # a signal wakes this wait at once
             self.selector.register(wakeup, selectors.EVENT_READ)
+        printed = True  # whether output may wait to be read (the worker prints before it answers)
         while b"\n" not in self.buffer:
             if len(self.buffer) > 1 << 20:
                 raise WorkerFailure("crashed", "sent an answer over 1048576 bytes", self.pending)
@@ -522,10 +523,12 @@ class Worker:
                 if self.process.poll() is not None:
                     raise WorkerFailure("crashed", self._ended(), self.pending)
                 continue
+            printed = any(key.fd == self.output for key, _ in events)  # else none was printed before the wait's answer
             for key, _ in events:
                 self._take(key.fd, self.selector)
         line, self.buffer = self.buffer.split(b"\n", 1)
-        self._drain_output()
+        if printed:
+            self._drain_output()
         try:
             message = read(line)
         except BadMessage as error:
