@@ -680,6 +680,9 @@ class Worker:
 
     def take_output(self) -> str:
         """What the worker printed since the last call, made safe to show."""
+        if not self.printed:  # nothing kept since (the usual case: no text to clean)
+            self.printed_bytes = 0
+            return ""
         text = "".join(self.printed)
         self.printed.clear()
         self.printed_bytes = 0
