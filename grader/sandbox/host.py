@@ -44,6 +44,7 @@ from grader.errors import HookError
 from grader.sandbox import stopping
 from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
+from grader.sandbox.cores import keep_on
 from grader.sandbox.importrule import outside_rule
 from grader.sandbox.isolation import Isolation, Sandbox
 from grader.sandbox.usage import Usage, files_in_memory, members, scheduled, usage
@@ -336,6 +337,11 @@ class Worker:
         if self.group is not None:
             return set(self.group.processes())
         return {process.pid for process in members(self.process.pid, self.uid)}
+
+    def keep_on(self, cores: set[int]) -> bool:
+        """Keep the worker's processes, and those they start, on `cores` (a hint to the
+        scheduler: `cores.SharedCore`); whether the kernel took every one."""
+        return keep_on(self._alive(), cores)
 
     def _gone(self) -> None:
         """WorkerFailure unless the fork that just said it ended is gone: "ended" travels
