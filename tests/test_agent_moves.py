@@ -108,3 +108,61 @@ def test_an_agent_that_waits_on_the_graders_questions_is_stopped_by_the_move_lim
     assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
     entry: dict[str, Any] = next(e for e in json.loads(out.read_text(encoding="utf-8"))["other"] if e["id"] == "agent")
     assert entry["message"].startswith("won 0/3 beginner games: all lost at move 1: a move took more than 0.5 s"), entry["message"]
+
+
+@pytest.mark.slow  # a sandbox, workers started and crashed
+def test_the_worker_runs_on_the_core_of_the_thread_that_asks_it_and_the_thread_gets_its_cores_back() -> None:
+    """While the games last, each worker (a fresh one for every game here: the agent
+    crashes its process at the second move) and the grader's thread that asks it are kept
+    on one core, the same for all (a hint to the scheduler, which the worker may not
+    undo); when the games end, the thread may run anywhere it could before."""
+    import os
+
+    from grader.scoring.agentplay import play_games
+
+    needed("--isolation bwrap", isolation_unavailable("bwrap"))
+    before = os.sched_getaffinity(0)
+    if len(before) < 2:
+        pytest.skip("this process may run on one core only: there is no other core to keep off")
+    sandbox = open_sandbox("bwrap", [], workers=1)
+    agent = RemoteAgent(str(STUDENT_FILES / "agent_tells_cores.py"), "classic", Limits(), 60.0, 10.0, sandbox, "file")
+    asked_on: list[set[int]] = []
+
+    def asking(view: View) -> Move:
+        move = agent(view)
+        asked_on.append(os.sched_getaffinity(0))
+        return move
+
+    try:
+        games = play_games(asking, AgentGrading(games=3), 0)
+    finally:
+        agent.end()
+        sandbox.close()
+    assert [game.cause for game in games] == ["crashed"] * 3
+    assert len(asked_on) == 3 and len({frozenset(cores) for cores in asked_on}) == 1 and len(asked_on[0]) == 1
+    assert agent.printed == f"cores {sorted(asked_on[0])}\nrefused\n" * 3  # each worker on the thread's core, and kept there
+    assert os.sched_getaffinity(0) == before
+
+
+def test_a_worker_the_kernel_does_not_take_leaves_the_thread_where_it_was() -> None:
+    """A worker whose processes the kernel does not all move (one gone, a core it may not
+    use) keeps the thread where it was; one taken moves the thread to the same core, until
+    `end` gives the thread its cores back."""
+    import os
+
+    from grader.sandbox.cores import SharedCore, keep_on
+
+    before = os.sched_getaffinity(0)
+    assert not keep_on([2**22 + 1], {0})  # no process has that id (past the kernel's most)
+    shared = SharedCore()
+    shared.join(lambda cores: False)
+    assert os.sched_getaffinity(0) == before and shared.core is None
+    taken: list[set[int]] = []
+    shared.join(lambda cores: taken.append(cores) is None)
+    try:
+        assert len(taken[0]) == 1 and os.sched_getaffinity(0) == taken[0]
+        shared.join(lambda cores: taken.append(cores) is None)  # a second worker: the same core
+        assert taken[1] == taken[0]
+    finally:
+        shared.end()
+    assert os.sched_getaffinity(0) == before

@@ -26,6 +26,7 @@ from grader.hooktable import AGENT_NAME, VIEW
 from grader.inputs.config import AgentGrading, GradingConfig
 from grader.reference import reference_agent
 from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
+from grader.sandbox.cores import SharedCore
 from grader.sandbox.host import Asker, Limits, StudentRaised, Worker, WorkerFailure, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Outcome
@@ -75,6 +76,7 @@ class RemoteAgent:
         self.replaced = False  # whether the next worker replaces one (the first is the grader's cost)
         self.printed = ""
         self.stopped: AgentFailure | None = None  # why no game can be played any more
+        self.core = SharedCore()  # the worker and this thread on one core while the games last (`end`)
         self.ungraded: str | None = None
 
     def __call__(self, view: View) -> Move:
@@ -125,6 +127,8 @@ class RemoteAgent:
                 left = self.budget - self.used
             asker.begin(max(left, 0.0))
             self.asker, self.replaced = asker, True
+            if isinstance(asker, Worker):
+                self.core.join(asker.keep_on)
         try:
             return self._ask(view)
         except StudentRaised as error:
@@ -152,11 +156,19 @@ class RemoteAgent:
                 self.printed += text
 
     def close(self) -> None:
+        """Stop the worker (the next move starts another)."""
         if self.asker is not None:
             self._keep_output()
             self.used += self.asker.used()
             stop_worker(self.asker)
             self.asker = None
+
+    def end(self) -> None:
+        """The games are over: stop the worker, and give this thread its cores back."""
+        try:
+            self.close()
+        finally:
+            self.core.end()
 
 
 def move_request(view: View) -> bytes:
@@ -246,7 +258,7 @@ def play_agent_games(
     try:
         result = games_result(play_games(agent, grading, first_seed))
     finally:
-        agent.close()
+        agent.end()
     output, seconds = agent.printed[: limits.output_kept], agent.used
     if agent.ungraded is not None:
         return Outcome("ungraded", None, f"{agent.ungraded} (tried twice)", output, seconds)
