@@ -4,6 +4,7 @@ of its own and through the sandbox, as peers in one run, in CPU per game and as 
     python bench/agent_game_cost.py                                  # 500 Beginner games, bwrap and user, 3 rounds
     python bench/agent_game_cost.py --games 200 --modes bwrap none --repeats 5
     python bench/agent_game_cost.py --before /tmp/main-checkout      # also an older checkout's grader, taking turns
+    python bench/agent_game_cost.py --free-cores                     # also rows with the worker's core left to the scheduler
 
 The agent is bench/agents/handout_agent.py (what a student following the handout writes).
 Every row is a process of its own, started by this script, that imports the grader of
@@ -11,7 +12,10 @@ one checkout (this one, or `--before`'s) and plays the games:
 
 - **in-process**: its `choose_move` called directly (`play_games`), no worker;
 - **MODE**: graded as the grader grades it (`play_agent_games`: the games here, one
-  `choose_move` question per move to a sandboxed worker, the item's answer computed).
+  `choose_move` question per move to a sandboxed worker, the item's answer computed);
+- **MODE (cores free)**, with `--free-cores`: the same, this checkout's grader, with the
+  worker and the grader's thread left wherever the scheduler puts them (`SharedCore.join`
+  does nothing), to show what keeping them on one core saves.
 
 CPU is read from a control group of the row's own (`run_overhead.own_group`), so it
 counts the row's process and every process it started, sandboxed ones included (getrusage
@@ -40,9 +44,10 @@ BENCH = Path(__file__).resolve().parent
 AGENT = BENCH / "agents" / "handout_agent.py"
 
 
-def play_row(mode: str, games: int) -> dict[str, Any]:
+def play_row(mode: str, games: int, free: bool = False) -> dict[str, Any]:
     """Play the games in this process as row `mode` ("in-process" or an isolation mode),
-    with the grader first on `sys.path`: CPU and wall seconds, and the item's answer."""
+    with the grader first on `sys.path` (`free`: the worker's core left to the scheduler):
+    CPU and wall seconds, and the item's answer."""
     from grader.inputs.config import AgentGrading
     from grader.sandbox.host import Limits
     from grader.sandbox.isolation import open_sandbox
@@ -54,6 +59,10 @@ def play_row(mode: str, games: int) -> dict[str, Any]:
 
     sys.path[:] = kit_first  # ...which put this checkout on the path: every later import is the row's kit's
 
+    if free:
+        from grader.sandbox.cores import SharedCore
+
+        SharedCore.join = lambda self, keep_on: None  # type: ignore[method-assign]
     grading = AgentGrading(games=games, timeout=3600.0)
     answer: AgentGames | None
     with own_group() as used:
@@ -81,10 +90,10 @@ def play_row(mode: str, games: int) -> dict[str, Any]:
     return {"cpu": cpu, "wall": wall, "answer": [answer.wins, answer.outcomes, [list(vars(loss).values()) for loss in answer.losses]]}
 
 
-def run_row(kit: Path, mode: str, games: int) -> dict[str, Any]:
+def run_row(kit: Path, mode: str, games: int, free: bool = False) -> dict[str, Any]:
     """One row in a process of its own, importing the grader of `kit`."""
     run = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--row", mode, "--games", str(games)],
+        [sys.executable, str(Path(__file__).resolve()), "--row", mode, "--games", str(games), *(["--free-cores"] if free else [])],
         env={**os.environ, "PYTHONPATH": str(kit)},
         cwd=kit,
         capture_output=True,
@@ -102,10 +111,11 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", default=["bwrap", "user"])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--before", type=Path, help="a checkout of an older commit: its grader's rows too, taking turns")
+    parser.add_argument("--free-cores", action="store_true", help="also rows with the worker's core left to the scheduler")
     parser.add_argument("--row", help=argparse.SUPPRESS)  # internal: play one row here and print its figures
     args = parser.parse_args()
     if args.row:
-        print(json.dumps(play_row(args.row, args.games)))
+        print(json.dumps(play_row(args.row, args.games, args.free_cores)))
         return
     if os.geteuid() != 0:
         raise SystemExit("run as root: the CPU of sandboxed processes is read from a control group of the row's own")
@@ -116,13 +126,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="agent-cost-") as private:
         closed = {label: closed_kit(Path(tempfile.mkdtemp(dir=private)), root) if "user" in args.modes else root for label, root in checkouts.items()}
         kits = {label: (root, closed[label]) for label, root in checkouts.items()}
-        names = [("in-process", "in-process", ROOT)]
-        names += [(f"{mode}{label}", mode, closed if mode == "user" else root) for mode in args.modes for label, (root, closed) in kits.items()]
-        rows: dict[str, list[dict[str, Any]]] = {name: [] for name, _, _ in names}
+        names = [("in-process", "in-process", ROOT, False)]
+        names += [(f"{mode}{label}", mode, shut if mode == "user" else root, False) for mode in args.modes for label, (root, shut) in kits.items()]
+        if args.free_cores:
+            names += [(f"{mode} (cores free)", mode, kits[""][1] if mode == "user" else ROOT, True) for mode in args.modes]
+        rows: dict[str, list[dict[str, Any]]] = {name: [] for name, _, _, _ in names}
         load_before = os.getloadavg()
         for _ in range(args.repeats):  # the rows take turns
-            for name, mode, kit in names:
-                rows[name].append(run_row(kit, mode, args.games))
+            for name, mode, kit, free in names:
+                rows[name].append(run_row(kit, mode, args.games, free))
         load_after = os.getloadavg()
     answers = {name: json.dumps(runs[0]["answer"]) for name, runs in rows.items()}
     if len(set(answers.values())) != 1:

@@ -15,6 +15,7 @@ Standard library only: the worker imports it inside the sandbox.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -62,8 +63,14 @@ def _rebuild_view(data: Any) -> Any:
     from play.view import View  # the student-facing game library, present in the worker
 
     cols, cells = data["cols"], data["cells"].encode("ascii")
-    rows = tuple(tuple(value - CELL_BASE for value in cells[start : start + cols]) for start in range(0, len(cells), cols))
-    return View(data["rows"], cols, data["mines"], rows)
+    return View(data["rows"], cols, data["mines"], tuple(_view_row(cells[start : start + cols]) for start in range(0, len(cells), cols)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _view_row(cells: bytes) -> tuple[int, ...]:
+    """One row of a view's cells as values: a move changes a few rows of the view, so the
+    others are the tuples made for the last move (immutable, so shared safely)."""
+    return tuple(value - CELL_BASE for value in cells)
 
 
 def _view_data(view: Any) -> dict[str, Any]:

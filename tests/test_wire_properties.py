@@ -20,6 +20,7 @@ from grader.sandbox.wire import (
     encode,
     from_data,
     quote,
+    read_move_reply,
     read_reply,
     reply_message,
     to_data,
@@ -151,3 +152,60 @@ def test_any_json_value_is_a_reply_or_one_bad_message(value: Any) -> None:
 def test_an_unhashable_member_reads_back_as_opaque() -> None:
     reply = read_reply(encode(reply_message(Answer(to_data({(1, 2)})))).rstrip(b"\n"))
     assert isinstance(reply, Answer) and isinstance(from_data(reply.value), Opaque)
+
+
+def read_either(read: Any, line: bytes) -> Any:
+    """What `read` makes of `line`: its record, or the BadMessage's reason."""
+    try:
+        return read(line)
+    except BadMessage as error:
+        return f"BadMessage: {error}"
+
+
+#: Pieces of a reply to choose_move, in the form the worker writes and in near misses of it
+#: (a forged line can be anything): words, numbers in and past the bound, spacing, quotes.
+MOVE_WORDS = st.sampled_from(["open", "flag", "OPEN", "dig", "", "open ", "a" * 21, "op\\u0065n", "flag\\n"])
+MOVE_NUMBERS = st.integers(min_value=-(10**19), max_value=10**19).map(str) | st.sampled_from(
+    ["-0", "01", "-01", "1.0", "1e3", "true", "null", " 1", "0x1"]
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(MOVE_WORDS, MOVE_NUMBERS, MOVE_NUMBERS, st.sampled_from(["", " ", "\r", "\n", "]"]))
+def test_the_quick_read_of_a_move_reads_every_line_as_the_whole_read_does(word: str, row: str, col: str, spacing: str) -> None:
+    """`read_move_reply` (an agent's replies, with no parse of JSON for a move as the
+    worker writes it) gives, for any line shaped like a move or nearly, the record or the
+    refusal `read_reply` gives: a forged line gains nothing by taking the quick road."""
+    for line in (
+        f'{{"value":{{"move":["{word}",[{row},{col}]]}}}}{spacing}',
+        f'{{"value":{{"move":["{word}",[{row},{spacing}{col}]]}}}}',
+        f'{{"value":{{"move":["{word}",[{row},{col}]{spacing}]}}}}',
+        f'{{"value": {{"move":["{word}",[{row},{col}]]}}}}',
+    ):
+        data = line.encode()
+        assert read_either(read_move_reply, data) == read_either(read_reply, data), data
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=120).map(lambda tail: b'{"value":{"move":["open",[' + tail))
+def test_any_bytes_after_a_moves_start_read_quickly_as_wholly(line: bytes) -> None:
+    assert read_either(read_move_reply, line) == read_either(read_reply, line)
+
+
+def test_a_move_the_worker_writes_takes_the_quick_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every move a worker writes (cells within the bound, both actions) is read without
+    the whole read, as the whole read reads it."""
+    from grader.sandbox import wire
+
+    lines = [
+        encode(reply_message(Answer({"move": [action, [to_data(cell[0]), to_data(cell[1])]]}))).rstrip(b"\n")
+        for action, cell in (("open", (0, 0)), ("flag", (15, 29)), ("open", (-1, 10**17)), ("flag", (-(10**18) + 1, 7)))
+    ]
+    wholly = [read_reply(line) for line in lines]
+    assert [record.value["move"] for record in wholly] == [["open", [0, 0]], ["flag", [15, 29]], ["open", [-1, 10**17]], ["flag", [-(10**18) + 1, 7]]]
+
+    def whole_read(line: bytes) -> Any:
+        raise AssertionError(f"read wholly: {line!r}")
+
+    monkeypatch.setattr(wire, "read_reply", whole_read)
+    assert [read_move_reply(line) for line in lines] == wholly

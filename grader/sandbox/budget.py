@@ -140,7 +140,7 @@ class CoreWait:
         self._file: FileIO | None = None
 
     def read(self) -> float:
-        thread = threading.get_native_id()
+        thread = threading.get_ident()  # no system call, unlike the native id: read twice a reply
         for _ in range(2):
             if self._file is None or thread != self._thread:
                 self._open(thread)

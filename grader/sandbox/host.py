@@ -44,6 +44,7 @@ from grader.errors import HookError
 from grader.sandbox import stopping
 from grader.sandbox.budget import Budget, CallTimes, Lateness
 from grader.sandbox.cgroup import Group, held
+from grader.sandbox.cores import keep_on
 from grader.sandbox.importrule import outside_rule
 from grader.sandbox.isolation import Isolation, Sandbox
 from grader.sandbox.usage import Usage, files_in_memory, members, scheduled, usage
@@ -337,6 +338,11 @@ class Worker:
             return set(self.group.processes())
         return {process.pid for process in members(self.process.pid, self.uid)}
 
+    def keep_on(self, cores: set[int]) -> bool:
+        """Keep the worker's processes, and those they start, on `cores` (a hint to the
+        scheduler: `cores.SharedCore`); whether the kernel took every one."""
+        return keep_on(self._alive(), cores)
+
     def _gone(self) -> None:
         """WorkerFailure unless the fork that just said it ended is gone: "ended" travels
         on the pipe student code writes its answers to, so a fork can say it for itself and
@@ -372,7 +378,10 @@ class Worker:
     def send(self, request: dict[str, Any]) -> None:
         """Write one request; WorkerFailure if the worker stops reading in time. A request
         the pipe has room for is written at once, without waiting."""
-        data = encode(request)
+        self.write(encode(request))
+
+    def write(self, data: bytes) -> None:
+        """`send` of a request already encoded (`wire.encode`)."""
         try:
             data = data[os.write(self.requests, data) :]
         except BlockingIOError:
@@ -430,21 +439,29 @@ class Worker:
         """The student's answer to one hook call (data, see `wire`), or StudentRaised; with
         `limit`, this call alone may take at most that many seconds of the item's time.
         Within `recorded`, the next reply of the worker's search."""
+        if self.recording is None:
+            return self.call_line(hook, encode({"op": "call", "hook": hook, "args": args}), limit)
         stopping.check()
-        if self.recording is not None:
-            self.recording.digest.add(hook, encode(args))
-            reply = self._replayed(hook)
-            if isinstance(reply, Searched):
-                raise Parted
-            if isinstance(reply, StudentRaised):
-                raise reply
-            return reply.value
+        self.recording.digest.add(hook, encode(args))
+        reply = self._replayed(hook)
+        if isinstance(reply, Searched):
+            raise Parted
+        if isinstance(reply, StudentRaised):
+            raise reply
+        return reply.value
+
+    def call_line(self, hook: str, request: bytes, limit: float | None = None, read: Callable[[bytes], Reply] = read_reply) -> Any:
+        """`call` of a request already encoded (`wire.encode` of {"op": "call"}), outside
+        `recorded`, its reply read by `read` (`read_reply`, or one that reads the replies of
+        this hook it knows quicker and any other line as `read_reply` does): for a call
+        asked over and over (an agent's moves), made with no more work than it needs."""
+        stopping.check()
         self.pending = hook
         self.call_limit = (self.budget.spent(), limit) if self.budget is not None and limit is not None else None
         started = time.monotonic()
         try:
-            self.send({"op": "call", "hook": hook, "args": args})
-            reply = self._next(read_reply)
+            self.write(request)
+            reply = self._next(read)
         finally:
             self.pending, self.call_limit = None, None
             self.calls.add(hook, time.monotonic() - started)
@@ -500,6 +517,7 @@ class Worker:
         wakeup = stopping.wakeup_fd()
         if wakeup is not None and wakeup not in self.selector.get_map():  # a signal wakes this wait at once
             self.selector.register(wakeup, selectors.EVENT_READ)
+        printed = True  # whether output may wait to be read (the worker prints before it answers)
         while b"\n" not in self.buffer:
             if len(self.buffer) > 1 << 20:
                 raise WorkerFailure("crashed", "sent an answer over 1048576 bytes", self.pending)
@@ -511,10 +529,12 @@ class Worker:
                 if self.process.poll() is not None:
                     raise WorkerFailure("crashed", self._ended(), self.pending)
                 continue
+            printed = any(key.fd == self.output for key, _ in events)  # else none was printed before the wait's answer
             for key, _ in events:
                 self._take(key.fd, self.selector)
         line, self.buffer = self.buffer.split(b"\n", 1)
-        self._drain_output()
+        if printed:
+            self._drain_output()
         try:
             message = read(line)
         except BadMessage as error:
@@ -666,6 +686,9 @@ class Worker:
 
     def take_output(self) -> str:
         """What the worker printed since the last call, made safe to show."""
+        if not self.printed:  # nothing kept since (the usual case: no text to clean)
+            self.printed_bytes = 0
+            return ""
         text = "".join(self.printed)
         self.printed.clear()
         self.printed_bytes = 0

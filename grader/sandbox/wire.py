@@ -481,6 +481,22 @@ def _read_reply(line: bytes, keys: tuple[frozenset[str], ...]) -> Answer | Raise
     raise BadMessage("a malformed reply")
 
 
+#: An agent's move as the worker writes it (`encode` of `reply_message`): an action's word
+#: and a cell of two integers within the bound, each in JSON's one way of writing it.
+_INT = rb"(-?(?:0|[1-9][0-9]{0,%d}))" % (MAX_INT_DIGITS - 1)
+_MOVE_REPLY = re.compile(rb'\{"value":\{"move":\["([a-z]{1,20})",\[' + _INT + b"," + _INT + rb"\]\]\}\}")
+
+
+def read_move_reply(line: bytes) -> Answer | Raised | Ended:
+    """`read_reply` of a reply to choose_move, with no parse of JSON for a move as the
+    worker writes it (asked once a move, its reply read as often); any other line is
+    read by `read_reply`, and either way it reads as `read_reply` reads it."""
+    move = _MOVE_REPLY.fullmatch(line)
+    if move is None:
+        return read_reply(line)
+    return Answer({"move": [move[1].decode(), [int(move[2]), int(move[3])]]})
+
+
 def batch_ends(record: Answer | Raised, hook: str, args: dict[str, Any], upto: Upto) -> bool:
     """Whether a batch's answers end with this reply to a call of `hook` on `args` (see the batches
     above): the worker stops answering there, and the grader stops reading."""

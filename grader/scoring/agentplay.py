@@ -22,14 +22,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
-from grader.hooktable import AGENT_NAME
+from grader.hooktable import AGENT_NAME, VIEW
 from grader.inputs.config import AgentGrading, GradingConfig
 from grader.reference import reference_agent
 from grader.reports.results import ItemResult, ItemStatus, failed_item, measured
-from grader.sandbox.host import Asker, Limits, StudentRaised, WorkerFailure, start_worker, stop_worker
+from grader.sandbox.cores import SharedCore
+from grader.sandbox.host import Asker, Limits, StudentRaised, Worker, WorkerFailure, start_worker, stop_worker
 from grader.sandbox.isolation import Sandbox, Scope
 from grader.sandbox.tasks import Outcome
-from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker
+from grader.sandbox.wire import from_data, read_move_reply
+from grader.scoring.hookcalls import HookContractError, Hooks, LocalAsker, checked_move
 from play.advisor import load_probabilities
 from play.evaluate import (
     CAUSE_WORDS,
@@ -74,6 +76,7 @@ class RemoteAgent:
         self.replaced = False  # whether the next worker replaces one (the first is the grader's cost)
         self.printed = ""
         self.stopped: AgentFailure | None = None  # why no game can be played any more
+        self.core = SharedCore()  # the worker and this thread on one core while the games last (`end`)
         self.ungraded: str | None = None
 
     def __call__(self, view: View) -> Move:
@@ -124,14 +127,25 @@ class RemoteAgent:
                 left = self.budget - self.used
             asker.begin(max(left, 0.0))
             self.asker, self.replaced = asker, True
+            if isinstance(asker, Worker):
+                self.core.join(asker.keep_on)
         try:
-            return Hooks(self.asker, self.move_limit).choose_move(view)
+            return self._ask(view)
         except StudentRaised as error:
             raise AgentFailure(str(error), "raised") from None
         except HookContractError as error:
             raise AgentFailure(str(error), "illegal") from None
         finally:
             self._keep_output()
+
+    def _ask(self, view: View) -> Move:
+        """The agent's move for `view`, checked; of a worker asked with the question written
+        as a line at once and the answer read quicker (`wire.read_move_reply`)."""
+        asker = self.asker
+        assert asker is not None
+        if isinstance(asker, Worker):
+            return checked_move(from_data(asker.call_line(AGENT_NAME, move_request(view), self.move_limit, read_move_reply)))
+        return Hooks(asker, self.move_limit).choose_move(view)
 
     def _keep_output(self) -> None:
         """Read what the worker printed during the last move: kept up to the limit, and
@@ -142,11 +156,30 @@ class RemoteAgent:
                 self.printed += text
 
     def close(self) -> None:
+        """Stop the worker (the next move starts another)."""
         if self.asker is not None:
             self._keep_output()
             self.used += self.asker.used()
             stop_worker(self.asker)
             self.asker = None
+
+    def end(self) -> None:
+        """The games are over: stop the worker, and give this thread its cores back."""
+        try:
+            self.close()
+        finally:
+            self.core.end()
+
+
+def move_request(view: View) -> bytes:
+    """The question of one move: the line `wire.encode` writes for {"op": "call", "hook":
+    "choose_move", "args": {"view": the view as `VIEW` sends it}}, written as text at once
+    (a question a move: its encoding was a tenth of the grader's work for it)."""
+    data = VIEW.send(view)
+    return (
+        f'{{"op":"call","hook":"{AGENT_NAME}","args":{{"view":{{"rows":{data["rows"]},"cols":{data["cols"]},'
+        f'"mines":{data["mines"]},"cells":"{data["cells"]}"}}}}}}\n'
+    ).encode()
 
 
 def play_games(agent: ChooseMove, grading: AgentGrading, first_seed: int) -> list[GameResult]:
@@ -225,7 +258,7 @@ def play_agent_games(
     try:
         result = games_result(play_games(agent, grading, first_seed))
     finally:
-        agent.close()
+        agent.end()
     output, seconds = agent.printed[: limits.output_kept], agent.used
     if agent.ungraded is not None:
         return Outcome("ungraded", None, f"{agent.ungraded} (tried twice)", output, seconds)

@@ -171,14 +171,20 @@ class Hooks:
     # --- the SAT exercise and the agent -------------------------------------------------
 
     def choose_move(self, view: View) -> Move:
-        answer = self.ask(AGENT_NAME, view)
-        if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] == "move"):
-            raise HookContractError("choose_move", f"choose_move returned {quote(answer)}, not a Move")
-        _, action, cell = answer
-        if action not in ACTIONS or not (isinstance(cell, list) and len(cell) == 2 and all(map(is_int, cell))):
-            shown = repr(action) if action in ACTIONS else f"{quote(action)} (actions: {', '.join(ACTIONS)})"
-            raise HookContractError("choose_move", f"choose_move returned a Move with action {shown} and cell {quote(cell)}")
-        return Move(action, (cell[0], cell[1]))
+        return checked_move(self.ask(AGENT_NAME, view))
+
+
+def checked_move(answer: Any) -> Move:
+    """An answer of choose_move (as `Hooks.call` gives it) as a Move, once it is one: an
+    action and a cell of two ints (its legality is the game's to check);
+    HookContractError otherwise."""
+    if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] == "move"):
+        raise HookContractError("choose_move", f"choose_move returned {quote(answer)}, not a Move")
+    _, action, cell = answer
+    if action not in ACTIONS or not (isinstance(cell, list) and len(cell) == 2 and all(map(is_int, cell))):
+        shown = repr(action) if action in ACTIONS else f"{quote(action)} (actions: {', '.join(ACTIONS)})"
+        raise HookContractError("choose_move", f"choose_move returned a Move with action {shown} and cell {quote(cell)}")
+    return Move(action, (cell[0], cell[1]))
 
 
 def board_request(board: Board) -> BoardRequest:
