@@ -153,3 +153,24 @@ def test_a_search_the_worker_runs_grades_as_asking_each_call(kit: Kit, tmp_path:
     assert kept == asked
     for hook in ("select_variable", "order_values"):  # what they did in the searches counts against them
         assert kept[hook][0] == "fail" and "in the grader's searches" in kept[hook][3] and "FOLDER" in kept[hook][3], kept[hook]
+
+
+@pytest.mark.slow  # two gradings, each board taking seconds of CPU
+def test_a_search_parted_on_purpose_gets_no_second_budget(kit: Kit, tmp_path: Path) -> None:
+    """A worker whose search goes another way on purpose makes the item start again in a
+    fresh process: its first process's time stays the item's. Hooks that need 2.6 s of
+    CPU on each board (the work noted in the worker's /tmp as it goes, which every fork
+    sees) run out of the 2 s limit; ending the worker's search after 1.3 s of that work,
+    to have the rest done in the fresh process, must not make them fit."""
+
+    def problems(trick: str) -> dict[str, tuple[str, float, str]]:
+        student = attacker(tmp_path / trick, "hostile_second_budget", TRICK=trick, WORK="2.6", STOP="1.3")
+        out = tmp_path / f"{trick}.json"
+        result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "2", "--jobs", "1")
+        assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+        found = json.loads(out.read_text(encoding="utf-8"))["problems"]
+        return {item["id"]: (item["status"], item["score"], item["message"]) for item in found}
+
+    honest, tricked = problems("no"), problems("yes")
+    assert all(status in {"timeout", "not_run"} for status, _, _ in honest.values()), honest
+    assert {name: item[:2] for name, item in tricked.items()} == {name: item[:2] for name, item in honest.items()}, tricked
