@@ -10,7 +10,6 @@ budget, and that fork finds most of the work done. "no" is the same file without
 step: with {{WORK}} seconds over the item's limit, each board runs out of time."""
 
 import hashlib
-import os
 import time
 
 import solvers.engine
