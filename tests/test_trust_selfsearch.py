@@ -6,7 +6,9 @@ engine replaced, its replies forged) must cost the student nothing it would not 
 asked call by call.
 
 In-process for the two sides' conventions (the digest of the calls, the replies' format);
-through the real CLI under `bwrap` and `user` for stateful hooks graded both ways.
+through the real CLI under `bwrap` and `user` for stateful hooks graded both ways, and for
+attackers: a search parted on purpose (no second budget), forged replies and ends of a
+search, and a worker acting after its search's last call.
 """
 
 from __future__ import annotations
@@ -153,3 +155,60 @@ def test_a_search_the_worker_runs_grades_as_asking_each_call(kit: Kit, tmp_path:
     assert kept == asked
     for hook in ("select_variable", "order_values"):  # what they did in the searches counts against them
         assert kept[hook][0] == "fail" and "in the grader's searches" in kept[hook][3] and "FOLDER" in kept[hook][3], kept[hook]
+
+
+@pytest.mark.slow  # two gradings, each board taking seconds of CPU
+def test_a_search_parted_on_purpose_gets_no_second_budget(kit: Kit, tmp_path: Path) -> None:
+    """A worker whose search goes another way on purpose makes the item start again in a
+    fresh process: its first process's time stays the item's. Hooks that need 2.6 s of
+    CPU on each board (the work noted in the worker's /tmp as it goes, which every fork
+    sees) run out of the 2 s limit; ending the worker's search after 1.3 s of that work,
+    to have the rest done in the fresh process, must not make them fit."""
+
+    def problems(trick: str) -> dict[str, tuple[str, float, str]]:
+        student = attacker(tmp_path / trick, "hostile_second_budget", TRICK=trick, WORK="2.6", STOP="1.3")
+        out = tmp_path / f"{trick}.json"
+        result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", "2", "--jobs", "1")
+        assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+        found = json.loads(out.read_text(encoding="utf-8"))["problems"]
+        return {item["id"]: (item["status"], item["score"], item["message"]) for item in found}
+
+    honest, tricked = problems("no"), problems("yes")
+    assert all(status in {"timeout", "not_run"} for status, _, _ in honest.values()), honest
+    assert {name: item[:2] for name, item in tricked.items()} == {name: item[:2] for name, item in honest.items()}, tricked
+
+
+def graded_problems(kit: Kit, tmp_path: Path, name: str, timeout: str, **constants: str) -> dict[str, tuple[str, float, str]]:
+    """Each item's status, score and reason, graded by the real CLI."""
+    student = attacker(tmp_path / "-".join((name, *constants.values())), name, **constants)
+    out = student.with_suffix(".json")
+    result = kit.run(kit.course, "--solver", student, "--json", out, "--timeout", timeout, "--jobs", "1")
+    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+    return {name: (item["status"], item["score"], item["message"]) for name, item in entries(json.loads(out.read_text(encoding="utf-8"))).items()}
+
+
+@pytest.mark.slow  # four gradings
+def test_forged_replies_earn_what_the_same_lie_earns_asked_call_by_call(kit: Kit, tmp_path: Path) -> None:
+    """A worker that answers its boards' searches with the model answer's functions instead
+    of its own (refused) select_variable, writing the replies and the end of the search with
+    the grader's own count and digest itself, gets what hooks that tell the grader's searches
+    from the hook's cases by the stack get asked call by call: item by item, the same."""
+    forged, stack, plain = (graded_problems(kit, tmp_path, "hostile_forged_search", "5", MODE=mode) for mode in ("forged", "stack", "plain"))
+    assert {name: item[:2] for name, item in forged.items()} == {name: item[:2] for name, item in stack.items()}, forged
+    assert forged["nctu-1"][0] == "pass" and plain["nctu-1"][0] == "error" and forged["select_variable"][0] == "fail", (forged, plain)
+    early = graded_problems(kit, tmp_path, "hostile_forged_search", "5", MODE="early")  # the end of the search sent first
+    assert all(early[name][:2] == ("error", 0.0) for name in ("nctu-1", "nctu-1-as-printed", "nctu-2")), early
+
+
+@pytest.mark.slow  # four gradings
+def test_what_a_worker_does_after_its_search_ended_costs_that_board_alone(kit: Kit, tmp_path: Path) -> None:
+    """While the grader reads the rest of a worker's search (after its own search ended),
+    the worker's process exits, floods it with replies to calls nobody made, or burns CPU:
+    each board is that failure, within its time, with one reason; one reply too many
+    makes the board searched again, asking each call, and graded as the model answer."""
+    boards = ("nctu-1", "nctu-1-as-printed", "nctu-2")
+    expected = {"exit": "error", "flood": "timeout", "burn": "timeout", "extra": "pass"}
+    for after, status in expected.items():
+        found = graded_problems(kit, tmp_path, "hostile_drain", "1", AFTER=after)
+        assert all(found[board][0] == status for board in boards), (after, found)
+        assert found["forward_check"][:2] == ("pass", 3.0), (after, found)  # the hook's own cases: unchanged

@@ -318,7 +318,19 @@ class Worker:
     def begin(self, limit: float) -> None:
         """Start an item in a fresh fork of the worker, with `limit` seconds (see `Budget`),
         loading the student's file again included."""
-        self.budget = Budget(limit, self._usage().cpu)
+        self._fork(Budget(limit, self._usage().cpu))
+
+    def again(self) -> None:
+        """Start the current item again in a fresh fork of the worker, its time going on:
+        what its first process used stays charged (a fresh process is no fresh budget)."""
+        budget = self.budget
+        assert budget is not None, "again: no item is running"
+        self.end()
+        self._fork(budget)
+
+    def _fork(self, budget: Budget) -> None:
+        """Run the item in a fresh fork of the worker, charged to `budget`."""
+        self.budget = budget
         self.calls = CallTimes()
         self.send({"op": "task"})
         began = self._next(read_began)
@@ -752,6 +764,8 @@ class Asker(Protocol):
     def send(self, request: dict[str, Any]) -> None: ...
 
     def end(self) -> None: ...
+
+    def again(self) -> None: ...
 
     def used(self) -> float: ...
 

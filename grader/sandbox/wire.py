@@ -27,7 +27,7 @@ would (after a "raised", or an answer the hook's contract refuses), then sends
 and arguments (`CallsDigest`). The grader runs its search as before, reading the next reply
 for each call it makes; only when its own calls' count and digest are the worker's does it
 keep what it found. Anything else (a worker whose search went another way) and the grader
-searches again asking each call, in a fresh process for the item.
+searches again asking each call, in a fresh process for the item and the time it has left.
 
 Worker to grader (on the reply descriptor; untrusted once the student's file is loaded,
 since student code shares the worker's process and may write anything there), read into

@@ -89,6 +89,9 @@ class LocalAsker:
     def end(self) -> None:
         pass
 
+    def again(self) -> None:
+        """One process: the item goes on where it is, its time with it."""
+
     def used(self) -> float:
         return time.thread_time() - self.started
 

@@ -59,7 +59,7 @@ def problem_task(
     (`Asker.recorded`), so a call costs no round trip; only a search whose calls were all
     this search's, in order, is kept. Otherwise (the worker's went another way: only code
     that changes the kit's search in its process can make it) the item starts again in a
-    fresh process, each call asked as this search makes it."""
+    fresh process, each call asked as this search makes it, in the time the item has left."""
 
     def searched(asker: Asker) -> SearchAnswer:
         board = problem.board
@@ -89,9 +89,8 @@ def problem_task(
             answer = searched(asker)
         if not recording.parted:
             return answer
-        asker.take_output()  # the worker's search went another way: this item starts again, asking each call
-        asker.end()
-        asker.begin(limit)
+        asker.take_output()  # the worker's search went another way: this item starts again, asking each call,
+        asker.again()  # in the time it has left
         return asking(asker)
 
     return Task(run, limit, f"{Path(problem.file).stem}/{problem.id}", f"file {problem.file}", SEARCH_HOOKS, problem.hidden)
