@@ -36,7 +36,7 @@ import resource
 import signal
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any, BinaryIO
@@ -192,6 +192,16 @@ def raised_kind(error: BaseException) -> RaisedKind:
     return "not_implemented" if isinstance(error, NotImplementedError) else "raised"
 
 
+def board_csp(request: Mapping[str, Any]) -> Any:
+    """The CSP of a board request's board (`wire.BoardRequest`): a new one each time."""
+    from solvers.board import Board
+    from solvers.csp import build_csp
+    from solvers.textformat import parse_rows
+
+    parsed = parse_rows(request["board"], request["rule"])
+    return build_csp(Board(parsed.clues, parsed.rule, request["mines"]))
+
+
 class Answerer:
     """The student's functions, and the board the current questions are about; `broken`:
     why the file did not load (`missing`: the module an import of it did not find), the
@@ -201,13 +211,8 @@ class Answerer:
         self.module, self.source, self.broken, self.missing = module, source, broken, missing
         self.csp: Any = None
 
-    def use_board(self, request: dict[str, Any]) -> None:
-        from solvers.board import Board
-        from solvers.csp import build_csp
-        from solvers.textformat import parse_rows
-
-        parsed = parse_rows(request["board"], request["rule"])
-        self.csp = build_csp(Board(parsed.clues, parsed.rule, request["mines"]))
+    def use_board(self, request: Mapping[str, Any]) -> None:
+        self.csp = board_csp(request)
 
     def answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
         if self.broken:
@@ -248,13 +253,9 @@ def search_board(answerer: Answerer, request: BoardRequest, reply: Callable[[Rep
     """Run the grader's search of a board (every solution) with the student's hooks, each
     call asked as the grader would ask it and replied as if it had, up to where the
     grader's search ends; then say how many calls it made, and their digest (see `wire`)."""
-    from solvers.board import Board
-    from solvers.csp import build_csp
     from solvers.engine import Strategy, search
-    from solvers.textformat import parse_rows
 
-    answerer.use_board({**request})  # the CSP the student's functions are given, apart from the engine's own
-    parsed = parse_rows(request["board"], request["rule"])
+    answerer.use_board(request)  # the CSP the student's functions are given, apart from the engine's own
     digest = CallsDigest()
 
     def asked(spec: HookSpec) -> Callable[..., Any]:
@@ -274,7 +275,7 @@ def search_board(answerer: Answerer, request: BoardRequest, reply: Callable[[Rep
         return call
 
     try:
-        search(build_csp(Board(parsed.clues, parsed.rule, request["mines"])), Strategy("student", **{s.slot: asked(s) for s in ENGINE_HOOKS}), "all")
+        search(board_csp(request), Strategy("student", **{s.slot: asked(s) for s in ENGINE_HOOKS}), "all")
     except _SearchEnds:
         pass
     reply(Searched(digest.calls, digest.text()))

@@ -77,7 +77,7 @@ class LocalAsker:
 
     def recorded(self, board: BoardRequest) -> AbstractContextManager[Recording]:
         """Calls are answered here as they are made: the board is noted, nothing recorded."""
-        self.answerer.use_board({**board})
+        self.answerer.use_board(board)
         return nullcontext(Recording())
 
     def _answer(self, hook: str, args: dict[str, Any]) -> Answer | Raised:
