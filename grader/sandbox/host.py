@@ -432,20 +432,26 @@ class Worker:
             return
         finally:
             self.recording = None
-        while not isinstance(ended := self._replayed(""), Searched):
+        while not isinstance(ended := self._replayed(None), Searched):
             recording.parted = True  # a reply to a call the grader's search did not make
         recording.parted |= (ended.calls, ended.inputs) != (recording.digest.calls, recording.digest.text())
 
-    def _replayed(self, hook: str) -> Answer | StudentRaised | Searched:
-        """The next reply of a search the worker runs, read as the answer to a call of `hook`."""
-        self.pending, started = hook or None, time.monotonic()
+    def _replayed(self, hook: str | None) -> Answer | StudentRaised | Searched:
+        """The next reply of a search the worker runs, read as the answer to a call of `hook`
+        (None: of no call the grader made)."""
+        reply = self._awaited(hook, read_search_reply)
+        return reply if isinstance(reply, Searched) else self._answered_as(reply, hook or "")
+
+    def _awaited(self, hook: str | None, read: Callable[[bytes], Reply]) -> Any:
+        """The next message, read by `read` as the reply to a call of `hook` (None: of no
+        call), the wait for it counted as that hook's."""
+        self.pending, started = hook, time.monotonic()
         try:
-            reply = self._next(read_search_reply)
+            return self._next(read)
         finally:
             self.pending = None
-            if hook:
+            if hook is not None:
                 self.calls.add(hook, time.monotonic() - started)
-        return reply if isinstance(reply, Searched) else self._answered_as(reply, hook)
 
     def call(self, hook: str, args: dict[str, Any], limit: float | None = None) -> Any:
         """The student's answer to one hook call (data, see `wire`), or StudentRaised; with
@@ -496,11 +502,7 @@ class Worker:
         try:
             self.send(batch_message(asks, upto))
             for ask in calls:
-                self.pending, started = ask["hook"], time.monotonic()
-                try:
-                    reply = self._next(read_reply)
-                finally:
-                    self.calls.add(ask["hook"], time.monotonic() - started)
+                reply = self._awaited(ask["hook"], read_reply)
                 answered = self._answered_as(reply, ask["hook"])
                 replies.append(answered)
                 if batch_ends(reply, ask["hook"], ask["args"], upto):
