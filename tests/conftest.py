@@ -349,6 +349,17 @@ def grade(kit: Kit, student: Path, out: Path, *extra: str) -> dict:
     return report
 
 
+def agent_entry(kit: Kit, folder: Path, agent: Path, games: int) -> dict:
+    """The JSON entry of the agent item of `agent`, graded by the CLI alone (`--only
+    agent`) on `games` games, each move within 0.5 s."""
+    config = folder / "grading.yaml"
+    config.write_text(f"agent:\n  games: {games}\n  move_timeout: 0.5\n  thresholds: [[0.5, 1.0]]\n", encoding="utf-8")
+    out = folder / "report.json"
+    run = kit.run(kit.course, "--solver", STUDENT_FILES / "correct.py", "--agent", agent, "--config", config, "--only", "agent", "--json", out)
+    assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
+    return next(e for e in json.loads(out.read_text(encoding="utf-8"))["other"] if e["id"] == "agent")
+
+
 def entries(report: dict) -> dict[str, dict]:
     return {e["id"]: e for e in report["hooks"] + report["problems"] + report.get("other", [])}
 

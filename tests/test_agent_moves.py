@@ -7,12 +7,10 @@ the per-move limit."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import STUDENT_FILES, Kit, isolation_unavailable, needed
+from conftest import STUDENT_FILES, Kit, agent_entry, isolation_unavailable, needed
 
 from grader.hooktable import AGENT_NAME, BY_NAME
 from grader.inputs.config import AgentGrading
@@ -89,24 +87,7 @@ def test_an_agent_that_waits_on_the_graders_questions_is_stopped_by_the_move_lim
     """An agent that reads the worker's standard input (the grader's questions) at the
     first move of every game waits for good: each game is lost to the per-move limit, and
     play goes on, under bwrap and under user isolation."""
-    config = tmp_path / "grading.yaml"
-    config.write_text("agent:\n  games: 3\n  move_timeout: 0.5\n  thresholds: [[0.5, 1.0]]\n", encoding="utf-8")
-    out = tmp_path / "report.json"
-    run = kit.run(
-        kit.course,
-        "--solver",
-        STUDENT_FILES / "correct.py",
-        "--agent",
-        STUDENT_FILES / "agent_reads_requests.py",
-        "--config",
-        config,
-        "--only",
-        "agent",
-        "--json",
-        out,
-    )
-    assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
-    entry: dict[str, Any] = next(e for e in json.loads(out.read_text(encoding="utf-8"))["other"] if e["id"] == "agent")
+    entry = agent_entry(kit, tmp_path, STUDENT_FILES / "agent_reads_requests.py", 3)
     assert entry["message"].startswith("won 0/3 beginner games: all lost at move 1: a move took more than 0.5 s"), entry["message"]
 
 

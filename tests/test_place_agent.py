@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import ROOT, STUDENT_FILES, Kit, isolation_unavailable, needed, run_grader, self_contained
+from conftest import ROOT, STUDENT_FILES, Kit, agent_entry, isolation_unavailable, needed, run_grader, self_contained
 
 from grader.inputs.config import AgentGrading
 from grader.reports.results import ItemResult, report_from_data
@@ -81,24 +81,7 @@ def test_two_slow_moves_lose_exactly_their_two_games_and_play_goes_on(kit: Kit, 
         play_games(marked, AgentGrading(games=1), index)
     assert len(slow_games) == 2  # the file is slow on two of these games
 
-    config = tmp_path / "grading.yaml"
-    config.write_text(f"agent:\n  games: {GRADING.games}\n  move_timeout: 0.5\n  thresholds: [[0.5, 1.0]]\n", encoding="utf-8")
-    out = tmp_path / "report.json"
-    run = kit.run(
-        kit.course,
-        "--solver",
-        STUDENT_FILES / "correct.py",
-        "--agent",
-        STUDENT_FILES / "agent_slow_twice.py",
-        "--config",
-        config,
-        "--only",
-        "agent",
-        "--json",
-        out,
-    )
-    assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
-    entry = next(e for e in json.loads(out.read_text(encoding="utf-8"))["other"] if e["id"] == "agent")
+    entry = agent_entry(kit, tmp_path, STUDENT_FILES / "agent_slow_twice.py", GRADING.games)
     numbers = game_numbers(slow_games)
     assert f"2 to a slow move ({numbers}): a move took more than 0.5 s" in entry["message"], entry["message"]
     assert f"won 0/{GRADING.games}" in entry["message"] and "not finished" not in entry["message"]
