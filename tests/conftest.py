@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import atexit
 import compileall
 import csv
 import dis
@@ -15,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -237,6 +239,34 @@ def student_copy(folder: Path, name: str, **constants: str) -> Path:
     return target
 
 
+@functools.cache
+def lone(name: str) -> Path:
+    """tests/student_files/NAME.py in a folder of its own, beside the files of that folder
+    it imports (the model answer, mostly), as a student's folder holds it: graded from
+    tests/student_files itself, every worker would copy the folder's hundred-odd other
+    files (about 0.2 s of CPU a grading). Made once per test process, removed at its exit."""
+    folder = Path(tempfile.mkdtemp(prefix=f"student-{name}-"))
+    atexit.register(shutil.rmtree, folder, True)
+    todo = [name]
+    while todo:
+        source = STUDENT_FILES / f"{todo.pop()}.py"
+        shutil.copyfile(source, folder / source.name)
+        todo += [m for m in _imported(source) if (STUDENT_FILES / f"{m}.py").is_file() and not (folder / f"{m}.py").exists()]
+    return folder / f"{name}.py"
+
+
+def _imported(path: Path) -> set[str]:
+    """The modules the Python file at `path` imports by name (none when it is not Python)."""
+    try:
+        tree = python_tree(path)
+    except SyntaxError:
+        return set()
+    nodes = list(ast.walk(tree))
+    return {a.name for n in nodes if isinstance(n, ast.Import) for a in n.names} | {
+        n.module for n in nodes if isinstance(n, ast.ImportFrom) and n.module
+    }
+
+
 def self_contained(name: str) -> str:
     """The text of tests/student_files/NAME.py with the model answer it imports built in,
     for a submission that is a single file among other students' files."""
@@ -355,7 +385,7 @@ def agent_entry(kit: Kit, folder: Path, agent: Path, games: int) -> dict:
     config = folder / "grading.yaml"
     config.write_text(f"agent:\n  games: {games}\n  move_timeout: 0.5\n  thresholds: [[0.5, 1.0]]\n", encoding="utf-8")
     out = folder / "report.json"
-    run = kit.run(kit.course, "--solver", STUDENT_FILES / "correct.py", "--agent", agent, "--config", config, "--only", "agent", "--json", out)
+    run = kit.run(kit.course, "--solver", lone("correct"), "--agent", agent, "--config", config, "--only", "agent", "--json", out)
     assert "Traceback" not in run.stdout + run.stderr, run.stdout + run.stderr
     return next(e for e in json.loads(out.read_text(encoding="utf-8"))["other"] if e["id"] == "agent")
 

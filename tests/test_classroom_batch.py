@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import no_traceback, run_grader, self_contained
+from conftest import lone, no_traceback, run_grader, self_contained
 from markdown_it import MarkdownIt
 
 from grader.commands import batch
@@ -57,7 +57,7 @@ def item_columns(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """One column per graded item, as the grader names them (from a --json run on the same
     problems: one run for the module, every test that needs the columns reads them)."""
     out = tmp_path_factory.mktemp("columns") / "columns.json"
-    run_grader(COURSE, "--solver", FILES / "correct_reexport.py", "--json", out)
+    run_grader(COURSE, "--solver", lone("correct_reexport"), "--json", out)
     report = json.loads(out.read_text(encoding="utf-8"))
     columns = [f"hooks/{h['id']}" for h in report["hooks"]]
     columns += [f"{Path(p['file']).stem}/{p['id']}" for p in report["problems"]]

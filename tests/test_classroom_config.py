@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import grade_json, run_grader
+from conftest import grade_json, lone, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -38,7 +38,7 @@ def course_with(tmp_path: Path, config: str) -> Path:
 
 
 def grade(folder: Path, student: str, out: Path, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    return grade_json(folder, FILES / f"{student}.py", out, *extra)
+    return grade_json(folder, lone(student), out, *extra)
 
 
 def efficiency_of(report: dict) -> dict:
@@ -120,7 +120,7 @@ def test_efficiency_full_for_the_model_answer_partial_for_a_lazy_one(tmp_path: P
 def test_bad_config_gives_one_clear_line(tmp_path: Path, config: str, words: list[str]) -> None:
     folder = course_with(tmp_path, config)
     config_path = str(folder / "grading.yaml")
-    result = run_grader(folder, "--solver", FILES / "correct_reexport.py", "--only", "constraint_bounds")  # the config's line is the point
+    result = run_grader(folder, "--solver", lone("correct_reexport"), "--only", "constraint_bounds")  # the config's line is the point
     output = result.stdout + result.stderr
     assert "Traceback" not in output, output
     assert result.returncode != 0, output

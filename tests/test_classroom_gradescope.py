@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import check_gradescope_spec, run_grader
+from conftest import check_gradescope_spec, lone, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -16,7 +16,7 @@ COURSE = ROOT / "problems" / "course.yaml"
 
 def test_results_json_follows_the_spec(tmp_path: Path) -> None:
     output = tmp_path / "results.json"
-    result = run_grader(COURSE, "--solver", FILES / "reversed_values.py", "--format", "gradescope", "--output", output)
+    result = run_grader(COURSE, "--solver", lone("reversed_values"), "--format", "gradescope", "--output", output)
     assert result.returncode == 0, result.stdout + result.stderr
     results = json.loads(output.read_text(encoding="utf-8"))
     check_gradescope_spec(results)
@@ -63,7 +63,7 @@ def test_a_broken_assignment_grades_nobody_and_leaves_no_zero(tmp_path: Path) ->
     all (Gradescope then records no score), the reason for the staff, exit status 3."""
     output = tmp_path / "results.json"
     output.write_text('{"score": 0}', encoding="utf-8")  # an earlier run's file is not left to stand
-    result = run_grader(tmp_path / "no-such-problems", "--solver", FILES / "correct_reexport.py", "--format", "gradescope", "--output", output)
+    result = run_grader(tmp_path / "no-such-problems", "--solver", lone("correct_reexport"), "--format", "gradescope", "--output", output)
     assert result.returncode == 3
     assert "Traceback" not in result.stdout + result.stderr
     assert not output.exists()

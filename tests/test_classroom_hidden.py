@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from conftest import attacker, compile_packages, grader_env, run_grader
+from conftest import attacker, compile_packages, grader_env, lone, run_grader
 
 from grader.hooktable import CSP_HOOKS
 
@@ -132,7 +132,7 @@ def test_release_is_a_working_student_copy_without_the_reference(tmp_path: Path)
     assert "Next step: implement constraint_bounds" in " ".join(stubbed.stdout.split())
 
     correct_json = out / "correct.json"
-    correct = run_grader("problems/", "--solver", FILES / "standalone_correct.py", "--json", correct_json, cwd=out, env=copy_env(out))
+    correct = run_grader("problems/", "--solver", lone("standalone_correct"), "--json", correct_json, cwd=out, env=copy_env(out))
     assert correct.returncode == 0, correct.stdout + correct.stderr
     report = json.loads(correct_json.read_text(encoding="utf-8"))
     assert report["score"] == report["max_score"] > 0

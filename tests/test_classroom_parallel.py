@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import grade_json, timings_aside
+from conftest import grade_json, lone, timings_aside
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -22,7 +22,7 @@ COMPARED = ("kind", "id", "file", "status", "score", "max_score", "message", "no
 
 def report_for(tmp_path: Path, student: str, jobs: int) -> dict:
     out = tmp_path / f"{student}-{jobs}.json"
-    _, report = grade_json(PROBLEMS, FILES / f"{student}.py", out, "--jobs", str(jobs), "--timeout", "2")
+    _, report = grade_json(PROBLEMS, lone(student), out, "--jobs", str(jobs), "--timeout", "2")
     return report
 
 

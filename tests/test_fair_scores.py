@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import grade_json, no_traceback, run_grader
+from conftest import grade_json, lone, no_traceback, run_grader
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = Path(__file__).resolve().parent / "student_files"
@@ -21,7 +21,7 @@ def graded(tmp_path: Path, student: str) -> tuple[dict, str]:
     shutil.copyfile(ROOT / "problems" / "course.yaml", folder / "course.yaml")
     (folder / "grading.yaml").write_text(EFFICIENCY, encoding="utf-8")
     out = tmp_path / f"{student}.json"
-    run, report = grade_json(folder, FILES / f"{student}.py", out, timeout=300, columns=300)
+    run, report = grade_json(folder, lone(student), out, timeout=300, columns=300)
     return report, run.stdout
 
 
@@ -59,7 +59,7 @@ TRACED: dict[str, str] = {}
 
 def against_reference(student: str) -> str:
     if student not in TRACED:
-        solver = "reference" if student == "reference" else str(FILES / f"{student}.py")
+        solver = "reference" if student == "reference" else str(lone(student))
         run = run_grader("problems/course.yaml", "--trace", "nctu-1", "--against", "reference", "--solver", solver)
         no_traceback(run)
         TRACED[student] = run.stdout
@@ -75,13 +75,13 @@ def test_against_reference_compares_like_with_like() -> None:
 def test_answers_that_ignore_their_input_earn_nothing(tmp_path: Path) -> None:
     report, shown = graded(tmp_path, "constant_answers")
     assert report["score"] == 0, [(e["id"], e["score"]) for e in report["hooks"] + report["problems"] if e["score"]]
-    command = f"python -m grader {tmp_path / 'problems'} --solver {FILES / 'constant_answers.py'}"  # the run's own: it runs as printed
+    command = f"python -m grader {tmp_path / 'problems'} --solver {lone('constant_answers')}"  # the run's own: it runs as printed
     assert f"rerun just this case: {command} --case constraint_bounds:" in " ".join(shown.split())
 
 
 def test_only_grades_just_the_named_items(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
-    run, report = grade_json("problems/", FILES / "correct.py", out, "--only", "forward_check,nctu-2,generated-status", timeout=300)
+    run, report = grade_json("problems/", lone("correct"), out, "--only", "forward_check,nctu-2,generated-status", timeout=300)
     assert [h["id"] for h in report["hooks"]] == ["forward_check"]
     assert {p["id"] for p in report["problems"]} >= {"nctu-2"} and all(
         p["id"] == "nctu-2" or p["file"].endswith("generated-status.yaml") for p in report["problems"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import no_traceback, run_grader
+from conftest import lone, no_traceback, run_grader
 
 from answerkey.agent.agent import Agent
 from grader.hooktable import VIEW
@@ -59,7 +59,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 
     def played_once(agent: Path) -> tuple[subprocess.CompletedProcess[str], dict | None]:
         if agent not in runs:
-            runs[agent] = grade(tmp_path_factory.mktemp("agent"), "--solver", STUDENTS / "correct.py", "--agent", agent, *AGENT_ONLY)
+            runs[agent] = grade(tmp_path_factory.mktemp("agent"), "--solver", lone("correct"), "--agent", agent, *AGENT_ONLY)
         return runs[agent]
 
     return played_once
@@ -74,18 +74,16 @@ def test_reference_agent_gets_the_agent_points(tmp_path: Path) -> None:
 
 
 def test_a_losing_agent_scores_by_the_thresholds(played: Played, tmp_path: Path) -> None:
-    _, report = played(STUDENTS / "agent_naive.py")
+    _, report = played(lone("agent_naive"))
     entry = agent_entry(report)
     assert entry["status"] == "fail" and entry["score"] < entry["max_score"]
     assert entry["message"].startswith("won ")
-    again = agent_entry(
-        grade(tmp_path, "--solver", STUDENTS / "correct.py", "--agent", STUDENTS / "agent_naive.py", *AGENT_ONLY)[1]
-    )  # a run of its own
+    again = agent_entry(grade(tmp_path, "--solver", lone("correct"), "--agent", lone("agent_naive"), *AGENT_ONLY)[1])  # a run of its own
     assert again["message"] == entry["message"]  # seeded games: the same result every time
 
 
 def test_a_crashing_agent_loses_its_games_with_the_reason(played: Played) -> None:
-    _, report = played(STUDENTS / "agent_crash.py")
+    _, report = played(lone("agent_crash"))
     entry = agent_entry(report)
     assert entry["score"] == 0 and "KeyError" in entry["message"]
     assert entry["message"].startswith("won 0/20 beginner games: all lost at move 1: KeyError: 'no such key' (agent_crash.py, line 5")
@@ -94,10 +92,10 @@ def test_a_crashing_agent_loses_its_games_with_the_reason(played: Played) -> Non
 
 
 def test_no_agent_file_is_one_reason(played: Played, tmp_path: Path) -> None:
-    _, report = grade(tmp_path, "--solver", STUDENTS / "correct.py", *AGENT_ONLY)
+    _, report = grade(tmp_path, "--solver", lone("correct"), *AGENT_ONLY)
     entry = agent_entry(report)
     assert entry["status"] == "error" and entry["message"] == NO_AGENT and "--agent" not in entry["message"]
-    _, report = played(STUDENTS / "crash.py")
+    _, report = played(lone("crash"))
     assert "no function named choose_move" in agent_entry(report)["message"]
 
 
@@ -109,7 +107,7 @@ def test_bad_agent_config_is_one_line(tmp_path: Path) -> None:
 
 def test_an_agent_cannot_read_the_mines(played: Played) -> None:
     """The game stays in the grader: walking the agent's own frames finds no game to peek at."""
-    _, report = played(STUDENTS / "agent_peeks.py")
+    _, report = played(lone("agent_peeks"))
     entry = agent_entry(report)
     assert entry["score"] == 0 and entry["message"].startswith("won 0/20")
 
@@ -236,10 +234,10 @@ AGENT_OUTCOMES = {
         "fail",
         ("won 0/20 beginner games: all lost at move 1: " + STUB.format(file="agent.py") + "; 0 of 4 points",),
     ),
-    "bare stub": (STUDENTS / "agent_bare_stub.py", 0.0, "fail", (STUB.format(file="agent_bare_stub.py"),)),
-    "crash": (STUDENTS / "agent_crash.py", 0.0, "fail", ("all lost at move 1: KeyError: 'no such key' (agent_crash.py, line 5",)),
+    "bare stub": (lone("agent_bare_stub"), 0.0, "fail", (STUB.format(file="agent_bare_stub.py"),)),
+    "crash": (lone("agent_crash"), 0.0, "fail", ("all lost at move 1: KeyError: 'no such key' (agent_crash.py, line 5",)),
     "naive": (
-        STUDENTS / "agent_naive.py",
+        lone("agent_naive"),
         0.0,
         "fail",
         (
@@ -249,7 +247,7 @@ AGENT_OUTCOMES = {
         ),
     ),
     "guesses": (
-        STUDENTS / "agent_guesses.py",
+        lone("agent_guesses"),
         4.0,
         "pass",
         ("won 13/20", "lost 7 of 20: 7 opened a mine", "game 3 at move 17: opened r8c3, a mine: a guess (a 88% "),

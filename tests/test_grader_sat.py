@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import by_id, grade_json, run_grader
+from conftest import by_id, grade_json, lone, run_grader
 
 from answerkey.generate import status_grid
 from answerkey.oracle import ENGINE_LIMIT, count_method, count_solutions, has_solution
@@ -20,7 +20,7 @@ STUDENTS = ROOT / "tests" / "student_files"
 
 
 def graded(tmp_path: Path, student: str, problems: str | Path = "problems/course.yaml") -> dict:
-    _, report = grade_json(problems, STUDENTS / f"{student}.py", tmp_path / f"{student}.json", timeout=300)
+    _, report = grade_json(problems, lone(student), tmp_path / f"{student}.json", timeout=300)
     return report
 
 

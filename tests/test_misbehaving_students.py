@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, STUDENT_FILES, by_id, grade_json, run_grader, sleepers, student_copy
+from conftest import COURSE, STUDENT_FILES, by_id, grade_json, lone, run_grader, sleepers, student_copy
 
 from grader.hooktable import CSP_HOOKS, SAT_ENCODING, SOLVER_HOOK_NAMES
 from grader.inputs.config import GradingConfig
@@ -72,7 +72,7 @@ def line_of(student: str, marker: str) -> int:
 
 def grade(tmp_path: Path, student: str, *extra: str | Path, problems: Path = COURSE) -> tuple[subprocess.CompletedProcess[str], dict]:
     """Grade tests/student_files/STUDENT.py on `problems` with --timeout 2; the run and its JSON report."""
-    return grade_json(problems, STUDENT_FILES / f"{student}.py", tmp_path / f"{student}.json", "--timeout", "2", *extra)
+    return grade_json(problems, lone(student), tmp_path / f"{student}.json", "--timeout", "2", *extra)
 
 
 Graded = Callable[..., tuple[subprocess.CompletedProcess[str], dict]]
@@ -476,7 +476,7 @@ def test_printing_megabytes_costs_only_the_flooding_items_and_output_stays_small
     assert "x" * 5000 not in result.stdout
     # Gradescope shows what a test printed: cut, and said to be cut
     results_json = tmp_path / "results.json"
-    gs = run_grader(COURSE, "--solver", STUDENT_FILES / "chatty.py", "--format", "gradescope", "--output", results_json)
+    gs = run_grader(COURSE, "--solver", lone("chatty"), "--format", "gradescope", "--output", results_json)
     assert gs.returncode == 0 and len(gs.stdout) < 200_000, gs.stdout[-2000:]
     assert results_json.stat().st_size < 200_000
     results = json.loads(results_json.read_text(encoding="utf-8"))

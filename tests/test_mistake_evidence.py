@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, STUDENT_FILES, no_traceback, run_grader
+from conftest import ROOT, lone, no_traceback, run_grader
 
 from grader.scoring.hookcases import case_record, load_cases
 
@@ -43,7 +43,7 @@ def test_one_reversed_answer_among_right_ones_names_no_mistake() -> None:
 @pytest.mark.parametrize("student", ["shuffles_values", "lcv_values"])
 def test_a_shuffle_and_least_constraining_value_are_not_told_reversed(student: str, tmp_path: Path) -> None:
     out = tmp_path / "report.json"
-    result = run_grader(ROOT / "problems", "--solver", STUDENT_FILES / f"{student}.py", "--only", "order_values", "--json", out)
+    result = run_grader(ROOT / "problems", "--solver", lone(student), "--only", "order_values", "--json", out)
     no_traceback(result)
     [item] = [i for i in json.loads(out.read_text(encoding="utf-8"))["hooks"] if i["id"] == "order_values"]
     assert item["status"] == "fail" and item["cases"], item

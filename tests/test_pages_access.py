@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser import load
-from conftest import ROOT, STUDENT_FILES, grader_env, no_traceback, run_grader, self_contained
+from conftest import ROOT, STUDENT_FILES, grader_env, lone, no_traceback, run_grader, self_contained
 from playwright.sync_api import Page
 from test_similarity import planted_copy
 
@@ -60,7 +60,7 @@ def write_pages(folder: Path, kit: Path = ROOT) -> dict[str, Path]:
     _grader(kit, folder, "similarity", similar, "--out", folder / "similarity.html")
     course = kit / "problems" / "course.yaml"
     _grader(kit, folder, course, "--trace", "nctu-1", "--solver", "reference", "--export", folder / "trace.html")
-    against = ("--against", "reference", "--solver", STUDENT_FILES / "reversed_values.py")
+    against = ("--against", "reference", "--solver", lone("reversed_values"))
     _grader(kit, folder, course, "--trace", "nctu-2", *against, "--export", folder / "trace-divergence.html")
     _grader(kit, folder, course, "--solver", submissions / "bob.py", "--format", "gradescope", "--output", folder / "results.json")
     gradescope_page(folder / "results.json", folder / "gradescope.html")

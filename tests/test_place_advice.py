@@ -20,7 +20,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, ROOT, STUDENT_FILES, grade_json, isolation_unavailable, needed, run_grader, self_contained
+from conftest import COURSE, ROOT, STUDENT_FILES, grade_json, isolation_unavailable, lone, needed, run_grader, self_contained
 from rich.console import Console
 
 from grader.errors import ErrorKind
@@ -48,7 +48,7 @@ def graded(tmp_path: Path, student: str) -> tuple[str, dict]:
     (whitespace made single spaces) and the JSON report."""
     needed("--isolation bwrap", isolation_unavailable("bwrap"))
     run, report = grade_json(
-        COURSE, STUDENT_FILES / f"{student}.py", tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", "--jobs", "1", columns=400
+        COURSE, lone(student), tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", "--jobs", "1", columns=400
     )  # one worker: the advice does not depend on items graded side by side
     return " ".join(run.stdout.split()), report
 

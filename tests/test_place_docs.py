@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import COURSE, STUDENT_FILES, grade_json, grader_env
+from conftest import COURSE, grade_json, grader_env, lone
 
 from answerkey.instructor.kit import student_packages
 from answerkey.instructor.release import student_problems_readme, student_readme
@@ -292,7 +292,7 @@ def test_every_recogniser_names_a_mistake_it_can_see() -> None:
 def test_a_graded_reason_names_swapped_bounds(tmp_path: Path) -> None:
     """Graded through the command line, a constraint_bounds that returns (high, low) loses
     its points with a reason that names that mistake, next to the case it failed."""
-    _, report = grade_json(COURSE, STUDENT_FILES / "docs_swapped_bounds.py", tmp_path / "r.json")
+    _, report = grade_json(COURSE, lone("docs_swapped_bounds"), tmp_path / "r.json")
     bounds = next(item for item in report["hooks"] if item["id"] == "constraint_bounds")
     assert bounds["status"] == "fail", bounds
     assert "this looks like: low and high swapped (return (low, high), the smallest sum first)" in bounds["message"]

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, STUDENT_FILES, grader_env, no_traceback, run_grader
+from conftest import ROOT, grader_env, lone, no_traceback, run_grader
 
 from grader.hooktable import HOOKS
 from grader.reports.rerunhint import hint_text
@@ -59,7 +59,7 @@ def graded(private_course: Path, tmp_path_factory: pytest.TempPathFactory) -> li
     for course in (Path("problems/course.yaml"), private_course):
         for name in WRONG:
             report = out / f"{name}-{len(items)}.json"
-            no_traceback(run_grader(course, "--solver", STUDENT_FILES / f"{name}.py", "--only", ONLY, "--json", report))
+            no_traceback(run_grader(course, "--solver", lone(name), "--only", ONLY, "--json", report))
             items += [(name, item) for item in json.loads(report.read_text(encoding="utf-8"))["hooks"]]
     return items
 
@@ -90,7 +90,7 @@ def test_every_hint_reruns_its_case_with_the_same_answer_and_verdict(graded: lis
         notes = [line for line in again.stdout.splitlines() if "not reproduced" in line]
         assert (again.returncode, again.stdout.split()[-1]) == (1, "wrong"), (name, argv[-1], notes, again.stderr)
         assert said(again.stdout) == graded_said, (name, argv[-1], again.stdout, graded_said)
-        right = rerun(argv, STUDENT_FILES / "correct.py")
+        right = rerun(argv, lone("correct"))
         assert (right.returncode, right.stdout.split()[-1]) == (0, "right"), (name, argv[-1], right.stdout + right.stderr)
         returned, expected = said(right.stdout)  # a right answer has no first difference
         assert returned.removeprefix("returned:") == expected.removeprefix("expected:"), (name, argv[-1], right.stdout)

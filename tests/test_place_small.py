@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, ROOT, STUDENT_FILES, grade_json, no_traceback, run_grader, self_contained
+from conftest import COURSE, ROOT, STUDENT_FILES, grade_json, lone, no_traceback, run_grader, self_contained
 
 from grader.commands.batch import BatchRow, lost_points
 from grader.inputs.problemset import load_problems
@@ -186,7 +186,7 @@ def test_the_report_away_from_the_grader_keeps_every_reason_as_it_was() -> None:
 
 def test_the_handouts_partial_board_share_is_what_the_grader_computes(tmp_path: Path) -> None:
     """The worked example's numbers come from grading its student on every shipped problem."""
-    _, report = grade_json(ROOT / "problems", STUDENT_FILES / "small_inputs_mrv.py", tmp_path / "mrv.json")
+    _, report = grade_json(ROOT / "problems", lone("small_inputs_mrv"), tmp_path / "mrv.json")
     hook = next(h for h in report["hooks"] if h["id"] == "select_variable")
     cases, total_cases = re.search(r"(\d+)/(\d+) groups of cases right", hook["message"]).groups()
     right, asked = re.search(r"(\d+)/(\d+) visible boards right", hook["message"]).groups()

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import COURSE, STUDENT_FILES, grade_json, isolation_unavailable, needed
+from conftest import COURSE, grade_json, isolation_unavailable, lone, needed
 from rich.console import Console
 
 from grader.hooktable import CSP_HOOKS
@@ -253,9 +253,7 @@ def test_a_student_imitating_our_words_is_graded_by_what_was_raised(tmp_path: Pa
     and a NotImplementedError worded as our failure, mid-way, in order_values: the next
     step is to write order_values, nothing is "not graded", every failure is the student's."""
     needed("--isolation bwrap", isolation_unavailable("bwrap"))
-    run, report = grade_json(
-        COURSE, STUDENT_FILES / "typed_imitates.py", tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", columns=400
-    )
+    run, report = grade_json(COURSE, lone("typed_imitates"), tmp_path / "report.json", "--isolation", "bwrap", "--timeout", "10", columns=400)
     text = " ".join(run.stdout.split())
     assert "Next step: implement order_values in assignment/hooks.py" in text, text
     assert "Not graded" not in text and report["score"] is not None and "ungraded" not in report
