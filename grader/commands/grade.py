@@ -189,7 +189,7 @@ def grade_command(argv: list[str], console: Console) -> int:
             config,
             args.jobs,
             args.timeout,
-            resolve_agent(args.agent, solver, folder),
+            resolve_agent(args.agent, solver, folder) if only is None or "agent" in only else None,  # read only when played
             sandbox,
             scope,
             only,
