@@ -7,9 +7,9 @@ unloadable files, and a hook that keeps state between calls. It is graded with -
 then with --jobs 2 on a busy one, so that submissions finish in another order and wait
 for the CPU as among other work: every score and every reason (its measured times aside)
 must be the same. The busy machine is a control group's CPU quota (`loaded_machine`), as
-tests/test_trust_starve.py makes one: the grader and everything it starts get half a
-core between them, and no process burns the rest; where no such group can be made, two
-busy processes per core.
+tests/test_trust_starve.py makes one: the grader and everything it starts get three
+quarters of a core between them, and no process burns the rest; where no such group can
+be made, two busy processes per core.
 """
 
 from __future__ import annotations
@@ -58,10 +58,11 @@ CLASS = {
 
 
 #: The CPU the loaded run's grader and every process it starts get between them, in cores
-#: (before, beside two busy processes per core, its workers averaged 0.43 of one on two
-#: cores), handed out in slices of PERIOD microseconds.
-RATION = 0.5
-PERIOD = 10_000
+#: of CPU time per PERIOD microseconds (the kernel's default period). Beside two busy
+#: processes per core (two cores) a student's workers got 0.26 s of CPU a second of its
+#: grading; under this quota, 0.19 to 0.22.
+RATION = 0.75
+PERIOD = 100_000
 
 
 def cpu_group() -> Path | None:
