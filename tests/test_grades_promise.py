@@ -4,9 +4,12 @@ load and the order of the batch, and a failure of the grader's is never a studen
 The class holds a correct student, every common mistake, a slow but correct student, a
 student that sleeps in a hook, one that works in a thread, crashing, looping, exiting and
 unloadable files, and a hook that keeps state between calls. It is graded with --jobs 1 on an idle machine,
-then with --jobs 2 beside two busy processes per core, so that submissions finish in
-another order and share the machine with others: every score and every reason (its
-measured times aside) must be the same.
+then with --jobs 2 on a busy one, so that submissions finish in another order and wait
+for the CPU as among other work: every score and every reason (its measured times aside)
+must be the same. The busy machine is a control group's CPU quota (`loaded_machine`), as
+tests/test_trust_starve.py makes one: the grader and everything it starts get three
+quarters of a core between them, and no process burns the rest; where no such group can
+be made, two busy processes per core.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from conftest import COURSE, STUDENT_FILES, grader_env, run_grader, self_contained, timings_aside
@@ -51,6 +55,78 @@ CLASS = {
     "huge_alloc": "partial",
     "threaded_work": "full",
 }
+
+
+#: The CPU the loaded run's grader and every process it starts get between them, in cores
+#: of CPU time per PERIOD microseconds (the kernel's default period). Beside two busy
+#: processes per core (two cores) a student's workers got 0.26 s of CPU a second of its
+#: grading; under this quota, 0.19 to 0.22.
+RATION = 0.75
+PERIOD = 100_000
+
+
+def cpu_group() -> Path | None:
+    """This process's group in a cgroup v1 cpu hierarchy (None where none is mounted)."""
+    own = [
+        path
+        for _, names, path in (line.split(":", 2) for line in Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines())
+        if "cpu" in names.split(",")
+    ]
+    for line in Path("/proc/self/mountinfo").read_text(encoding="utf-8").splitlines():
+        before, _, after = line.partition(" - ")
+        fields, kind = before.split(), after.split()
+        if own and kind[0] == "cgroup" and "cpu" in kind[2].split(","):
+            return Path(fields[4]) / os.path.relpath(own[0], fields[3])
+    return None
+
+
+def ration_group() -> Path | None:
+    """A new group in this process's cpu hierarchy whose processes get RATION cores
+    between them, a CFS quota the kernel enforces (None where none can be made: no cgroup
+    v1 cpu hierarchy, or not root)."""
+    home = cpu_group()
+    if home is None:
+        return None
+    group = home / f"grades-promise-{os.getpid()}"
+    try:
+        group.mkdir()
+        (group / "cpu.cfs_period_us").write_text(str(PERIOD), encoding="ascii")
+        (group / "cpu.cfs_quota_us").write_text(str(int(PERIOD * RATION)), encoding="ascii")
+    except OSError:
+        if group.is_dir():
+            group.rmdir()
+        return None
+    return group
+
+
+@dataclass
+class Load:
+    """What held the loaded run back: `throttled`, the seconds the kernel kept its group's
+    processes from running for the quota (None beside busy processes instead)."""
+
+    throttled: float | None = None
+
+
+@contextmanager
+def loaded_machine() -> Iterator[Load]:
+    """For as long as the block runs, this process and every process it starts (the
+    grader, its workers) are in a `ration_group`: they wait for the CPU as on a machine
+    others keep busy, and no process of ours burns what the quota holds back (it goes to
+    the machine's other work). Where no such group can be made, two busy processes per
+    core instead."""
+    group, load = ration_group(), Load()
+    if group is None:
+        with busy_machine():
+            yield load
+        return
+    try:
+        (group / "cgroup.procs").write_text(str(os.getpid()), encoding="ascii")
+        yield load
+    finally:
+        (group.parent / "cgroup.procs").write_text(str(os.getpid()), encoding="ascii")
+        stat = dict(line.split() for line in (group / "cpu.stat").read_text(encoding="ascii").splitlines())
+        load.throttled = int(stat["throttled_time"]) / 1e9
+        group.rmdir()  # empty: the grader's run is over, and its processes with it
 
 
 @contextmanager
@@ -102,8 +178,10 @@ def test_the_same_class_gets_the_same_grades_whatever_jobs_and_load(tmp_path: Pa
         score, full = float(quiet[student]["score"]), float(quiet[student]["max_score"])
         assert {"full": score == full, "partial": 0 < score < full, "zero": score == 0}[kind], (student, quiet[student])
     assert "asleep" in quiet["sleeps_in_hooks"]["lost"] and "ran out of time" in quiet["loop_bounds"]["lost"]
-    with busy_machine():
+    with loaded_machine() as load:
         loaded = grades(tmp_path, "loaded", 2)
+    print(f"the loaded run: {load}")
+    assert load.throttled is None or load.throttled > 0, "the quota never held the loaded run back"
     assert loaded == quiet
 
 

@@ -165,14 +165,21 @@ def add_table_row(kit: Path, hook: str) -> None:
 
 
 def scratch_kit(tmp_path: Path) -> Path:
-    """The kit's tracked files as they are in this tree, in a fresh repository."""
+    """The kit's tracked files as they are in this tree, in a fresh repository, with this
+    tree's compiled modules beside them (Python's, and pytest's rewritten test modules):
+    each is used only while its source keeps its time and size, so what the guide changes
+    is compiled afresh, and the rest is not compiled again by every process started there
+    (PYTHONDONTWRITEBYTECODE keeps them from writing what they compile)."""
     kit = tmp_path / "kit"
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     for name in filter(None, listed.split("\0")):
         source = ROOT / name
         if source.is_file():
             (kit / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, kit / name)
+            shutil.copy2(source, kit / name)  # its time kept: what a compiled module was made from
+            cache = source.parent / "__pycache__"
+            if cache.is_dir() and not (kit / name).parent.joinpath("__pycache__").exists():
+                shutil.copytree(cache, (kit / name).parent / "__pycache__")
     git(kit, "init", "-q")
     git(kit, "add", "-A")
     git(kit, "commit", "-qm", "the kit")
@@ -202,7 +209,8 @@ def graded(kit: Path, solver: Path, only: list[str], copy: bool = False) -> dict
 
 def test_the_guide_adds_a_toy_hook_of_each_kind_and_grades_it(tmp_path: Path) -> None:
     """Every block of "Adding a hook" pasted where it says, kind by kind, with the goldens
-    rewritten and the handout's row added; the whole quick loop passes there; then a
+    rewritten and the handout's row added; the whole quick loop passes there (in one
+    process: the same tests, collected once rather than by each of xdist's workers); then a
     right file gets each toy hook's full points and a wrong one less, its reason quoting
     that hook's own answer (not another hook's); a hook graded on its cases alone has no
     search share and no `--case HOOK@BOARD:N`; a student copy released from the kit grades
@@ -218,7 +226,7 @@ def test_the_guide_adds_a_toy_hook_of_each_kind_and_grades_it(tmp_path: Path) ->
         git(kit, "add", "-A")
         git(kit, "commit", "-qm", kind.hook)
         print(f"\n{kind.title} ({kind.hook}):\n{git(kit, 'show', '--stat', '--format=', 'HEAD')}")
-    quick = run(kit, "-m", "pytest", "-m", "not slow", "-n", "2", "-p", "no:cacheprovider")
+    quick = run(kit, "-m", "pytest", "-m", "not slow", "-n", "0", "-p", "no:cacheprovider")  # one process: the tests collected once
     print(f"the quick loop in the scratch kit: {quick.stdout.strip().splitlines()[-1]}")
 
     right = tmp_path / "right" / "hooks.py"

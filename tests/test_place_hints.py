@@ -39,14 +39,21 @@ def said(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip().startswith(SAID)]
 
 
-def rerun(argv: list[str], solver: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run a hint's command as printed (with `solver`, another file in the place of the one it names)."""
+#: The runs of hint commands so far, by their words: a command asked twice is run once.
+Ran = dict[tuple[str, ...], subprocess.CompletedProcess[str]]
+
+
+def rerun(ran: Ran, argv: list[str], solver: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a hint's command as printed (with `solver`, another file in the place of the one
+    it names), unless `ran` holds a run of the very same words already."""
     assert argv[:3] == ["python", "-m", "grader"], argv
     words = list(argv[3:])
     if solver is not None:
         words[words.index("--solver") + 1] = str(solver)
-    wide = grader_env(columns=5000)  # no line wrapped: each line of the case as the reason has it
-    result = subprocess.run([sys.executable, "-m", "grader", *words], cwd=ROOT, env=wide, capture_output=True, text=True, timeout=180)
+    if tuple(words) not in ran:
+        wide = grader_env(columns=5000)  # no line wrapped: each line of the case as the reason has it
+        ran[tuple(words)] = subprocess.run([sys.executable, "-m", "grader", *words], cwd=ROOT, env=wide, capture_output=True, text=True, timeout=180)
+    result = ran[tuple(words)]
     no_traceback(result)
     return result
 
@@ -76,8 +83,11 @@ def test_every_hook_and_every_kind_of_case_has_hints_to_run(graded: list[tuple[s
 def test_every_hint_reruns_its_case_with_the_same_answer_and_verdict(graded: list[tuple[str, dict]]) -> None:
     """Each kept command is the one the reason shows, whole; run as printed, it describes
     the case with what the reason said the hook did (exit 1, `wrong`); run with the model
-    answer's file in the place of the student's, the hook returns what was expected (`right`)."""
+    answer's file in the place of the student's, the hook returns what was expected (`right`).
+    A command asked again word for word (the same case of two files, with the model
+    answer's file in their place) is run once."""
     hints = [(name, item, argv) for name, item in graded for argv in item.get("reruns", [])]
+    ran: Ran = {}
     assert len(hints) >= 12 and any(said_line.startswith("your hook:") for _, i, _ in hints for said_line in said(i["message"])), hints
     for name, item, argv in hints:
         message = item["message"]
@@ -86,11 +96,11 @@ def test_every_hint_reruns_its_case_with_the_same_answer_and_verdict(graded: lis
         before = message.split(shown, 1)[0]
         graded_said = said(before.rsplit("the first wrong", 1)[1])
         assert graded_said, (name, argv[-1], message)
-        again = rerun(argv)
+        again = rerun(ran, argv)
         notes = [line for line in again.stdout.splitlines() if "not reproduced" in line]
         assert (again.returncode, again.stdout.split()[-1]) == (1, "wrong"), (name, argv[-1], notes, again.stderr)
         assert said(again.stdout) == graded_said, (name, argv[-1], again.stdout, graded_said)
-        right = rerun(argv, lone("correct"))
+        right = rerun(ran, argv, lone("correct"))
         assert (right.returncode, right.stdout.split()[-1]) == (0, "right"), (name, argv[-1], right.stdout + right.stderr)
         returned, expected = said(right.stdout)  # a right answer has no first difference
         assert returned.removeprefix("returned:") == expected.removeprefix("expected:"), (name, argv[-1], right.stdout)
