@@ -216,6 +216,28 @@ def test_a_class_stopped_at_any_point_leaves_no_process_lease_or_group(
         assert "nothing was written" in ended.output, ended.output
 
 
+@pytest.mark.slow  # starts Python
+def test_a_signal_while_python_unloads_its_modules_leaves_the_exit_status(tmp_path: Path) -> None:
+    """Python puts back each handled signal's default action as it exits, before it
+    unloads its modules: a SIGINT landing there (here sent by an object unloaded with its
+    module) killed the process by SIGINT (-2) instead of letting it exit with its status,
+    which a class stopped as it ended showed. After the exit handlers, the signals are ignored."""
+    program = (
+        "import os, signal, time\n"
+        "from grader.sandbox import stopping\n"
+        "stopping.install()\n"
+        "class Late:\n"
+        "    def __del__(self):\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        time.sleep(0.05)\n"
+        "late = Late()\n"
+        "stopping.exit_with(3)\n"
+    )
+    (tmp_path / "late_signal.py").write_text(program, encoding="utf-8")
+    ran = subprocess.run([sys.executable, "-m", "late_signal"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert ran.returncode == 3
+
+
 @pytest.mark.slow  # starts Python twice
 def test_a_program_run_with_dash_m_exits_with_its_status_after_a_caught_interrupt(tmp_path: Path) -> None:
     """A signal's KeyboardInterrupt can land in code run from text (a dataclass being made

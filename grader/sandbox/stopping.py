@@ -20,6 +20,7 @@ nothing: the stop is under way, and its cleaning up is not cut short.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -61,8 +62,19 @@ def install() -> None:
             os.set_blocking(end, False)
         signal.set_wakeup_fd(write, warn_on_full_buffer=False)
         _STOP.wakeup = read
+        atexit.register(_ignore_from_here)
     for number in SIGNALS:
         signal.signal(number, handle)
+
+
+def _ignore_from_here() -> None:
+    """At exit, once every other exit handler ran: the signals ignored. Python then puts
+    back each handled signal's default action and only after that unloads its modules,
+    which takes a while; a signal landing there killed the process by its default action,
+    its exit status lost (a class stopped as it ended died by SIGINT). An ignored signal
+    keeps being ignored to the end."""
+    for number in SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
 
 
 def wakeup_fd() -> int | None:
