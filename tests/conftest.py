@@ -330,6 +330,18 @@ class Kit:
         }
 
 
+def cpu_quota(cpu: Path, share: float) -> None:
+    """Leave the processes of the cpu control group at `cpu` (v1's or v2's folder) `share`
+    of one core between them, per the kernel's default period (100 ms): a CFS quota, which
+    the kernel enforces, as a machine busy with other work would leave them."""
+    period = 100_000
+    if (cpu / "cpu.max").exists():
+        (cpu / "cpu.max").write_text(f"{int(period * share)} {period}", encoding="ascii")
+    else:
+        (cpu / "cpu.cfs_period_us").write_text(str(period), encoding="ascii")
+        (cpu / "cpu.cfs_quota_us").write_text(str(int(period * share)), encoding="ascii")
+
+
 def needed(what: str, why: str | None) -> None:
     """Skip the test when `why` says `what` is missing here; under CI=true fail instead:
     CI must test every part, so a missing one is a gap, not a skip."""

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from conftest import COURSE, STUDENT_FILES, grader_env, run_grader, self_contained, timings_aside
+from conftest import COURSE, STUDENT_FILES, cpu_quota, grader_env, run_grader, self_contained, timings_aside
 
 #: Every kind of student; the test checks that each gets what it deserves in the first run.
 CLASS = {
@@ -58,11 +58,10 @@ CLASS = {
 
 
 #: The CPU the loaded run's grader and every process it starts get between them, in cores
-#: of CPU time per PERIOD microseconds (the kernel's default period). Beside two busy
-#: processes per core (two cores) a student's workers got 0.26 s of CPU a second of its
-#: grading; under this quota, 0.19 to 0.22.
+#: (a quota per the kernel's default period, see `cpu_quota`). Beside two busy processes
+#: per core (two cores) a student's workers got 0.26 s of CPU a second of its grading;
+#: under this quota, 0.19 to 0.22.
 RATION = 0.75
-PERIOD = 100_000
 
 
 def cpu_group() -> Path | None:
@@ -90,8 +89,7 @@ def ration_group() -> Path | None:
     group = home / f"grades-promise-{os.getpid()}"
     try:
         group.mkdir()
-        (group / "cpu.cfs_period_us").write_text(str(PERIOD), encoding="ascii")
-        (group / "cpu.cfs_quota_us").write_text(str(int(PERIOD * RATION)), encoding="ascii")
+        cpu_quota(group, RATION)
     except OSError:
         if group.is_dir():
             group.rmdir()

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import Kit, attacker, entries, isolation_unavailable, needed, running_with
+from conftest import Kit, attacker, cpu_quota, entries, isolation_unavailable, needed, running_with
 
 from grader.sandbox import budget, host
 from grader.sandbox.budget import Budget
@@ -64,12 +64,7 @@ def weight(cpu: Path) -> int:
 def throttle(group: Group | None, share: float = QUOTA) -> None:
     """Leave `group` `share` of one core, as a machine busy with other work would."""
     assert group is not None and group.cpu is not None
-    period = 100_000
-    if (group.cpu / "cpu.max").exists():
-        (group.cpu / "cpu.max").write_text(f"{int(period * share)} {period}", encoding="ascii")
-    else:
-        (group.cpu / "cpu.cfs_period_us").write_text(str(period), encoding="ascii")
-        (group.cpu / "cpu.cfs_quota_us").write_text(str(int(period * share)), encoding="ascii")
+    cpu_quota(group.cpu, share)
 
 
 def spinner(group: Group | None = None) -> subprocess.Popen[bytes]:
